@@ -1,0 +1,10 @@
+//! The words: what every move, problem and answer sounds like.
+//!
+//! All wording lives in language files (`lang/*.toml`); this module only
+//! puts the words together.
+
+pub mod phrases;
+pub mod vocabulary;
+
+pub use phrases::Phrasebook;
+pub use vocabulary::Vocabulary;

@@ -1,0 +1,242 @@
+//! The words pegboard speaks, loaded from a language file.
+//!
+//! Every key is required and unknown keys are rejected, so a language file
+//! that is incomplete or misspelt fails at startup with the key named,
+//! never in the middle of a game.
+
+use serde::Deserialize;
+use shakmaty::{Color, File, Rank, Role};
+
+/// The FIDE vocabulary of Appendix E2.1 (German piece names, Anna … Hector,
+/// eins … acht), built into the binary.
+pub const FIDE: &str = include_str!("lang/fide.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vocabulary {
+    pub files: Files,
+    pub ranks: Ranks,
+    pub pieces: Pieces,
+    pub colors: Colors,
+    pub moves: MoveWords,
+    pub phrases: Phrases,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Files {
+    pub a: String,
+    pub b: String,
+    pub c: String,
+    pub d: String,
+    pub e: String,
+    pub f: String,
+    pub g: String,
+    pub h: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ranks {
+    pub r1: String,
+    pub r2: String,
+    pub r3: String,
+    pub r4: String,
+    pub r5: String,
+    pub r6: String,
+    pub r7: String,
+    pub r8: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pieces {
+    pub king: String,
+    pub queen: String,
+    pub rook: String,
+    pub bishop: String,
+    pub knight: String,
+    pub pawn: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Colors {
+    pub white: String,
+    pub black: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveWords {
+    pub capture: String,
+    pub check: String,
+    pub checkmate: String,
+    pub en_passant: String,
+    pub promotion: String,
+    pub castle_short: String,
+    pub castle_long: String,
+    pub suffix_separator: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phrases {
+    pub no_move_yet: String,
+    pub last_move: String,
+    pub piece_on_square: String,
+    pub empty_square: String,
+    pub position_side: String,
+    pub list_separator: String,
+    pub to_move: String,
+    pub no_clock: String,
+    pub touch: String,
+    pub promotion_pending: String,
+    pub illegal: String,
+    pub mismatch: String,
+    pub mismatch_remove: String,
+    pub mismatch_place: String,
+    pub restored: String,
+    pub touch_violation: String,
+    pub touch_violation_capture: String,
+    pub touch_violation_castle: String,
+    pub draw_offer: String,
+    pub claim_incorrect: String,
+    pub claim_pending: String,
+    pub claim_not_your_move: String,
+    pub game_over_checkmate: String,
+    pub game_over_stalemate: String,
+    pub game_over_insufficient_material: String,
+    pub game_over_threefold_repetition: String,
+    pub game_over_fifty_moves: String,
+    pub game_over_resignation: String,
+    pub game_over_agreement: String,
+    pub game_over_already: String,
+    pub result_white_wins: String,
+    pub result_black_wins: String,
+    pub result_draw: String,
+}
+
+/// A language file that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VocabularyError {
+    /// Where the words came from (a path, or "built-in fide").
+    pub source: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for VocabularyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "language file {}: {}", self.source, self.message)
+    }
+}
+
+impl std::error::Error for VocabularyError {}
+
+impl Vocabulary {
+    /// Parses a language file. `source` names it in error messages.
+    pub fn parse(text: &str, source: &str) -> Result<Vocabulary, VocabularyError> {
+        toml::from_str(text).map_err(|e| VocabularyError {
+            source: source.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })
+    }
+
+    /// The built-in FIDE vocabulary.
+    pub fn fide() -> Vocabulary {
+        // The built-in file is checked by a unit test, so this cannot fail in
+        // a released binary; fall back loudly rather than panic if it ever did.
+        match Vocabulary::parse(FIDE, "built-in fide") {
+            Ok(v) => v,
+            Err(e) => panic!("the built-in FIDE vocabulary is broken: {e}"),
+        }
+    }
+
+    pub fn file(&self, file: File) -> &str {
+        let f = &self.files;
+        match file {
+            File::A => &f.a,
+            File::B => &f.b,
+            File::C => &f.c,
+            File::D => &f.d,
+            File::E => &f.e,
+            File::F => &f.f,
+            File::G => &f.g,
+            File::H => &f.h,
+        }
+    }
+
+    pub fn rank(&self, rank: Rank) -> &str {
+        let r = &self.ranks;
+        match rank {
+            Rank::First => &r.r1,
+            Rank::Second => &r.r2,
+            Rank::Third => &r.r3,
+            Rank::Fourth => &r.r4,
+            Rank::Fifth => &r.r5,
+            Rank::Sixth => &r.r6,
+            Rank::Seventh => &r.r7,
+            Rank::Eighth => &r.r8,
+        }
+    }
+
+    pub fn piece(&self, role: Role) -> &str {
+        let p = &self.pieces;
+        match role {
+            Role::King => &p.king,
+            Role::Queen => &p.queen,
+            Role::Rook => &p.rook,
+            Role::Bishop => &p.bishop,
+            Role::Knight => &p.knight,
+            Role::Pawn => &p.pawn,
+        }
+    }
+
+    pub fn color(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.colors.white,
+            Color::Black => &self.colors.black,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_fide_vocabulary_parses_and_has_the_appendix_e_names() {
+        let v = Vocabulary::parse(FIDE, "fide").expect("fide.toml must parse");
+        let files: Vec<&str> = File::ALL.iter().map(|&f| v.file(f)).collect();
+        assert_eq!(
+            files,
+            [
+                "Anna", "Bella", "Cesar", "David", "Eva", "Felix", "Gustav", "Hector"
+            ]
+        );
+        let ranks: Vec<&str> = Rank::ALL.iter().map(|&r| v.rank(r)).collect();
+        assert_eq!(
+            ranks,
+            [
+                "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"
+            ]
+        );
+        assert_eq!(v.piece(Role::Bishop), "Laeufer");
+        assert_eq!(v.moves.castle_long, "Lange Rochade");
+    }
+
+    #[test]
+    fn unknown_key_is_rejected_and_named() {
+        let text = FIDE.replace("[files]\n", "[files]\nz = \"Zeta\"\n");
+        let err = Vocabulary::parse(&text, "x.toml").unwrap_err();
+        assert!(err.message.contains("unknown field `z`"), "{err}");
+        assert!(err.to_string().contains("x.toml"), "{err}");
+    }
+
+    #[test]
+    fn missing_key_is_rejected_and_named() {
+        let text = FIDE.replace("knight = \"Springer\"\n", "");
+        let err = Vocabulary::parse(&text, "x.toml").unwrap_err();
+        assert!(err.message.contains("missing field `knight`"), "{err}");
+    }
+}

@@ -1,0 +1,484 @@
+//! The controller: raw scans and inputs in, events out.
+//!
+//! A pure state machine. Time is a value passed in with every call; timers
+//! (debounce windows, settle and castling waits) fire at exact simulated
+//! instants through [`Controller::advance`], so a replay is deterministic
+//! and every rule can be tested from a trace.
+
+use shakmaty::{Bitboard, CastlingMode, Color, Piece, Position, Square};
+
+use super::debounce::{Debouncer, SquareChange};
+use super::event::{Event, MissingPiece, Side, Stamped, piece_letter};
+use super::game::{ClaimOutcome, Ending, Game, StartError, StartPosition};
+use super::input::Input;
+use super::settings::Settings;
+use super::touch::{Duty, Obligation};
+use super::tracker::{Tracker, Verdict};
+use crate::announce::phrases::{Phrasebook, fill};
+
+/// The name of the visually handicapped player's board.
+pub const BLIND_BOARD: &str = "blind";
+
+#[derive(Debug, Clone)]
+struct BoardView {
+    name: String,
+    debounce: Debouncer,
+    tracker: Tracker,
+}
+
+#[derive(Debug, Clone)]
+pub struct Controller {
+    settings: Settings,
+    words: Phrasebook,
+    game: Game,
+    boards: Vec<BoardView>,
+    /// The earliest instant at which any timer fires.
+    deadline: Option<u64>,
+    changes: Vec<SquareChange>,
+}
+
+impl Controller {
+    /// A controller for a game from `start`, with one board per name.
+    /// Every board is believed to show the start position until it is read.
+    pub fn new(
+        start: &StartPosition,
+        settings: Settings,
+        words: Phrasebook,
+        board_names: &[&str],
+    ) -> Result<Controller, StartError> {
+        let game = Game::from_start(start)?;
+        let boards = board_names
+            .iter()
+            .map(|&name| BoardView {
+                name: name.to_string(),
+                debounce: Debouncer::new(settings.debounce_ms, game.occupied()),
+                tracker: Tracker::new(game.occupied(), &game),
+            })
+            .collect();
+        Ok(Controller {
+            settings,
+            words,
+            game,
+            boards,
+            deadline: None,
+            changes: Vec::new(),
+        })
+    }
+
+    /// The `ready` event that opens every event stream.
+    pub fn ready(&self, t: u64) -> Stamped {
+        Stamped {
+            t,
+            event: Event::Ready {
+                fen: self.game.fen(),
+                variant: match self.game.castling_mode() {
+                    CastlingMode::Standard => "standard",
+                    CastlingMode::Chess960 => "chess960",
+                },
+            },
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn board_index(&self, name: &str) -> Option<usize> {
+        self.boards.iter().position(|b| b.name == name)
+    }
+
+    pub fn board_names(&self) -> impl Iterator<Item = &str> {
+        self.boards.iter().map(|b| b.name.as_str())
+    }
+
+    /// The last raw reading of a board.
+    pub fn raw(&self, board: usize) -> Bitboard {
+        self.boards[board].debounce.raw()
+    }
+
+    /// The debounced occupancy of a board.
+    pub fn stable(&self, board: usize) -> Bitboard {
+        self.boards[board].tracker.occupied()
+    }
+
+    /// When the next timer fires, if any.
+    #[inline]
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.deadline
+    }
+
+    fn recompute_deadline(&mut self) {
+        self.deadline = self
+            .boards
+            .iter()
+            .flat_map(|b| [b.debounce.next_deadline(), b.tracker.next_deadline()])
+            .flatten()
+            .min();
+    }
+
+    /// Fires every timer due at or before `t`, in time order.
+    pub fn advance(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        while let Some(d) = self.deadline.filter(|&d| d <= t) {
+            self.fire(d, out);
+        }
+    }
+
+    /// Fires every timer there is: the end of a trace.
+    pub fn finish(&mut self, out: &mut Vec<Stamped>) {
+        // Each firing either clears a timer or reports and clears it, so
+        // this ends; the bound guards against a future timer that re-arms.
+        for _ in 0..10_000 {
+            match self.deadline {
+                Some(d) => self.fire(d, out),
+                None => break,
+            }
+        }
+    }
+
+    fn fire(&mut self, d: u64, out: &mut Vec<Stamped>) {
+        for i in 0..self.boards.len() {
+            let mut changes = std::mem::take(&mut self.changes);
+            changes.clear();
+            while self.boards[i].debounce.advance(d, &mut changes).is_some() {}
+            if !changes.is_empty() {
+                let mut verdicts = Vec::new();
+                let b = &mut self.boards[i];
+                b.tracker
+                    .changes(d, &changes, &self.game, &self.settings, &mut verdicts);
+                self.apply(d, i, verdicts, out);
+            }
+            self.changes = changes;
+            if self.boards[i]
+                .tracker
+                .next_deadline()
+                .is_some_and(|x| x <= d)
+            {
+                let mut verdicts = Vec::new();
+                let b = &mut self.boards[i];
+                b.tracker
+                    .on_timer(d, &self.game, &self.settings, &mut verdicts);
+                self.apply(d, i, verdicts, out);
+            }
+        }
+        self.recompute_deadline();
+    }
+
+    /// A raw reading of every square of `board` at `t`.
+    #[inline]
+    pub fn scan(&mut self, t: u64, board: usize, occ: Bitboard, out: &mut Vec<Stamped>) {
+        if occ == self.boards[board].debounce.raw() && self.deadline.is_none_or(|d| d > t) {
+            return;
+        }
+        self.advance(t, out);
+        self.boards[board].debounce.scan(t, occ);
+        self.recompute_deadline();
+        self.advance(t, out);
+    }
+
+    /// Trace shorthand: the previous raw reading with `sq` emptied.
+    pub fn lift(&mut self, t: u64, board: usize, sq: Square, out: &mut Vec<Stamped>) {
+        let occ = self.raw(board).without(sq);
+        self.scan(t, board, occ, out);
+    }
+
+    /// Trace shorthand: the previous raw reading with `sq` filled.
+    pub fn place(&mut self, t: u64, board: usize, sq: Square, out: &mut Vec<Stamped>) {
+        let occ = self.raw(board).with(sq);
+        self.scan(t, board, occ, out);
+    }
+
+    fn say(&self, t: u64, text: String, out: &mut Vec<Stamped>) {
+        out.push(Stamped {
+            t,
+            event: Event::Say { text },
+        });
+    }
+
+    /// A button, keypad or console action at `t`.
+    pub fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
+        self.advance(t, out);
+        let p = &self.words.words.phrases;
+        match input {
+            Input::Promote(role) => {
+                for i in 0..self.boards.len() {
+                    let mut verdicts = Vec::new();
+                    self.boards[i].tracker.promote(
+                        t,
+                        role,
+                        &self.game,
+                        &self.settings,
+                        &mut verdicts,
+                    );
+                    self.apply(t, i, verdicts, out);
+                }
+            }
+            Input::Adjust => {
+                for b in &mut self.boards {
+                    b.tracker.adjust(&self.game);
+                }
+            }
+            // The clock is driven by a later part of the controller.
+            Input::Clock(_) => {}
+            Input::Repeat => {
+                let text = match self.game.last_move() {
+                    Some(last) => {
+                        let before = self.game.position_before_last();
+                        fill(
+                            &p.last_move,
+                            &[
+                                ("number", &last.number.to_string()),
+                                ("color", self.words.color(last.color)),
+                                ("move", &self.words.move_text(&before, last.m)),
+                            ],
+                        )
+                    }
+                    None => p.no_move_yet.clone(),
+                };
+                self.say(t, text, out);
+            }
+            Input::Times => {
+                let text = p.no_clock.clone();
+                self.say(t, text, out);
+            }
+            Input::Position => {
+                let text = self.words.position(self.game.position());
+                self.say(t, text, out);
+            }
+            Input::Square(sq) => {
+                let text = self.words.square_query(self.game.position(), sq);
+                self.say(t, text, out);
+            }
+            Input::DrawOffer(color) => {
+                if self.game.is_over() {
+                    let text = p.game_over_already.clone();
+                    self.say(t, text, out);
+                } else if let Some(ending) = self.game.offer_draw(color) {
+                    self.game_over(t, ending, out);
+                } else {
+                    let text = fill(&p.draw_offer, &[("color", self.words.color(color))]);
+                    self.say(t, text, out);
+                }
+            }
+            Input::DrawClaim(color) => {
+                let text = match self.game.claim_draw(color) {
+                    ClaimOutcome::Drawn(ending) => {
+                        self.game_over(t, ending, out);
+                        self.settle_boards(t, out);
+                        return;
+                    }
+                    ClaimOutcome::Pending => p.claim_pending.clone(),
+                    ClaimOutcome::Incorrect => p.claim_incorrect.clone(),
+                    ClaimOutcome::NotYourMove => p.claim_not_your_move.clone(),
+                    ClaimOutcome::GameOver => p.game_over_already.clone(),
+                };
+                self.say(t, text, out);
+            }
+            Input::Resign(color) => match self.game.resign(color) {
+                Some(ending) => self.game_over(t, ending, out),
+                None => {
+                    let text = p.game_over_already.clone();
+                    self.say(t, text, out);
+                }
+            },
+        }
+        self.settle_boards(t, out);
+    }
+
+    /// After an input that may have ended the game or changed a tracker.
+    fn settle_boards(&mut self, _t: u64, _out: &mut Vec<Stamped>) {
+        self.recompute_deadline();
+    }
+
+    fn game_over(&self, t: u64, ending: Ending, out: &mut Vec<Stamped>) {
+        let p = &self.words.words.phrases;
+        let result = self.words.result(ending.outcome);
+        let template = match ending.reason {
+            super::game::Reason::Checkmate => &p.game_over_checkmate,
+            super::game::Reason::Stalemate => &p.game_over_stalemate,
+            super::game::Reason::InsufficientMaterial => &p.game_over_insufficient_material,
+            super::game::Reason::ThreefoldRepetition => &p.game_over_threefold_repetition,
+            super::game::Reason::FiftyMoves => &p.game_over_fifty_moves,
+            super::game::Reason::Resignation => &p.game_over_resignation,
+            super::game::Reason::Agreement => &p.game_over_agreement,
+        };
+        let color = ending.by.map(|c| self.words.color(c)).unwrap_or_default();
+        let say = fill(template, &[("result", result), ("color", color)]);
+        out.push(Stamped {
+            t,
+            event: Event::GameOver {
+                result: ending.outcome.as_str(),
+                reason: ending.reason,
+                say,
+            },
+        });
+    }
+
+    fn missing_list(&self, missing: &[(Square, Piece)]) -> Vec<MissingPiece> {
+        missing
+            .iter()
+            .map(|&(sq, p)| MissingPiece {
+                square: sq.to_string(),
+                piece: piece_letter(p.color, p.role),
+            })
+            .collect()
+    }
+
+    fn violation_text(&self, ob: &Obligation) -> String {
+        let p = &self.words.words.phrases;
+        let pos = self.game.position();
+        let on = |sq: Square| {
+            let role = pos.board().role_at(sq).unwrap_or(shakmaty::Role::Pawn);
+            [
+                ("piece", self.words.piece(role).to_string()),
+                ("square", self.words.square(sq)),
+            ]
+        };
+        let with = |template: &str, sq: Square| {
+            let [a, b] = on(sq);
+            fill(template, &[(a.0, &a.1), (b.0, &b.1)])
+        };
+        match ob.duty {
+            Duty::Move(sq) | Duty::KingMove(sq) => with(&p.touch_violation, sq),
+            Duty::Capture(sq) => with(&p.touch_violation_capture, sq),
+            Duty::Castle(_) => p.touch_violation_castle.clone(),
+        }
+    }
+
+    fn touch_violation(
+        &self,
+        t: u64,
+        board: &str,
+        m: shakmaty::Move,
+        ob: &Obligation,
+        rejected: bool,
+        out: &mut Vec<Stamped>,
+    ) {
+        out.push(Stamped {
+            t,
+            event: Event::TouchViolation {
+                board: board.to_string(),
+                color: Side(self.game.turn()),
+                touched: ob.duty.square().to_string(),
+                moved: m.from().unwrap_or(m.to()).to_string(),
+                article: ob.article,
+                rejected,
+                say: self.violation_text(ob),
+            },
+        });
+    }
+
+    fn apply(&mut self, t: u64, board: usize, verdicts: Vec<Verdict>, out: &mut Vec<Stamped>) {
+        let name = self.boards[board].name.clone();
+        for verdict in verdicts {
+            match verdict {
+                Verdict::Touch(touch) => out.push(Stamped {
+                    t,
+                    event: Event::Touch {
+                        board: name.clone(),
+                        color: Side(self.game.turn()),
+                        square: touch.square.to_string(),
+                        piece: piece_letter(touch.piece.color, touch.piece.role),
+                    },
+                }),
+                Verdict::Execute {
+                    m,
+                    violation,
+                    settled,
+                } => {
+                    if let Some(ob) = &violation {
+                        self.touch_violation(t, &name, m, ob, false, out);
+                    }
+                    let before = self.game.position().clone();
+                    let color: Color = before.turn();
+                    let claim_was_pending = self.game.pending_claim() == Some(color);
+                    let say = self.words.move_text(&before, m);
+                    let Some(played) = self.game.play(m) else {
+                        continue;
+                    };
+                    out.push(Stamped {
+                        t,
+                        event: Event::Move {
+                            board: name.clone(),
+                            ply: played.ply,
+                            color: Side(played.color),
+                            uci: played.uci.clone(),
+                            san: played.san.clone(),
+                            say,
+                            fen: played.fen.clone(),
+                        },
+                    });
+                    if let Some(ending) = self.game.ending() {
+                        self.game_over(t, ending, out);
+                    } else if claim_was_pending {
+                        let text = self.words.words.phrases.claim_incorrect.clone();
+                        self.say(t, text, out);
+                    }
+                    for i in 0..self.boards.len() {
+                        let mut more = Vec::new();
+                        let s = if i == board { settled } else { false };
+                        self.boards[i].tracker.after_move(
+                            t,
+                            s,
+                            &self.game,
+                            &self.settings,
+                            &mut more,
+                        );
+                        self.apply(t, i, more, out);
+                    }
+                }
+                Verdict::Rejected { m, obligation } => {
+                    self.touch_violation(t, &name, m, &obligation, true, out);
+                }
+                Verdict::PromotionPending(sq) => {
+                    let say = fill(
+                        &self.words.words.phrases.promotion_pending,
+                        &[("square", &self.words.square(sq))],
+                    );
+                    out.push(Stamped {
+                        t,
+                        event: Event::PromotionPending {
+                            board: name.clone(),
+                            square: sq.to_string(),
+                            say,
+                        },
+                    });
+                }
+                Verdict::Illegal { missing, extra } => {
+                    let color = self.game.turn();
+                    let count = self.game.record_illegal_move(color);
+                    out.push(Stamped {
+                        t,
+                        event: Event::Illegal {
+                            board: name.clone(),
+                            color: Side(color),
+                            count,
+                            missing: self.missing_list(&missing),
+                            extra: extra.iter().map(|s| s.to_string()).collect(),
+                            say: self.words.illegal(&missing, &extra),
+                        },
+                    });
+                }
+                Verdict::Mismatch { missing, extra } => out.push(Stamped {
+                    t,
+                    event: Event::Mismatch {
+                        board: name.clone(),
+                        missing: self.missing_list(&missing),
+                        extra: extra.iter().map(|s| s.to_string()).collect(),
+                        say: self.words.mismatch(&missing, &extra),
+                    },
+                }),
+                Verdict::Restored => out.push(Stamped {
+                    t,
+                    event: Event::Restored {
+                        board: name.clone(),
+                        say: self.words.words.phrases.restored.clone(),
+                    },
+                }),
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The event stream: what the controller concluded, in the words of the
+//! trace-format contract (`docs/trace-format.md`).
+
+use serde::{Serialize, Serializer};
+use shakmaty::{Color, Role};
+
+use super::game::Reason;
+
+/// A colour, written `white` or `black`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Side(pub Color);
+
+impl Serialize for Side {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self.0 {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+}
+
+/// A piece the board is missing: which piece belongs on which empty square.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingPiece {
+    pub square: String,
+    /// SAN letter, uppercase for white, `P` for a pawn.
+    pub piece: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Ready {
+        fen: String,
+        variant: &'static str,
+    },
+    Touch {
+        board: String,
+        color: Side,
+        square: String,
+        piece: String,
+    },
+    Move {
+        board: String,
+        ply: u32,
+        color: Side,
+        uci: String,
+        san: String,
+        say: String,
+        fen: String,
+    },
+    PromotionPending {
+        board: String,
+        square: String,
+        say: String,
+    },
+    TouchViolation {
+        board: String,
+        color: Side,
+        touched: String,
+        moved: String,
+        article: &'static str,
+        /// `true` under the `enforce` policy: the move was not accepted.
+        rejected: bool,
+        say: String,
+    },
+    Illegal {
+        board: String,
+        color: Side,
+        /// Illegal moves this player has made so far (Art. 7.4).
+        count: u32,
+        missing: Vec<MissingPiece>,
+        extra: Vec<String>,
+        say: String,
+    },
+    Mismatch {
+        board: String,
+        missing: Vec<MissingPiece>,
+        extra: Vec<String>,
+        say: String,
+    },
+    Restored {
+        board: String,
+        say: String,
+    },
+    GameOver {
+        result: &'static str,
+        reason: Reason,
+        say: String,
+    },
+    Say {
+        text: String,
+    },
+}
+
+impl Event {
+    /// The event's name as written in the stream.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Ready { .. } => "ready",
+            Event::Touch { .. } => "touch",
+            Event::Move { .. } => "move",
+            Event::PromotionPending { .. } => "promotion_pending",
+            Event::TouchViolation { .. } => "touch_violation",
+            Event::Illegal { .. } => "illegal",
+            Event::Mismatch { .. } => "mismatch",
+            Event::Restored { .. } => "restored",
+            Event::GameOver { .. } => "game_over",
+            Event::Say { .. } => "say",
+        }
+    }
+
+    /// What this event gives the speech output, if anything.
+    pub fn spoken(&self) -> Option<&str> {
+        match self {
+            Event::Move { say, .. }
+            | Event::PromotionPending { say, .. }
+            | Event::TouchViolation { say, .. }
+            | Event::Illegal { say, .. }
+            | Event::Mismatch { say, .. }
+            | Event::Restored { say, .. }
+            | Event::GameOver { say, .. } => Some(say),
+            Event::Say { text } => Some(text),
+            Event::Ready { .. } | Event::Touch { .. } => None,
+        }
+    }
+}
+
+/// An event with the simulated instant the controller concluded it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stamped {
+    pub t: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// A SAN piece letter: uppercase for white, `P`/`p` for pawns.
+pub fn piece_letter(color: Color, role: Role) -> String {
+    let c = role.upper_char();
+    match color {
+        Color::White => c.to_string(),
+        Color::Black => c.to_ascii_lowercase().to_string(),
+    }
+}

@@ -1,0 +1,581 @@
+//! The game authority: position, history, and how the game ends.
+//!
+//! Chess rules come from `shakmaty`; this module adds what the Laws say
+//! about ending a game (Articles 5 and 9): checkmate, stalemate and dead
+//! positions end it at once; threefold repetition and the fifty-move rule
+//! only on a correct claim; resignation and agreement at the players' word.
+
+use serde::Serialize;
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, MoveList, Position,
+    fen::Fen, san::SanPlus, uci::UciMove, zobrist::Zobrist64,
+};
+
+/// How the game may start: the trace header's `start` and `variant`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartPosition {
+    /// `startpos`, a FEN, or a Shredder/X-FEN.
+    pub start: String,
+    /// Chess960 castling rules (Appendix F).
+    pub chess960: bool,
+}
+
+impl Default for StartPosition {
+    fn default() -> Self {
+        StartPosition {
+            start: "startpos".to_string(),
+            chess960: false,
+        }
+    }
+}
+
+/// A start position that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartError(pub String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartError {}
+
+impl StartPosition {
+    /// The position and castling mode this start describes.
+    pub fn position(&self) -> Result<(Chess, CastlingMode), StartError> {
+        if self.start == "startpos" {
+            let mode = if self.chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            return Ok((Chess::default(), mode));
+        }
+        let fen: Fen = self
+            .start
+            .parse()
+            .map_err(|e| StartError(format!("`{}` is not a FEN: {e}", self.start)))?;
+        // A Shredder-FEN or an X-FEN whose rooks are not in the corners can
+        // only be read with Chess960 castling rules.
+        let mode = if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::detect(fen.as_setup())
+        };
+        let pos: Chess = fen
+            .into_position(mode)
+            .map_err(|e| StartError(format!("`{}` is not a legal position: {e}", self.start)))?;
+        Ok((pos, mode))
+    }
+}
+
+/// Why a game ended. The names are those of the event stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    ThreefoldRepetition,
+    FiftyMoves,
+    Resignation,
+    Agreement,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::InsufficientMaterial => "insufficient_material",
+            Reason::ThreefoldRepetition => "threefold_repetition",
+            Reason::FiftyMoves => "fifty_moves",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+        }
+    }
+}
+
+/// The end of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ending {
+    pub outcome: KnownOutcome,
+    pub reason: Reason,
+    /// The player who resigned, for [`Reason::Resignation`].
+    pub by: Option<Color>,
+}
+
+/// A move that has been executed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub m: Move,
+    pub color: Color,
+    /// 1-based half-move number.
+    pub ply: u32,
+    /// The move number as written on a scoresheet.
+    pub number: u32,
+    pub san: String,
+    pub uci: String,
+    /// FEN after the move.
+    pub fen: String,
+}
+
+/// What became of a draw claim (Art. 9.2, 9.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimOutcome {
+    /// The claim is correct: the game is drawn.
+    Drawn(Ending),
+    /// The claim is correct only if the claimant's next move makes it so
+    /// ("the position is about to appear", 9.2a); decided on that move.
+    Pending,
+    /// The claim is incorrect; the game goes on.
+    Incorrect,
+    /// Only the player to move may claim.
+    NotYourMove,
+    /// The game is already over.
+    GameOver,
+}
+
+/// The game: the one authority every board must converge to.
+#[derive(Debug, Clone)]
+pub struct Game {
+    mode: CastlingMode,
+    start: Chess,
+    pos: Chess,
+    moves: Vec<PlayedMove>,
+    /// Zobrist hash of every position so far, the start included.
+    hashes: Vec<Zobrist64>,
+    ending: Option<Ending>,
+    illegal_moves: [u32; 2],
+    draw_offer: Option<Color>,
+    pending_claim: Option<Color>,
+}
+
+fn hash(pos: &Chess) -> Zobrist64 {
+    pos.zobrist_hash(EnPassantMode::Legal)
+}
+
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl Game {
+    pub fn new(pos: Chess, mode: CastlingMode) -> Game {
+        let mut game = Game {
+            mode,
+            hashes: vec![hash(&pos)],
+            start: pos.clone(),
+            pos,
+            moves: Vec::new(),
+            ending: None,
+            illegal_moves: [0, 0],
+            draw_offer: None,
+            pending_claim: None,
+        };
+        game.ending = game.automatic_ending();
+        game
+    }
+
+    pub fn from_start(start: &StartPosition) -> Result<Game, StartError> {
+        let (pos, mode) = start.position()?;
+        Ok(Game::new(pos, mode))
+    }
+
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    pub fn start_position(&self) -> &Chess {
+        &self.start
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// Occupied squares of the game position: what every board must show.
+    pub fn occupied(&self) -> Bitboard {
+        self.pos.board().occupied()
+    }
+
+    pub fn legal_moves(&self) -> MoveList {
+        self.pos.legal_moves()
+    }
+
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    pub fn last_move(&self) -> Option<&PlayedMove> {
+        self.moves.last()
+    }
+
+    /// Half-moves played so far.
+    pub fn ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// The position before the last move (the start if none was played).
+    pub fn position_before_last(&self) -> Chess {
+        let mut pos = self.start.clone();
+        let n = self.moves.len().saturating_sub(1);
+        for pm in &self.moves[..n] {
+            // Every move in the history was legal when it was played.
+            pos.play_unchecked(pm.m);
+        }
+        pos
+    }
+
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+
+    pub fn uci(&self, m: Move) -> String {
+        UciMove::from_move(m, self.mode).to_string()
+    }
+
+    pub fn illegal_moves(&self, color: Color) -> u32 {
+        self.illegal_moves[color_index(color)]
+    }
+
+    /// Counts an illegal move (Art. 7.4) and returns the player's new total.
+    pub fn record_illegal_move(&mut self, color: Color) -> u32 {
+        let n = &mut self.illegal_moves[color_index(color)];
+        *n += 1;
+        *n
+    }
+
+    /// How often the current position has stood on the board.
+    pub fn repetitions(&self) -> usize {
+        let current = hash(&self.pos);
+        self.hashes.iter().filter(|&&h| h == current).count()
+    }
+
+    fn claimable(&self) -> Option<Reason> {
+        if self.repetitions() >= 3 {
+            Some(Reason::ThreefoldRepetition)
+        } else if self.pos.halfmoves() >= 100 {
+            Some(Reason::FiftyMoves)
+        } else {
+            None
+        }
+    }
+
+    fn automatic_ending(&self) -> Option<Ending> {
+        let (outcome, reason) = if self.pos.is_checkmate() {
+            (
+                KnownOutcome::Decisive {
+                    winner: !self.pos.turn(),
+                },
+                Reason::Checkmate,
+            )
+        } else if self.pos.is_stalemate() {
+            (KnownOutcome::Draw, Reason::Stalemate)
+        } else if self.pos.is_insufficient_material() {
+            (KnownOutcome::Draw, Reason::InsufficientMaterial)
+        } else {
+            return None;
+        };
+        Some(Ending {
+            outcome,
+            reason,
+            by: None,
+        })
+    }
+
+    /// Plays a legal move. Returns `None` (and changes nothing) if the move
+    /// is not legal here or the game is over.
+    pub fn play(&mut self, m: Move) -> Option<&PlayedMove> {
+        if self.is_over() || !self.pos.is_legal(m) {
+            return None;
+        }
+        let color = self.pos.turn();
+        let number = self.pos.fullmoves().get();
+        let uci = self.uci(m);
+        let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, m).to_string();
+        self.hashes.push(hash(&self.pos));
+        let ply = self.moves.len() as u32 + 1;
+        let fen = self.fen();
+        self.moves.push(PlayedMove {
+            m,
+            color,
+            ply,
+            number,
+            san,
+            uci,
+            fen,
+        });
+        // A move by the player a draw was offered to declines it (9.1b).
+        if self.draw_offer == Some(!color) {
+            self.draw_offer = None;
+        }
+        self.ending = self.automatic_ending();
+        if self.ending.is_none() && self.pending_claim.take() == Some(color) {
+            if let Some(reason) = self.claimable() {
+                self.ending = Some(Ending {
+                    outcome: KnownOutcome::Draw,
+                    reason,
+                    by: None,
+                });
+            }
+        }
+        self.moves.last()
+    }
+
+    pub fn pending_claim(&self) -> Option<Color> {
+        self.pending_claim
+    }
+
+    /// A draw claim by `color` under Articles 9.2 and 9.3.
+    pub fn claim_draw(&mut self, color: Color) -> ClaimOutcome {
+        if self.is_over() {
+            return ClaimOutcome::GameOver;
+        }
+        if color != self.pos.turn() {
+            return ClaimOutcome::NotYourMove;
+        }
+        if let Some(reason) = self.claimable() {
+            let ending = Ending {
+                outcome: KnownOutcome::Draw,
+                reason,
+                by: None,
+            };
+            self.ending = Some(ending);
+            return ClaimOutcome::Drawn(ending);
+        }
+        // "About to appear": some move of the claimant would make it correct.
+        let about_to_appear = self.legal_moves().iter().any(|&m| {
+            let mut next = self.clone();
+            next.pending_claim = None;
+            next.play(m).is_some() && next.claimable().is_some()
+        });
+        if about_to_appear {
+            self.pending_claim = Some(color);
+            ClaimOutcome::Pending
+        } else {
+            ClaimOutcome::Incorrect
+        }
+    }
+
+    /// A draw offer. If the opponent's offer stands, this accepts it.
+    pub fn offer_draw(&mut self, color: Color) -> Option<Ending> {
+        if self.is_over() {
+            return None;
+        }
+        if self.draw_offer == Some(!color) {
+            let ending = Ending {
+                outcome: KnownOutcome::Draw,
+                reason: Reason::Agreement,
+                by: None,
+            };
+            self.ending = Some(ending);
+            self.draw_offer = None;
+            return Some(ending);
+        }
+        self.draw_offer = Some(color);
+        None
+    }
+
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+
+    /// Resignation by `color` (5.1b).
+    pub fn resign(&mut self, color: Color) -> Option<Ending> {
+        if self.is_over() {
+            return None;
+        }
+        let ending = Ending {
+            outcome: KnownOutcome::Decisive { winner: !color },
+            reason: Reason::Resignation,
+            by: Some(color),
+        };
+        self.ending = Some(ending);
+        Some(ending)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::san::San;
+
+    fn game(fen: &str) -> Game {
+        Game::from_start(&StartPosition {
+            start: fen.to_string(),
+            chess960: false,
+        })
+        .expect("start")
+    }
+
+    fn play_san(g: &mut Game, sans: &[&str]) {
+        for s in sans {
+            let m = s
+                .parse::<San>()
+                .expect("san")
+                .to_move(g.position())
+                .expect("legal");
+            assert!(g.play(m).is_some(), "{s} must play");
+        }
+    }
+
+    #[test]
+    fn art_5_1_a_checkmate_ends_the_game() {
+        let mut g = game("startpos");
+        play_san(&mut g, &["f3", "e5", "g4", "Qh4#"]);
+        let e = g.ending().expect("over");
+        assert_eq!(e.reason, Reason::Checkmate);
+        assert_eq!(
+            e.outcome,
+            KnownOutcome::Decisive {
+                winner: Color::Black
+            }
+        );
+        assert_eq!(g.last_move().map(|m| m.san.as_str()), Some("Qh4#"));
+    }
+
+    #[test]
+    fn art_5_2_a_stalemate_ends_the_game_drawn() {
+        let mut g = game("k7/8/2Q5/8/8/8/8/7K w - - 0 1");
+        play_san(&mut g, &["Qb6"]);
+        let e = g.ending().expect("stalemate");
+        assert_eq!(e.reason, Reason::Stalemate);
+        assert_eq!(e.outcome, KnownOutcome::Draw);
+    }
+
+    #[test]
+    fn art_9_6_insufficient_material_ends_the_game() {
+        let mut g = game("4k3/8/8/8/8/8/3p4/4KB2 w - - 0 1");
+        play_san(&mut g, &["Kxd2"]);
+        let e = g.ending().expect("dead position");
+        assert_eq!(e.reason, Reason::InsufficientMaterial);
+        assert_eq!(e.outcome, KnownOutcome::Draw);
+    }
+
+    #[test]
+    fn art_9_2_threefold_repetition_only_on_correct_claim() {
+        let mut g = game("startpos");
+        play_san(&mut g, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]);
+        // Start position with black to move has not appeared three times yet.
+        assert_eq!(g.claim_draw(Color::Black), ClaimOutcome::Pending);
+        play_san(&mut g, &["Ng8"]);
+        assert_eq!(g.repetitions(), 3);
+        let e = g
+            .ending()
+            .expect("the pending claim is decided by the move");
+        assert_eq!(e.reason, Reason::ThreefoldRepetition);
+    }
+
+    #[test]
+    fn art_9_2_repetition_does_not_end_the_game_without_a_claim() {
+        let mut g = game("startpos");
+        play_san(
+            &mut g,
+            &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"],
+        );
+        assert_eq!(g.repetitions(), 3);
+        assert!(g.ending().is_none());
+        assert_eq!(g.claim_draw(Color::Black), ClaimOutcome::NotYourMove);
+        match g.claim_draw(Color::White) {
+            ClaimOutcome::Drawn(e) => assert_eq!(e.reason, Reason::ThreefoldRepetition),
+            other => panic!("expected a draw, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn art_9_5_incorrect_claim_leaves_the_game_running() {
+        let mut g = game("startpos");
+        assert_eq!(g.claim_draw(Color::White), ClaimOutcome::Incorrect);
+        assert!(!g.is_over());
+    }
+
+    #[test]
+    fn art_9_3_fifty_move_rule_on_claim() {
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+        assert_eq!(g.claim_draw(Color::White), ClaimOutcome::Pending);
+        play_san(&mut g, &["Ra2"]);
+        assert_eq!(g.ending().map(|e| e.reason), Some(Reason::FiftyMoves));
+    }
+
+    #[test]
+    fn art_9_1_agreed_draw_needs_both_sides() {
+        let mut g = game("startpos");
+        assert_eq!(g.offer_draw(Color::White), None);
+        let e = g.offer_draw(Color::Black).expect("accepted");
+        assert_eq!(e.reason, Reason::Agreement);
+        assert_eq!(e.outcome, KnownOutcome::Draw);
+    }
+
+    #[test]
+    fn art_9_1_b_a_move_declines_the_offer() {
+        let mut g = game("startpos");
+        play_san(&mut g, &["e4"]);
+        assert_eq!(g.offer_draw(Color::White), None);
+        play_san(&mut g, &["e5"]);
+        assert_eq!(g.draw_offer(), None);
+        assert_eq!(g.offer_draw(Color::White), None);
+        assert!(!g.is_over());
+    }
+
+    #[test]
+    fn art_5_1_b_resignation_gives_the_opponent_the_win() {
+        let mut g = game("startpos");
+        let e = g.resign(Color::White).expect("over");
+        assert_eq!(
+            e.outcome,
+            KnownOutcome::Decisive {
+                winner: Color::Black
+            }
+        );
+        assert_eq!(e.reason, Reason::Resignation);
+        assert!(
+            g.play(Move::Castle {
+                king: shakmaty::Square::E1,
+                rook: shakmaty::Square::H1
+            })
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn chess960_start_from_shredder_fen() {
+        let g = game("nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w GDgd - 0 1");
+        assert_eq!(g.castling_mode(), CastlingMode::Chess960);
+        let g = game("nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1");
+        assert_eq!(g.castling_mode(), CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn bad_start_is_an_error_not_a_panic() {
+        assert!(
+            Game::from_start(&StartPosition {
+                start: "nonsense".into(),
+                chess960: false
+            })
+            .is_err()
+        );
+        assert!(
+            Game::from_start(&StartPosition {
+                start: "8/8/8/8/8/8/8/8 w - - 0 1".into(),
+                chess960: false
+            })
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,21 @@
+//! The pure core: no threads, files, sockets or clock reads. Time comes in
+//! as a value; the same calls always give the same events.
+//!
+//! Data flows one way: raw scans → [`debounce`] → square changes →
+//! [`tracker`] (Art. 4, E2.2/E2.3) → [`game`] → [`event`]s.
+
+pub mod controller;
+pub mod debounce;
+pub mod event;
+pub mod footprint;
+pub mod game;
+pub mod input;
+pub mod settings;
+pub mod touch;
+pub mod tracker;
+
+pub use controller::{BLIND_BOARD, Controller};
+pub use event::{Event, Stamped};
+pub use game::{Game, StartPosition};
+pub use input::Input;
+pub use settings::{Settings, TouchPolicy};

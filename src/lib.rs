@@ -1,0 +1,14 @@
+//! pegboard: a FIDE-conformant controller for a pegged chessboard used by a
+//! visually handicapped player.
+//!
+//! The board reports only which apertures hold a peg. From that, the
+//! [`core`] sees touches, executed moves, illegal moves and displaced
+//! pieces; [`announce`] gives them words; [`trace`] reads and writes the
+//! recorded sensor sessions that tests and `pegboard replay` share.
+
+pub mod announce;
+pub mod core;
+pub mod pgn;
+pub mod replay;
+pub mod sim;
+pub mod trace;

@@ -1,0 +1,61 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use pegboard::announce::Phrasebook;
+use pegboard::core::{BLIND_BOARD, Settings, Stamped};
+use pegboard::replay::replay;
+use pegboard::trace::{self, Entry};
+use serde_json::Value;
+
+/// Reads a trace written inline in a test.
+pub fn parse(text: &str) -> Vec<Entry> {
+    match trace::read(text.as_bytes(), "test") {
+        Ok(entries) => entries,
+        Err(e) => panic!("test trace is malformed: {e}"),
+    }
+}
+
+pub fn run_with(entries: &[Entry], settings: Settings) -> Vec<Value> {
+    let events = match replay(
+        entries,
+        "test",
+        settings,
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+    ) {
+        Ok(events) => events,
+        Err(e) => panic!("replay failed: {e}"),
+    };
+    to_json(&events)
+}
+
+pub fn run(text: &str) -> Vec<Value> {
+    run_with(&parse(text), Settings::default())
+}
+
+pub fn to_json(events: &[Stamped]) -> Vec<Value> {
+    events
+        .iter()
+        .map(|e| serde_json::to_value(e).expect("events serialize"))
+        .collect()
+}
+
+/// Events of one kind.
+pub fn of<'a>(events: &'a [Value], name: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["event"] == name).collect()
+}
+
+/// The `san` of every move event.
+pub fn sans(events: &[Value]) -> Vec<String> {
+    of(events, "move")
+        .iter()
+        .map(|e| e["san"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+pub fn names(events: &[Value]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
