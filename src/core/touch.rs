@@ -161,22 +161,25 @@ pub fn obligation(
         .collect();
     let mixed = !own.is_empty() && !theirs.is_empty();
 
-    // 4.3c: one's own piece and the opponent's: capture it with that piece.
+    // 4.3c: one's own piece and the opponent's: capture it with that piece
+    // (the first touched of one's own pieces that can take a touched one).
     if mixed {
-        let captures: MoveList = legal
-            .iter()
-            .copied()
-            .filter(|&m| {
-                m.from().is_some_and(|f| own.contains(&f))
-                    && captured_square(m).is_some_and(|c| theirs.contains(&c))
-            })
-            .collect();
-        if let Some(first) = captures.first().and_then(|&m| captured_square(m)) {
-            return Some(Obligation {
-                allowed: captures,
-                duty: Duty::Capture(first),
-                article: "4.3c",
-            });
+        for &piece in &own {
+            let captures: MoveList = legal
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    m.from() == Some(piece)
+                        && captured_square(m).is_some_and(|c| theirs.contains(&c))
+                })
+                .collect();
+            if let Some(first) = captures.first().and_then(|&m| captured_square(m)) {
+                return Some(Obligation {
+                    allowed: captures,
+                    duty: Duty::Capture(first),
+                    article: "4.3c",
+                });
+            }
         }
     }
 

@@ -247,6 +247,16 @@ impl Tracker {
             })
     }
 
+    /// Chess960 castling where king and rook trade squares leaves the
+    /// occupancy as it was: only the lifts and placements show it happened.
+    fn swapped_castling(&self, game: &Game) -> bool {
+        let expected = game.occupied();
+        game.legal_moves().iter().any(|&m| {
+            let fp = Footprint::of(m, game.turn(), expected);
+            m.is_castle() && fp.after == expected && self.executed(&fp)
+        })
+    }
+
     /// Opponent squares whose piece was taken out and a piece put back there
     /// after one of the mover's pieces was taken out: a capture has landed.
     fn landed_captures(&self, pos: &Chess, expected: Bitboard) -> Bitboard {
@@ -281,7 +291,7 @@ impl Tracker {
         }
         let expected = game.occupied();
         let board = self.occ;
-        if board == expected {
+        if board == expected && !self.swapped_castling(game) {
             self.settle_at = None;
             self.castle_at = None;
             self.promotion_said = None;
