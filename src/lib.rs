@@ -7,7 +7,9 @@
 //! recorded sensor sessions that tests and `pegboard replay` share.
 
 pub mod announce;
+pub mod config;
 pub mod core;
+pub mod demo;
 pub mod pgn;
 pub mod replay;
 pub mod sim;

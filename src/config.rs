@@ -1,0 +1,171 @@
+//! The configuration file (TOML). Every key is optional; an unknown key or a
+//! wrong value is an error that names the key and its line.
+
+use serde::Deserialize;
+use shakmaty::Role;
+
+use crate::announce::{Phrasebook, Vocabulary};
+use crate::core::{Settings, TouchPolicy};
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `fide` (built in) or the path of a language file.
+    pub language: Option<String>,
+    pub debounce: DebounceConfig,
+    pub tracker: TrackerConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DebounceConfig {
+    pub window_ms: u64,
+}
+
+impl Default for DebounceConfig {
+    fn default() -> Self {
+        DebounceConfig {
+            window_ms: Settings::default().debounce_ms,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PromotionDefault {
+    None,
+    Q,
+    R,
+    B,
+    N,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrackerConfig {
+    pub settle_ms: u64,
+    pub castling_wait_ms: u64,
+    pub together_ms: u64,
+    pub touch_policy: TouchPolicy,
+    pub default_promotion: PromotionDefault,
+}
+
+impl Default for TrackerConfig {
+    fn default() -> Self {
+        let s = Settings::default();
+        TrackerConfig {
+            settle_ms: s.settle_ms,
+            castling_wait_ms: s.castling_wait_ms,
+            together_ms: s.together_ms,
+            touch_policy: s.touch_policy,
+            default_promotion: PromotionDefault::None,
+        }
+    }
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// Parses configuration text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+        toml::from_str(text).map_err(|e| {
+            // toml reports the line, the column and the key in question.
+            ConfigError(format!("{file}: {}", e.to_string().trim_end()))
+        })
+    }
+
+    pub fn load(path: &str) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("{path}: cannot be read: {e}")))?;
+        Config::parse(&text, path)
+    }
+
+    pub fn settings(&self) -> Settings {
+        Settings {
+            debounce_ms: self.debounce.window_ms,
+            settle_ms: self.tracker.settle_ms,
+            castling_wait_ms: self.tracker.castling_wait_ms,
+            together_ms: self.tracker.together_ms,
+            touch_policy: self.tracker.touch_policy,
+            default_promotion: match self.tracker.default_promotion {
+                PromotionDefault::None => None,
+                PromotionDefault::Q => Some(Role::Queen),
+                PromotionDefault::R => Some(Role::Rook),
+                PromotionDefault::B => Some(Role::Bishop),
+                PromotionDefault::N => Some(Role::Knight),
+            },
+        }
+    }
+
+    /// The words to speak, checked completely before anything starts.
+    pub fn phrasebook(&self) -> Result<Phrasebook, ConfigError> {
+        match self.language.as_deref() {
+            None | Some("fide") => Ok(Phrasebook::default()),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    ConfigError(format!("language file {path}: cannot be read: {e}"))
+                })?;
+                let words =
+                    Vocabulary::parse(&text, path).map_err(|e| ConfigError(e.to_string()))?;
+                Ok(Phrasebook::new(words))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_example_config_is_valid_and_matches_the_defaults() {
+        let text = include_str!("../config/pegboard.toml");
+        let c = Config::parse(text, "pegboard.toml").expect("valid");
+        assert_eq!(c.settings(), Settings::default());
+    }
+
+    #[test]
+    fn unknown_key_names_key_and_line() {
+        let err = Config::parse(
+            "[tracker]\nsettle_ms = 5\ntouch_polcy = \"warn\"\n",
+            "c.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("c.toml: "), "{err}");
+        assert!(err.contains("line 3"), "{err}");
+        assert!(err.contains("touch_polcy"), "{err}");
+    }
+
+    #[test]
+    fn bad_value_names_key_and_line() {
+        let err = Config::parse("[tracker]\n\ntouch_policy = \"sometimes\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 3"), "{err}");
+        assert!(err.contains("sometimes"), "{err}");
+    }
+
+    #[test]
+    fn values_reach_the_settings() {
+        let c = Config::parse(
+            "[debounce]\nwindow_ms = 30\n[tracker]\ntouch_policy = \"enforce\"\ndefault_promotion = \"q\"\n",
+            "c",
+        )
+        .expect("valid");
+        let s = c.settings();
+        assert_eq!(s.debounce_ms, 30);
+        assert_eq!(s.touch_policy, TouchPolicy::Enforce);
+        assert_eq!(s.default_promotion, Some(Role::Queen));
+    }
+}
