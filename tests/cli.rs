@@ -1,0 +1,110 @@
+//! The `pegboard` command as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn pegboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        .args(args)
+        .output()
+        .expect("pegboard runs")
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("pegboard-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    let mut f = std::fs::File::create(&path).expect("temp file");
+    f.write_all(text.as_bytes()).expect("write");
+    path.to_string_lossy().to_string()
+}
+
+#[test]
+fn replay_prints_the_event_stream_deterministically() {
+    let path = temp_file(
+        "game.jsonl",
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":100,\"lift\":\"e2\"}\n{\"t\":600,\"place\":\"e4\"}\n",
+    );
+    let first = pegboard(&["replay", &path]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let text = String::from_utf8_lossy(&first.stdout).to_string();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    assert_eq!(lines[0]["event"], "ready");
+    assert_eq!(lines[1]["event"], "touch");
+    assert_eq!(lines[2]["event"], "move");
+    assert_eq!(lines[2]["uci"], "e2e4");
+    assert_eq!(lines[2]["t"], 620);
+    let second = pegboard(&["replay", &path]);
+    assert_eq!(
+        first.stdout, second.stdout,
+        "the same trace, the same events"
+    );
+}
+
+#[test]
+fn malformed_trace_names_file_line_and_reason_with_exit_code_2() {
+    let path = temp_file(
+        "bad.jsonl",
+        "{\"t\":0,\"trace\":1}\n# fine\n{\"t\":100,\"lift\":\"e9\"}\n",
+    );
+    let out = pegboard(&["replay", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{path}:3: `lift` must be a square")),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing is printed for a bad trace");
+}
+
+#[test]
+fn unknown_board_is_an_error_naming_the_line() {
+    let path = temp_file(
+        "board.jsonl",
+        "{\"t\":5,\"board\":\"sighted\",\"lift\":\"e2\"}\n",
+    );
+    let out = pegboard(&["replay", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(":1: board \"sighted\" is not configured"),
+        "{err}"
+    );
+}
+
+#[test]
+fn demo_plays_the_opera_game_to_mate() {
+    let out = pegboard(&["demo", "--speed", "2000"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1. e4       « Bauer Eva vier »"), "{text}");
+    assert!(text.contains("« Lange Rochade »"), "{text}");
+    assert!(text.contains("17. Rd8#"), "{text}");
+    assert!(text.contains("Schachmatt. Weiß gewinnt."), "{text}");
+}
+
+#[test]
+fn check_config_names_the_key_and_line() {
+    let good = pegboard(&[
+        "check-config",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/config/pegboard.toml"),
+    ]);
+    assert!(good.status.success());
+    let path = temp_file("bad.toml", "[tracker]\nsettle_ms = \"soon\"\n");
+    let out = pegboard(&["check-config", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2"), "{err}");
+    assert!(err.contains("settle_ms"), "{err}");
+}
