@@ -267,7 +267,7 @@ impl Controller {
                 let text = match self.game.claim_draw(color) {
                     ClaimOutcome::Drawn(ending) => {
                         self.game_over(t, ending, out);
-                        self.settle_boards(t, out);
+                        self.recompute_deadline();
                         return;
                     }
                     ClaimOutcome::Pending => p.claim_pending.clone(),
@@ -285,11 +285,6 @@ impl Controller {
                 }
             },
         }
-        self.settle_boards(t, out);
-    }
-
-    /// After an input that may have ended the game or changed a tracker.
-    fn settle_boards(&mut self, _t: u64, _out: &mut Vec<Stamped>) {
         self.recompute_deadline();
     }
 

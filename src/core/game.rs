@@ -326,14 +326,15 @@ impl Game {
             self.draw_offer = None;
         }
         self.ending = self.automatic_ending();
-        if self.ending.is_none() && self.pending_claim.take() == Some(color) {
-            if let Some(reason) = self.claimable() {
-                self.ending = Some(Ending {
-                    outcome: KnownOutcome::Draw,
-                    reason,
-                    by: None,
-                });
-            }
+        if self.ending.is_none()
+            && self.pending_claim.take() == Some(color)
+            && let Some(reason) = self.claimable()
+        {
+            self.ending = Some(Ending {
+                outcome: KnownOutcome::Draw,
+                reason,
+                by: None,
+            });
         }
         self.moves.last()
     }

@@ -421,12 +421,11 @@ impl Tracker {
         mode: CastlingMode,
         settings: &Settings,
     ) -> Move {
-        if moves.len() > 1 {
-            if let Some(ob) = obligation(pos, mode, &self.touches, settings.together_ms) {
-                if let Some(&m) = moves.iter().find(|&&m| ob.permits(m)) {
-                    return m;
-                }
-            }
+        if moves.len() > 1
+            && let Some(ob) = obligation(pos, mode, &self.touches, settings.together_ms)
+            && let Some(&m) = moves.iter().find(|&&m| ob.permits(m))
+        {
+            return m;
         }
         moves[0]
     }
@@ -452,12 +451,12 @@ impl Tracker {
         };
         self.settle_at = None;
         self.castle_at = None;
-        if let Some(ob) = violation.clone() {
-            if settings.touch_policy == TouchPolicy::Enforce {
-                self.reported = Some(self.occ);
-                out.push(Verdict::Rejected { m, obligation: ob });
-                return;
-            }
+        if let Some(ob) = violation.clone()
+            && settings.touch_policy == TouchPolicy::Enforce
+        {
+            self.reported = Some(self.occ);
+            out.push(Verdict::Rejected { m, obligation: ob });
+            return;
         }
         self.reported = None;
         out.push(Verdict::Execute {

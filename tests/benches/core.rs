@@ -1,1 +1,97 @@
-fn main() {}
+//! Costs on the hot paths: `cargo bench --bench core`.
+//!
+//! - idle scan: a raw scan in which nothing changed, the path a Pi pays 200
+//!   times a second per board (target ≤ 100 ns);
+//! - replay throughput: parsing and replaying a dense 200 Hz trace of a
+//!   whole game (target ≥ 1,000,000 raw scans per second).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pegboard::announce::Phrasebook;
+use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
+use pegboard::pgn::read_games;
+use pegboard::replay::replay;
+use pegboard::sim::{Style, simulate};
+use pegboard::trace::{self, Reading};
+use shakmaty::Bitboard;
+
+fn idle_scan(c: &mut Criterion) {
+    let mut ctl = Controller::new(
+        &StartPosition::default(),
+        Settings::default(),
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+    )
+    .expect("start");
+    let mut out = Vec::new();
+    let occ = Bitboard(0xffff_0000_0000_ffff);
+    let mut t = 0u64;
+    c.bench_function("idle_scan", |b| {
+        b.iter(|| {
+            t += 5;
+            ctl.scan(black_box(t), 0, black_box(occ), &mut out);
+        })
+    });
+    assert!(out.is_empty());
+}
+
+fn dense_trace() -> String {
+    let games = read_games(pegboard::demo::GAME.as_bytes()).expect("demo game");
+    let style = Style {
+        scan_period: 5,
+        ..Style::default()
+    };
+    let entries = simulate(&games[0].record, 7, style).expect("simulate");
+    let mut text = String::new();
+    for e in &entries {
+        text.push_str(&trace::write_line(e.t, &e.reading));
+        text.push('\n');
+    }
+    text
+}
+
+fn replay_throughput(c: &mut Criterion) {
+    let text = dense_trace();
+    let entries = trace::read(text.as_bytes(), "dense").expect("valid");
+    let scans = entries
+        .iter()
+        .filter(|e| matches!(e.reading, Reading::Scan { .. }))
+        .count() as u64;
+    let mut group = c.benchmark_group("replay");
+    group.throughput(Throughput::Elements(scans));
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("parse_and_replay_dense_trace", |b| {
+        b.iter(|| {
+            let entries = trace::read(black_box(text.as_bytes()), "dense").expect("valid");
+            let events = replay(
+                &entries,
+                "dense",
+                Settings::default(),
+                Phrasebook::default(),
+                &[BLIND_BOARD],
+            )
+            .expect("replay");
+            black_box(events.len())
+        })
+    });
+    group.bench_function("replay_parsed_dense_trace", |b| {
+        b.iter(|| {
+            let events = replay(
+                black_box(&entries),
+                "dense",
+                Settings::default(),
+                Phrasebook::default(),
+                &[BLIND_BOARD],
+            )
+            .expect("replay");
+            black_box(events.len())
+        })
+    });
+    group.finish();
+    println!("dense trace: {scans} raw scans, {} lines", entries.len());
+}
+
+criterion_group!(benches, idle_scan, replay_throughput);
+criterion_main!(benches);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what pegboard needs to build and test on a fresh Debian or
+# Raspberry Pi OS machine: system packages through apt, and Rust through
+# rustup if there is no cargo yet. Safe to run again: it installs only what
+# is missing. Sourced by .ci/test.sh and .ci/demo.sh.
+set -euo pipefail
+
+packages=(build-essential pkg-config ca-certificates curl)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "pegboard setup: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1 && [ -f "$HOME/.cargo/env" ]; then
+    # shellcheck disable=SC1091
+    . "$HOME/.cargo/env"
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "pegboard setup: installing Rust 1.95 with rustup"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+        sh -s -- -y --profile minimal --default-toolchain 1.95 -c clippy -c rustfmt
+    # shellcheck disable=SC1091
+    . "$HOME/.cargo/env"
+fi
