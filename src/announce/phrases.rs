@@ -251,8 +251,10 @@ mod tests {
         // exd5 and Nbd2-style disambiguation.
         let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
         assert_eq!(say(fen, "e4d5"), "Bauer Eva schlägt David fünf");
-        let fen = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
+        let fen = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1";
         assert_eq!(say(fen, "a1d1"), "Turm Anna David eins");
+        let fen = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
+        assert_eq!(say(fen, "a1d1"), "Turm David eins");
         let fen = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
         assert_eq!(say(fen, "a1a8"), "Turm Anna acht, Schach");
     }

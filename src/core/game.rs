@@ -453,8 +453,8 @@ mod tests {
 
     #[test]
     fn art_5_2_a_stalemate_ends_the_game_drawn() {
-        let mut g = game("k7/8/2Q5/8/8/8/8/7K w - - 0 1");
-        play_san(&mut g, &["Qb6"]);
+        let mut g = game("7k/8/8/5Q2/8/8/8/6K1 w - - 0 1");
+        play_san(&mut g, &["Qf7"]);
         let e = g.ending().expect("stalemate");
         assert_eq!(e.reason, Reason::Stalemate);
         assert_eq!(e.outcome, KnownOutcome::Draw);
