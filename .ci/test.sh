@@ -11,4 +11,4 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
 echo "== cargo test"
-cargo test --locked
+cargo test --locked --lib --bins --tests
