@@ -4,16 +4,41 @@
 use serde::Deserialize;
 use shakmaty::Role;
 
+use crate::announce::phrases::{Style, Styles};
+use crate::announce::vocabulary::FileNaming;
 use crate::announce::{Phrasebook, Vocabulary};
 use crate::core::{Settings, TouchPolicy};
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
-    /// `fide` (built in) or the path of a language file.
+    /// A built-in language (`fide`, `de`, `en`, `pt`, `es`, `ca`) or the
+    /// path of a language file.
     pub language: Option<String>,
+    pub announce: AnnounceConfig,
     pub debounce: DebounceConfig,
     pub tracker: TrackerConfig,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AnnounceConfig {
+    /// How files are spoken: `fide`, `letters` or `nato`.
+    pub files: FileNaming,
+    /// `short` or `long`, for both players' moves…
+    pub style: Style,
+    /// …unless set for one player here.
+    pub white_style: Option<Style>,
+    pub black_style: Option<Style>,
+}
+
+impl AnnounceConfig {
+    pub fn styles(&self) -> Styles {
+        Styles {
+            white: self.white_style.unwrap_or(self.style),
+            black: self.black_style.unwrap_or(self.style),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -109,17 +134,27 @@ impl Config {
 
     /// The words to speak, checked completely before anything starts.
     pub fn phrasebook(&self) -> Result<Phrasebook, ConfigError> {
-        match self.language.as_deref() {
-            None | Some("fide") => Ok(Phrasebook::default()),
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    ConfigError(format!("language file {path}: cannot be read: {e}"))
-                })?;
-                let words =
-                    Vocabulary::parse(&text, path).map_err(|e| ConfigError(e.to_string()))?;
-                Ok(Phrasebook::new(words))
+        let name = self.language.as_deref().unwrap_or("fide");
+        let words = match Vocabulary::built_in(name) {
+            Some(parsed) => parsed.map_err(|e| ConfigError(e.to_string()))?,
+            None if !name.contains('/') && !name.ends_with(".toml") => {
+                let known: Vec<&str> = Vocabulary::built_in_names().collect();
+                return Err(ConfigError(format!(
+                    "language = \"{name}\": no such built-in language (built in: {}); \
+                     a language file is given by its path, e.g. \"./my-language.toml\"",
+                    known.join(", ")
+                )));
             }
-        }
+            None => {
+                let text = std::fs::read_to_string(name).map_err(|e| {
+                    ConfigError(format!("language file {name}: cannot be read: {e}"))
+                })?;
+                Vocabulary::parse(&text, name).map_err(|e| ConfigError(e.to_string()))?
+            }
+        };
+        Ok(Phrasebook::new(words)
+            .with_naming(self.announce.files)
+            .with_styles(self.announce.styles()))
     }
 }
 
@@ -154,6 +189,37 @@ mod tests {
             .to_string();
         assert!(err.contains("line 3"), "{err}");
         assert!(err.contains("sometimes"), "{err}");
+    }
+
+    #[test]
+    fn language_file_naming_and_styles_reach_the_phrasebook() {
+        let c = Config::parse(
+            "language = \"en\"\n[announce]\nfiles = \"nato\"\nstyle = \"long\"\nwhite_style = \"short\"\n",
+            "c",
+        )
+        .expect("valid");
+        let b = c.phrasebook().expect("built in");
+        assert_eq!(b.words.language.synthesizer, "en");
+        assert_eq!(b.naming, FileNaming::Nato);
+        assert_eq!(b.styles.white, Style::Short);
+        assert_eq!(b.styles.black, Style::Long);
+    }
+
+    #[test]
+    fn unknown_language_lists_the_built_in_ones() {
+        let c = Config::parse("language = \"klingon\"\n", "c").expect("parses");
+        let err = c.phrasebook().unwrap_err().to_string();
+        assert!(err.contains("klingon"), "{err}");
+        assert!(err.contains("built in: ca, de, en, es, fide, pt"), "{err}");
+    }
+
+    #[test]
+    fn bad_style_names_key_and_line() {
+        let err = Config::parse("[announce]\nstyle = \"medium\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("medium"), "{err}");
     }
 
     #[test]

@@ -7,7 +7,45 @@ use shakmaty::{
     san::{San, SanPlus, Suffix},
 };
 
-use super::vocabulary::Vocabulary;
+use serde::Deserialize;
+
+use super::vocabulary::{FileNaming, Vocabulary};
+
+/// How a move is announced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// SAN order: piece, disambiguation, capture word, destination, suffix.
+    /// "Springer Felix drei".
+    #[default]
+    Short,
+    /// Piece, from-square, to or takes, destination: tells the player where
+    /// to find the piece. "Springer Gustav eins nach Felix drei".
+    Long,
+}
+
+/// The announcement style of each player's moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Styles {
+    pub white: Style,
+    pub black: Style,
+}
+
+impl Styles {
+    pub fn both(style: Style) -> Styles {
+        Styles {
+            white: style,
+            black: style,
+        }
+    }
+
+    pub fn of(&self, color: Color) -> Style {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
 
 /// Fills `{name}` placeholders in a template.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
@@ -22,28 +60,44 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
 #[derive(Debug, Clone)]
 pub struct Phrasebook {
     pub words: Vocabulary,
+    pub naming: FileNaming,
+    pub styles: Styles,
 }
 
 impl Default for Phrasebook {
     fn default() -> Self {
-        Phrasebook {
-            words: Vocabulary::fide(),
-        }
+        Phrasebook::new(Vocabulary::fide())
     }
 }
 
 impl Phrasebook {
+    /// FIDE file names and the short style for both players.
     pub fn new(words: Vocabulary) -> Phrasebook {
-        Phrasebook { words }
+        Phrasebook {
+            words,
+            naming: FileNaming::Fide,
+            styles: Styles::default(),
+        }
+    }
+
+    pub fn with_naming(mut self, naming: FileNaming) -> Phrasebook {
+        self.naming = naming;
+        self
+    }
+
+    pub fn with_styles(mut self, styles: Styles) -> Phrasebook {
+        self.styles = styles;
+        self
+    }
+
+    /// "Felix", "F" or "Foxtrot", as configured.
+    pub fn file(&self, file: shakmaty::File) -> &str {
+        self.words.file(self.naming, file)
     }
 
     /// "Felix drei".
     pub fn square(&self, sq: Square) -> String {
-        format!(
-            "{} {}",
-            self.words.file(sq.file()),
-            self.words.rank(sq.rank())
-        )
+        format!("{} {}", self.file(sq.file()), self.words.rank(sq.rank()))
     }
 
     pub fn piece(&self, role: Role) -> &str {
@@ -54,18 +108,60 @@ impl Phrasebook {
         self.words.color(color)
     }
 
-    /// The announcement of `m`, played in `before`: piece, disambiguation,
-    /// capture word, destination, then promotion and check or mate.
-    /// "Springer Felix drei", "Bauer Eva schlägt David fünf", "Kurze Rochade".
+    /// The announcement of `m`, played in `before`, in the style configured
+    /// for the player who made it.
+    ///
+    /// Short: piece, disambiguation, capture word, destination, then
+    /// promotion and check or mate. "Springer Felix drei", "Bauer Eva
+    /// schlägt David fünf", "Kurze Rochade".
+    /// Long: piece, from-square, "nach" or the capture word, destination.
+    /// "Springer Gustav eins nach Felix drei".
     pub fn move_text(&self, before: &Chess, m: Move) -> String {
         let san_plus = SanPlus::from_move(before.clone(), m);
-        self.san_text(&san_plus, m.is_en_passant())
+        let mut text = match (self.styles.of(before.turn()), san_plus.san) {
+            (Style::Long, San::Normal { .. }) => self.long_text(m),
+            _ => self.san_text(&san_plus.san, m.is_en_passant()),
+        };
+        self.push_suffix(&mut text, san_plus.suffix);
+        text
     }
 
-    fn san_text(&self, san_plus: &SanPlus, en_passant: bool) -> String {
+    fn long_text(&self, m: Move) -> String {
+        let w = &self.words;
+        let mut parts: Vec<String> = vec![w.piece(m.role()).to_string()];
+        if let Some(from) = m.from() {
+            parts.push(self.square(from));
+        }
+        parts.push(if m.is_capture() {
+            w.moves.capture.clone()
+        } else {
+            w.moves.to.clone()
+        });
+        parts.push(self.square(m.to()));
+        if m.is_en_passant() {
+            parts.push(w.moves.en_passant.clone());
+        }
+        if let Some(promoted) = m.promotion() {
+            parts.push(fill(&w.moves.promotion, &[("piece", w.piece(promoted))]));
+        }
+        parts.join(" ")
+    }
+
+    fn push_suffix(&self, text: &mut String, suffix: Option<Suffix>) {
+        let w = &self.words.moves;
+        let word = match suffix {
+            Some(Suffix::Check) => &w.check,
+            Some(Suffix::Checkmate) => &w.checkmate,
+            None => return,
+        };
+        text.push_str(&w.suffix_separator);
+        text.push_str(word);
+    }
+
+    fn san_text(&self, san: &San, en_passant: bool) -> String {
         let w = &self.words;
         let mut parts: Vec<String> = Vec::new();
-        match san_plus.san {
+        match *san {
             San::Castle(CastlingSide::KingSide) => parts.push(w.moves.castle_short.clone()),
             San::Castle(CastlingSide::QueenSide) => parts.push(w.moves.castle_long.clone()),
             San::Normal {
@@ -78,7 +174,7 @@ impl Phrasebook {
             } => {
                 parts.push(w.piece(role).to_string());
                 if let Some(file) = file {
-                    parts.push(w.file(file).to_string());
+                    parts.push(self.file(file).to_string());
                 }
                 if let Some(rank) = rank {
                     parts.push(w.rank(rank).to_string());
@@ -100,19 +196,7 @@ impl Phrasebook {
             }
             San::Null => {}
         }
-        let mut text = parts.join(" ");
-        match san_plus.suffix {
-            Some(Suffix::Check) => {
-                text.push_str(&w.moves.suffix_separator);
-                text.push_str(&w.moves.check);
-            }
-            Some(Suffix::Checkmate) => {
-                text.push_str(&w.moves.suffix_separator);
-                text.push_str(&w.moves.checkmate);
-            }
-            None => {}
-        }
-        text
+        parts.join(" ")
     }
 
     /// "Weiß Springer Gustav eins".
@@ -125,6 +209,70 @@ impl Phrasebook {
                 ("square", &self.square(sq)),
             ],
         )
+    }
+
+    /// "12. Weiß: Springer Felix drei": a move with its number and colour,
+    /// as said in answer to `repeat`.
+    pub fn numbered_move(&self, number: u32, before: &Chess, m: Move) -> String {
+        fill(
+            &self.words.phrases.last_move,
+            &[
+                ("number", &number.to_string()),
+                ("color", self.color(before.turn())),
+                ("move", &self.move_text(before, m)),
+            ],
+        )
+    }
+
+    /// "Zug 12, Weiß am Zug."
+    pub fn move_number(&self, pos: &Chess) -> String {
+        fill(
+            &self.words.phrases.move_number,
+            &[
+                ("number", &pos.fullmoves().to_string()),
+                ("color", self.color(pos.turn())),
+            ],
+        )
+    }
+
+    /// One rank read out from the a-file to the h-file: what stands where.
+    pub fn rank_scan(&self, pos: &Chess, rank: shakmaty::Rank) -> String {
+        let squares = shakmaty::File::ALL.map(|f| Square::from_coords(f, rank));
+        fill(
+            &self.words.phrases.rank_scan,
+            &[
+                ("rank", self.words.rank(rank)),
+                ("pieces", &self.scan(pos, &squares)),
+            ],
+        )
+    }
+
+    /// One file read out from the first rank to the eighth.
+    pub fn file_scan(&self, pos: &Chess, file: shakmaty::File) -> String {
+        let squares = shakmaty::Rank::ALL.map(|r| Square::from_coords(file, r));
+        fill(
+            &self.words.phrases.file_scan,
+            &[
+                ("file", self.file(file)),
+                ("pieces", &self.scan(pos, &squares)),
+            ],
+        )
+    }
+
+    fn scan(&self, pos: &Chess, squares: &[Square]) -> String {
+        let pieces: Vec<String> = squares
+            .iter()
+            .filter_map(|&sq| {
+                pos.board()
+                    .piece_at(sq)
+                    .map(|p| self.piece_on_square(p, sq))
+            })
+            .collect();
+        if pieces.is_empty() {
+            self.words.phrases.scan_empty.clone()
+        } else {
+            pieces.join(&self.words.phrases.list_separator)
+        }
     }
 
     /// What stands on `sq` in `pos`.
@@ -303,5 +451,127 @@ mod tests {
             text,
             "Weiß: Koenig Eva eins, Turm Anna eins. Schwarz: Koenig Eva acht. Weiß am Zug."
         );
+    }
+
+    fn book(language: &str) -> Phrasebook {
+        Phrasebook::new(
+            Vocabulary::built_in(language)
+                .expect("built in")
+                .expect("parses"),
+        )
+    }
+
+    fn say_with(b: &Phrasebook, fen: &str, uci: &str) -> String {
+        let p = pos(fen);
+        let m = uci
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&p)
+            .expect("legal move");
+        b.move_text(&p, m)
+    }
+
+    #[test]
+    fn english_examples_from_the_issue() {
+        let b = book("en");
+        assert_eq!(say_with(&b, START, "g1f3"), "Knight Felix three");
+        let fen = "4k3/8/2n5/8/B7/8/8/4K3 w - - 0 1";
+        assert_eq!(say_with(&b, fen, "a4c6"), "Bishop takes Cesar six, check");
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1";
+        assert_eq!(say_with(&b, fen, "e8c8"), "Long castling");
+    }
+
+    #[test]
+    fn each_language_names_pieces_and_numbers_in_its_own_words() {
+        let expected = [
+            ("fide", "Bauer Eva vier", "Springer Felix drei"),
+            ("de", "Bauer Eva vier", "Springer Felix drei"),
+            ("en", "Pawn Eva four", "Knight Felix three"),
+            ("pt", "Peão Eva quatro", "Cavalo Felix três"),
+            ("es", "Peón Eva cuatro", "Caballo Felix tres"),
+            ("ca", "Peó Eva quatre", "Cavall Felix tres"),
+        ];
+        for (language, pawn, knight) in expected {
+            let b = book(language);
+            assert_eq!(say_with(&b, START, "e2e4"), pawn, "{language}");
+            assert_eq!(say_with(&b, START, "g1f3"), knight, "{language}");
+        }
+    }
+
+    #[test]
+    fn files_can_be_letters_or_nato() {
+        let letters = Phrasebook::default().with_naming(FileNaming::Letters);
+        assert_eq!(say_with(&letters, START, "g1f3"), "Springer F drei");
+        let nato = book("en").with_naming(FileNaming::Nato);
+        assert_eq!(say_with(&nato, START, "g1f3"), "Knight Foxtrot three");
+    }
+
+    #[test]
+    fn long_style_names_the_from_square() {
+        let long = Phrasebook::default().with_styles(Styles::both(Style::Long));
+        assert_eq!(
+            say_with(&long, START, "g1f3"),
+            "Springer Gustav eins nach Felix drei"
+        );
+        let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(
+            say_with(&long, fen, "e4d5"),
+            "Bauer Eva vier schlägt David fünf"
+        );
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(say_with(&long, fen, "e1g1"), "Kurze Rochade");
+        let fen = "7k/4P3/6K1/8/8/8/8/8 w - - 0 1";
+        assert_eq!(
+            say_with(&long, fen, "e7e8q"),
+            "Bauer Eva sieben nach Eva acht Umwandlung in Dame, Schachmatt"
+        );
+        let en = book("en").with_styles(Styles::both(Style::Long));
+        let fen = "4k3/8/2n5/8/B7/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            say_with(&en, fen, "a4c6"),
+            "Bishop Anna four takes Cesar six, check"
+        );
+    }
+
+    #[test]
+    fn style_is_chosen_per_player() {
+        let b = Phrasebook::default().with_styles(Styles {
+            white: Style::Short,
+            black: Style::Long,
+        });
+        assert_eq!(say_with(&b, START, "g1f3"), "Springer Felix drei");
+        let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        assert_eq!(
+            say_with(&b, black, "g8f6"),
+            "Springer Gustav acht nach Felix sechs"
+        );
+    }
+
+    #[test]
+    fn rank_and_file_scans_list_what_stands_there() {
+        let b = Phrasebook::default();
+        let p = pos("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1");
+        assert_eq!(
+            b.rank_scan(&p, shakmaty::Rank::First),
+            "Reihe eins: Weiß Turm Anna eins, Weiß Koenig Eva eins."
+        );
+        assert_eq!(
+            b.file_scan(&p, shakmaty::File::E),
+            "Linie Eva: Weiß Koenig Eva eins, Weiß Bauer Eva zwei, Schwarz Koenig Eva acht."
+        );
+        assert_eq!(b.rank_scan(&p, shakmaty::Rank::Fifth), "Reihe fünf: leer.");
+    }
+
+    #[test]
+    fn move_number_and_numbered_move() {
+        let b = book("en");
+        let p = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(b.move_number(&p), "Move 1, Black to move.");
+        let m = "e7e5"
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&p)
+            .expect("legal");
+        assert_eq!(b.numbered_move(1, &p, m), "1. Black: Pawn Eva five");
     }
 }

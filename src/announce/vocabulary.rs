@@ -11,10 +11,28 @@ use shakmaty::{Color, File, Rank, Role};
 /// eins … acht), built into the binary.
 pub const FIDE: &str = include_str!("lang/fide.toml");
 
+/// Every language file in `src/announce/lang/`, by name, built into the
+/// binary (the table is made by `build.rs`).
+pub const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/languages.rs"));
+
+/// How files are spoken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileNaming {
+    /// Anna, Bella, Cesar … (Appendix E2.1).
+    #[default]
+    Fide,
+    /// The letters themselves.
+    Letters,
+    /// Alpha, Bravo, Charlie …
+    Nato,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Vocabulary {
-    pub files: Files,
+    pub language: Language,
+    pub files: FileWords,
     pub ranks: Ranks,
     pub pieces: Pieces,
     pub colors: Colors,
@@ -24,7 +42,24 @@ pub struct Vocabulary {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Files {
+pub struct Language {
+    /// The language's own name, for messages.
+    pub name: String,
+    /// The language code handed to speech synthesizers ("de", "en" …).
+    pub synthesizer: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileWords {
+    pub fide: FileNames,
+    pub letters: FileNames,
+    pub nato: FileNames,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileNames {
     pub a: String,
     pub b: String,
     pub c: String,
@@ -77,6 +112,7 @@ pub struct MoveWords {
     pub castle_short: String,
     pub castle_long: String,
     pub suffix_separator: String,
+    pub to: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -84,6 +120,11 @@ pub struct MoveWords {
 pub struct Phrases {
     pub no_move_yet: String,
     pub last_move: String,
+    pub moves_separator: String,
+    pub move_number: String,
+    pub rank_scan: String,
+    pub file_scan: String,
+    pub scan_empty: String,
     pub piece_on_square: String,
     pub empty_square: String,
     pub position_side: String,
@@ -142,6 +183,19 @@ impl Vocabulary {
         })
     }
 
+    /// A built-in language by name (`fide`, `de`, `en`, `pt`, `es`, `ca`).
+    pub fn built_in(name: &str) -> Option<Result<Vocabulary, VocabularyError>> {
+        BUILT_IN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, text)| Vocabulary::parse(text, &format!("built-in {n}")))
+    }
+
+    /// The names of the built-in languages.
+    pub fn built_in_names() -> impl Iterator<Item = &'static str> {
+        BUILT_IN.iter().map(|(n, _)| *n)
+    }
+
     /// The built-in FIDE vocabulary.
     pub fn fide() -> Vocabulary {
         // The built-in file is checked by a unit test, so this cannot fail in
@@ -152,8 +206,12 @@ impl Vocabulary {
         }
     }
 
-    pub fn file(&self, file: File) -> &str {
-        let f = &self.files;
+    pub fn file(&self, naming: FileNaming, file: File) -> &str {
+        let f = match naming {
+            FileNaming::Fide => &self.files.fide,
+            FileNaming::Letters => &self.files.letters,
+            FileNaming::Nato => &self.files.nato,
+        };
         match file {
             File::A => &f.a,
             File::B => &f.b,
@@ -207,7 +265,10 @@ mod tests {
     #[test]
     fn built_in_fide_vocabulary_parses_and_has_the_appendix_e_names() {
         let v = Vocabulary::parse(FIDE, "fide").expect("fide.toml must parse");
-        let files: Vec<&str> = File::ALL.iter().map(|&f| v.file(f)).collect();
+        let files: Vec<&str> = File::ALL
+            .iter()
+            .map(|&f| v.file(FileNaming::Fide, f))
+            .collect();
         assert_eq!(
             files,
             [
@@ -227,7 +288,7 @@ mod tests {
 
     #[test]
     fn unknown_key_is_rejected_and_named() {
-        let text = FIDE.replace("[files]\n", "[files]\nz = \"Zeta\"\n");
+        let text = FIDE.replace("[files.fide]\n", "[files.fide]\nz = \"Zeta\"\n");
         let err = Vocabulary::parse(&text, "x.toml").unwrap_err();
         assert!(err.message.contains("unknown field `z`"), "{err}");
         assert!(err.to_string().contains("x.toml"), "{err}");
@@ -238,5 +299,26 @@ mod tests {
         let text = FIDE.replace("knight = \"Springer\"\n", "");
         let err = Vocabulary::parse(&text, "x.toml").unwrap_err();
         assert!(err.message.contains("missing field `knight`"), "{err}");
+    }
+
+    #[test]
+    fn every_built_in_language_parses() {
+        let names: Vec<&str> = Vocabulary::built_in_names().collect();
+        assert_eq!(names, ["ca", "de", "en", "es", "fide", "pt"]);
+        for name in names {
+            let v = Vocabulary::built_in(name)
+                .expect("listed")
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(!v.language.synthesizer.is_empty(), "{name}");
+        }
+        assert!(Vocabulary::built_in("xx").is_none());
+    }
+
+    #[test]
+    fn file_namings_differ() {
+        let v = Vocabulary::fide();
+        assert_eq!(v.file(FileNaming::Fide, File::C), "Cesar");
+        assert_eq!(v.file(FileNaming::Letters, File::C), "C");
+        assert_eq!(v.file(FileNaming::Nato, File::C), "Charlie");
     }
 }

@@ -35,6 +35,8 @@ pub struct Controller {
     /// The earliest instant at which any timer fires.
     deadline: Option<u64>,
     changes: Vec<SquareChange>,
+    /// The highest ply whose announcement has started (E2.3c).
+    announced: u32,
 }
 
 impl Controller {
@@ -62,6 +64,7 @@ impl Controller {
             boards,
             deadline: None,
             changes: Vec::new(),
+            announced: 0,
         })
     }
 
@@ -81,6 +84,11 @@ impl Controller {
 
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The highest ply whose announcement has started (0: none yet).
+    pub fn announced_ply(&self) -> u32 {
+        self.announced
     }
 
     pub fn settings(&self) -> &Settings {
@@ -223,22 +231,45 @@ impl Controller {
             }
             // The clock is driven by a later part of the controller.
             Input::Clock(_) => {}
-            Input::Repeat => {
-                let text = match self.game.last_move() {
-                    Some(last) => {
-                        let before = self.game.position_before_last();
-                        fill(
-                            &p.last_move,
-                            &[
-                                ("number", &last.number.to_string()),
-                                ("color", self.words.color(last.color)),
-                                ("move", &self.words.move_text(&before, last.m)),
-                            ],
-                        )
-                    }
-                    None => p.no_move_yet.clone(),
+            Input::Repeat(n) => {
+                let moves = self.game.last_moves(n as usize);
+                let text = if moves.is_empty() {
+                    p.no_move_yet.clone()
+                } else {
+                    moves
+                        .iter()
+                        .map(|(before, pm)| self.words.numbered_move(pm.number, before, pm.m))
+                        .collect::<Vec<_>>()
+                        .join(&p.moves_separator)
                 };
                 self.say(t, text, out);
+            }
+            Input::MoveNumber => {
+                let text = self.words.move_number(self.game.position());
+                self.say(t, text, out);
+            }
+            Input::Rank(rank) => {
+                let text = self.words.rank_scan(self.game.position(), rank);
+                self.say(t, text, out);
+            }
+            Input::File(file) => {
+                let text = self.words.file_scan(self.game.position(), file);
+                self.say(t, text, out);
+            }
+            Input::Announced(ply) => {
+                // Only the newest executed move can become announced; a late
+                // or unknown report changes nothing.
+                if ply > self.announced && ply <= self.game.ply() {
+                    self.announced = ply;
+                    let color = self.game.moves()[ply as usize - 1].color;
+                    out.push(Stamped {
+                        t,
+                        event: Event::Announced {
+                            ply,
+                            color: Side(color),
+                        },
+                    });
+                }
             }
             Input::Times => {
                 let text = p.no_clock.clone();

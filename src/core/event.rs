@@ -91,6 +91,11 @@ pub enum Event {
     Say {
         text: String,
     },
+    /// The speech output started to announce this move (E2.3c).
+    Announced {
+        ply: u32,
+        color: Side,
+    },
 }
 
 impl Event {
@@ -107,6 +112,7 @@ impl Event {
             Event::Restored { .. } => "restored",
             Event::GameOver { .. } => "game_over",
             Event::Say { .. } => "say",
+            Event::Announced { .. } => "announced",
         }
     }
 
@@ -121,7 +127,7 @@ impl Event {
             | Event::Restored { say, .. }
             | Event::GameOver { say, .. } => Some(say),
             Event::Say { text } => Some(text),
-            Event::Ready { .. } | Event::Touch { .. } => None,
+            Event::Ready { .. } | Event::Touch { .. } | Event::Announced { .. } => None,
         }
     }
 }

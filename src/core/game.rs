@@ -223,6 +223,22 @@ impl Game {
         self.moves.len() as u32
     }
 
+    /// The last `n` moves (fewer if fewer were played), oldest first, each
+    /// with the position it was played in.
+    pub fn last_moves(&self, n: usize) -> Vec<(Chess, &PlayedMove)> {
+        let first = self.moves.len().saturating_sub(n);
+        let mut pos = self.start.clone();
+        for pm in &self.moves[..first] {
+            pos.play_unchecked(pm.m);
+        }
+        let mut out = Vec::with_capacity(self.moves.len() - first);
+        for pm in &self.moves[first..] {
+            out.push((pos.clone(), pm));
+            pos.play_unchecked(pm.m);
+        }
+        out
+    }
+
     /// The position before the last move (the start if none was played).
     pub fn position_before_last(&self) -> Chess {
         let mut pos = self.start.clone();

@@ -1,6 +1,6 @@
 //! Button, keypad and console actions (the trace's `input` lines).
 
-use shakmaty::{Color, Role, Square};
+use shakmaty::{Color, File, Rank, Role, Square};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Input {
@@ -10,8 +10,17 @@ pub enum Input {
     Adjust,
     /// That player presses the clock.
     Clock(Color),
-    /// Say the last move again.
-    Repeat,
+    /// Say the last move again, or the last N moves (oldest first).
+    Repeat(u32),
+    /// Say the move number and who is to move.
+    MoveNumber,
+    /// Read out one rank, a-file to h-file.
+    Rank(Rank),
+    /// Read out one file, first rank to eighth.
+    File(File),
+    /// The speech output has started to announce the move of this ply
+    /// (E2.3c): the move counts as announced from this instant.
+    Announced(u32),
     /// Say both clock times.
     Times,
     /// Read out the position.
@@ -30,7 +39,11 @@ impl Input {
             Input::Promote(_) => "promote",
             Input::Adjust => "adjust",
             Input::Clock(_) => "clock",
-            Input::Repeat => "repeat",
+            Input::Repeat(_) => "repeat",
+            Input::MoveNumber => "move_number",
+            Input::Rank(_) => "rank",
+            Input::File(_) => "file",
+            Input::Announced(_) => "announced",
             Input::Times => "times",
             Input::Position => "position",
             Input::Square(_) => "square",

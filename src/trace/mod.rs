@@ -8,7 +8,7 @@ use std::fmt;
 use std::io::BufRead;
 
 use serde::Deserialize;
-use shakmaty::{Bitboard, Color, Role, Square};
+use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use crate::core::{Input, StartPosition};
 
@@ -81,6 +81,10 @@ struct Line<'a> {
     piece: Option<&'a str>,
     color: Option<&'a str>,
     square: Option<&'a str>,
+    count: Option<u32>,
+    rank: Option<u32>,
+    file: Option<&'a str>,
+    ply: Option<u32>,
 }
 
 /// Writes an occupancy word as 16 lowercase hexadecimal digits.
@@ -130,6 +134,10 @@ fn input(line: &Line) -> Result<Input, String> {
         ("piece", line.piece.is_some(), uses_piece),
         ("color", line.color.is_some(), uses_color),
         ("square", line.square.is_some(), uses_square),
+        ("count", line.count.is_some(), name == "repeat"),
+        ("rank", line.rank.is_some(), name == "rank"),
+        ("file", line.file.is_some(), name == "file"),
+        ("ply", line.ply.is_some(), name == "announced"),
     ] {
         if present && !used {
             return Err(format!("field `{field}` does not belong to input `{name}`"));
@@ -150,7 +158,42 @@ fn input(line: &Line) -> Result<Input, String> {
         }),
         "adjust" => Input::Adjust,
         "clock" => Input::Clock(color(name, line.color)?),
-        "repeat" => Input::Repeat,
+        "repeat" => match line.count {
+            None => Input::Repeat(1),
+            Some(n @ 1..) => Input::Repeat(n),
+            Some(0) => return Err("input `repeat`: `count` must be at least 1".to_string()),
+        },
+        "move_number" => Input::MoveNumber,
+        "rank" => match line.rank {
+            Some(r @ 1..=8) => Input::Rank(Rank::new(r - 1)),
+            Some(other) => {
+                return Err(format!(
+                    "input `rank`: `rank` must be a number from 1 to 8, not {other}"
+                ));
+            }
+            None => return Err("input `rank` needs a `rank` (1 to 8)".to_string()),
+        },
+        "file" => match line.file.and_then(|f| {
+            let mut chars = f.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => File::from_char(c),
+                _ => None,
+            }
+        }) {
+            Some(f) => Input::File(f),
+            None => {
+                return Err(format!(
+                    "input `file` needs a `file` from \"a\" to \"h\"{}",
+                    line.file
+                        .map(|f| format!(", not \"{f}\""))
+                        .unwrap_or_default()
+                ));
+            }
+        },
+        "announced" => match line.ply {
+            Some(p @ 1..) => Input::Announced(p),
+            _ => return Err("input `announced` needs a `ply` (1 or more)".to_string()),
+        },
         "times" => Input::Times,
         "position" => Input::Position,
         "square" => match line.square {
@@ -162,8 +205,8 @@ fn input(line: &Line) -> Result<Input, String> {
         "resign" => Input::Resign(color(name, line.color)?),
         other => {
             return Err(format!(
-                "unknown input \"{other}\" (known: promote, adjust, clock, repeat, times, \
-                 position, square, draw_offer, draw_claim, resign)"
+                "unknown input \"{other}\" (known: promote, adjust, clock, repeat, move_number, \
+                 times, position, square, rank, file, draw_offer, draw_claim, resign, announced)"
             ));
         }
     })
@@ -347,6 +390,11 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
                     )
                 }
                 Input::Square(sq) => format!(r#","square":"{sq}""#),
+                Input::Repeat(1) => String::new(),
+                Input::Repeat(n) => format!(r#","count":{n}"#),
+                Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
+                Input::File(f) => format!(r#","file":"{}""#, f.char()),
+                Input::Announced(ply) => format!(r#","ply":{ply}"#),
                 _ => String::new(),
             };
             format!(r#"{{"t":{t},"input":"{}"{extra}}}"#, input.name())

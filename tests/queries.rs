@@ -1,0 +1,140 @@
+//! The blind player's questions (E2.9d: answered on request) and the
+//! guidance when the board is wrong, driven through traces.
+
+mod common;
+
+use common::{of, run};
+
+/// 1. e4 e5 2. Nf3, then a question at t = 9000.
+fn after_three_plies(question: &str) -> Vec<serde_json::Value> {
+    run(&format!(
+        r#"{{"t":100,"lift":"e2"}}
+{{"t":200,"place":"e4"}}
+{{"t":1000,"lift":"e7"}}
+{{"t":1100,"place":"e5"}}
+{{"t":2000,"lift":"g1"}}
+{{"t":2100,"place":"f3"}}
+{{"t":9000,"input":{question}}}"#
+    ))
+}
+
+fn answer(events: &[serde_json::Value]) -> String {
+    let says = of(events, "say");
+    assert_eq!(says.len(), 1, "exactly one answer: {events:?}");
+    assert_eq!(says[0]["t"], 9000, "answered at once");
+    says[0]["text"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn e2_9_repeat_says_the_last_move_with_its_number() {
+    let ev = after_three_plies(r#""repeat""#);
+    assert_eq!(answer(&ev), "2. Weiß: Springer Felix drei");
+}
+
+#[test]
+fn e2_9_repeat_with_count_says_the_last_n_moves_oldest_first() {
+    let ev = after_three_plies(r#""repeat","count":2"#);
+    assert_eq!(
+        answer(&ev),
+        "1. Schwarz: Bauer Eva fünf. 2. Weiß: Springer Felix drei"
+    );
+    // More than were played: all of them.
+    let ev = after_three_plies(r#""repeat","count":10"#);
+    assert!(
+        answer(&ev).starts_with("1. Weiß: Bauer Eva vier. 1. Schwarz"),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn e2_9_move_number_and_who_is_to_move() {
+    let ev = after_three_plies(r#""move_number""#);
+    assert_eq!(answer(&ev), "Zug 2, Schwarz am Zug.");
+}
+
+#[test]
+fn e2_9_times_without_a_clock_says_there_is_none() {
+    let ev = after_three_plies(r#""times""#);
+    assert_eq!(answer(&ev), "Keine Uhr eingestellt.");
+}
+
+#[test]
+fn e2_9_square_query_names_the_piece() {
+    let ev = after_three_plies(r#""square","square":"f3""#);
+    assert_eq!(answer(&ev), "Weiß Springer Felix drei");
+    let ev = after_three_plies(r#""square","square":"g1""#);
+    assert_eq!(answer(&ev), "Gustav eins leer");
+}
+
+#[test]
+fn e2_9_rank_and_file_are_scanned_square_by_square() {
+    let ev = after_three_plies(r#""rank","rank":4"#);
+    assert_eq!(answer(&ev), "Reihe vier: Weiß Bauer Eva vier.");
+    let ev = after_three_plies(r#""file","file":"f""#);
+    assert_eq!(
+        answer(&ev),
+        "Linie Felix: Weiß Laeufer Felix eins, Weiß Bauer Felix zwei, Weiß Springer Felix drei, \
+         Schwarz Bauer Felix sieben, Schwarz Laeufer Felix acht."
+    );
+}
+
+#[test]
+fn e2_9_position_is_read_as_piece_lists_per_side() {
+    let ev = after_three_plies(r#""position""#);
+    let text = answer(&ev);
+    assert!(
+        text.starts_with(
+            "Weiß: Koenig Eva eins, Dame David eins, Turm Anna eins, Turm Hector eins"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Springer Bella eins, Springer Felix drei"),
+        "{text}"
+    );
+    assert!(text.ends_with("Schwarz am Zug."), "{text}");
+}
+
+#[test]
+fn e2_3_c_announced_marks_the_move_announced_once() {
+    let ev = run(r#"{"t":100,"lift":"e2"}
+{"t":200,"place":"e4"}
+{"t":230,"input":"announced","ply":1}
+{"t":240,"input":"announced","ply":1}
+{"t":250,"input":"announced","ply":2}"#);
+    let a = of(&ev, "announced");
+    assert_eq!(
+        a.len(),
+        1,
+        "a repeated or future ply changes nothing: {ev:?}"
+    );
+    assert_eq!(a[0]["ply"], 1);
+    assert_eq!(a[0]["color"], "white");
+    assert_eq!(a[0]["t"], 230);
+}
+
+#[test]
+fn e2_7_guidance_follows_the_player_square_by_square_then_confirms() {
+    // Two black pieces knocked out while white is to move. The player puts
+    // one back: the guidance is renewed with only what is left; when the
+    // second is back, the board is confirmed.
+    let ev = run(r#"{"t":100,"lift":"b8"}
+{"t":150,"lift":"g8"}
+{"t":3000,"place":"b8"}
+{"t":6000,"place":"g8"}"#);
+    let mm = of(&ev, "mismatch");
+    assert_eq!(mm.len(), 2, "{ev:?}");
+    assert_eq!(
+        mm[0]["say"],
+        "Brett stimmt nicht. Schwarz Springer auf Bella acht stellen. \
+         Schwarz Springer auf Gustav acht stellen."
+    );
+    assert_eq!(
+        mm[1]["say"],
+        "Brett stimmt nicht. Schwarz Springer auf Gustav acht stellen."
+    );
+    let r = of(&ev, "restored");
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["say"], "Brett stimmt wieder.");
+    assert_eq!(r[0]["t"], 6020);
+}

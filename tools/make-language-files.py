@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Writes the de, en, pt, es and ca language files from fide.toml's layout.
+
+fide.toml is the master: every other language file has exactly its keys and
+comments, with the words translated below. Run it after adding a key to
+fide.toml, then fill in the new words here. A language file can also be
+written by hand; pegboard only needs the keys.
+
+    python3 tools/make-language-files.py
+"""
+import pathlib
+import re
+
+LANG = pathlib.Path(__file__).resolve().parent.parent / "src" / "announce" / "lang"
+
+COMMON_PHRASE_KEYS = [
+    "no_move_yet", "last_move", "moves_separator", "move_number", "rank_scan",
+    "file_scan", "scan_empty", "piece_on_square", "empty_square",
+    "position_side", "list_separator", "to_move", "no_clock", "touch",
+    "promotion_pending", "illegal", "mismatch", "mismatch_remove",
+    "mismatch_place", "restored", "touch_violation", "touch_violation_capture",
+    "touch_violation_castle", "draw_offer", "claim_incorrect", "claim_pending",
+    "claim_not_your_move", "game_over_checkmate", "game_over_stalemate",
+    "game_over_insufficient_material", "game_over_threefold_repetition",
+    "game_over_fifty_moves", "game_over_resignation", "game_over_agreement",
+    "game_over_already", "result_white_wins", "result_black_wins", "result_draw",
+]
+
+
+def words(language, synthesizer, letters, ranks, pieces, colors, moves, phrases):
+    w = {("language", "name"): language, ("language", "synthesizer"): synthesizer}
+    for f, v in zip("abcdefgh", letters):
+        w[("files.letters", f)] = v
+    for i, v in enumerate(ranks):
+        w[("ranks", f"r{i + 1}")] = v
+    for k, v in zip(["king", "queen", "rook", "bishop", "knight", "pawn"], pieces):
+        w[("pieces", k)] = v
+    w[("colors", "white")], w[("colors", "black")] = colors
+    for k, v in moves.items():
+        w[("moves", k)] = v
+    assert set(phrases) == set(COMMON_PHRASE_KEYS), set(phrases) ^ set(COMMON_PHRASE_KEYS)
+    for k, v in phrases.items():
+        w[("phrases", k)] = v
+    return w
+
+
+LETTERS = list("ABCDEFGH")
+
+TRANSLATIONS = {
+    "de": words(
+        "Deutsch", "de", LETTERS,
+        ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"],
+        ["König", "Dame", "Turm", "Läufer", "Springer", "Bauer"],
+        ("Weiß", "Schwarz"),
+        dict(capture="schlägt", check="Schach", checkmate="Schachmatt",
+             en_passant="en passant", promotion="Umwandlung in {piece}",
+             castle_short="Kurze Rochade", castle_long="Lange Rochade",
+             suffix_separator=", ", to="nach"),
+        dict(
+            no_move_yet="Noch kein Zug.",
+            last_move="{number}. {color}: {move}",
+            moves_separator=". ",
+            move_number="Zug {number}, {color} am Zug.",
+            rank_scan="Reihe {rank}: {pieces}.",
+            file_scan="Linie {file}: {pieces}.",
+            scan_empty="leer",
+            piece_on_square="{color} {piece} {square}",
+            empty_square="{square} leer",
+            position_side="{color}: {pieces}",
+            list_separator=", ",
+            to_move="{color} am Zug",
+            no_clock="Keine Uhr eingestellt.",
+            touch="{piece} {square} berührt",
+            promotion_pending="Umwandlung auf {square}: welche Figur?",
+            illegal="Unmöglicher Zug. Stellung wiederherstellen und neu ziehen.",
+            mismatch="Brett stimmt nicht.",
+            mismatch_remove="Entfernen von {square}.",
+            mismatch_place="{color} {piece} auf {square} stellen.",
+            restored="Brett stimmt wieder.",
+            touch_violation="Berührt ist {piece} {square}: mit dieser Figur ziehen.",
+            touch_violation_capture="Berührt ist {piece} {square}: diese Figur schlagen.",
+            touch_violation_castle="König und Turm berührt: Rochade ausführen.",
+            draw_offer="{color} bietet Remis an.",
+            claim_incorrect="Remisreklamation nicht berechtigt.",
+            claim_pending="Remisreklamation: der nächste Zug entscheidet.",
+            claim_not_your_move="Reklamieren kann nur, wer am Zug ist.",
+            game_over_checkmate="Schachmatt. {result}",
+            game_over_stalemate="Patt. Remis.",
+            game_over_insufficient_material="Remis, kein Matt mehr möglich.",
+            game_over_threefold_repetition="Remis durch dreimalige Stellungswiederholung.",
+            game_over_fifty_moves="Remis nach der Fünfzig-Züge-Regel.",
+            game_over_resignation="{color} gibt auf. {result}",
+            game_over_agreement="Remis vereinbart.",
+            game_over_already="Die Partie ist beendet.",
+            result_white_wins="Weiß gewinnt.",
+            result_black_wins="Schwarz gewinnt.",
+            result_draw="Remis.",
+        ),
+    ),
+    "en": words(
+        "English", "en", LETTERS,
+        ["one", "two", "three", "four", "five", "six", "seven", "eight"],
+        ["King", "Queen", "Rook", "Bishop", "Knight", "Pawn"],
+        ("White", "Black"),
+        dict(capture="takes", check="check", checkmate="checkmate",
+             en_passant="en passant", promotion="promotes to {piece}",
+             castle_short="Short castling", castle_long="Long castling",
+             suffix_separator=", ", to="to"),
+        dict(
+            no_move_yet="No move yet.",
+            last_move="{number}. {color}: {move}",
+            moves_separator=". ",
+            move_number="Move {number}, {color} to move.",
+            rank_scan="Rank {rank}: {pieces}.",
+            file_scan="File {file}: {pieces}.",
+            scan_empty="empty",
+            piece_on_square="{color} {piece} {square}",
+            empty_square="{square} empty",
+            position_side="{color}: {pieces}",
+            list_separator=", ",
+            to_move="{color} to move",
+            no_clock="No clock is set.",
+            touch="{piece} {square} touched",
+            promotion_pending="Promotion on {square}: which piece?",
+            illegal="Illegal move. Restore the position and move again.",
+            mismatch="Board does not match.",
+            mismatch_remove="Remove the piece from {square}.",
+            mismatch_place="Put the {color} {piece} on {square}.",
+            restored="Board matches again.",
+            touch_violation="You touched the {piece} on {square}: move that piece.",
+            touch_violation_capture="You touched the {piece} on {square}: capture that piece.",
+            touch_violation_castle="King and rook touched: castle.",
+            draw_offer="{color} offers a draw.",
+            claim_incorrect="Draw claim is not correct.",
+            claim_pending="Draw claim: the next move decides.",
+            claim_not_your_move="Only the player to move can claim.",
+            game_over_checkmate="Checkmate. {result}",
+            game_over_stalemate="Stalemate. Draw.",
+            game_over_insufficient_material="Draw, no mate is possible.",
+            game_over_threefold_repetition="Draw by threefold repetition.",
+            game_over_fifty_moves="Draw by the fifty-move rule.",
+            game_over_resignation="{color} resigns. {result}",
+            game_over_agreement="Draw agreed.",
+            game_over_already="The game is over.",
+            result_white_wins="White wins.",
+            result_black_wins="Black wins.",
+            result_draw="Draw.",
+        ),
+    ),
+    "pt": words(
+        "Português", "pt", LETTERS,
+        ["um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito"],
+        ["Rei", "Dama", "Torre", "Bispo", "Cavalo", "Peão"],
+        ("Brancas", "Pretas"),
+        dict(capture="toma", check="xeque", checkmate="xeque-mate",
+             en_passant="en passant", promotion="promove a {piece}",
+             castle_short="Roque pequeno", castle_long="Roque grande",
+             suffix_separator=", ", to="para"),
+        dict(
+            no_move_yet="Ainda não há lances.",
+            last_move="{number}. {color}: {move}",
+            moves_separator=". ",
+            move_number="Lance {number}, jogam as {color}.",
+            rank_scan="Fila {rank}: {pieces}.",
+            file_scan="Coluna {file}: {pieces}.",
+            scan_empty="vazia",
+            piece_on_square="{piece} {color} {square}",
+            empty_square="{square} vazia",
+            position_side="{color}: {pieces}",
+            list_separator=", ",
+            to_move="jogam as {color}",
+            no_clock="Nenhum relógio configurado.",
+            touch="{piece} {square} tocado",
+            promotion_pending="Promoção em {square}: qual peça?",
+            illegal="Lance ilegal. Reponha a posição e jogue de novo.",
+            mismatch="O tabuleiro não confere.",
+            mismatch_remove="Retire a peça de {square}.",
+            mismatch_place="Coloque {piece} {color} em {square}.",
+            restored="O tabuleiro confere de novo.",
+            touch_violation="Tocou {piece} {square}: jogue com essa peça.",
+            touch_violation_capture="Tocou {piece} {square}: capture essa peça.",
+            touch_violation_castle="Rei e torre tocados: faça o roque.",
+            draw_offer="As {color} propõem empate.",
+            claim_incorrect="Reclamação de empate incorreta.",
+            claim_pending="Reclamação de empate: o próximo lance decide.",
+            claim_not_your_move="Só quem tem a vez pode reclamar.",
+            game_over_checkmate="Xeque-mate. {result}",
+            game_over_stalemate="Afogamento. Empate.",
+            game_over_insufficient_material="Empate, não há mate possível.",
+            game_over_threefold_repetition="Empate por tripla repetição.",
+            game_over_fifty_moves="Empate pela regra dos cinquenta lances.",
+            game_over_resignation="As {color} abandonam. {result}",
+            game_over_agreement="Empate por acordo.",
+            game_over_already="A partida terminou.",
+            result_white_wins="Vitória das Brancas.",
+            result_black_wins="Vitória das Pretas.",
+            result_draw="Empate.",
+        ),
+    ),
+    "es": words(
+        "Español", "es", LETTERS,
+        ["uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho"],
+        ["Rey", "Dama", "Torre", "Alfil", "Caballo", "Peón"],
+        ("Blancas", "Negras"),
+        dict(capture="captura", check="jaque", checkmate="jaque mate",
+             en_passant="al paso", promotion="corona {piece}",
+             castle_short="Enroque corto", castle_long="Enroque largo",
+             suffix_separator=", ", to="a"),
+        dict(
+            no_move_yet="Todavía no hay jugadas.",
+            last_move="{number}. {color}: {move}",
+            moves_separator=". ",
+            move_number="Jugada {number}, juegan las {color}.",
+            rank_scan="Fila {rank}: {pieces}.",
+            file_scan="Columna {file}: {pieces}.",
+            scan_empty="vacía",
+            piece_on_square="{piece} {color} {square}",
+            empty_square="{square} vacía",
+            position_side="{color}: {pieces}",
+            list_separator=", ",
+            to_move="juegan las {color}",
+            no_clock="No hay reloj configurado.",
+            touch="{piece} {square} tocado",
+            promotion_pending="Coronación en {square}: ¿qué pieza?",
+            illegal="Jugada ilegal. Restituya la posición y juegue de nuevo.",
+            mismatch="El tablero no coincide.",
+            mismatch_remove="Retire la pieza de {square}.",
+            mismatch_place="Ponga {piece} {color} en {square}.",
+            restored="El tablero coincide de nuevo.",
+            touch_violation="Ha tocado {piece} {square}: juegue esa pieza.",
+            touch_violation_capture="Ha tocado {piece} {square}: capture esa pieza.",
+            touch_violation_castle="Rey y torre tocados: enroque.",
+            draw_offer="Las {color} ofrecen tablas.",
+            claim_incorrect="La reclamación de tablas no procede.",
+            claim_pending="Reclamación de tablas: decide la próxima jugada.",
+            claim_not_your_move="Solo puede reclamar quien tiene el turno.",
+            game_over_checkmate="Jaque mate. {result}",
+            game_over_stalemate="Ahogado. Tablas.",
+            game_over_insufficient_material="Tablas, no es posible dar mate.",
+            game_over_threefold_repetition="Tablas por triple repetición.",
+            game_over_fifty_moves="Tablas por la regla de las cincuenta jugadas.",
+            game_over_resignation="Las {color} abandonan. {result}",
+            game_over_agreement="Tablas de mutuo acuerdo.",
+            game_over_already="La partida ha terminado.",
+            result_white_wins="Ganan las Blancas.",
+            result_black_wins="Ganan las Negras.",
+            result_draw="Tablas.",
+        ),
+    ),
+    "ca": words(
+        "Català", "ca", LETTERS,
+        ["u", "dos", "tres", "quatre", "cinc", "sis", "set", "vuit"],
+        ["Rei", "Dama", "Torre", "Alfil", "Cavall", "Peó"],
+        ("Blanques", "Negres"),
+        dict(capture="captura", check="escac", checkmate="escac i mat",
+             en_passant="en passant", promotion="corona {piece}",
+             castle_short="Enroc curt", castle_long="Enroc llarg",
+             suffix_separator=", ", to="a"),
+        dict(
+            no_move_yet="Encara no hi ha cap jugada.",
+            last_move="{number}. {color}: {move}",
+            moves_separator=". ",
+            move_number="Jugada {number}, juguen les {color}.",
+            rank_scan="Fila {rank}: {pieces}.",
+            file_scan="Columna {file}: {pieces}.",
+            scan_empty="buida",
+            piece_on_square="{piece} {color} {square}",
+            empty_square="{square} buida",
+            position_side="{color}: {pieces}",
+            list_separator=", ",
+            to_move="juguen les {color}",
+            no_clock="No hi ha cap rellotge configurat.",
+            touch="{piece} {square} tocat",
+            promotion_pending="Coronació a {square}: quina peça?",
+            illegal="Jugada il·legal. Restituïu la posició i torneu a jugar.",
+            mismatch="El tauler no coincideix.",
+            mismatch_remove="Retireu la peça de {square}.",
+            mismatch_place="Poseu {piece} {color} a {square}.",
+            restored="El tauler torna a coincidir.",
+            touch_violation="Heu tocat {piece} {square}: jugueu aquesta peça.",
+            touch_violation_capture="Heu tocat {piece} {square}: captureu aquesta peça.",
+            touch_violation_castle="Rei i torre tocats: feu l'enroc.",
+            draw_offer="Les {color} ofereixen taules.",
+            claim_incorrect="La reclamació de taules no és correcta.",
+            claim_pending="Reclamació de taules: decideix la propera jugada.",
+            claim_not_your_move="Només pot reclamar qui té el torn.",
+            game_over_checkmate="Escac i mat. {result}",
+            game_over_stalemate="Ofegat. Taules.",
+            game_over_insufficient_material="Taules, no és possible fer mat.",
+            game_over_threefold_repetition="Taules per triple repetició.",
+            game_over_fifty_moves="Taules per la regla de les cinquanta jugades.",
+            game_over_resignation="Les {color} abandonen. {result}",
+            game_over_agreement="Taules per acord.",
+            game_over_already="La partida ha acabat.",
+            result_white_wins="Guanyen les Blanques.",
+            result_black_wins="Guanyen les Negres.",
+            result_draw="Taules.",
+        ),
+    ),
+}
+
+HEADERS = {
+    "de": "# German: German piece names, numbers and phrase words.",
+    "en": "# English: English piece names, numbers and phrase words.\n# \"Knight Felix three\", \"Bishop takes Cesar six, check\".",
+    "pt": "# Portuguese: Portuguese piece names, numbers and phrase words.",
+    "es": "# Spanish: Spanish piece names, numbers and phrase words.",
+    "ca": "# Catalan: Catalan piece names, numbers and phrase words.",
+}
+
+KEEP = {"files.fide", "files.nato"}  # the same in every language
+
+
+def write(code, table):
+    master = (LANG / "fide.toml").read_text(encoding="utf-8").splitlines()
+    # Drop fide.toml's own opening comment, keep the rest of its layout.
+    start = next(i for i, l in enumerate(master) if not l.startswith("#"))
+    out = [HEADERS[code], "#", "# Written by tools/make-language-files.py from fide.toml's layout."]
+    section = None
+    used = set()
+    for line in master[start:]:
+        m = re.match(r"^\[(.+)\]$", line)
+        if m:
+            section = m.group(1)
+        kv = re.match(r'^(\w+) = "(.*)"$', line)
+        if kv and section not in KEEP:
+            key = (section, kv.group(1))
+            if key not in table:
+                raise SystemExit(f"{code}: no word for {section}.{key[1]}")
+            used.add(key)
+            line = f'{kv.group(1)} = "{table[key]}"'
+        out.append(line)
+    unused = set(table) - used
+    if unused:
+        raise SystemExit(f"{code}: words for keys fide.toml lacks: {sorted(unused)}")
+    (LANG / f"{code}.toml").write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
+
+
+for code, table in TRANSLATIONS.items():
+    write(code, table)
+    print(f"wrote {code}.toml")
