@@ -5,7 +5,16 @@
 # is missing. Sourced by .ci/test.sh and .ci/demo.sh.
 set -euo pipefail
 
-packages=(build-essential pkg-config ca-certificates curl)
+packages=(
+    build-essential pkg-config ca-certificates curl
+    # Speech: speech-dispatcher's client library (the tts crate binds it with
+    # bindgen, which needs libclang) and ALSA headers for cpal.
+    libspeechd-dev libclang-dev clang libasound2-dev
+    # The real-component tests: speech-dispatcher with espeak-ng, a
+    # PulseAudio server with a null sink, and parecord to record it.
+    speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+    pulseaudio pulseaudio-utils
+)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -15,7 +24,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     echo "pegboard setup: installing ${missing[*]}"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 if ! command -v cargo >/dev/null 2>&1 && [ -f "$HOME/.cargo/env" ]; then

@@ -8,6 +8,7 @@ use crate::announce::phrases::{Style, Styles};
 use crate::announce::vocabulary::FileNaming;
 use crate::announce::{Phrasebook, Vocabulary};
 use crate::core::{Settings, TouchPolicy};
+use crate::speech::{EarconSwitches, SpeechConfig, VoiceLanguage};
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -16,6 +17,8 @@ pub struct Config {
     /// path of a language file.
     pub language: Option<String>,
     pub announce: AnnounceConfig,
+    pub speech: SpeechConfig,
+    pub earcons: EarconSwitches,
     pub debounce: DebounceConfig,
     pub tracker: TrackerConfig,
 }
@@ -129,6 +132,21 @@ impl Config {
                 PromotionDefault::B => Some(Role::Bishop),
                 PromotionDefault::N => Some(Role::Knight),
             },
+        }
+    }
+
+    /// What the voices need to know of the language: the clip folder (the
+    /// language's name, or a language file's name without `.toml`) and the
+    /// synthesizer's language code.
+    pub fn voice_language(&self, words: &Phrasebook) -> VoiceLanguage {
+        let name = self.language.as_deref().unwrap_or("fide");
+        let clips = std::path::Path::new(name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| name.to_string());
+        VoiceLanguage {
+            clips,
+            synthesizer: words.words.language.synthesizer.clone(),
         }
     }
 

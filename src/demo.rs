@@ -4,31 +4,48 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+
 use crate::announce::Phrasebook;
-use crate::core::{BLIND_BOARD, Controller, Event, Settings, Stamped};
+use crate::core::{BLIND_BOARD, Controller, Event, Input, Settings, Stamped};
 use crate::pgn::read_games;
+use crate::replay::feed;
 use crate::sim::{Style, simulate};
-use crate::trace::{Entry, Reading};
+use crate::speech::{
+    EarconSwitches, Kind, Report, Speaker, SpeechConfig, Utterance, VoiceLanguage, build_chain,
+};
+use crate::trace::Entry;
 
 /// The Opera Game, Paris 1858: Morphy against the Duke of Brunswick and
 /// Count Isouard, seventeen moves to a famous mate.
 pub const GAME: &str = include_str!("demo_game.pgn");
 
 /// Demo options.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DemoOptions {
     /// How many times faster than real time.
     pub speed: f64,
     pub seed: u64,
     /// Print every event as JSON as well.
     pub events: bool,
+    pub words: Phrasebook,
+    /// Speak through these voices; `None`: print only.
+    pub speech: Option<SpeechSetup>,
+}
+
+/// What the demo speaks with.
+#[derive(Debug, Clone)]
+pub struct SpeechSetup {
+    pub config: SpeechConfig,
+    pub language: VoiceLanguage,
+    pub earcons: EarconSwitches,
 }
 
 fn clock(t: u64) -> String {
     format!("{:02}:{:02}.{:03}", t / 60_000, (t / 1000) % 60, t % 1000)
 }
 
-fn print_event(out: &mut impl Write, e: &Stamped, json: bool) -> std::io::Result<()> {
+fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<()> {
     if json {
         writeln!(out, "{}", serde_json::to_string(e).unwrap_or_default())?;
     }
@@ -62,62 +79,180 @@ pub fn demo_trace(seed: u64) -> Result<Vec<Entry>, String> {
     simulate(&game.record, seed, style)
 }
 
-/// Plays the demo, writing what would be spoken to `out`.
-pub fn run(options: DemoOptions, out: &mut impl Write) -> Result<(), String> {
+/// The demo's link to its speaker: utterances out, start reports back.
+struct Voices {
+    speaker: Speaker,
+    reports: Receiver<Report>,
+    earcons: EarconSwitches,
+    used: Vec<&'static str>,
+}
+
+/// The demo in progress: the controller, the real-time pacing, and the
+/// speaker.
+struct Session<'a> {
+    c: Controller,
+    events: Vec<Stamped>,
+    voices: Option<Voices>,
+    out: &'a mut dyn Write,
+    json: bool,
+    began: Instant,
+    speed: f64,
+    /// The simulated instant reached.
+    now: u64,
+}
+
+impl Session<'_> {
+    /// Prints (and says) every event concluded so far.
+    fn emit(&mut self) -> Result<(), String> {
+        let io = |e: std::io::Error| e.to_string();
+        for e in self.events.drain(..) {
+            print_event(self.out, &e, self.json).map_err(io)?;
+            if let Some(v) = self.voices.as_ref()
+                && let Some(u) = Utterance::of(&e, &v.earcons)
+            {
+                v.speaker.say(u);
+            }
+        }
+        self.out.flush().map_err(io)
+    }
+
+    /// Waits until simulated instant `t`, feeding the speaker's start
+    /// reports to the controller as `announced` inputs on the way.
+    fn wait_until(&mut self, t: u64) -> Result<(), String> {
+        loop {
+            let target = Duration::from_secs_f64(t as f64 / 1000.0 / self.speed);
+            let elapsed = self.began.elapsed();
+            if elapsed >= target {
+                break;
+            }
+            let Some(v) = self.voices.as_mut() else {
+                std::thread::sleep(target - elapsed);
+                break;
+            };
+            match v.reports.recv_timeout(target - elapsed) {
+                Ok(report) => {
+                    if let Some(input) = report_input(&report, v, self.out)? {
+                        let at = ((self.began.elapsed().as_secs_f64() * self.speed * 1000.0)
+                            as u64)
+                            .clamp(self.now, t);
+                        self.now = at;
+                        self.c.input(at, input, &mut self.events);
+                        self.emit()?;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => self.voices = None,
+            }
+        }
+        self.now = t;
+        Ok(())
+    }
+}
+
+/// Plays the demo, writing what is spoken to `out` and, with
+/// `options.speech`, saying it.
+pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
     let trace = demo_trace(options.seed)?;
-    let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
         "pegboard demo: the Opera Game, Morphy vs. the Duke of Brunswick, Paris 1858.\n\
          Simulated hands play it on the pegged board; each line is what pegboard says.\n"
     )
-    .map_err(io)?;
-    let mut c = Controller::new(
+    .map_err(|e| e.to_string())?;
+    let voices = options.speech.clone().map(|setup| {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let SpeechSetup {
+            config,
+            language,
+            earcons,
+        } = setup;
+        // The printed lines are the text fallback: no text voice in the chain.
+        let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
+        Voices {
+            speaker,
+            reports: rx,
+            earcons,
+            used: Vec::new(),
+        }
+    });
+    let c = Controller::new(
         &crate::core::StartPosition::default(),
         Settings::default(),
-        Phrasebook::default(),
+        options.words.clone(),
         &[BLIND_BOARD],
     )
     .map_err(|e| e.to_string())?;
-    let speed = if options.speed > 0.0 {
-        options.speed
-    } else {
-        1.0
+    let mut s = Session {
+        events: vec![c.ready(0)],
+        c,
+        voices,
+        out,
+        json: options.events,
+        began: Instant::now(),
+        speed: if options.speed > 0.0 {
+            options.speed
+        } else {
+            1.0
+        },
+        now: 0,
     };
-    let began = Instant::now();
-    let wait_until = |t: u64| {
-        let target = Duration::from_secs_f64(t as f64 / 1000.0 / speed);
-        let elapsed = began.elapsed();
-        if target > elapsed {
-            std::thread::sleep(target - elapsed);
-        }
-    };
-    let mut events = vec![c.ready(0)];
-    for entry in &trace {
+    // The header (the start position) is what the controller began with.
+    for entry in trace
+        .iter()
+        .filter(|e| !matches!(e.reading, crate::trace::Reading::Header(_)))
+    {
         // Fire timers (debounce, settle) at their own instants, in real time.
-        while let Some(d) = c.next_deadline().filter(|&d| d <= entry.t) {
-            wait_until(d);
-            c.advance(d, &mut events);
-            for e in events.drain(..) {
-                print_event(out, &e, options.events).map_err(io)?;
-            }
+        while let Some(d) = s.c.next_deadline().filter(|&d| d <= entry.t) {
+            s.wait_until(d)?;
+            s.c.advance(d, &mut s.events);
+            s.emit()?;
         }
-        wait_until(entry.t);
-        match &entry.reading {
-            Reading::Header(_) => {}
-            Reading::Scan { occ, .. } => c.scan(entry.t, 0, *occ, &mut events),
-            Reading::Lift { square, .. } => c.lift(entry.t, 0, *square, &mut events),
-            Reading::Place { square, .. } => c.place(entry.t, 0, *square, &mut events),
-            Reading::Input(input) => c.input(entry.t, *input, &mut events),
-        }
-        for e in events.drain(..) {
-            print_event(out, &e, options.events).map_err(io)?;
-        }
-        out.flush().map_err(io)?;
+        s.wait_until(entry.t)?;
+        feed(&mut s.c, entry, &mut s.events)?;
+        s.emit()?;
     }
-    c.finish(&mut events);
-    for e in events.drain(..) {
-        print_event(out, &e, options.events).map_err(io)?;
+    s.c.finish(&mut s.events);
+    s.emit()?;
+    // Let the last words be heard.
+    if let Some(v) = s.voices.take() {
+        v.speaker.wait_idle(Duration::from_secs(15));
+        v.speaker.quit();
     }
     Ok(())
+}
+
+/// What a speaker report means for the controller (a move announced), and
+/// a note on the transcript the first time a voice speaks or fails.
+fn report_input(
+    report: &Report,
+    v: &mut Voices,
+    out: &mut dyn Write,
+) -> Result<Option<Input>, String> {
+    let io = |e: std::io::Error| e.to_string();
+    match report {
+        Report::Started {
+            kind, ply, voice, ..
+        } => {
+            if !v.used.contains(voice) {
+                v.used.push(voice);
+                writeln!(out, "          (speaking with the {voice} voice)").map_err(io)?;
+            }
+            Ok(match (kind, ply) {
+                (Kind::Move, Some(p)) => Some(Input::Announced(*p)),
+                _ => None,
+            })
+        }
+        Report::VoiceFailed(f) => {
+            eprintln!("pegboard: voice {}: {}", f.voice, f.error);
+            Ok(None)
+        }
+        Report::Unsaid(_) => {
+            if !v.used.contains(&"none") {
+                v.used.push("none");
+                writeln!(out, "          (no voice works: text only)").map_err(io)?;
+            }
+            Ok(None)
+        }
+        Report::Idle => Ok(None),
+    }
 }

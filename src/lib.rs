@@ -13,4 +13,5 @@ pub mod demo;
 pub mod pgn;
 pub mod replay;
 pub mod sim;
+pub mod speech;
 pub mod trace;

@@ -5,10 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use std::time::Duration;
+
 use pegboard::config::Config;
 use pegboard::core::BLIND_BOARD;
-use pegboard::demo::{self, DemoOptions};
+use pegboard::demo::{self, DemoOptions, SpeechSetup};
 use pegboard::replay::replay;
+use pegboard::speech::{Kind, Report, Speaker, Utterance, VoiceName, build_chain};
 use pegboard::trace;
 
 /// pegboard lets a blind or partially sighted player play a real,
@@ -24,8 +27,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play a famous game through the whole controller in real time, printing
-    /// each announcement as it would be spoken. Needs no hardware.
+    /// Play a famous game through the whole controller in real time,
+    /// speaking and printing each announcement. Needs no hardware; without a
+    /// working voice it prints only.
     Demo {
         /// Play this many times faster than real time (e.g. 10).
         #[arg(long, default_value_t = 1.0)]
@@ -36,6 +40,38 @@ enum Command {
         /// Also print every event as a JSON line.
         #[arg(long)]
         events: bool,
+        /// Print only; do not speak.
+        #[arg(long)]
+        silent: bool,
+        /// A configuration file (language, style, voices; see config/pegboard.toml).
+        #[arg(long)]
+        config: Option<String>,
+    },
+    /// Say something through the configured voices, to try them: a text, or
+    /// a move as it would be announced.
+    ///
+    /// Examples: pegboard say "Springer Felix drei";
+    /// pegboard say --move e2e4;
+    /// pegboard say --move e1g1 --fen "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    Say {
+        /// The words to say.
+        #[arg(required_unless_present = "move")]
+        text: Option<String>,
+        /// A move in UCI notation (e2e4, e7e8q), announced as in a game.
+        #[arg(long = "move", conflicts_with = "text")]
+        r#move: Option<String>,
+        /// The position the move is played in (FEN); default: the start.
+        #[arg(long, requires = "move")]
+        fen: Option<String>,
+        /// Use this voice only: speech-dispatcher, clips, file, text or null.
+        #[arg(long)]
+        voice: Option<String>,
+        /// Say nothing (the muted path: nothing reaches the sound output).
+        #[arg(long)]
+        mute: bool,
+        /// A configuration file (see config/pegboard.toml).
+        #[arg(long)]
+        config: Option<String>,
     },
     /// Read a sensor trace (JSON Lines, format 1) and print the events the
     /// controller concludes from it, one JSON object per line. Simulated
@@ -68,13 +104,31 @@ fn main() -> ExitCode {
             speed,
             seed,
             events,
+            silent,
+            config,
         } => {
+            let (config, words) = match load_config(config.as_deref())
+                .and_then(|c| c.phrasebook().map(|w| (c, w)).map_err(|e| e.to_string()))
+            {
+                Ok(x) => x,
+                Err(e) => {
+                    eprintln!("pegboard demo: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let speech = (!silent).then(|| SpeechSetup {
+                config: config.speech.clone(),
+                language: config.voice_language(&words),
+                earcons: config.earcons,
+            });
             let mut out = std::io::stdout().lock();
             match demo::run(
                 DemoOptions {
                     speed,
                     seed,
                     events,
+                    words,
+                    speech,
                 },
                 &mut out,
             ) {
@@ -137,6 +191,20 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Say {
+            text,
+            r#move,
+            fen,
+            voice,
+            mute,
+            config,
+        } => match say(text, r#move, fen, voice, mute, config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pegboard say: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::CheckConfig { file } => match Config::load(&file).and_then(|c| {
             c.phrasebook()?;
             Ok(c)
@@ -151,4 +219,70 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// `pegboard say`: one utterance through the voice chain; reports on
+/// standard error which voice spoke.
+fn say(
+    text: Option<String>,
+    uci: Option<String>,
+    fen: Option<String>,
+    voice: Option<String>,
+    mute: bool,
+    config: Option<String>,
+) -> Result<(), String> {
+    let mut config = load_config(config.as_deref())?;
+    let words = config.phrasebook().map_err(|e| e.to_string())?;
+    if let Some(name) = voice {
+        let v = VoiceName::parse(&name).ok_or_else(|| {
+            format!(
+                "--voice {name}: no such voice (voices: speech-dispatcher, clips, file, text, null)"
+            )
+        })?;
+        config.speech.voices = vec![v];
+    }
+    config.speech.muted |= mute;
+    let (kind, text, ply) = match (text, uci) {
+        (Some(text), _) => (Kind::Answer, text, None),
+        (None, Some(uci)) => {
+            let text = pegboard::announce::phrases::announce_uci(&words, fen.as_deref(), &uci)?;
+            (Kind::Move, text, Some(1))
+        }
+        (None, None) => return Err("give a text or --move".into()),
+    };
+    let language = config.voice_language(&words);
+    let speech = config.speech.clone();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let speaker = Speaker::spawn(move || build_chain(&speech, &language, true), tx);
+    speaker.say(Utterance {
+        kind,
+        earcon: None,
+        text,
+        ply,
+    });
+    let done = speaker.wait_idle(Duration::from_secs(30));
+    speaker.quit();
+    let mut spoken = None;
+    for report in rx.try_iter() {
+        match report {
+            Report::VoiceFailed(f) => eprintln!("voice {}: {}", f.voice, f.error),
+            Report::Started {
+                voice, confirmed, ..
+            } => {
+                spoken = Some(voice);
+                if !confirmed {
+                    eprintln!("voice {voice}: did not report when it started");
+                }
+            }
+            Report::Unsaid(_) | Report::Idle => {}
+        }
+    }
+    match spoken {
+        Some(voice) => eprintln!("spoken by: {voice}"),
+        None => return Err("no voice could say it".into()),
+    }
+    if !done {
+        eprintln!("still speaking after 30 s; stopped");
+    }
+    Ok(())
 }

@@ -43,48 +43,48 @@ pub fn replay_into(
     let mut c = Controller::new(&start, settings, words, boards)
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
     out.push(c.ready(entries.first().map_or(0, |e| e.t)));
-    let board = |c: &Controller, name: &str, line: usize| {
-        c.board_index(name).ok_or_else(|| {
-            let known: Vec<&str> = c.board_names().collect();
-            error(
-                line,
-                format!(
-                    "board \"{name}\" is not configured (configured: {})",
-                    known.join(", ")
-                ),
-            )
-        })
-    };
     for entry in &entries[first_line..] {
-        let t = entry.t;
-        match &entry.reading {
-            Reading::Header(_) => {
-                return Err(error(
-                    entry.line,
-                    "the header may only be the first line".into(),
-                ));
-            }
-            Reading::Scan { board: name, occ } => {
-                let b = board(&c, name, entry.line)?;
-                c.scan(t, b, *occ, out);
-            }
-            Reading::Lift {
-                board: name,
-                square,
-            } => {
-                let b = board(&c, name, entry.line)?;
-                c.lift(t, b, *square, out);
-            }
-            Reading::Place {
-                board: name,
-                square,
-            } => {
-                let b = board(&c, name, entry.line)?;
-                c.place(t, b, *square, out);
-            }
-            Reading::Input(input) => c.input(t, *input, out),
-        }
+        feed(&mut c, entry, out).map_err(|message| error(entry.line, message))?;
     }
     c.finish(out);
     Ok(c)
+}
+
+/// Hands one trace line to the controller at its instant. The error says
+/// what is wrong with the line (a header after the first line, a board
+/// that is not configured).
+pub fn feed(c: &mut Controller, entry: &Entry, out: &mut Vec<Stamped>) -> Result<(), String> {
+    let t = entry.t;
+    let board = |c: &Controller, name: &str| {
+        c.board_index(name).ok_or_else(|| {
+            let known: Vec<&str> = c.board_names().collect();
+            format!(
+                "board \"{name}\" is not configured (configured: {})",
+                known.join(", ")
+            )
+        })
+    };
+    match &entry.reading {
+        Reading::Header(_) => return Err("the header may only be the first line".into()),
+        Reading::Scan { board: name, occ } => {
+            let b = board(c, name)?;
+            c.scan(t, b, *occ, out);
+        }
+        Reading::Lift {
+            board: name,
+            square,
+        } => {
+            let b = board(c, name)?;
+            c.lift(t, b, *square, out);
+        }
+        Reading::Place {
+            board: name,
+            square,
+        } => {
+            let b = board(c, name)?;
+            c.place(t, b, *square, out);
+        }
+        Reading::Input(input) => c.input(t, *input, out),
+    }
+    Ok(())
 }

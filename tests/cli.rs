@@ -81,7 +81,7 @@ fn unknown_board_is_an_error_naming_the_line() {
 
 #[test]
 fn demo_plays_the_opera_game_to_mate() {
-    let out = pegboard(&["demo", "--speed", "2000"]);
+    let out = pegboard(&["demo", "--speed", "2000", "--silent"]);
     assert!(
         out.status.success(),
         "{}",
@@ -92,6 +92,46 @@ fn demo_plays_the_opera_game_to_mate() {
     assert!(text.contains("« Lange Rochade »"), "{text}");
     assert!(text.contains("17. Rd8#"), "{text}");
     assert!(text.contains("Schachmatt. Weiß gewinnt."), "{text}");
+}
+
+#[test]
+fn demo_speaks_through_the_configured_voice_and_every_move_is_announced() {
+    let dir = std::env::temp_dir().join(format!("pegboard-demo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = dir.join("demo.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"{}\"\n",
+            dir.join("out").display()
+        ),
+    )
+    .expect("config");
+    let out = pegboard(&[
+        "demo",
+        "--speed",
+        "50",
+        "--events",
+        "--config",
+        &config.display().to_string(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(speaking with the file voice)"), "{text}");
+    let announced = text.matches("\"event\":\"announced\"").count();
+    assert_eq!(
+        announced, 33,
+        "every one of the 33 plies is announced: {text}"
+    );
+    let index = std::fs::read_to_string(dir.join("out/utterances.tsv")).expect("utterances");
+    assert!(index.contains("\tBauer Eva vier\n"), "{index}");
+    assert!(index.contains("\tTurm David acht, Schachmatt\n"), "{index}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

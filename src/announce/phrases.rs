@@ -366,6 +366,32 @@ impl Phrasebook {
     }
 }
 
+/// The announcement of a move given in UCI notation (`e2e4`, `e7e8q`,
+/// `e1g1`) in the position `fen` (the start position if `None`).
+pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<String, String> {
+    use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
+    let pos: Chess = match fen {
+        None => Chess::default(),
+        Some(text) => {
+            let fen: Fen = text
+                .parse()
+                .map_err(|e| format!("--fen \"{text}\": not a FEN: {e}"))?;
+            match fen.clone().into_position(CastlingMode::Standard) {
+                Ok(pos) => pos,
+                Err(_) => fen
+                    .into_position(CastlingMode::Chess960)
+                    .map_err(|e| format!("--fen \"{text}\": not a legal position: {e}"))?,
+            }
+        }
+    };
+    let m = uci
+        .parse::<UciMove>()
+        .map_err(|e| format!("--move {uci}: not a UCI move (like e2e4): {e}"))?
+        .to_move(&pos)
+        .map_err(|e| format!("--move {uci}: not legal in this position: {e}"))?;
+    Ok(words.move_text(&pos, m))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,416 @@
+//! Recorded word clips: phrases put together from one clip per word, played
+//! gaplessly through rodio (the `clips` voice) or written as a WAV file (the
+//! `file` voice).
+//!
+//! A clip set is a folder `sounds/<language>/` with a `manifest.toml` that
+//! maps each word (lowercase) to a sound file in that folder:
+//!
+//! ```toml
+//! [words]
+//! anna = "anna.flac"
+//! "schlägt" = "schlaegt.flac"
+//! ```
+//!
+//! Earcons are `sounds/earcons/<name>.wav`. All clips and earcons of a set
+//! must have the same sample rate and channel count.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rodio::Source;
+use serde::Deserialize;
+
+use super::utterance::{Earcon, Utterance};
+use super::voice::{Progress, Voice, VoiceError};
+
+/// Silence between two words, after a comma, and after a full stop.
+const WORD_GAP_MS: u32 = 30;
+const COMMA_MS: u32 = 150;
+const STOP_MS: u32 = 280;
+/// Silence between an earcon and the first word.
+const EARCON_GAP_MS: u32 = 60;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    words: HashMap<String, String>,
+}
+
+/// Decoded clips, ready to be put together.
+#[derive(Debug, Clone)]
+pub struct ClipSet {
+    pub sample_rate: u32,
+    pub channels: u16,
+    words: HashMap<String, Arc<[f32]>>,
+    earcons: HashMap<Earcon, Arc<[f32]>>,
+}
+
+/// A piece of text as the clip voice sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Token {
+    /// A word, lowercased: the manifest key.
+    Word(String),
+    /// Silence after punctuation, in milliseconds.
+    Pause(u32),
+}
+
+/// Splits text into words (lowercased) and the pauses punctuation makes.
+pub fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut Vec<Token>| {
+        if !word.is_empty() {
+            out.push(Token::Word(word.to_lowercase()));
+            word.clear();
+        }
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || matches!(c, '-' | '\'' | '·') {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, &mut out);
+        match c {
+            ',' => out.push(Token::Pause(COMMA_MS)),
+            '.' | ':' | ';' | '!' | '?' => out.push(Token::Pause(STOP_MS)),
+            _ => {}
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+fn decode(path: &Path) -> Result<(u32, u16, Vec<f32>), String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let decoder = rodio::Decoder::new(BufReader::new(file))
+        .map_err(|e| format!("{}: not a sound file rodio can read: {e}", path.display()))?;
+    let rate = decoder.sample_rate().get();
+    let channels = decoder.channels().get();
+    Ok((rate, channels, decoder.collect()))
+}
+
+impl ClipSet {
+    /// Loads `dir/<language>/manifest.toml`, every clip it names, and the
+    /// earcons in `dir/earcons/`. Errors name the file.
+    pub fn load(dir: &Path, language: &str) -> Result<ClipSet, String> {
+        let folder = dir.join(language);
+        let manifest_path = folder.join("manifest.toml");
+        let text = std::fs::read_to_string(&manifest_path)
+            .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+        let manifest: Manifest = toml::from_str(&text)
+            .map_err(|e| format!("{}: {}", manifest_path.display(), e.to_string().trim_end()))?;
+        let mut format: Option<(u32, u16, PathBuf)> = None;
+        let mut check = |rate: u32, channels: u16, path: &Path| -> Result<(), String> {
+            match &format {
+                None => {
+                    format = Some((rate, channels, path.to_path_buf()));
+                    Ok(())
+                }
+                Some((r, c, first)) if (*r, *c) != (rate, channels) => Err(format!(
+                    "{}: {rate} Hz, {channels} channel(s), but {} is {r} Hz, {c} channel(s); \
+                     all clips of a set must match",
+                    path.display(),
+                    first.display()
+                )),
+                Some(_) => Ok(()),
+            }
+        };
+        let mut words = HashMap::new();
+        let mut names: Vec<_> = manifest.words.into_iter().collect();
+        names.sort();
+        for (word, file) in names {
+            let path = folder.join(&file);
+            let (rate, channels, samples) = decode(&path)?;
+            check(rate, channels, &path)?;
+            words.insert(word.to_lowercase(), Arc::from(samples));
+        }
+        let mut earcons = HashMap::new();
+        for e in Earcon::ALL {
+            let path = dir.join("earcons").join(format!("{}.wav", e.name()));
+            let (rate, channels, samples) = decode(&path)?;
+            check(rate, channels, &path)?;
+            earcons.insert(e, Arc::from(samples));
+        }
+        let (sample_rate, channels) = format
+            .map(|(r, c, _)| (r, c))
+            .ok_or_else(|| format!("{}: no clips", manifest_path.display()))?;
+        Ok(ClipSet {
+            sample_rate,
+            channels,
+            words,
+            earcons,
+        })
+    }
+
+    pub fn has_word(&self, word: &str) -> bool {
+        self.words.contains_key(word)
+    }
+
+    fn silence(&self, ms: u32, out: &mut Vec<f32>) {
+        let n = (self.sample_rate as u64 * ms as u64 / 1000) as usize * self.channels as usize;
+        out.resize(out.len() + n, 0.0);
+    }
+
+    /// The samples of `u`: its earcon, then its words with their pauses.
+    /// A word without a clip means this set cannot say `u`.
+    pub fn render(&self, u: &Utterance) -> Result<Vec<f32>, VoiceError> {
+        let mut out = Vec::new();
+        if let Some(e) = u.earcon
+            && let Some(samples) = self.earcons.get(&e)
+        {
+            out.extend_from_slice(samples);
+            if !u.text.is_empty() {
+                self.silence(EARCON_GAP_MS, &mut out);
+            }
+        }
+        let mut pending_pause = 0;
+        let mut first = true;
+        for token in tokens(&u.text) {
+            match token {
+                Token::Pause(ms) => pending_pause = pending_pause.max(ms),
+                Token::Word(w) => {
+                    let clip = self
+                        .words
+                        .get(&w)
+                        .ok_or_else(|| VoiceError::CannotSay(format!("no clip for \"{w}\"")))?;
+                    if !first {
+                        self.silence(pending_pause.max(WORD_GAP_MS), &mut out);
+                    }
+                    out.extend_from_slice(clip);
+                    pending_pause = 0;
+                    first = false;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// How long `samples` last.
+    pub fn duration(&self, samples: &[f32]) -> Duration {
+        let frames = samples.len() as f64 / self.channels as f64;
+        Duration::from_secs_f64(frames / self.sample_rate as f64)
+    }
+}
+
+/// Where the sounds are: the configured folder, or the first of `./sounds`,
+/// `/usr/share/pegboard/sounds` and the source tree's `sounds/` that exists.
+pub fn sounds_dir(configured: Option<&Path>) -> PathBuf {
+    if let Some(dir) = configured {
+        return dir.to_path_buf();
+    }
+    let candidates = [
+        PathBuf::from("sounds"),
+        PathBuf::from("/usr/share/pegboard/sounds"),
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/sounds")),
+    ];
+    candidates
+        .iter()
+        .find(|d| d.is_dir())
+        .cloned()
+        .unwrap_or_else(|| candidates[0].clone())
+}
+
+/// A source that notes the instant its first sample is taken by the audio
+/// output: that is when the utterance starts playing.
+struct FirstSample<S> {
+    inner: S,
+    started: Arc<Mutex<Option<Instant>>>,
+    seen: bool,
+}
+
+impl<S: Source> Iterator for FirstSample<S> {
+    type Item = rodio::Sample;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.seen {
+            self.seen = true;
+            if let Ok(mut s) = self.started.lock() {
+                *s = Some(Instant::now());
+            }
+        }
+        self.inner.next()
+    }
+}
+
+impl<S: Source> Source for FirstSample<S> {
+    fn current_span_len(&self) -> Option<usize> {
+        self.inner.current_span_len()
+    }
+    fn channels(&self) -> rodio::ChannelCount {
+        self.inner.channels()
+    }
+    fn sample_rate(&self) -> rodio::SampleRate {
+        self.inner.sample_rate()
+    }
+    fn total_duration(&self) -> Option<Duration> {
+        self.inner.total_duration()
+    }
+}
+
+/// Plays clip phrases on the default audio output (PulseAudio when a
+/// server runs, else ALSA).
+pub struct ClipVoice {
+    clips: Arc<ClipSet>,
+    // Keeps the audio stream open; dropped last.
+    player: rodio::Player,
+    _sink: rodio::MixerDeviceSink,
+    started: Arc<Mutex<Option<Instant>>>,
+}
+
+impl ClipVoice {
+    pub fn open(clips: Arc<ClipSet>, volume: f32) -> Result<ClipVoice, VoiceError> {
+        let mut sink = rodio::DeviceSinkBuilder::open_default_sink()
+            .map_err(|e| VoiceError::Broken(format!("no audio output: {e}")))?;
+        sink.log_on_drop(false);
+        let player = rodio::Player::connect_new(sink.mixer());
+        player.set_volume(volume);
+        Ok(ClipVoice {
+            clips,
+            player,
+            _sink: sink,
+            started: Arc::new(Mutex::new(None)),
+        })
+    }
+}
+
+impl Voice for ClipVoice {
+    fn name(&self) -> &'static str {
+        "clips"
+    }
+
+    fn start(&mut self, u: &Utterance) -> Result<(), VoiceError> {
+        let samples = self.clips.render(u)?;
+        self.player.clear();
+        self.started = Arc::new(Mutex::new(None));
+        let channels = rodio::ChannelCount::new(self.clips.channels)
+            .ok_or_else(|| VoiceError::Broken("clip set has no channels".into()))?;
+        let rate = rodio::SampleRate::new(self.clips.sample_rate)
+            .ok_or_else(|| VoiceError::Broken("clip set has no sample rate".into()))?;
+        self.player.append(FirstSample {
+            inner: rodio::buffer::SamplesBuffer::new(channels, rate, samples),
+            started: Arc::clone(&self.started),
+            seen: false,
+        });
+        self.player.play();
+        Ok(())
+    }
+
+    fn reports_start(&self) -> bool {
+        true
+    }
+
+    fn progress(&mut self) -> Progress {
+        let started = self.started.lock().ok().and_then(|s| *s);
+        match (started, self.player.empty()) {
+            (_, true) => Progress::Finished,
+            (Some(at), false) => Progress::Speaking(at),
+            (None, false) => Progress::Waiting,
+        }
+    }
+
+    fn stop(&mut self) {
+        self.player.clear();
+    }
+}
+
+/// Writes each utterance as a WAV file (`0001.wav`, `0002.wav` …) in a
+/// folder, and its text on a line of `utterances.tsv` there.
+pub struct FileVoice {
+    clips: Arc<ClipSet>,
+    dir: PathBuf,
+    count: u32,
+}
+
+impl FileVoice {
+    pub fn open(clips: Arc<ClipSet>, dir: &Path) -> Result<FileVoice, VoiceError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| VoiceError::Broken(format!("{}: {e}", dir.display())))?;
+        Ok(FileVoice {
+            clips,
+            dir: dir.to_path_buf(),
+            count: 0,
+        })
+    }
+
+    fn write(&self, path: &Path, samples: &[f32]) -> Result<(), String> {
+        let spec = hound::WavSpec {
+            channels: self.clips.channels,
+            sample_rate: self.clips.sample_rate,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut w = hound::WavWriter::create(path, spec).map_err(|e| e.to_string())?;
+        for &s in samples {
+            let v = (s.clamp(-1.0, 1.0) * i16::MAX as f32) as i16;
+            w.write_sample(v).map_err(|e| e.to_string())?;
+        }
+        w.finalize().map_err(|e| e.to_string())
+    }
+}
+
+impl Voice for FileVoice {
+    fn name(&self) -> &'static str {
+        "file"
+    }
+
+    fn start(&mut self, u: &Utterance) -> Result<(), VoiceError> {
+        let samples = self.clips.render(u)?;
+        let name = format!("{:04}.wav", self.count + 1);
+        let path = self.dir.join(&name);
+        self.write(&path, &samples)
+            .map_err(|e| VoiceError::Broken(format!("{}: {e}", path.display())))?;
+        let index = self.dir.join("utterances.tsv");
+        let line = format!("{name}\t{}\n", u.text.replace(['\t', '\n'], " "));
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&index)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()))
+            .map_err(|e| VoiceError::Broken(format!("{}: {e}", index.display())))?;
+        self.count += 1;
+        Ok(())
+    }
+
+    fn reports_start(&self) -> bool {
+        false
+    }
+
+    fn progress(&mut self) -> Progress {
+        Progress::Finished
+    }
+
+    fn stop(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_lowercase_words_and_pauses() {
+        assert_eq!(
+            tokens("Turm Anna acht, Schach"),
+            [
+                Token::Word("turm".into()),
+                Token::Word("anna".into()),
+                Token::Word("acht".into()),
+                Token::Pause(COMMA_MS),
+                Token::Word("schach".into()),
+            ]
+        );
+        assert_eq!(
+            tokens("12. Weiß: xeque-mate"),
+            [
+                Token::Word("12".into()),
+                Token::Pause(STOP_MS),
+                Token::Word("weiß".into()),
+                Token::Pause(STOP_MS),
+                Token::Word("xeque-mate".into()),
+            ]
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! What the speech output is given: words, an optional earcon, and how
+//! urgent it is.
+
+use serde::Deserialize;
+
+use crate::core::{Event, Stamped};
+
+/// Short sounds that say what happened before any word is spoken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Earcon {
+    Touched,
+    Illegal,
+    Mismatch,
+    Restored,
+    Promotion,
+    LowTime,
+    Flag,
+    GameOver,
+}
+
+impl Earcon {
+    pub const ALL: [Earcon; 8] = [
+        Earcon::Touched,
+        Earcon::Illegal,
+        Earcon::Mismatch,
+        Earcon::Restored,
+        Earcon::Promotion,
+        Earcon::LowTime,
+        Earcon::Flag,
+        Earcon::GameOver,
+    ];
+
+    /// The name used in the configuration and for the sound file
+    /// (`sounds/earcons/NAME.wav`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Earcon::Touched => "touched",
+            Earcon::Illegal => "illegal",
+            Earcon::Mismatch => "mismatch",
+            Earcon::Restored => "restored",
+            Earcon::Promotion => "promotion",
+            Earcon::LowTime => "low_time",
+            Earcon::Flag => "flag",
+            Earcon::GameOver => "game_over",
+        }
+    }
+}
+
+/// Which earcons are played (`[earcons]` in the configuration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EarconSwitches {
+    pub touched: bool,
+    pub illegal: bool,
+    pub mismatch: bool,
+    pub restored: bool,
+    pub promotion: bool,
+    pub low_time: bool,
+    pub flag: bool,
+    pub game_over: bool,
+}
+
+impl Default for EarconSwitches {
+    fn default() -> Self {
+        EarconSwitches {
+            touched: true,
+            illegal: true,
+            mismatch: true,
+            restored: true,
+            promotion: true,
+            low_time: true,
+            flag: true,
+            game_over: true,
+        }
+    }
+}
+
+impl EarconSwitches {
+    pub fn all_off() -> EarconSwitches {
+        EarconSwitches {
+            touched: false,
+            illegal: false,
+            mismatch: false,
+            restored: false,
+            promotion: false,
+            low_time: false,
+            flag: false,
+            game_over: false,
+        }
+    }
+
+    pub fn on(&self, e: Earcon) -> bool {
+        match e {
+            Earcon::Touched => self.touched,
+            Earcon::Illegal => self.illegal,
+            Earcon::Mismatch => self.mismatch,
+            Earcon::Restored => self.restored,
+            Earcon::Promotion => self.promotion,
+            Earcon::LowTime => self.low_time,
+            Earcon::Flag => self.flag,
+            Earcon::GameOver => self.game_over,
+        }
+    }
+}
+
+/// What an utterance is about; it decides what may interrupt what
+/// (see [`super::queue`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A move announcement (E2.3c).
+    Move,
+    /// Other game talk that must be heard: illegal move, touch-move breach,
+    /// promotion question, game over.
+    Game,
+    /// The board differs from the game, or matches again: newer guidance
+    /// replaces older.
+    Board,
+    /// An answer to the player's question.
+    Answer,
+    /// Anything else: a touch, a draw offer.
+    Notice,
+    /// A clock readout.
+    Time,
+}
+
+impl Kind {
+    /// Move, game and board talk is never dropped for other talk.
+    pub fn urgent(self) -> bool {
+        matches!(self, Kind::Move | Kind::Game | Kind::Board)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Utterance {
+    pub kind: Kind,
+    pub earcon: Option<Earcon>,
+    /// The words; may be empty when only the earcon is played.
+    pub text: String,
+    /// The ply of the move announced, for [`Kind::Move`].
+    pub ply: Option<u32>,
+}
+
+impl Utterance {
+    /// Plain words, e.g. for `pegboard say`.
+    pub fn words(kind: Kind, text: impl Into<String>) -> Utterance {
+        Utterance {
+            kind,
+            earcon: None,
+            text: text.into(),
+            ply: None,
+        }
+    }
+
+    /// What an event gives the speech output, if anything. Events that are
+    /// not spoken (`ready`, `announced`) and a touch with its earcon off
+    /// give nothing.
+    pub fn of(stamped: &Stamped, earcons: &EarconSwitches) -> Option<Utterance> {
+        let (kind, earcon, ply) = match &stamped.event {
+            Event::Ready { .. } | Event::Announced { .. } => return None,
+            Event::Touch { .. } => (Kind::Notice, Some(Earcon::Touched), None),
+            Event::Move { ply, .. } => (Kind::Move, None, Some(*ply)),
+            Event::PromotionPending { .. } => (Kind::Game, Some(Earcon::Promotion), None),
+            Event::TouchViolation { .. } => (Kind::Game, Some(Earcon::Illegal), None),
+            Event::Illegal { .. } => (Kind::Game, Some(Earcon::Illegal), None),
+            Event::Mismatch { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
+            Event::Restored { .. } => (Kind::Board, Some(Earcon::Restored), None),
+            Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
+            Event::Say { .. } => (Kind::Answer, None, None),
+        };
+        let earcon = earcon.filter(|&e| earcons.on(e));
+        let text = stamped.event.spoken().unwrap_or_default().to_string();
+        if text.is_empty() && earcon.is_none() {
+            return None;
+        }
+        Some(Utterance {
+            kind,
+            earcon,
+            text,
+            ply,
+        })
+    }
+}

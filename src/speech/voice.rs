@@ -1,0 +1,128 @@
+//! The one trait every voice implements, and the two simplest voices.
+
+use std::fmt;
+use std::io::Write;
+use std::time::Instant;
+
+use super::utterance::Utterance;
+
+/// Why a voice did not speak.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VoiceError {
+    /// This voice cannot say this utterance (a word without a clip); the
+    /// next voice in the chain says it, and this voice stays in use.
+    CannotSay(String),
+    /// The voice does not work (no speech-dispatcher, no sound device, a
+    /// file that cannot be written). The chain skips it for a while.
+    Broken(String),
+}
+
+impl fmt::Display for VoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VoiceError::CannotSay(why) => write!(f, "cannot say this: {why}"),
+            VoiceError::Broken(why) => write!(f, "not working: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for VoiceError {}
+
+/// Where a voice is with the utterance it was last given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Handed over; the first sound has not been heard yet.
+    Waiting,
+    /// Audible since that instant; still speaking.
+    Speaking(Instant),
+    /// Done (or stopped).
+    Finished,
+}
+
+/// A way of saying things. Voices run on the speaker thread only.
+pub trait Voice {
+    /// The name used in the configuration's voice chain.
+    fn name(&self) -> &'static str;
+
+    /// Starts saying `u` and returns at once, without waiting for the end.
+    fn start(&mut self, u: &Utterance) -> Result<(), VoiceError>;
+
+    /// Whether this voice can tell when the sound actually starts. A voice
+    /// that cannot has announced a move when it was handed the utterance.
+    fn reports_start(&self) -> bool;
+
+    /// How far the current utterance has got. A voice whose end report may
+    /// never arrive says `Waiting` or `Speaking`; the speaker's timeouts
+    /// take care of that.
+    fn progress(&mut self) -> Progress;
+
+    /// Stops the current utterance at once.
+    fn stop(&mut self);
+}
+
+/// Prints each utterance on a line (standard output by default).
+pub struct TextVoice {
+    out: Box<dyn Write + Send>,
+}
+
+impl TextVoice {
+    pub fn stdout() -> TextVoice {
+        TextVoice {
+            out: Box::new(std::io::stdout()),
+        }
+    }
+
+    pub fn to(out: Box<dyn Write + Send>) -> TextVoice {
+        TextVoice { out }
+    }
+}
+
+impl Voice for TextVoice {
+    fn name(&self) -> &'static str {
+        "text"
+    }
+
+    fn start(&mut self, u: &Utterance) -> Result<(), VoiceError> {
+        let line = match (u.earcon, u.text.is_empty()) {
+            (Some(e), true) => format!("[{}]", e.name()),
+            (Some(e), false) => format!("[{}] {}", e.name(), u.text),
+            (None, _) => u.text.clone(),
+        };
+        writeln!(self.out, "{line}")
+            .and_then(|()| self.out.flush())
+            .map_err(|e| VoiceError::Broken(format!("cannot print: {e}")))
+    }
+
+    fn reports_start(&self) -> bool {
+        false
+    }
+
+    fn progress(&mut self) -> Progress {
+        Progress::Finished
+    }
+
+    fn stop(&mut self) {}
+}
+
+/// Says nothing (muted, or a headless test).
+pub struct NullVoice;
+
+impl Voice for NullVoice {
+    fn name(&self) -> &'static str {
+        "null"
+    }
+
+    fn start(&mut self, _u: &Utterance) -> Result<(), VoiceError> {
+        Ok(())
+    }
+
+    fn reports_start(&self) -> bool {
+        false
+    }
+
+    fn progress(&mut self) -> Progress {
+        Progress::Finished
+    }
+
+    fn stop(&mut self) {}
+}

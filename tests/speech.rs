@@ -1,0 +1,216 @@
+//! The speech output without a sound card: the clip set, the file voice,
+//! the speaker thread's reports and its fallback when a voice fails.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pegboard::announce::{Phrasebook, Vocabulary};
+use pegboard::core::{BLIND_BOARD, Settings};
+use pegboard::replay::replay;
+use pegboard::speech::clips::{ClipSet, FileVoice, Token, tokens};
+use pegboard::speech::voice::Progress;
+use pegboard::speech::{
+    Chain, EarconSwitches, Kind, Report, Speaker, Utterance, Voice, VoiceError,
+};
+use pegboard::trace;
+
+fn sounds() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sounds")
+}
+
+fn clips() -> Arc<ClipSet> {
+    Arc::new(ClipSet::load(&sounds(), "fide").unwrap_or_else(|e| panic!("{e}")))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pegboard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn the_shipped_clip_set_covers_every_word_of_the_fide_vocabulary() {
+    let set = clips();
+    let words = Vocabulary::fide();
+    // Every value in the language file, placeholders removed.
+    let text = pegboard::announce::vocabulary::FIDE;
+    let table: toml::Table = toml::from_str(text).expect("fide.toml");
+    let mut missing = Vec::new();
+    let mut stack: Vec<(String, toml::Value)> =
+        table.into_iter().filter(|(k, _)| k != "language").collect();
+    while let Some((key, value)) = stack.pop() {
+        match value {
+            toml::Value::Table(t) => {
+                stack.extend(t.into_iter().map(|(k, v)| (format!("{key}.{k}"), v)))
+            }
+            toml::Value::String(s) => {
+                let cleaned: String = s
+                    .split('{')
+                    .map(|part| part.split_once('}').map_or(part, |(_, rest)| rest))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                for token in tokens(&cleaned) {
+                    if let Token::Word(w) = token
+                        && !set.has_word(&w)
+                    {
+                        missing.push(format!("{key}: {w}"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for n in 0..=100 {
+        if !set.has_word(&n.to_string()) {
+            missing.push(format!("number {n}"));
+        }
+    }
+    assert!(missing.is_empty(), "words without a clip: {missing:?}");
+    assert_eq!(words.language.synthesizer, "de");
+}
+
+#[test]
+fn the_file_voice_writes_each_utterance_with_its_earcon_and_words() {
+    let set = clips();
+    let dir = temp("file-voice");
+    let mut voice = FileVoice::open(Arc::clone(&set), &dir).expect("file voice");
+    let u = Utterance::words(Kind::Move, "Springer Felix drei");
+    voice.start(&u).expect("says it");
+    let with_earcon = Utterance {
+        earcon: Some(pegboard::speech::Earcon::Illegal),
+        ..u.clone()
+    };
+    voice.start(&with_earcon).expect("says it");
+    assert_eq!(voice.progress(), Progress::Finished);
+    let plain = hound::WavReader::open(dir.join("0001.wav"))
+        .expect("wav")
+        .duration();
+    let earcon = hound::WavReader::open(dir.join("0002.wav"))
+        .expect("wav")
+        .duration();
+    let expected = set.render(&u).expect("renders").len() as u32;
+    assert_eq!(plain, expected, "the WAV holds exactly the rendered clips");
+    assert!(
+        earcon > plain + set.sample_rate / 10,
+        "the earcon comes first"
+    );
+    let index = std::fs::read_to_string(dir.join("utterances.tsv")).expect("index");
+    assert_eq!(
+        index,
+        "0001.wav\tSpringer Felix drei\n0002.wav\tSpringer Felix drei\n"
+    );
+    // A word without a clip: this voice cannot say it, the chain moves on.
+    let err = voice
+        .start(&Utterance::words(Kind::Answer, "Quatsch"))
+        .unwrap_err();
+    assert!(
+        matches!(err, VoiceError::CannotSay(ref w) if w.contains("quatsch")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn style_changes_the_spoken_length() {
+    let set = clips();
+    let words = Phrasebook::default();
+    let long = Phrasebook::default().with_styles(pegboard::announce::phrases::Styles::both(
+        pegboard::announce::phrases::Style::Long,
+    ));
+    let short_text = pegboard::announce::phrases::announce_uci(&words, None, "g1f3").expect("move");
+    let long_text = pegboard::announce::phrases::announce_uci(&long, None, "g1f3").expect("move");
+    let len = |t: &str| set.duration(&set.render(&Utterance::words(Kind::Move, t)).expect("clips"));
+    assert!(len(&long_text) > len(&short_text) + Duration::from_millis(500));
+}
+
+/// A voice that breaks on its first utterance.
+struct Breaks;
+
+impl Voice for Breaks {
+    fn name(&self) -> &'static str {
+        "speech-dispatcher"
+    }
+    fn start(&mut self, _: &Utterance) -> Result<(), VoiceError> {
+        Err(VoiceError::Broken("connection lost".into()))
+    }
+    fn reports_start(&self) -> bool {
+        true
+    }
+    fn progress(&mut self) -> Progress {
+        Progress::Finished
+    }
+    fn stop(&mut self) {}
+}
+
+#[test]
+fn a_voice_failing_mid_game_loses_no_move_and_every_move_is_reported_announced() {
+    // 1. e4 e5 2. Nf3 through the controller; the events go to a speaker
+    // whose first voice breaks; the file voice takes over.
+    let entries = trace::read(
+        &br#"{"t":100,"lift":"e2"}
+{"t":200,"place":"e4"}
+{"t":1000,"lift":"e7"}
+{"t":1100,"place":"e5"}
+{"t":2000,"lift":"g1"}
+{"t":2100,"place":"f3"}"#[..],
+        "t",
+    )
+    .expect("trace");
+    let events = replay(
+        &entries,
+        "t",
+        Settings::default(),
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+    )
+    .expect("replay");
+    let dir = temp("speaker");
+    let out = dir.clone();
+    let set = clips();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let speaker = Speaker::spawn(
+        move || {
+            let mut chain = Chain::new();
+            chain.push_voice(Box::new(Breaks));
+            chain.push_voice(Box::new(FileVoice::open(set, &out).expect("file voice")));
+            chain
+        },
+        tx,
+    );
+    let earcons = EarconSwitches::all_off();
+    for e in &events {
+        if let Some(u) = Utterance::of(e, &earcons) {
+            speaker.say(u);
+        }
+    }
+    assert!(speaker.wait_idle(Duration::from_secs(10)));
+    speaker.quit();
+    let reports: Vec<Report> = rx.try_iter().collect();
+    let announced: Vec<(u32, &str)> = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::Started {
+                ply: Some(p),
+                voice,
+                ..
+            } => Some((*p, *voice)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(announced, [(1, "file"), (2, "file"), (3, "file")]);
+    let failures = reports
+        .iter()
+        .filter(|r| matches!(r, Report::VoiceFailed(f) if f.voice == "speech-dispatcher"))
+        .count();
+    assert_eq!(
+        failures, 1,
+        "the broken voice is reported once, then left alone"
+    );
+    let index = std::fs::read_to_string(dir.join("utterances.tsv")).expect("index");
+    assert_eq!(
+        index,
+        "0001.wav\tBauer Eva vier\n0002.wav\tBauer Eva fünf\n0003.wav\tSpringer Felix drei\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

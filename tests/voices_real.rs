@@ -1,0 +1,114 @@
+//! The real speech path, with real components: speech-dispatcher with
+//! espeak-ng and rodio (cpal's PulseAudio host) playing into a PulseAudio
+//! null sink, recorded from its monitor with parecord.
+
+#[path = "support/audio.rs"]
+mod audio;
+
+use std::process::Command;
+
+use audio::{AudioEnv, Heard};
+
+/// Runs `pegboard say ARGS` against the private sound system; returns
+/// its standard error.
+fn say(env: &AudioEnv, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        .arg("say")
+        .args(args)
+        .envs(env.vars())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pegboard runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "pegboard say {args:?} failed: {stderr}"
+    );
+    stderr
+}
+
+fn heard_saying(env: &AudioEnv, name: &str, args: &[&str]) -> (Heard, String) {
+    let rec = env.record(name);
+    let stderr = say(env, args);
+    (rec.stop(), stderr)
+}
+
+#[test]
+fn speech_dispatcher_announcement_reaches_the_sound_output() {
+    let env = AudioEnv::start("sd", true);
+    let (heard, stderr) = heard_saying(
+        &env,
+        "sd",
+        &["--voice", "speech-dispatcher", "--move", "g1f3"],
+    );
+    assert!(stderr.contains("spoken by: speech-dispatcher"), "{stderr}");
+    // "Springer Felix drei" at the brisk default rate: well under 3 s,
+    // and not a click.
+    assert!(
+        heard.audible > 0.4 && heard.audible < 3.0,
+        "implausible length of speech: {heard:?}"
+    );
+    assert!(heard.peak > 0.1, "too quiet to be speech: {heard:?}");
+}
+
+#[test]
+fn clips_announcement_reaches_the_sound_output_with_the_length_of_its_clips() {
+    let env = AudioEnv::start("clips", false);
+    let (heard, stderr) = heard_saying(&env, "clips", &["--voice", "clips", "--move", "g1f3"]);
+    assert!(stderr.contains("spoken by: clips"), "{stderr}");
+    // The same words through the file voice give the length to expect.
+    let out_dir = env.dir.join("file-voice");
+    let config = env.dir.join("file.toml");
+    std::fs::write(
+        &config,
+        format!("[speech.file]\ndirectory = \"{}\"\n", out_dir.display()),
+    )
+    .expect("config");
+    say(
+        &env,
+        &[
+            "--voice",
+            "file",
+            "--move",
+            "g1f3",
+            "--config",
+            &config.display().to_string(),
+        ],
+    );
+    let expected = audio::heard(&out_dir.join("0001.wav"));
+    assert!(
+        (heard.audible - expected.audible).abs() < 0.15,
+        "played {heard:?}, the clips make {expected:?}"
+    );
+    assert!(heard.audible > 0.5, "{heard:?}");
+}
+
+#[test]
+fn nothing_reaches_the_sound_output_when_muted() {
+    let env = AudioEnv::start("muted", true);
+    let (heard, stderr) = heard_saying(&env, "muted", &["--mute", "--move", "g1f3"]);
+    assert!(stderr.contains("spoken by: null"), "{stderr}");
+    assert_eq!(
+        heard.audible, 0.0,
+        "muted, yet something was heard: {heard:?}"
+    );
+    assert!(heard.peak < 0.02, "{heard:?}");
+    // The control: the same recorder setup hears the same move unmuted.
+    let (control, _) = heard_saying(&env, "unmuted", &["--move", "g1f3"]);
+    assert!(
+        control.audible > 0.4,
+        "the recorder hears speech: {control:?}"
+    );
+}
+
+#[test]
+fn without_speech_dispatcher_the_chain_falls_back_to_clips() {
+    // PulseAudio runs, speech-dispatcher does not (and cannot be
+    // autospawned at this private address): the default chain goes on to
+    // the clips, and the failure is said.
+    let env = AudioEnv::start("fallback", false);
+    let (heard, stderr) = heard_saying(&env, "fallback", &["--move", "e2e4"]);
+    assert!(stderr.contains("voice speech-dispatcher"), "{stderr}");
+    assert!(stderr.contains("spoken by: clips"), "{stderr}");
+    assert!(heard.audible > 0.3, "{heard:?}");
+}
