@@ -214,6 +214,24 @@ pub fn sounds_dir(configured: Option<&Path>) -> PathBuf {
         .unwrap_or_else(|| candidates[0].clone())
 }
 
+/// Frames per audio callback: 256 frames is under 6 ms at 44.1 kHz, so a
+/// new phrase reaches the output within one short period.
+pub const OUTPUT_FRAMES: u32 = 256;
+
+/// Opens the default audio output with a short buffer, or with the
+/// device's own buffer if it refuses a short one.
+pub fn open_output() -> Result<rodio::MixerDeviceSink, String> {
+    let short = rodio::DeviceSinkBuilder::from_default_device()
+        .map(|b| b.with_buffer_size(cpal::BufferSize::Fixed(OUTPUT_FRAMES)))
+        .and_then(|b| b.open_stream());
+    let mut sink = match short {
+        Ok(sink) => sink,
+        Err(_) => rodio::DeviceSinkBuilder::open_default_sink().map_err(|e| e.to_string())?,
+    };
+    sink.log_on_drop(false);
+    Ok(sink)
+}
+
 /// A source that notes the instant its first sample is taken by the audio
 /// output: that is when the utterance starts playing.
 struct FirstSample<S> {
@@ -257,21 +275,22 @@ pub struct ClipVoice {
     clips: Arc<ClipSet>,
     // Keeps the audio stream open; dropped last.
     player: rodio::Player,
-    _sink: rodio::MixerDeviceSink,
+    sink: rodio::MixerDeviceSink,
+    volume: f32,
     started: Arc<Mutex<Option<Instant>>>,
 }
 
 impl ClipVoice {
     pub fn open(clips: Arc<ClipSet>, volume: f32) -> Result<ClipVoice, VoiceError> {
-        let mut sink = rodio::DeviceSinkBuilder::open_default_sink()
-            .map_err(|e| VoiceError::Broken(format!("no audio output: {e}")))?;
-        sink.log_on_drop(false);
+        let sink =
+            open_output().map_err(|e| VoiceError::Broken(format!("no audio output: {e}")))?;
         let player = rodio::Player::connect_new(sink.mixer());
         player.set_volume(volume);
         Ok(ClipVoice {
             clips,
             player,
-            _sink: sink,
+            sink,
+            volume,
             started: Arc::new(Mutex::new(None)),
         })
     }
@@ -284,7 +303,11 @@ impl Voice for ClipVoice {
 
     fn start(&mut self, u: &Utterance) -> Result<(), VoiceError> {
         let samples = self.clips.render(u)?;
-        self.player.clear();
+        // A fresh player per phrase: its first sample goes out on the next
+        // audio callback, with nothing to resume.
+        self.player.stop();
+        self.player = rodio::Player::connect_new(self.sink.mixer());
+        self.player.set_volume(self.volume);
         self.started = Arc::new(Mutex::new(None));
         let channels = rodio::ChannelCount::new(self.clips.channels)
             .ok_or_else(|| VoiceError::Broken("clip set has no channels".into()))?;
@@ -295,7 +318,6 @@ impl Voice for ClipVoice {
             started: Arc::clone(&self.started),
             seen: false,
         });
-        self.player.play();
         Ok(())
     }
 

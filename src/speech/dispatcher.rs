@@ -51,8 +51,7 @@ struct EarconPlayer {
 
 impl EarconPlayer {
     fn open(clips: Arc<ClipSet>) -> Option<EarconPlayer> {
-        let mut sink = rodio::DeviceSinkBuilder::open_default_sink().ok()?;
-        sink.log_on_drop(false);
+        let sink = super::clips::open_output().ok()?;
         let player = rodio::Player::connect_new(sink.mixer());
         Some(EarconPlayer {
             player,

@@ -1,0 +1,224 @@
+//! Speech benchmarks, measured into a real PulseAudio null sink:
+//!
+//! - time from a `move` event to the first audio sample, for the clip voice
+//!   (rodio) and for speech-dispatcher with espeak-ng;
+//! - the spoken length of the announcements of a real game, by style.
+//!
+//! The first sample is timed twice: when the voice reports it (the audio
+//! output took the first sample, or speech-dispatcher's begin report), and
+//! when it arrives, audible, at the null sink's monitor (read with parec
+//! in 5 ms fragments, so that figure includes up to ~5 ms of the reader's
+//! own buffering). Run with: cargo bench --bench speech
+
+#[path = "../support/audio.rs"]
+mod audio;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pegboard::announce::Phrasebook;
+use pegboard::announce::phrases::{Style, Styles};
+use pegboard::demo::GAME;
+use pegboard::pgn::read_games;
+use pegboard::sim::playable_moves;
+use pegboard::speech::{
+    Kind, Report, Speaker, SpeechConfig, Utterance, VoiceLanguage, VoiceName, build_chain,
+};
+use shakmaty::Position;
+
+const CHILD: &str = "PEGBOARD_SPEECH_BENCH_CHILD";
+const RATE: usize = 16_000;
+
+/// The announcements of the demo game's moves in one style.
+fn announcements(style: Style) -> Vec<String> {
+    let games = read_games(GAME.as_bytes()).expect("demo game");
+    let words = Phrasebook::default().with_styles(Styles::both(style));
+    let (mut pos, _, moves, _) = playable_moves(&games[0].record).expect("playable");
+    let mut out = Vec::new();
+    for m in moves {
+        out.push(words.move_text(&pos, m));
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+/// The null sink's monitor, read continuously: chunks with their arrival.
+struct Monitor {
+    chunks: Arc<Mutex<Vec<(Instant, Vec<i16>)>>>,
+    child: std::process::Child,
+}
+
+impl Monitor {
+    fn start() -> Monitor {
+        let mut child = Command::new("parec")
+            .args([
+                "--device=pegboard_null.monitor",
+                "--raw",
+                "--format=s16le",
+                "--rate=16000",
+                "--channels=1",
+                "--latency-msec=5",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("parec");
+        let mut stdout = child.stdout.take().expect("parec output");
+        let chunks = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&chunks);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 320];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let now = Instant::now();
+                let samples = buf[..n & !1]
+                    .chunks_exact(2)
+                    .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                    .collect();
+                if let Ok(mut c) = sink.lock() {
+                    c.push((now, samples));
+                }
+            }
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        Monitor { chunks, child }
+    }
+
+    /// The first and last audible instants after `from`.
+    fn audible_after(&self, from: Instant) -> Option<(Instant, Instant)> {
+        let chunks = self.chunks.lock().ok()?;
+        let loud = |s: &i16| (*s as i32).abs() > (i16::MAX as i32) / 50;
+        let at = |arrived: Instant, len: usize, i: usize| {
+            arrived - Duration::from_secs_f64((len - i) as f64 / RATE as f64)
+        };
+        let mut first = None;
+        let mut last = None;
+        for (arrived, samples) in chunks.iter().filter(|(t, _)| *t >= from) {
+            if let Some(i) = samples.iter().position(loud) {
+                first.get_or_insert(at(*arrived, samples.len(), i));
+            }
+            if let Some(i) = samples.iter().rposition(loud) {
+                last = Some(at(*arrived, samples.len(), i));
+            }
+        }
+        Some((first?, last?))
+    }
+}
+
+impl Drop for Monitor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn stats(name: &str, mut v: Vec<f64>) {
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        println!("{name:<58} no samples");
+        return;
+    }
+    let pick = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{name:<58} median {:>7.1}  p95 {:>7.1}  max {:>7.1}   (n = {})",
+        pick(0.5),
+        pick(0.95),
+        v[v.len() - 1],
+        v.len()
+    );
+}
+
+/// Speaks every text through `voice`, one at a time, and measures.
+fn measure(
+    voice: VoiceName,
+    texts: &[String],
+    monitor: &Monitor,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let config = SpeechConfig {
+        voices: vec![voice],
+        ..SpeechConfig::default()
+    };
+    let language = VoiceLanguage {
+        clips: "fide".into(),
+        synthesizer: "de".into(),
+    };
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
+    // Warm up: the voice opens, the synthesizer loads.
+    speaker.say(Utterance::words(Kind::Answer, "Anna"));
+    speaker.wait_idle(Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    let (mut reported, mut sunk, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, text) in texts.iter().enumerate() {
+        rx.try_iter().for_each(drop);
+        let event = Instant::now();
+        speaker.say(Utterance {
+            kind: Kind::Move,
+            earcon: None,
+            text: text.clone(),
+            ply: Some(i as u32 + 1),
+        });
+        let started = rx.iter().find_map(|r| match r {
+            Report::Started { at, voice: v, .. } if v == voice.as_str() => Some(at),
+            Report::Unsaid(_) => panic!("{} could not say \"{text}\"", voice.as_str()),
+            _ => None,
+        });
+        speaker.wait_idle(Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(250));
+        if let Some(at) = started {
+            reported.push((at - event).as_secs_f64() * 1000.0);
+        }
+        if let Some((first, last)) = monitor.audible_after(event) {
+            sunk.push((first.saturating_duration_since(event)).as_secs_f64() * 1000.0);
+            lengths.push((last - first).as_secs_f64());
+        }
+    }
+    speaker.quit();
+    (reported, sunk, lengths)
+}
+
+fn child() {
+    let short = announcements(Style::Short);
+    let long = announcements(Style::Long);
+    let monitor = Monitor::start();
+    println!(
+        "speech benchmarks: {} announcements of the demo game per run\n",
+        short.len()
+    );
+    for voice in [VoiceName::Clips, VoiceName::SpeechDispatcher] {
+        let (reported, sunk, short_len) = measure(voice, &short, &monitor);
+        let name = voice.as_str();
+        stats(
+            &format!("{name}: move event -> first sample taken by output, ms"),
+            reported,
+        );
+        stats(
+            &format!("{name}: move event -> first audible sample at sink, ms"),
+            sunk,
+        );
+        let (_, _, long_len) = measure(voice, &long, &monitor);
+        stats(&format!("{name}: spoken length, short style, s"), short_len);
+        stats(&format!("{name}: spoken length, long style, s"), long_len);
+        println!();
+    }
+}
+
+fn main() {
+    if std::env::var_os(CHILD).is_some() {
+        child();
+        return;
+    }
+    // `cargo bench` passes --bench; there is nothing to filter.
+    let env = audio::AudioEnv::start("bench", true);
+    let status = Command::new(std::env::current_exe().expect("own path"))
+        .envs(env.vars())
+        .env(CHILD, "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("benchmark child");
+    assert!(status.success(), "speech benchmark failed");
+}
