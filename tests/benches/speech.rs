@@ -44,9 +44,12 @@ fn announcements(style: Style) -> Vec<String> {
     out
 }
 
+/// Samples read from the monitor, with the instant they arrived.
+type Chunks = Arc<Mutex<Vec<(Instant, Vec<i16>)>>>;
+
 /// The null sink's monitor, read continuously: chunks with their arrival.
 struct Monitor {
-    chunks: Arc<Mutex<Vec<(Instant, Vec<i16>)>>>,
+    chunks: Chunks,
     child: std::process::Child,
 }
 
