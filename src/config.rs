@@ -185,6 +185,10 @@ mod tests {
         let text = include_str!("../config/pegboard.toml");
         let c = Config::parse(text, "pegboard.toml").expect("valid");
         assert_eq!(c.settings(), Settings::default());
+        assert_eq!(c.speech, SpeechConfig::default());
+        assert_eq!(c.earcons, EarconSwitches::default());
+        assert_eq!(c.announce.styles(), Styles::default());
+        assert_eq!(c.announce.files, FileNaming::default());
     }
 
     #[test]
@@ -238,6 +242,15 @@ mod tests {
             .to_string();
         assert!(err.contains("line 2"), "{err}");
         assert!(err.contains("medium"), "{err}");
+    }
+
+    #[test]
+    fn unknown_voice_names_key_and_line() {
+        let err = Config::parse("[speech]\nvoices = [\"clips\", \"espeak\"]\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("espeak"), "{err}");
     }
 
     #[test]
