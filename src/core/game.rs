@@ -229,6 +229,7 @@ impl Game {
         let first = self.moves.len().saturating_sub(n);
         let mut pos = self.start.clone();
         for pm in &self.moves[..first] {
+            // Every move in the history was legal when it was played.
             pos.play_unchecked(pm.m);
         }
         let mut out = Vec::with_capacity(self.moves.len() - first);
@@ -237,17 +238,6 @@ impl Game {
             pos.play_unchecked(pm.m);
         }
         out
-    }
-
-    /// The position before the last move (the start if none was played).
-    pub fn position_before_last(&self) -> Chess {
-        let mut pos = self.start.clone();
-        let n = self.moves.len().saturating_sub(1);
-        for pm in &self.moves[..n] {
-            // Every move in the history was legal when it was played.
-            pos.play_unchecked(pm.m);
-        }
-        pos
     }
 
     pub fn ending(&self) -> Option<Ending> {

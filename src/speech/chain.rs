@@ -60,10 +60,6 @@ impl Chain {
         });
     }
 
-    pub fn names(&self) -> Vec<&'static str> {
-        self.slots.iter().map(|s| s.name).collect()
-    }
-
     /// Opens every voice that is not open and not waiting for a retry.
     /// Failures are returned for the log.
     pub fn open(&mut self, now: Instant) -> Vec<Failure> {

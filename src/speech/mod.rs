@@ -15,7 +15,7 @@ pub mod speaker;
 pub mod utterance;
 pub mod voice;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -211,14 +211,4 @@ pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text_fallbac
         }
     }
     chain
-}
-
-/// The sounds folder the configuration points at (for messages).
-pub fn sounds_dir(config: &SpeechConfig) -> PathBuf {
-    clips::sounds_dir(config.clips.directory.as_deref())
-}
-
-/// Whether `dir` has a clip set for `language`.
-pub fn has_clips(dir: &Path, language: &str) -> bool {
-    dir.join(language).join("manifest.toml").is_file()
 }

@@ -59,10 +59,6 @@ impl Queue {
         self.pending.pop_front()
     }
 
-    pub fn len(&self) -> usize {
-        self.pending.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.pending.is_empty()
     }
