@@ -137,10 +137,6 @@ impl Voice for Breaks {
     fn reports_start(&self) -> bool {
         true
     }
-    fn progress(&mut self) -> Progress {
-        Progress::Finished
-    }
-    fn stop(&mut self) {}
 }
 
 #[test]

@@ -167,13 +167,6 @@ mod tests {
                 }
             }
         }
-        fn reports_start(&self) -> bool {
-            false
-        }
-        fn progress(&mut self) -> Progress {
-            Progress::Finished
-        }
-        fn stop(&mut self) {}
     }
 
     #[test]

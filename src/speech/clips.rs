@@ -396,16 +396,6 @@ impl Voice for FileVoice {
         self.count += 1;
         Ok(())
     }
-
-    fn reports_start(&self) -> bool {
-        false
-    }
-
-    fn progress(&mut self) -> Progress {
-        Progress::Finished
-    }
-
-    fn stop(&mut self) {}
 }
 
 #[cfg(test)]

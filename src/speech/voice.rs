@@ -49,15 +49,22 @@ pub trait Voice {
 
     /// Whether this voice can tell when the sound actually starts. A voice
     /// that cannot has announced a move when it was handed the utterance.
-    fn reports_start(&self) -> bool;
+    /// The default is a voice that is done when handed the words (text,
+    /// file, null): it cannot tell, it is always finished, and there is
+    /// nothing to stop.
+    fn reports_start(&self) -> bool {
+        false
+    }
 
     /// How far the current utterance has got. A voice whose end report may
     /// never arrive says `Waiting` or `Speaking`; the speaker's timeouts
     /// take care of that.
-    fn progress(&mut self) -> Progress;
+    fn progress(&mut self) -> Progress {
+        Progress::Finished
+    }
 
     /// Stops the current utterance at once.
-    fn stop(&mut self);
+    fn stop(&mut self) {}
 }
 
 /// Prints each utterance on a line (standard output by default).
@@ -92,16 +99,6 @@ impl Voice for TextVoice {
             .and_then(|()| self.out.flush())
             .map_err(|e| VoiceError::Broken(format!("cannot print: {e}")))
     }
-
-    fn reports_start(&self) -> bool {
-        false
-    }
-
-    fn progress(&mut self) -> Progress {
-        Progress::Finished
-    }
-
-    fn stop(&mut self) {}
 }
 
 /// Says nothing (muted, or a headless test).
@@ -115,14 +112,4 @@ impl Voice for NullVoice {
     fn start(&mut self, _u: &Utterance) -> Result<(), VoiceError> {
         Ok(())
     }
-
-    fn reports_start(&self) -> bool {
-        false
-    }
-
-    fn progress(&mut self) -> Progress {
-        Progress::Finished
-    }
-
-    fn stop(&mut self) {}
 }
