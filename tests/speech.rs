@@ -92,7 +92,7 @@ fn the_file_voice_writes_each_utterance_with_its_earcon_and_words() {
     let expected = set.render(&u).expect("renders").len() as u32;
     assert_eq!(plain, expected, "the WAV holds exactly the rendered clips");
     assert!(
-        earcon > plain + set.sample_rate / 10,
+        earcon > plain + set.sample_rate.get() / 10,
         "the earcon comes first"
     );
     let index = std::fs::read_to_string(dir.join("utterances.tsv")).expect("index");

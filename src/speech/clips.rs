@@ -43,8 +43,8 @@ struct Manifest {
 /// Decoded clips, ready to be put together.
 #[derive(Debug, Clone)]
 pub struct ClipSet {
-    pub sample_rate: u32,
-    pub channels: u16,
+    pub sample_rate: rodio::SampleRate,
+    pub channels: rodio::ChannelCount,
     words: HashMap<String, Arc<[f32]>>,
     earcons: HashMap<Earcon, Arc<[f32]>>,
 }
@@ -84,12 +84,12 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-fn decode(path: &Path) -> Result<(u32, u16, Vec<f32>), String> {
+fn decode(path: &Path) -> Result<(rodio::SampleRate, rodio::ChannelCount, Vec<f32>), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let decoder = rodio::Decoder::new(BufReader::new(file))
         .map_err(|e| format!("{}: not a sound file rodio can read: {e}", path.display()))?;
-    let rate = decoder.sample_rate().get();
-    let channels = decoder.channels().get();
+    let rate = decoder.sample_rate();
+    let channels = decoder.channels();
     Ok((rate, channels, decoder.collect()))
 }
 
@@ -103,8 +103,11 @@ impl ClipSet {
             .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
         let manifest: Manifest = toml::from_str(&text)
             .map_err(|e| format!("{}: {}", manifest_path.display(), e.to_string().trim_end()))?;
-        let mut format: Option<(u32, u16, PathBuf)> = None;
-        let mut check = |rate: u32, channels: u16, path: &Path| -> Result<(), String> {
+        let mut format: Option<(rodio::SampleRate, rodio::ChannelCount, PathBuf)> = None;
+        let mut check = |rate: rodio::SampleRate,
+                         channels: rodio::ChannelCount,
+                         path: &Path|
+         -> Result<(), String> {
             match &format {
                 None => {
                     format = Some((rate, channels, path.to_path_buf()));
@@ -151,7 +154,8 @@ impl ClipSet {
     }
 
     fn silence(&self, ms: u32, out: &mut Vec<f32>) {
-        let n = (self.sample_rate as u64 * ms as u64 / 1000) as usize * self.channels as usize;
+        let n = (self.sample_rate.get() as u64 * ms as u64 / 1000) as usize
+            * self.channels.get() as usize;
         out.resize(out.len() + n, 0.0);
     }
 
@@ -191,8 +195,13 @@ impl ClipSet {
 
     /// How long `samples` last.
     pub fn duration(&self, samples: &[f32]) -> Duration {
-        let frames = samples.len() as f64 / self.channels as f64;
-        Duration::from_secs_f64(frames / self.sample_rate as f64)
+        let frames = samples.len() as f64 / self.channels.get() as f64;
+        Duration::from_secs_f64(frames / self.sample_rate.get() as f64)
+    }
+
+    /// `samples` (from [`ClipSet::render`]) as a source rodio can play.
+    pub fn buffer(&self, samples: Vec<f32>) -> rodio::buffer::SamplesBuffer {
+        rodio::buffer::SamplesBuffer::new(self.channels, self.sample_rate, samples)
     }
 }
 
@@ -309,12 +318,8 @@ impl Voice for ClipVoice {
         self.player = rodio::Player::connect_new(self.sink.mixer());
         self.player.set_volume(self.volume);
         self.started = Arc::new(Mutex::new(None));
-        let channels = rodio::ChannelCount::new(self.clips.channels)
-            .ok_or_else(|| VoiceError::Broken("clip set has no channels".into()))?;
-        let rate = rodio::SampleRate::new(self.clips.sample_rate)
-            .ok_or_else(|| VoiceError::Broken("clip set has no sample rate".into()))?;
         self.player.append(FirstSample {
-            inner: rodio::buffer::SamplesBuffer::new(channels, rate, samples),
+            inner: self.clips.buffer(samples),
             started: Arc::clone(&self.started),
             seen: false,
         });
@@ -360,8 +365,8 @@ impl FileVoice {
 
     fn write(&self, path: &Path, samples: &[f32]) -> Result<(), String> {
         let spec = hound::WavSpec {
-            channels: self.clips.channels,
-            sample_rate: self.clips.sample_rate,
+            channels: self.clips.channels.get(),
+            sample_rate: self.clips.sample_rate.get(),
             bits_per_sample: 16,
             sample_format: hound::SampleFormat::Int,
         };

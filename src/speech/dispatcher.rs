@@ -65,19 +65,12 @@ impl EarconPlayer {
             text: String::new(),
             ..u.clone()
         };
-        let (Ok(samples), Some(channels), Some(rate)) = (
-            self.clips.render(&only_earcon),
-            rodio::ChannelCount::new(self.clips.channels),
-            rodio::SampleRate::new(self.clips.sample_rate),
-        ) else {
-            return false;
+        let samples = match self.clips.render(&only_earcon) {
+            Ok(samples) if !samples.is_empty() => samples,
+            _ => return false,
         };
-        if samples.is_empty() {
-            return false;
-        }
         self.player.clear();
-        self.player
-            .append(rodio::buffer::SamplesBuffer::new(channels, rate, samples));
+        self.player.append(self.clips.buffer(samples));
         self.player.play();
         true
     }
@@ -162,10 +155,14 @@ impl DispatcherVoice {
         })
     }
 
-    fn speak(&mut self, text: &str) -> Result<(), VoiceError> {
+    fn set_state(&self, started: Option<Instant>, finished: bool) {
         if let Ok(mut s) = self.state.lock() {
-            *s = State::default();
+            *s = State { started, finished };
         }
+    }
+
+    fn speak(&mut self, text: &str) -> Result<(), VoiceError> {
+        self.set_state(None, false);
         self.tts
             .speak(text, false)
             .map(|_| ())
@@ -183,24 +180,14 @@ impl Voice for DispatcherVoice {
         let earcon_playing =
             u.earcon.is_some() && self.earcons.as_ref().is_some_and(|player| player.play(u));
         if earcon_playing {
-            if let Ok(mut s) = self.state.lock() {
-                *s = State {
-                    started: Some(Instant::now()),
-                    finished: false,
-                };
-            }
+            self.set_state(Some(Instant::now()), false);
             if !u.text.is_empty() {
                 self.pending = Some(u.text.clone());
             }
             return Ok(());
         }
         if u.text.is_empty() {
-            if let Ok(mut s) = self.state.lock() {
-                *s = State {
-                    started: Some(Instant::now()),
-                    finished: true,
-                };
-            }
+            self.set_state(Some(Instant::now()), true);
             return Ok(());
         }
         self.speak(&u.text)
