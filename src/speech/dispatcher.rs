@@ -180,7 +180,8 @@ impl Voice for DispatcherVoice {
         let earcon_playing =
             u.earcon.is_some() && self.earcons.as_ref().is_some_and(|player| player.play(u));
         if earcon_playing {
-            self.set_state(Some(Instant::now()), false);
+            // Words follow the earcon; an earcon alone ends with its sound.
+            self.set_state(Some(Instant::now()), u.text.is_empty());
             if !u.text.is_empty() {
                 self.pending = Some(u.text.clone());
             }
