@@ -403,13 +403,7 @@ mod tests {
     }
 
     fn say(fen: &str, uci: &str) -> String {
-        let p = pos(fen);
-        let m = uci
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&p)
-            .expect("legal move");
-        Phrasebook::default().move_text(&p, m)
+        say_with(&Phrasebook::default(), fen, uci)
     }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -488,13 +482,7 @@ mod tests {
     }
 
     fn say_with(b: &Phrasebook, fen: &str, uci: &str) -> String {
-        let p = pos(fen);
-        let m = uci
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&p)
-            .expect("legal move");
-        b.move_text(&p, m)
+        announce_uci(b, Some(fen), uci).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
