@@ -84,7 +84,10 @@ struct Voices {
     speaker: Speaker,
     reports: Receiver<Report>,
     earcons: EarconSwitches,
+    /// The voices that have spoken so far, each noted once on the transcript.
     used: Vec<&'static str>,
+    /// Whether "no voice works" has been noted.
+    unsaid_noted: bool,
 }
 
 /// The demo in progress: the controller, the real-time pacing, and the
@@ -173,6 +176,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
             reports: rx,
             earcons,
             used: Vec::new(),
+            unsaid_noted: false,
         }
     });
     let c = Controller::new(
@@ -247,8 +251,8 @@ fn report_input(
             Ok(None)
         }
         Report::Unsaid(_) => {
-            if !v.used.contains(&"none") {
-                v.used.push("none");
+            if !v.unsaid_noted {
+                v.unsaid_noted = true;
                 writeln!(out, "          (no voice works: text only)").map_err(io)?;
             }
             Ok(None)
