@@ -4,6 +4,7 @@
 //! Data flows one way: raw scans → [`debounce`] → square changes →
 //! [`tracker`] (Art. 4, E2.2/E2.3) → [`game`] → [`event`]s.
 
+pub mod clock;
 pub mod controller;
 pub mod debounce;
 pub mod event;

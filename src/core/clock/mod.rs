@@ -1,0 +1,424 @@
+//! The chess clock (Art. 6): two times, only one running, pressed when a
+//! move is complete.
+//!
+//! Pure, like the rest of the core: every call takes the instant `t` (in
+//! milliseconds) and nothing reads a real clock, so every rule can be
+//! tested to the millisecond and a replay is exact. All arithmetic is in
+//! integer milliseconds: no drift, however long the game.
+
+pub mod control;
+
+use shakmaty::Color;
+
+pub use control::{Bonus, Class, ControlError, Period, TimeControl};
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// One player's side of the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Side {
+    /// Main time left; for the running side, as of [`Clock::since`].
+    remaining: u64,
+    /// Simple delay still unused for the current move (6.2b).
+    delay_left: u64,
+    /// Time the current move has used so far (for Bronstein).
+    move_used: u64,
+    /// Moves completed (clock presses that counted).
+    moves: u32,
+    /// The period in force (0-based, counting repeats of the last one).
+    period: usize,
+    /// The instant this side's flag fell in the current period.
+    flag: Option<u64>,
+    /// The next low-time warning to give, as an index into the thresholds.
+    next_warning: usize,
+}
+
+/// What a press did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Press {
+    /// The press counted: the presser's clock stopped, the other started.
+    Switched {
+        /// The presser entered a new period, whose time was added.
+        new_period: bool,
+    },
+    /// The first press of a clock that starts at the first move: the
+    /// opponent's clock started.
+    Started,
+    /// The presser's clock was not running (or the clock is paused or
+    /// stopped): nothing changed, as on a real clock.
+    Ignored,
+}
+
+/// A timer of the clock that fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// The running side's time reached zero at this instant (6.1).
+    Flag(Color),
+    /// The running side's time reached this low-time threshold.
+    Warning(Color, u64),
+}
+
+/// The clock as a display shows it at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Face {
+    pub running: Option<Color>,
+    pub paused: bool,
+    /// Remaining time, White then Black.
+    pub remaining: [u64; 2],
+    /// Moves completed, White then Black.
+    pub moves: [u32; 2],
+    /// The period in force, 1-based, White then Black.
+    pub periods: [u32; 2],
+    pub flags: [bool; 2],
+}
+
+impl Face {
+    pub fn remaining(&self, color: Color) -> u64 {
+        self.remaining[index(color)]
+    }
+    pub fn flag(&self, color: Color) -> bool {
+        self.flags[index(color)]
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clock {
+    control: TimeControl,
+    sides: [Side; 2],
+    running: Option<Color>,
+    paused: bool,
+    /// Whether the clock has ever been started.
+    started: bool,
+    /// The instant the running side's current stretch began (start, press
+    /// or resume). Its elapsed time is folded in by [`Clock::settle`].
+    since: u64,
+    /// Low-time warning thresholds, largest first; warnings are given for
+    /// the sides marked in `warned`.
+    thresholds: Vec<u64>,
+    warned: [bool; 2],
+}
+
+impl Clock {
+    /// A clock set for `control`, not yet running.
+    pub fn new(control: TimeControl) -> Clock {
+        let first = control.periods()[0];
+        let side = Side {
+            remaining: first.ms,
+            delay_left: 0,
+            move_used: 0,
+            moves: 0,
+            period: 0,
+            flag: None,
+            next_warning: 0,
+        };
+        Clock {
+            control,
+            sides: [side; 2],
+            running: None,
+            paused: false,
+            started: false,
+            since: 0,
+            thresholds: Vec::new(),
+            warned: [false; 2],
+        }
+    }
+
+    /// Gives a low-time warning to the sides in `warned` when their time
+    /// reaches each of `thresholds` (in ms) from above.
+    pub fn with_warnings(mut self, thresholds: &[u64], warned: [bool; 2]) -> Clock {
+        let mut t: Vec<u64> = thresholds.iter().copied().filter(|&ms| ms > 0).collect();
+        t.sort_unstable_by(|a, b| b.cmp(a));
+        t.dedup();
+        self.thresholds = t;
+        self.warned = warned;
+        for c in [Color::White, Color::Black] {
+            self.rearm_warnings(c);
+        }
+        self
+    }
+
+    pub fn control(&self) -> &TimeControl {
+        &self.control
+    }
+
+    pub fn running(&self) -> Option<Color> {
+        self.running
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
+    pub fn moves(&self, color: Color) -> u32 {
+        self.sides[index(color)].moves
+    }
+
+    pub fn flag(&self, color: Color) -> Option<u64> {
+        self.sides[index(color)].flag
+    }
+
+    /// Whether `color` plays in the last period, for all remaining moves.
+    pub fn in_last_period(&self, color: Color) -> bool {
+        self.control.is_last_period(self.moves(color))
+    }
+
+    /// Moves `color` still has to complete before the next control, the
+    /// current one included; `None` in a period for all remaining moves.
+    pub fn moves_to_control(&self, color: Color) -> Option<u32> {
+        let moves = self.moves(color);
+        self.control.control_at(moves).map(|at| at - moves)
+    }
+
+    fn delay(&self, side: &Side) -> u64 {
+        match self.control.period_after(side.moves).1.bonus {
+            Bonus::Delay(ms) => ms,
+            _ => 0,
+        }
+    }
+
+    /// How the running side's `since` state splits `elapsed`: (from the
+    /// delay, from the main time).
+    fn split(side: &Side, elapsed: u64) -> (u64, u64) {
+        let from_delay = elapsed.min(side.delay_left);
+        (from_delay, elapsed - from_delay)
+    }
+
+    fn ticking(&self) -> Option<Color> {
+        self.running.filter(|_| !self.paused)
+    }
+
+    /// The time `color` has left at `t` (never below zero).
+    pub fn remaining(&self, t: u64, color: Color) -> u64 {
+        let side = &self.sides[index(color)];
+        if self.ticking() != Some(color) {
+            return side.remaining;
+        }
+        let (_, main) = Clock::split(side, t.saturating_sub(self.since));
+        side.remaining.saturating_sub(main)
+    }
+
+    /// The clock at `t`, as a display shows it.
+    pub fn face(&self, t: u64) -> Face {
+        let side = |c: Color| &self.sides[index(c)];
+        Face {
+            running: self.running,
+            paused: self.paused,
+            remaining: [
+                self.remaining(t, Color::White),
+                self.remaining(t, Color::Black),
+            ],
+            moves: [side(Color::White).moves, side(Color::Black).moves],
+            periods: [
+                side(Color::White).period as u32 + 1,
+                side(Color::Black).period as u32 + 1,
+            ],
+            flags: [
+                side(Color::White).flag.is_some(),
+                side(Color::Black).flag.is_some(),
+            ],
+        }
+    }
+
+    /// Folds the running side's time since `since` into its state.
+    fn settle(&mut self, t: u64) {
+        let Some(color) = self.ticking() else {
+            self.since = t;
+            return;
+        };
+        let elapsed = t.saturating_sub(self.since);
+        let side = &mut self.sides[index(color)];
+        let (from_delay, main) = Clock::split(side, elapsed);
+        side.delay_left -= from_delay;
+        side.remaining = side.remaining.saturating_sub(main);
+        side.move_used += elapsed;
+        self.since = t;
+    }
+
+    /// `color` begins a move at `t`: its delay is fresh, nothing used yet.
+    fn begin_move(&mut self, t: u64, color: Color) {
+        let delay = self.delay(&self.sides[index(color)]);
+        let side = &mut self.sides[index(color)];
+        side.delay_left = delay;
+        side.move_used = 0;
+        self.running = Some(color);
+        self.since = t;
+    }
+
+    /// Starts `color`'s clock at `t` (6.5: White's, at the start of the
+    /// game).
+    pub fn start(&mut self, t: u64, color: Color) {
+        self.started = true;
+        self.paused = false;
+        self.begin_move(t, color);
+    }
+
+    /// `color` presses the clock at `t` (6.7): if its clock runs, the move
+    /// is complete, the bonus is applied, the period may change, and the
+    /// opponent's clock starts. `first` is the side that moves first, for
+    /// a clock that starts at the first move.
+    pub fn press(&mut self, t: u64, color: Color, first: Color) -> Press {
+        if !self.started {
+            if color != first {
+                return Press::Ignored;
+            }
+            // The first move is free; the opponent's clock starts now.
+            self.sides[index(color)].moves += 1;
+            self.start(t, !color);
+            return Press::Started;
+        }
+        if self.ticking() != Some(color) {
+            return Press::Ignored;
+        }
+        self.settle(t);
+        let control = &self.control;
+        let side = &mut self.sides[index(color)];
+        let period = control.period_after(side.moves).1;
+        // A fallen flag stays fallen: no bonus brings the time back.
+        if side.flag.is_none() {
+            match period.bonus {
+                Bonus::Increment(ms) => side.remaining += ms,
+                Bonus::Bronstein(ms) => side.remaining += side.move_used.min(ms),
+                Bonus::Delay(_) | Bonus::None => {}
+            }
+        }
+        side.moves += 1;
+        let (now, next) = control.period_after(side.moves);
+        let new_period = now != side.period;
+        if new_period {
+            // 6.2/6.3: the next period's time is added; unused time
+            // carries over. A flag of the old period is done with.
+            side.period = now;
+            side.remaining += next.ms;
+            side.flag = None;
+        }
+        self.rearm_warnings(color);
+        self.begin_move(t, !color);
+        Press::Switched { new_period }
+    }
+
+    /// Stops both times at `t` (6.12: to call the arbiter).
+    pub fn pause(&mut self, t: u64) -> bool {
+        if self.running.is_none() || self.paused {
+            return false;
+        }
+        self.settle(t);
+        self.paused = true;
+        true
+    }
+
+    /// Restarts the time that was running when the clock was paused.
+    pub fn resume(&mut self, t: u64) -> bool {
+        if self.running.is_none() || !self.paused {
+            return false;
+        }
+        self.paused = false;
+        self.since = t;
+        true
+    }
+
+    /// Stops the clock for good (the game is over).
+    pub fn stop(&mut self, t: u64) {
+        self.settle(t);
+        self.running = None;
+        self.paused = false;
+    }
+
+    /// Adds `ms` to `color`'s time at `t` (a penalty for the opponent,
+    /// 7.4b, 9.5b, 10.2).
+    pub fn add(&mut self, t: u64, color: Color, ms: u64) {
+        self.settle(t);
+        self.sides[index(color)].remaining += ms;
+        self.rearm_warnings(color);
+    }
+
+    /// The arbiter sets `color`'s time (6.13).
+    pub fn set_time(&mut self, t: u64, color: Color, ms: u64) {
+        self.settle(t);
+        let side = &mut self.sides[index(color)];
+        side.remaining = ms;
+        side.flag = None;
+        self.rearm_warnings(color);
+    }
+
+    /// The arbiter sets the move counter (6.13); the period follows it.
+    pub fn set_moves(&mut self, t: u64, color: Color, moves: u32) {
+        self.settle(t);
+        let period = self.control.period_after(moves).0;
+        let side = &mut self.sides[index(color)];
+        side.moves = moves;
+        side.period = period;
+    }
+
+    /// Marks the warnings above `color`'s present time as still to come,
+    /// and those at or below it as passed.
+    fn rearm_warnings(&mut self, color: Color) {
+        let side = &mut self.sides[index(color)];
+        side.next_warning = self
+            .thresholds
+            .iter()
+            .position(|&ms| ms < side.remaining)
+            .unwrap_or(self.thresholds.len());
+    }
+
+    /// The instant of the running side's next warning, and its threshold.
+    fn next_warning(&self) -> Option<(u64, u64)> {
+        let color = self.ticking()?;
+        if !self.warned[index(color)] {
+            return None;
+        }
+        let side = &self.sides[index(color)];
+        let &ms = self.thresholds.get(side.next_warning)?;
+        let until = side.delay_left + side.remaining.checked_sub(ms)?;
+        Some((self.since + until, ms))
+    }
+
+    /// The instant the running side's flag falls, if it has not yet.
+    fn next_flag(&self) -> Option<u64> {
+        let color = self.ticking()?;
+        let side = &self.sides[index(color)];
+        if side.flag.is_some() {
+            return None;
+        }
+        Some(self.since + side.delay_left + side.remaining)
+    }
+
+    /// When the next timer fires, if any.
+    pub fn next_deadline(&self) -> Option<u64> {
+        [self.next_flag(), self.next_warning().map(|(t, _)| t)]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Fires the timer due at `t`, if any: a flag falls before a warning
+    /// of the same instant is given (a warning at zero is not given).
+    pub fn fire(&mut self, t: u64) -> Option<Signal> {
+        let color = self.ticking()?;
+        if self.next_flag().is_some_and(|d| d <= t) {
+            let d = self.next_flag().unwrap_or(t);
+            self.settle(d);
+            let side = &mut self.sides[index(color)];
+            side.flag = Some(d);
+            side.next_warning = self.thresholds.len();
+            return Some(Signal::Flag(color));
+        }
+        if let Some((d, ms)) = self.next_warning().filter(|&(d, _)| d <= t) {
+            self.settle(d);
+            self.sides[index(color)].next_warning += 1;
+            return Some(Signal::Warning(color, ms));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,247 @@
+use super::*;
+use proptest::prelude::*;
+use shakmaty::Color::{Black, White};
+
+const MIN: u64 = 60_000;
+const S: u64 = 1_000;
+
+fn clock(human: &str) -> Clock {
+    Clock::new(TimeControl::parse_human(human).unwrap())
+}
+
+#[test]
+fn art_6_2_fischer_increment_is_added_after_each_move() {
+    let mut c = clock("90+30");
+    c.start(0, White);
+    assert_eq!(
+        c.press(10 * S, White, White),
+        Press::Switched { new_period: false }
+    );
+    assert_eq!(c.remaining(10 * S, White), 90 * MIN - 10 * S + 30 * S);
+    // Black's time runs now, White's stands.
+    assert_eq!(c.remaining(70 * S, Black), 90 * MIN - 60 * S);
+    assert_eq!(c.remaining(70 * S, White), 90 * MIN + 20 * S);
+}
+
+#[test]
+fn art_6_2b_delay_main_time_untouched_when_stopped_within_the_delay() {
+    let mut c = clock("5d3");
+    c.start(0, White);
+    // 2.999 s: inside the delay, the main time has not moved.
+    assert_eq!(c.remaining(2_999, White), 5 * MIN);
+    c.press(2_999, White, White);
+    assert_eq!(c.remaining(2_999, White), 5 * MIN);
+    // Black takes 10 s: 3 s of delay, then 7 s of main time.
+    c.press(2_999 + 10 * S, Black, White);
+    assert_eq!(c.remaining(20 * S, Black), 5 * MIN - 7 * S);
+    // The delay is fresh for each move, and unused delay does not carry.
+    assert_eq!(c.remaining(2_999 + 10 * S + 3 * S, White), 5 * MIN);
+    assert_eq!(c.remaining(2_999 + 10 * S + 4 * S, White), 5 * MIN - S);
+}
+
+#[test]
+fn art_6_2_bronstein_gives_back_the_time_used_up_to_the_delay() {
+    let mut c = clock("5b3");
+    c.start(0, White);
+    // The main time runs at once…
+    assert_eq!(c.remaining(2 * S, White), 5 * MIN - 2 * S);
+    // …and a 2 s move gets 2 s back, a 10 s move 3 s.
+    c.press(2 * S, White, White);
+    assert_eq!(c.remaining(2 * S, White), 5 * MIN);
+    c.press(12 * S, Black, White);
+    assert_eq!(c.remaining(12 * S, Black), 5 * MIN - 7 * S);
+}
+
+#[test]
+fn art_6_3_next_period_time_is_added_when_the_move_count_is_reached() {
+    let mut c = clock("2/10,5+30");
+    c.start(0, White);
+    c.press(MIN, White, White);
+    c.press(2 * MIN, Black, White);
+    assert_eq!(
+        c.press(3 * MIN, White, White),
+        Press::Switched { new_period: true }
+    );
+    // 10 min − 2 × 1 min + 2 × 30 s, then 5 more minutes carried on top.
+    assert_eq!(
+        c.remaining(3 * MIN, White),
+        10 * MIN - 2 * MIN + MIN + 5 * MIN
+    );
+    assert_eq!(c.face(3 * MIN).periods, [2, 1]);
+    assert_eq!(c.moves_to_control(White), None);
+    assert_eq!(c.moves_to_control(Black), Some(1));
+}
+
+#[test]
+fn art_6_1_flag_falls_to_the_millisecond() {
+    let mut c = clock("1");
+    c.start(500, White);
+    assert_eq!(c.next_deadline(), Some(500 + MIN));
+    assert_eq!(c.fire(500 + MIN - 1), None);
+    assert_eq!(c.fire(500 + MIN + 7), Some(Signal::Flag(White)));
+    assert_eq!(c.flag(White), Some(500 + MIN));
+    assert_eq!(c.remaining(500 + MIN + 7, White), 0);
+    // One flag per period: no second signal.
+    assert_eq!(c.next_deadline(), None);
+}
+
+#[test]
+fn art_6_2b_with_delay_the_flag_falls_after_the_delay() {
+    let mut c = clock("1d5");
+    c.start(0, White);
+    assert_eq!(c.next_deadline(), Some(MIN + 5 * S));
+}
+
+#[test]
+fn art_6_12_a_paused_clock_does_not_run() {
+    let mut c = clock("10");
+    c.start(0, White);
+    assert!(c.pause(MIN));
+    assert_eq!(c.remaining(5 * MIN, White), 9 * MIN);
+    assert_eq!(c.next_deadline(), None);
+    // A press while paused counts for nothing.
+    assert_eq!(c.press(5 * MIN, White, White), Press::Ignored);
+    assert!(c.resume(6 * MIN));
+    assert_eq!(c.remaining(7 * MIN, White), 8 * MIN);
+    assert_eq!(c.next_deadline(), Some(6 * MIN + 9 * MIN));
+}
+
+#[test]
+fn art_6_7_a_press_by_the_player_whose_clock_stands_changes_nothing() {
+    let mut c = clock("10");
+    c.start(0, White);
+    assert_eq!(c.press(S, Black, White), Press::Ignored);
+    assert_eq!(c.running(), Some(White));
+    assert_eq!(c.moves(Black), 0);
+}
+
+#[test]
+fn starting_at_the_first_move_leaves_the_first_move_free() {
+    let mut c = clock("10");
+    assert_eq!(c.press(5 * S, Black, White), Press::Ignored);
+    assert_eq!(c.press(7 * S, White, White), Press::Started);
+    assert_eq!(c.running(), Some(Black));
+    assert_eq!(c.remaining(7 * S, White), 10 * MIN);
+    assert_eq!(c.remaining(9 * S, Black), 10 * MIN - 2 * S);
+}
+
+#[test]
+fn art_6_13_arbiter_sets_times_and_move_counter() {
+    let mut c = clock("40/90,30");
+    c.start(0, White);
+    c.set_time(MIN, White, 12 * MIN);
+    c.set_moves(MIN, White, 40);
+    c.set_moves(MIN, Black, 39);
+    assert_eq!(c.remaining(MIN, White), 12 * MIN);
+    assert_eq!(c.remaining(2 * MIN, White), 11 * MIN);
+    assert_eq!(c.face(MIN).periods, [2, 1]);
+    assert_eq!(c.moves_to_control(Black), Some(1));
+}
+
+#[test]
+fn warnings_come_once_at_each_threshold_from_above() {
+    let mut c = clock("2").with_warnings(&[MIN, 30 * S, 10 * MIN], [true, false]);
+    c.start(0, White);
+    // 10 min is above the 2 min White starts with: never said.
+    assert_eq!(c.next_deadline(), Some(MIN));
+    assert_eq!(c.fire(MIN), Some(Signal::Warning(White, MIN)));
+    assert_eq!(c.next_deadline(), Some(90 * S));
+    c.press(80 * S, White, White);
+    // Black is not warned: only its flag is a timer.
+    assert_eq!(c.next_deadline(), Some(80 * S + 2 * MIN));
+    c.press(81 * S, Black, White);
+    assert_eq!(
+        c.fire(81 * S + 10 * S),
+        Some(Signal::Warning(White, 30 * S))
+    );
+}
+
+#[test]
+fn no_drift_over_eight_hours_of_one_ms_ticks() {
+    // Eight simulated hours, the clock asked and its timers fired every
+    // millisecond, moves pressed at irregular instants: the times stay
+    // exact to the millisecond.
+    let mut c = clock("240+30");
+    c.start(0, White);
+    let end = 8 * 60 * MIN;
+    let mut presses = [0u64; 2];
+    let mut used = [0u64; 2];
+    let mut move_start = 0u64;
+    let mut mover = White;
+    let mut t = 0u64;
+    let mut next_press = 37_123u64;
+    while t < end {
+        t += 1;
+        let _ = c.fire(t);
+        let _ = c.remaining(t, mover);
+        if t == next_press {
+            c.press(t, mover, White);
+            used[index(mover)] += t - move_start;
+            presses[index(mover)] += 1;
+            move_start = t;
+            mover = !mover;
+            next_press = t + 10_007 + (t * 7919) % 160_000;
+        }
+    }
+    for color in [White, Black] {
+        let i = index(color);
+        let running = if color == mover { t - move_start } else { 0 };
+        assert_eq!(
+            c.remaining(t, color),
+            240 * MIN + presses[i] * 30 * S - used[i] - running,
+            "{color:?}"
+        );
+    }
+}
+
+proptest! {
+    /// For random move times, time used plus time left equals the time
+    /// given (periods reached, increments, Bronstein refunds) plus the
+    /// delay time that spared the main time: exactly, in integer ms.
+    #[test]
+    fn time_used_plus_left_equals_time_given(
+        kind in 0..3u8,
+        bonus_s in 0..40u64,
+        times in proptest::collection::vec(0..200_000u64, 1..120),
+    ) {
+        let bonus = match kind {
+            0 => Bonus::Increment(bonus_s * S),
+            1 => Bonus::Delay(bonus_s * S),
+            _ => Bonus::Bronstein(bonus_s * S),
+        };
+        let periods = vec![
+            Period { moves: Some(20), ms: 300 * MIN, bonus },
+            Period { moves: None, ms: 60 * MIN, bonus },
+        ];
+        let control = TimeControl::new(periods).unwrap();
+        let mut c = Clock::new(control.clone());
+        c.start(0, White);
+        let mut t = 0u64;
+        let mut used = [0u64; 2];
+        let mut given = [300 * MIN; 2];
+        let mut saved = [0u64; 2];
+        let mut moves = [0u32; 2];
+        let mut mover = White;
+        for &dt in &times {
+            t += dt;
+            let i = index(mover);
+            c.press(t, mover, White);
+            used[i] += dt;
+            match bonus {
+                Bonus::Increment(ms) => given[i] += ms,
+                Bonus::Bronstein(ms) => given[i] += dt.min(ms),
+                Bonus::Delay(ms) => saved[i] += dt.min(ms),
+                Bonus::None => {}
+            }
+            moves[i] += 1;
+            if moves[i] == 20 {
+                given[i] += 60 * MIN;
+            }
+            mover = !mover;
+        }
+        for color in [White, Black] {
+            let i = index(color);
+            prop_assert_eq!(used[i] + c.remaining(t, color), given[i] + saved[i]);
+        }
+    }
+}
