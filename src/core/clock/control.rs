@@ -116,7 +116,7 @@ fn amount(text: &str, unit: u64, what: &str, whole: &str) -> Result<u64, Control
     // The fraction, in exact integer arithmetic.
     let mut scale = unit;
     for digit in frac.bytes() {
-        if scale % 10 != 0 {
+        if !scale.is_multiple_of(10) {
             return Err(ControlError(format!(
                 "time control \"{whole}\": {what} \"{text}\" is finer than a millisecond"
             )));
@@ -332,7 +332,7 @@ impl TimeControl {
     /// The PGN `TimeControl` tag form, exact to the millisecond.
     pub fn to_pgn(&self) -> String {
         fn seconds(ms: u64) -> String {
-            if ms % SECOND == 0 {
+            if ms.is_multiple_of(SECOND) {
                 (ms / SECOND).to_string()
             } else {
                 let s = format!("{}.{:03}", ms / SECOND, ms % SECOND);
