@@ -7,8 +7,9 @@ use shakmaty::Role;
 use crate::announce::phrases::{Style, Styles};
 use crate::announce::vocabulary::FileNaming;
 use crate::announce::{Phrasebook, Vocabulary};
-use crate::core::{Settings, TouchPolicy};
-use crate::speech::{EarconSwitches, SpeechConfig, VoiceLanguage};
+use crate::core::clock::TimeControl;
+use crate::core::{ClockSettings, ClockStart, FlagRule, Players, Settings, TouchPolicy};
+use crate::speech::{Delivery, EarconSwitches, SpeechConfig, VoiceLanguage};
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -21,6 +22,87 @@ pub struct Config {
     pub earcons: EarconSwitches,
     pub debounce: DebounceConfig,
     pub tracker: TrackerConfig,
+    pub clock: ClockConfig,
+}
+
+/// A time control in the human form (`90+30`, `40/90,30+30`), read
+/// where the configuration names it so a mistake names its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HumanControl(pub TimeControl);
+
+impl<'de> Deserialize<'de> for HumanControl {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        TimeControl::parse_human(&text)
+            .map(HumanControl)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// A time control in the PGN `TimeControl` tag form (`40/5400+30:1800+30`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnControl(pub TimeControl);
+
+impl<'de> Deserialize<'de> for PgnControl {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        TimeControl::parse_pgn(&text)
+            .map(PgnControl)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// `[clock]`: the time control and how the clock is pressed, warns and
+/// counts flags.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockConfig {
+    pub control: Option<HumanControl>,
+    pub pgn_control: Option<PgnControl>,
+    pub start: ClockStart,
+    pub controller_presses: Players,
+    pub flag: FlagRule,
+    pub warn: Players,
+    /// Warning thresholds in seconds.
+    pub warnings: Vec<u64>,
+    /// Loudness of the warnings, 0.0 to 1.0, relative to the voice.
+    pub warning_volume: f32,
+    pub third_illegal_move_loses: bool,
+}
+
+impl Default for ClockConfig {
+    fn default() -> Self {
+        let c = ClockSettings::default();
+        ClockConfig {
+            control: None,
+            pgn_control: None,
+            start: c.start,
+            controller_presses: c.controller_presses,
+            flag: c.flag,
+            warn: c.warn,
+            warnings: c.warnings_ms.iter().map(|ms| ms / 1000).collect(),
+            warning_volume: 1.0,
+            third_illegal_move_loses: c.third_illegal_move_loses,
+        }
+    }
+}
+
+impl ClockConfig {
+    pub fn settings(&self) -> ClockSettings {
+        ClockSettings {
+            control: self
+                .control
+                .as_ref()
+                .map(|c| c.0.clone())
+                .or_else(|| self.pgn_control.as_ref().map(|c| c.0.clone())),
+            start: self.start,
+            controller_presses: self.controller_presses,
+            flag: self.flag,
+            warn: self.warn,
+            warnings_ms: self.warnings.iter().map(|s| s * 1000).collect(),
+            third_illegal_move_loses: self.third_illegal_move_loses,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -106,10 +188,22 @@ impl std::error::Error for ConfigError {}
 impl Config {
     /// Parses configuration text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
-        toml::from_str(text).map_err(|e| {
+        let config: Config = toml::from_str(text).map_err(|e| {
             // toml reports the line, the column and the key in question.
             ConfigError(format!("{file}: {}", e.to_string().trim_end()))
-        })
+        })?;
+        if config.clock.control.is_some() && config.clock.pgn_control.is_some() {
+            return Err(ConfigError(format!(
+                "{file}: [clock] sets both `control` and `pgn_control`; set one of them"
+            )));
+        }
+        if !(0.0..=1.0).contains(&config.clock.warning_volume) {
+            return Err(ConfigError(format!(
+                "{file}: [clock] warning_volume must be from 0.0 to 1.0, not {}",
+                config.clock.warning_volume
+            )));
+        }
+        Ok(config)
     }
 
     pub fn load(path: &str) -> Result<Config, ConfigError> {
@@ -132,6 +226,15 @@ impl Config {
                 PromotionDefault::B => Some(Role::Bishop),
                 PromotionDefault::N => Some(Role::Knight),
             },
+            clock: self.clock.settings(),
+        }
+    }
+
+    /// How events become utterances: earcons and the warnings' loudness.
+    pub fn delivery(&self) -> Delivery {
+        Delivery {
+            earcons: self.earcons,
+            warning_volume: (self.clock.warning_volume * 100.0).round() as u8,
         }
     }
 
@@ -251,6 +354,41 @@ mod tests {
             .to_string();
         assert!(err.contains("line 2"), "{err}");
         assert!(err.contains("espeak"), "{err}");
+    }
+
+    #[test]
+    fn clock_controls_reach_the_settings_in_either_form() {
+        let human = Config::parse("[clock]\ncontrol = \"40/90,30+30\"\n", "c").expect("valid");
+        let pgn =
+            Config::parse("[clock]\npgn_control = \"40/5400+30:1800+30\"\n", "c").expect("valid");
+        assert!(human.settings().clock.control.is_some());
+        assert_eq!(human.settings().clock, pgn.settings().clock);
+        let c = Config::parse(
+            "[clock]\ncontrol = \"5+3\"\nwarnings = [60]\nwarn = \"white\"\nflag = \"claim\"\n",
+            "c",
+        )
+        .expect("valid");
+        let s = c.settings().clock;
+        assert_eq!(s.warnings_ms, vec![60_000]);
+        assert_eq!(s.warn, Players::White);
+        assert_eq!(s.flag, FlagRule::Claim);
+    }
+
+    #[test]
+    fn bad_time_control_names_key_and_line() {
+        let err = Config::parse("[clock]\n\ncontrol = \"90 minutes\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 3"), "{err}");
+        assert!(err.contains("control"), "{err}");
+        assert!(err.contains("90 minutes"), "{err}");
+        let err = Config::parse(
+            "[clock]\ncontrol = \"90\"\npgn_control = \"5400\"\n",
+            "c.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("pgn_control"), "{err}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::pgn::read_games;
 use crate::replay::feed;
 use crate::sim::{Style, simulate};
 use crate::speech::{
-    EarconSwitches, Kind, Report, Speaker, SpeechConfig, Utterance, VoiceLanguage, build_chain,
+    Delivery, Kind, Report, Speaker, SpeechConfig, Utterance, VoiceLanguage, build_chain,
 };
 use crate::trace::Entry;
 
@@ -29,6 +29,8 @@ pub struct DemoOptions {
     /// Print every event as JSON as well.
     pub events: bool,
     pub words: Phrasebook,
+    /// The controller's settings, the clock's among them.
+    pub settings: Settings,
     /// Speak through these voices; `None`: print only.
     pub speech: Option<SpeechSetup>,
 }
@@ -38,7 +40,7 @@ pub struct DemoOptions {
 pub struct SpeechSetup {
     pub config: SpeechConfig,
     pub language: VoiceLanguage,
-    pub earcons: EarconSwitches,
+    pub delivery: Delivery,
 }
 
 fn clock(t: u64) -> String {
@@ -83,7 +85,7 @@ pub fn demo_trace(seed: u64) -> Result<Vec<Entry>, String> {
 struct Voices {
     speaker: Speaker,
     reports: Receiver<Report>,
-    earcons: EarconSwitches,
+    delivery: Delivery,
     /// The voices that have spoken so far, each noted once on the transcript.
     used: Vec<&'static str>,
     /// Whether "no voice works" has been noted.
@@ -108,12 +110,23 @@ impl Session<'_> {
     /// Prints (and says) every event concluded so far.
     fn emit(&mut self) -> Result<(), String> {
         let io = |e: std::io::Error| e.to_string();
-        for e in self.events.drain(..) {
-            print_event(self.out, &e, self.json).map_err(io)?;
-            if let Some(v) = self.voices.as_ref()
-                && let Some(u) = Utterance::of(&e, &v.earcons)
-            {
-                v.speaker.say(u);
+        while !self.events.is_empty() {
+            let events: Vec<Stamped> = self.events.drain(..).collect();
+            for e in events {
+                print_event(self.out, &e, self.json).map_err(io)?;
+                match self.voices.as_ref() {
+                    Some(v) => {
+                        if let Some(u) = Utterance::of(&e, &v.delivery) {
+                            v.speaker.say(u);
+                        }
+                    }
+                    // Printing only, the printed line is the announcement.
+                    None => {
+                        if let Event::Move { ply, .. } = e.event {
+                            self.c.input(e.t, Input::Announced(ply), &mut self.events);
+                        }
+                    }
+                }
             }
         }
         self.out.flush().map_err(io)
@@ -167,27 +180,29 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
         let SpeechSetup {
             config,
             language,
-            earcons,
+            delivery,
         } = setup;
         // The printed lines are the text fallback: no text voice in the chain.
         let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
         Voices {
             speaker,
             reports: rx,
-            earcons,
+            delivery,
             used: Vec::new(),
             unsaid_noted: false,
         }
     });
-    let c = Controller::new(
+    let mut c = Controller::new(
         &crate::core::StartPosition::default(),
-        Settings::default(),
+        options.settings.clone(),
         options.words.clone(),
         &[BLIND_BOARD],
     )
     .map_err(|e| e.to_string())?;
+    let mut events = Vec::new();
+    c.start(0, &mut events);
     let mut s = Session {
-        events: vec![c.ready(0)],
+        events,
         c,
         voices,
         out,

@@ -46,6 +46,10 @@ enum Command {
         /// A configuration file (language, style, voices; see config/pegboard.toml).
         #[arg(long)]
         config: Option<String>,
+        /// Play with a clock: a time control in minutes, e.g. 5+3 or
+        /// 40/90,30+30 (overrides the configuration's [clock] control).
+        #[arg(long)]
+        clock: Option<String>,
     },
     /// Say something through the configured voices, to try them: a text, or
     /// a move as it would be announced.
@@ -106,6 +110,7 @@ fn main() -> ExitCode {
             events,
             silent,
             config,
+            clock,
         } => {
             let (config, words) = match load_config(config.as_deref())
                 .and_then(|c| c.phrasebook().map(|w| (c, w)).map_err(|e| e.to_string()))
@@ -116,10 +121,20 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let mut settings = config.settings();
+            if let Some(text) = clock {
+                match pegboard::core::clock::TimeControl::parse_human(&text) {
+                    Ok(control) => settings.clock.control = Some(control),
+                    Err(e) => {
+                        eprintln!("pegboard demo: --clock: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
             let speech = (!silent).then(|| SpeechSetup {
                 config: config.speech.clone(),
                 language: config.voice_language(&words),
-                earcons: config.earcons,
+                delivery: config.delivery(),
             });
             let mut out = std::io::stdout().lock();
             match demo::run(
@@ -128,6 +143,7 @@ fn main() -> ExitCode {
                     seed,
                     events,
                     words,
+                    settings,
                     speech,
                 },
                 &mut out,
@@ -259,6 +275,7 @@ fn say(
         earcon: None,
         text,
         ply,
+        volume: 100,
     });
     let done = speaker.wait_idle(Duration::from_secs(30));
     speaker.quit();

@@ -42,7 +42,7 @@ pub fn replay_into(
     let start_line = entries.first().map_or(0, |e| e.line);
     let mut c = Controller::new(&start, settings, words, boards)
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
-    out.push(c.ready(entries.first().map_or(0, |e| e.t)));
+    c.start(entries.first().map_or(0, |e| e.t), out);
     for entry in &entries[first_line..] {
         feed(&mut c, entry, out).map_err(|message| error(entry.line, message))?;
     }

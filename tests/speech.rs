@@ -11,7 +11,7 @@ use pegboard::replay::replay;
 use pegboard::speech::clips::{ClipSet, FileVoice, Token, tokens};
 use pegboard::speech::voice::Progress;
 use pegboard::speech::{
-    Chain, EarconSwitches, Kind, Report, Speaker, Utterance, Voice, VoiceError,
+    Chain, Delivery, EarconSwitches, Kind, Report, Speaker, Utterance, Voice, VoiceError,
 };
 use pegboard::trace;
 
@@ -174,9 +174,12 @@ fn a_voice_failing_mid_game_loses_no_move_and_every_move_is_reported_announced()
         },
         tx,
     );
-    let earcons = EarconSwitches::all_off();
+    let delivery = Delivery {
+        earcons: EarconSwitches::all_off(),
+        warning_volume: 100,
+    };
     for e in &events {
-        if let Some(u) = Utterance::of(e, &earcons) {
+        if let Some(u) = Utterance::of(e, &delivery) {
             speaker.say(u);
         }
     }

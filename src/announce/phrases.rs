@@ -352,6 +352,72 @@ impl Phrasebook {
         }
     }
 
+    /// A time as the clock is read aloud: hours and minutes, seconds only
+    /// under ten minutes ("eine Stunde 12 Minuten", "4 Minuten 5 Sekunden").
+    /// Seconds are whole seconds left, rounded down.
+    pub fn duration(&self, ms: u64) -> String {
+        let p = &self.words.phrases;
+        let unit = |n: u64, one: &str, many: &str| {
+            if n == 1 {
+                one.to_string()
+            } else {
+                fill(many, &[("n", &n.to_string())])
+            }
+        };
+        let total_s = ms / 1000;
+        let (h, m, s) = (total_s / 3600, total_s / 60 % 60, total_s % 60);
+        let mut parts = Vec::new();
+        if h > 0 {
+            parts.push(unit(h, &p.hour, &p.hours));
+        }
+        if m > 0 {
+            parts.push(unit(m, &p.minute, &p.minutes));
+        }
+        if total_s < 600 && (s > 0 || parts.is_empty()) {
+            parts.push(unit(s, &p.second, &p.seconds));
+        }
+        parts.join(" ")
+    }
+
+    /// Both players' times, and the moves to the next control if the
+    /// player to move has one (E2.9d).
+    pub fn times(&self, white_ms: u64, black_ms: u64, moves_to_control: Option<u32>) -> String {
+        let p = &self.words.phrases;
+        let times = fill(
+            &p.times,
+            &[
+                ("white", self.color(Color::White)),
+                ("white_time", &self.duration(white_ms)),
+                ("black", self.color(Color::Black)),
+                ("black_time", &self.duration(black_ms)),
+            ],
+        );
+        match moves_to_control {
+            None => times,
+            Some(1) => format!("{times} {}", p.one_move_to_control),
+            Some(n) => format!(
+                "{times} {}",
+                fill(&p.moves_to_control, &[("moves", &n.to_string())])
+            ),
+        }
+    }
+
+    /// A low-time warning for `color`'s own clock.
+    pub fn time_warning(&self, color: Color, ms: u64) -> String {
+        fill(
+            &self.words.phrases.time_warning,
+            &[("color", self.color(color)), ("time", &self.duration(ms))],
+        )
+    }
+
+    /// Time given to `color` as a penalty for the opponent.
+    pub fn time_added(&self, color: Color, ms: u64) -> String {
+        fill(
+            &self.words.phrases.time_added,
+            &[("color", self.color(color)), ("time", &self.duration(ms))],
+        )
+    }
+
     pub fn result(&self, outcome: KnownOutcome) -> &str {
         let p = &self.words.phrases;
         match outcome {

@@ -7,11 +7,12 @@
 
 use shakmaty::{Bitboard, CastlingMode, Color, Piece, Position, Square};
 
+use super::clock::{Class, Clock, Signal};
 use super::debounce::{Debouncer, SquareChange};
-use super::event::{Event, MissingPiece, Side, Stamped, piece_letter};
-use super::game::{ClaimOutcome, Ending, Game, StartError, StartPosition};
-use super::input::Input;
-use super::settings::Settings;
+use super::event::{ClockCause, Event, MissingPiece, Side, SideTime, Stamped, piece_letter};
+use super::game::{ClaimOutcome, Ending, Game, Reason, StartError, StartPosition};
+use super::input::{ClockSetting, Input};
+use super::settings::{ClockStart, FlagRule, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
 use crate::announce::phrases::{Phrasebook, fill};
@@ -37,7 +38,13 @@ pub struct Controller {
     changes: Vec<SquareChange>,
     /// The highest ply whose announcement has started (E2.3c).
     announced: u32,
+    /// The clock, if a time control is set.
+    clock: Option<Clock>,
 }
+
+/// Penalty times (7.4b, 10.2; 9.5b).
+const TWO_MINUTES: u64 = 120_000;
+const THREE_MINUTES: u64 = 180_000;
 
 impl Controller {
     /// A controller for a game from `start`, with one board per name.
@@ -57,6 +64,13 @@ impl Controller {
                 tracker: Tracker::new(game.occupied(), &game),
             })
             .collect();
+        let clock = settings.clock.control.clone().map(|control| {
+            let warn = settings.clock.warn;
+            Clock::new(control).with_warnings(
+                &settings.clock.warnings_ms,
+                [warn.includes(Color::White), warn.includes(Color::Black)],
+            )
+        });
         Ok(Controller {
             settings,
             words,
@@ -65,7 +79,28 @@ impl Controller {
             deadline: None,
             changes: Vec::new(),
             announced: 0,
+            clock,
         })
+    }
+
+    /// Opens the event stream at `t`: the `ready` event, then, with a
+    /// clock that starts with the game, the first player's clock (6.5).
+    pub fn start(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        out.push(self.ready(t));
+        let first = self.game.turn();
+        let starts_now = self.settings.clock.start == ClockStart::Game;
+        if let Some(clock) = self.clock.as_mut().filter(|_| starts_now)
+            && !self.game.is_over()
+        {
+            clock.start(t, first);
+            self.clock_event(t, ClockCause::Start, out);
+        }
+        self.recompute_deadline();
+    }
+
+    /// The clock, if a time control is set.
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
     }
 
     /// The `ready` event that opens every event stream.
@@ -120,10 +155,12 @@ impl Controller {
     }
 
     fn recompute_deadline(&mut self) {
+        let clock = self.clock.as_ref().and_then(Clock::next_deadline);
         self.deadline = self
             .boards
             .iter()
             .flat_map(|b| [b.debounce.next_deadline(), b.tracker.next_deadline()])
+            .chain([clock])
             .flatten()
             .min();
     }
@@ -171,6 +208,9 @@ impl Controller {
                     .on_timer(d, &self.game, &self.settings, &mut verdicts);
                 self.apply(d, i, verdicts, out);
             }
+        }
+        if let Some(signal) = self.clock.as_mut().and_then(|c| c.fire(d)) {
+            self.clock_signal(d, signal, out);
         }
         self.recompute_deadline();
     }
@@ -229,8 +269,8 @@ impl Controller {
                     b.tracker.adjust(&self.game);
                 }
             }
-            // The clock is driven by a later part of the controller.
-            Input::Clock(_) => {}
+            // 6.7: a player (or his assistant, E2.9c) presses the clock.
+            Input::Clock(color) => self.press(t, color, out),
             Input::Repeat(n) => {
                 let moves = self.game.last_moves(n as usize);
                 let text = if moves.is_empty() {
@@ -260,6 +300,7 @@ impl Controller {
                 // Only the newest executed move can become announced; a late
                 // or unknown report changes nothing.
                 if ply > self.announced && ply <= self.game.ply() {
+                    let skipped = self.announced + 1..ply;
                     self.announced = ply;
                     let color = self.game.moves()[ply as usize - 1].color;
                     out.push(Stamped {
@@ -269,10 +310,31 @@ impl Controller {
                             color: Side(color),
                         },
                     });
+                    // E2.3: executed and announced, the move is complete;
+                    // the controller presses the clock for the players it
+                    // presses for. A move whose report never came is
+                    // complete too, since a later one was announced.
+                    for p in skipped.chain([ply]) {
+                        let color = self.game.moves()[p as usize - 1].color;
+                        if self.settings.clock.controller_presses.includes(color) {
+                            self.press(t, color, out);
+                        }
+                    }
                 }
             }
             Input::Times => {
-                let text = p.no_clock.clone();
+                let text = match &self.clock {
+                    Some(clock) => {
+                        let face = clock.face(t);
+                        let to_move = clock.running().unwrap_or(self.game.turn());
+                        self.words.times(
+                            face.remaining(Color::White),
+                            face.remaining(Color::Black),
+                            clock.moves_to_control(to_move),
+                        )
+                    }
+                    None => p.no_clock.clone(),
+                };
                 self.say(t, text, out);
             }
             Input::Position => {
@@ -302,7 +364,13 @@ impl Controller {
                         return;
                     }
                     ClaimOutcome::Pending => p.claim_pending.clone(),
-                    ClaimOutcome::Incorrect => p.claim_incorrect.clone(),
+                    ClaimOutcome::Incorrect => {
+                        let text = p.claim_incorrect.clone();
+                        self.say(t, text, out);
+                        self.penalty(t, !color, THREE_MINUTES, out);
+                        self.recompute_deadline();
+                        return;
+                    }
                     ClaimOutcome::NotYourMove => p.claim_not_your_move.clone(),
                     ClaimOutcome::GameOver => p.game_over_already.clone(),
                 };
@@ -315,21 +383,243 @@ impl Controller {
                     self.say(t, text, out);
                 }
             },
+            Input::Pause => {
+                if self.clock.as_mut().is_some_and(|c| c.pause(t)) {
+                    self.clock_event(t, ClockCause::Pause, out);
+                    let text = self.words.words.phrases.clock_paused.clone();
+                    self.say(t, text, out);
+                }
+            }
+            Input::Resume => {
+                if self.clock.as_mut().is_some_and(|c| c.resume(t)) {
+                    self.clock_event(t, ClockCause::Resume, out);
+                    let text = self.words.words.phrases.clock_resumed.clone();
+                    self.say(t, text, out);
+                }
+            }
+            Input::SetClock(setting) => self.set_clock(t, setting, out),
+            Input::IllegalMove(color) => self.illegal_move(t, color, out),
+            Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
+            Input::FlagClaim(color) => self.flag_claim(t, color, out),
         }
         self.recompute_deadline();
     }
 
-    fn game_over(&self, t: u64, ending: Ending, out: &mut Vec<Stamped>) {
+    /// The clock's state at `t` as a `clock` event.
+    fn clock_event(&self, t: u64, cause: ClockCause, out: &mut Vec<Stamped>) {
+        let Some(clock) = &self.clock else { return };
+        let face = clock.face(t);
+        let side = |i: usize| SideTime {
+            remaining_ms: face.remaining[i],
+            moves: face.moves[i],
+            period: face.periods[i],
+            flag: face.flags[i],
+        };
+        out.push(Stamped {
+            t,
+            event: Event::Clock {
+                cause,
+                running: face.running.map(Side),
+                paused: face.paused,
+                white: side(0),
+                black: side(1),
+            },
+        });
+    }
+
+    /// `color`'s clock is pressed at `t` (6.7, E2.3).
+    fn press(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if self.game.is_over() {
+            return;
+        }
+        let first = self.game.start_position().turn();
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        let cause = match clock.press(t, color, first) {
+            super::clock::Press::Switched { new_period: true } => ClockCause::Period,
+            super::clock::Press::Switched { new_period: false } => ClockCause::Press,
+            super::clock::Press::Started => ClockCause::Start,
+            super::clock::Press::Ignored => return,
+        };
+        self.clock_event(t, cause, out);
+    }
+
+    /// A flag fell or a warning is due.
+    fn clock_signal(&mut self, t: u64, signal: Signal, out: &mut Vec<Stamped>) {
+        let Some(clock) = &self.clock else { return };
+        match signal {
+            Signal::Warning(color, ms) => out.push(Stamped {
+                t,
+                event: Event::TimeWarning {
+                    color: Side(color),
+                    remaining_ms: ms,
+                    say: self.words.time_warning(color, ms),
+                },
+            }),
+            Signal::Flag(color) => {
+                // A4d: in rapid and blitz without adequate supervision the
+                // flag counts only on a claim; otherwise at once (6.9).
+                let on_claim = self.settings.clock.flag == FlagRule::Claim
+                    && clock.control().class() != Class::Standard;
+                let both = clock.flag(!color).is_some();
+                let last_period = clock.in_last_period(color) && clock.in_last_period(!color);
+                self.clock_event(t, ClockCause::Flag, out);
+                let say = fill(
+                    &self.words.words.phrases.flag,
+                    &[("color", self.words.color(color))],
+                );
+                out.push(Stamped {
+                    t,
+                    event: Event::Flag {
+                        color: Side(color),
+                        say,
+                    },
+                });
+                if !on_claim {
+                    if let Some(ending) = self.game.lose(color, Reason::Flag) {
+                        self.game_over(t, ending, out);
+                    }
+                } else if both {
+                    // 6.11: both flags fell and no claim told which first.
+                    if last_period {
+                        if let Some(ending) = self.game.draw(Reason::BothFlags) {
+                            self.game_over(t, ending, out);
+                        }
+                    } else {
+                        let text = self.words.words.phrases.both_flags.clone();
+                        self.say(t, text, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `color` is given `ms` as a penalty for the opponent.
+    fn penalty(&mut self, t: u64, color: Color, ms: u64, out: &mut Vec<Stamped>) {
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        if self.game.is_over() {
+            return;
+        }
+        clock.add(t, color, ms);
+        self.clock_event(t, ClockCause::Penalty, out);
+        let text = self.words.time_added(color, ms);
+        self.say(t, text, out);
+    }
+
+    fn set_clock(&mut self, t: u64, setting: ClockSetting, out: &mut Vec<Stamped>) {
+        let Some(clock) = self.clock.as_mut() else {
+            let text = self.words.words.phrases.no_clock.clone();
+            self.say(t, text, out);
+            return;
+        };
+        for (color, ms, moves) in [
+            (Color::White, setting.white_ms, setting.white_moves),
+            (Color::Black, setting.black_ms, setting.black_moves),
+        ] {
+            if let Some(moves) = moves {
+                clock.set_moves(t, color, moves);
+            }
+            if let Some(ms) = ms {
+                clock.set_time(t, color, ms);
+            }
+        }
+        let face = clock.face(t);
+        let to_move = clock.running().unwrap_or(self.game.turn());
+        let times = self.words.times(
+            face.remaining(Color::White),
+            face.remaining(Color::Black),
+            clock.moves_to_control(to_move),
+        );
+        self.clock_event(t, ClockCause::Set, out);
+        let text = format!("{} {times}", self.words.words.phrases.clock_set);
+        self.say(t, text, out);
+    }
+
+    /// 7.4b: a completed illegal move, as the arbiter rules it.
+    fn illegal_move(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if self.game.is_over() {
+            let text = self.words.words.phrases.game_over_already.clone();
+            self.say(t, text, out);
+            return;
+        }
+        let count = self.game.record_penalized_illegal_move(color);
+        if count >= 3 && self.settings.clock.third_illegal_move_loses {
+            if let Some(ending) = self.game.lose(color, Reason::IllegalMoves) {
+                self.game_over(t, ending, out);
+            }
+        } else {
+            self.penalty(t, !color, TWO_MINUTES, out);
+        }
+    }
+
+    /// 10.2: a draw claim with less than two minutes left, for the arbiter.
+    fn quickplay_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        let p = &self.words.words.phrases;
+        if self.game.is_over() {
+            let text = p.game_over_already.clone();
+            self.say(t, text, out);
+            return;
+        }
+        let valid = self.clock.as_ref().is_some_and(|c| {
+            c.running() == Some(color)
+                && !c.is_paused()
+                && c.flag(color).is_none()
+                && c.in_last_period(color)
+                && c.remaining(t, color) < TWO_MINUTES
+        });
+        if valid {
+            let text = p.quickplay_claim.clone();
+            self.say(t, text, out);
+            self.penalty(t, !color, TWO_MINUTES, out);
+        } else {
+            let text = p.quickplay_claim_incorrect.clone();
+            self.say(t, text, out);
+        }
+    }
+
+    /// A4d, E2.9e: `color` claims that the opponent's flag has fallen.
+    fn flag_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        let p = &self.words.words.phrases;
+        if self.game.is_over() {
+            let text = p.game_over_already.clone();
+            self.say(t, text, out);
+            return;
+        }
+        if self
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.flag(!color).is_some())
+        {
+            if let Some(ending) = self.game.lose(!color, Reason::Flag) {
+                self.game_over(t, ending, out);
+            }
+        } else {
+            let text = p.flag_claim_incorrect.clone();
+            self.say(t, text, out);
+        }
+    }
+
+    /// The game ended at `t`: say so, and stop the clock.
+    fn game_over(&mut self, t: u64, ending: Ending, out: &mut Vec<Stamped>) {
         let p = &self.words.words.phrases;
         let result = self.words.result(ending.outcome);
+        let drawn = ending.outcome == shakmaty::KnownOutcome::Draw;
         let template = match ending.reason {
-            super::game::Reason::Checkmate => &p.game_over_checkmate,
-            super::game::Reason::Stalemate => &p.game_over_stalemate,
-            super::game::Reason::InsufficientMaterial => &p.game_over_insufficient_material,
-            super::game::Reason::ThreefoldRepetition => &p.game_over_threefold_repetition,
-            super::game::Reason::FiftyMoves => &p.game_over_fifty_moves,
-            super::game::Reason::Resignation => &p.game_over_resignation,
-            super::game::Reason::Agreement => &p.game_over_agreement,
+            Reason::Checkmate => &p.game_over_checkmate,
+            Reason::Stalemate => &p.game_over_stalemate,
+            Reason::InsufficientMaterial => &p.game_over_insufficient_material,
+            Reason::ThreefoldRepetition => &p.game_over_threefold_repetition,
+            Reason::FiftyMoves => &p.game_over_fifty_moves,
+            Reason::Resignation => &p.game_over_resignation,
+            Reason::Agreement => &p.game_over_agreement,
+            Reason::Flag if drawn => &p.game_over_flag_draw,
+            Reason::Flag => &p.game_over_flag,
+            Reason::BothFlags => &p.game_over_both_flags,
+            Reason::IllegalMoves if drawn => &p.game_over_illegal_moves_draw,
+            Reason::IllegalMoves => &p.game_over_illegal_moves,
         };
         let color = ending.by.map(|c| self.words.color(c)).unwrap_or_default();
         let say = fill(template, &[("result", result), ("color", color)]);
@@ -341,6 +631,12 @@ impl Controller {
                 say,
             },
         });
+        if let Some(clock) = self.clock.as_mut()
+            && clock.running().is_some()
+        {
+            clock.stop(t);
+            self.clock_event(t, ClockCause::Stop, out);
+        }
     }
 
     fn missing_list(&self, missing: &[(Square, Piece)]) -> Vec<MissingPiece> {
@@ -442,6 +738,7 @@ impl Controller {
                     } else if claim_was_pending {
                         let text = self.words.words.phrases.claim_incorrect.clone();
                         self.say(t, text, out);
+                        self.penalty(t, !color, THREE_MINUTES, out);
                     }
                     for i in 0..self.boards.len() {
                         let mut more = Vec::new();

@@ -19,6 +19,38 @@ impl Serialize for Side {
     }
 }
 
+/// One player's side of the clock in a `clock` event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SideTime {
+    pub remaining_ms: u64,
+    /// Moves this player has completed on the clock.
+    pub moves: u32,
+    /// The period in force, 1-based.
+    pub period: u32,
+    pub flag: bool,
+}
+
+/// Why a `clock` event was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockCause {
+    /// The clock started (6.5, or at the first move).
+    Start,
+    /// A move was completed: the mover's clock stopped, the other started.
+    Press,
+    /// A press that also began a new period (6.3).
+    Period,
+    Flag,
+    Pause,
+    Resume,
+    /// The arbiter set the times or the move counter (6.13).
+    Set,
+    /// A player was given time as a penalty for the opponent.
+    Penalty,
+    /// The game ended; the clock stands.
+    Stop,
+}
+
 /// A piece the board is missing: which piece belongs on which empty square.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MissingPiece {
@@ -96,6 +128,27 @@ pub enum Event {
         ply: u32,
         color: Side,
     },
+    /// The clock after a press, a period change, a flag, or an arbiter's
+    /// action: the running side (none when stopped), both times.
+    Clock {
+        cause: ClockCause,
+        running: Option<Side>,
+        paused: bool,
+        white: SideTime,
+        black: SideTime,
+    },
+    /// A player's time ran out (6.1). Whether it decides the game follows
+    /// in a `game_over` event (or not, A4d, 6.11a).
+    Flag {
+        color: Side,
+        say: String,
+    },
+    /// A player's own time reached a warning threshold.
+    TimeWarning {
+        color: Side,
+        remaining_ms: u64,
+        say: String,
+    },
 }
 
 impl Event {
@@ -113,6 +166,9 @@ impl Event {
             Event::GameOver { .. } => "game_over",
             Event::Say { .. } => "say",
             Event::Announced { .. } => "announced",
+            Event::Clock { .. } => "clock",
+            Event::Flag { .. } => "flag",
+            Event::TimeWarning { .. } => "time_warning",
         }
     }
 
@@ -125,9 +181,14 @@ impl Event {
             | Event::Illegal { say, .. }
             | Event::Mismatch { say, .. }
             | Event::Restored { say, .. }
-            | Event::GameOver { say, .. } => Some(say),
+            | Event::GameOver { say, .. }
+            | Event::Flag { say, .. }
+            | Event::TimeWarning { say, .. } => Some(say),
             Event::Say { text } => Some(text),
-            Event::Ready { .. } | Event::Touch { .. } | Event::Announced { .. } => None,
+            Event::Ready { .. }
+            | Event::Touch { .. }
+            | Event::Announced { .. }
+            | Event::Clock { .. } => None,
         }
     }
 }

@@ -81,6 +81,13 @@ pub enum Reason {
     FiftyMoves,
     Resignation,
     Agreement,
+    /// A flag fell (6.9): lost, or drawn if the opponent cannot mate.
+    Flag,
+    /// Both flags fell in the last period (6.11b).
+    BothFlags,
+    /// A third completed illegal move (7.4b): lost, or drawn if the
+    /// opponent cannot mate.
+    IllegalMoves,
 }
 
 impl Reason {
@@ -93,6 +100,9 @@ impl Reason {
             Reason::FiftyMoves => "fifty_moves",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
+            Reason::Flag => "flag",
+            Reason::BothFlags => "both_flags",
+            Reason::IllegalMoves => "illegal_moves",
         }
     }
 }
@@ -102,7 +112,8 @@ impl Reason {
 pub struct Ending {
     pub outcome: KnownOutcome,
     pub reason: Reason,
-    /// The player who resigned, for [`Reason::Resignation`].
+    /// The player who resigned, whose flag fell or who made the third
+    /// illegal move.
     pub by: Option<Color>,
 }
 
@@ -148,6 +159,8 @@ pub struct Game {
     hashes: Vec<Zobrist64>,
     ending: Option<Ending>,
     illegal_moves: [u32; 2],
+    /// Completed illegal moves the arbiter ruled on (7.4b), per player.
+    penalized_illegal_moves: [u32; 2],
     draw_offer: Option<Color>,
     pending_claim: Option<Color>,
 }
@@ -173,6 +186,7 @@ impl Game {
             moves: Vec::new(),
             ending: None,
             illegal_moves: [0, 0],
+            penalized_illegal_moves: [0, 0],
             draw_offer: None,
             pending_claim: None,
         };
@@ -401,6 +415,51 @@ impl Game {
 
     pub fn draw_offer(&self) -> Option<Color> {
         self.draw_offer
+    }
+
+    /// `color` loses for `reason` (a flag, 6.9; a third illegal move,
+    /// 7.4b) unless the opponent cannot checkmate by any legal sequence:
+    /// then the game is drawn. Insufficient material is the test.
+    pub fn lose(&mut self, color: Color, reason: Reason) -> Option<Ending> {
+        if self.is_over() {
+            return None;
+        }
+        let outcome = if self.pos.has_insufficient_material(!color) {
+            KnownOutcome::Draw
+        } else {
+            KnownOutcome::Decisive { winner: !color }
+        };
+        let ending = Ending {
+            outcome,
+            reason,
+            by: Some(color),
+        };
+        self.ending = Some(ending);
+        Some(ending)
+    }
+
+    /// The game is drawn for `reason` (both flags in the last period, 6.11b).
+    pub fn draw(&mut self, reason: Reason) -> Option<Ending> {
+        if self.is_over() {
+            return None;
+        }
+        let ending = Ending {
+            outcome: KnownOutcome::Draw,
+            reason,
+            by: None,
+        };
+        self.ending = Some(ending);
+        Some(ending)
+    }
+
+    /// Counts a completed illegal move the arbiter ruled on (7.4b) and
+    /// returns the player's total. The board's own illegal arrangements
+    /// ([`Game::record_illegal_move`]) never became moves (E2.3: they were
+    /// not announced), so they are not counted here.
+    pub fn record_penalized_illegal_move(&mut self, color: Color) -> u32 {
+        let n = &mut self.penalized_illegal_moves[color_index(color)];
+        *n += 1;
+        *n
     }
 
     /// Resignation by `color` (5.1b).

@@ -30,6 +30,30 @@ pub enum Input {
     DrawOffer(Color),
     DrawClaim(Color),
     Resign(Color),
+    /// The arbiter stops both times (6.12).
+    Pause,
+    /// The arbiter restarts the time that was running.
+    Resume,
+    /// The arbiter sets times and move counters (6.10b, 6.13); what is not
+    /// given stays as it is.
+    SetClock(ClockSetting),
+    /// The arbiter rules that this player completed an illegal move (7.4b):
+    /// the opponent gets two minutes; the third loses.
+    IllegalMove(Color),
+    /// This player, to move with less than two minutes, claims a draw
+    /// under 10.2: the opponent gets two minutes, the arbiter decides.
+    QuickplayClaim(Color),
+    /// This player claims that the opponent's flag has fallen (A4d, E2.9e).
+    FlagClaim(Color),
+}
+
+/// What the arbiter sets on the clock; `None` leaves a value as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClockSetting {
+    pub white_ms: Option<u64>,
+    pub black_ms: Option<u64>,
+    pub white_moves: Option<u32>,
+    pub black_moves: Option<u32>,
 }
 
 impl Input {
@@ -50,6 +74,12 @@ impl Input {
             Input::DrawOffer(_) => "draw_offer",
             Input::DrawClaim(_) => "draw_claim",
             Input::Resign(_) => "resign",
+            Input::Pause => "pause",
+            Input::Resume => "resume",
+            Input::SetClock(_) => "set_clock",
+            Input::IllegalMove(_) => "illegal_move",
+            Input::QuickplayClaim(_) => "quickplay_claim",
+            Input::FlagClaim(_) => "flag_claim",
         }
     }
 }

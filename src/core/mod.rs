@@ -18,5 +18,5 @@ pub mod tracker;
 pub use controller::{BLIND_BOARD, Controller};
 pub use event::{Event, Stamped};
 pub use game::{Game, StartPosition};
-pub use input::Input;
-pub use settings::{Settings, TouchPolicy};
+pub use input::{ClockSetting, Input};
+pub use settings::{ClockSettings, ClockStart, FlagRule, Players, Settings, TouchPolicy};

@@ -1,7 +1,9 @@
 //! The values that tune the core. All times are in milliseconds.
 
 use serde::{Deserialize, Serialize};
-use shakmaty::Role;
+use shakmaty::{Color, Role};
+
+use super::clock::TimeControl;
 
 use super::debounce::DEFAULT_WINDOW_MS;
 
@@ -18,7 +20,7 @@ pub enum TouchPolicy {
     Enforce,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// A square's reading must hold this long to count (see `debounce`).
     pub debounce_ms: u64,
@@ -34,6 +36,7 @@ pub struct Settings {
     /// The piece a promoted pawn becomes when nobody says (casual play);
     /// `None`: wait for the `promote` input (E2.1, 4.6c).
     pub default_promotion: Option<Role>,
+    pub clock: ClockSettings,
 }
 
 impl Default for Settings {
@@ -45,6 +48,85 @@ impl Default for Settings {
             together_ms: 300,
             touch_policy: TouchPolicy::Warn,
             default_promotion: None,
+            clock: ClockSettings::default(),
+        }
+    }
+}
+
+/// Which players a clock rule is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Players {
+    White,
+    Black,
+    #[default]
+    Both,
+    Neither,
+}
+
+impl Players {
+    pub fn includes(self, color: Color) -> bool {
+        match self {
+            Players::White => color == Color::White,
+            Players::Black => color == Color::Black,
+            Players::Both => true,
+            Players::Neither => false,
+        }
+    }
+}
+
+/// When the clock starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockStart {
+    /// The first player's clock starts with the game (6.5).
+    #[default]
+    Game,
+    /// The first move is free: the clock starts when it is complete.
+    FirstMove,
+}
+
+/// When a fallen flag counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagRule {
+    /// At once: an arbiter watches the game (6.9, A3).
+    #[default]
+    Automatic,
+    /// In rapid and blitz without adequate supervision, only on a valid
+    /// claim (A4d). Standard games still count the flag at once.
+    Claim,
+}
+
+/// The clock (Art. 6). No control: no clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockSettings {
+    pub control: Option<TimeControl>,
+    pub start: ClockStart,
+    /// The players whose clock the controller presses when their move is
+    /// executed and announced (E2.3). The others press it themselves with
+    /// the `clock` input (6.7).
+    pub controller_presses: Players,
+    pub flag: FlagRule,
+    /// The players warned when their own time runs low…
+    pub warn: Players,
+    /// …at these times left, in ms.
+    pub warnings_ms: Vec<u64>,
+    /// A third completed illegal move loses (7.4b); otherwise it costs two
+    /// minutes like the first two.
+    pub third_illegal_move_loses: bool,
+}
+
+impl Default for ClockSettings {
+    fn default() -> Self {
+        ClockSettings {
+            control: None,
+            start: ClockStart::Game,
+            controller_presses: Players::Both,
+            flag: FlagRule::Automatic,
+            warn: Players::Both,
+            warnings_ms: vec![600_000, 300_000, 60_000, 30_000, 10_000],
+            third_illegal_move_loses: true,
         }
     }
 }

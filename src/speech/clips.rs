@@ -190,6 +190,10 @@ impl ClipSet {
                 }
             }
         }
+        if u.volume < 100 {
+            let gain = u.gain();
+            out.iter_mut().for_each(|s| *s *= gain);
+        }
         Ok(out)
     }
 

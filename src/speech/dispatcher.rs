@@ -78,6 +78,8 @@ impl EarconPlayer {
 
 pub struct DispatcherVoice {
     tts: Tts,
+    /// The configured volume (-100 to 100), scaled per utterance.
+    volume: f32,
     state: Arc<Mutex<State>>,
     earcons: Option<EarconPlayer>,
     /// Text waiting for its earcon to finish.
@@ -149,6 +151,7 @@ impl DispatcherVoice {
         }
         Ok(DispatcherVoice {
             tts,
+            volume: clamp(settings.volume),
             state,
             earcons: clips.and_then(EarconPlayer::open),
             pending: None,
@@ -177,6 +180,11 @@ impl Voice for DispatcherVoice {
 
     fn start(&mut self, u: &Utterance) -> Result<(), VoiceError> {
         self.pending = None;
+        // speech-dispatcher's volume runs from -100 (silent) to 100.
+        let volume = -100.0 + (self.volume + 100.0) * u.gain();
+        self.tts
+            .set_volume(volume)
+            .map_err(|e| broken("volume", e))?;
         let earcon_playing =
             u.earcon.is_some() && self.earcons.as_ref().is_some_and(|player| player.play(u));
         if earcon_playing {

@@ -24,7 +24,7 @@ pub use chain::Chain;
 pub use clips::ClipSet;
 pub use dispatcher::DispatcherSettings;
 pub use speaker::{Report, Speaker};
-pub use utterance::{Earcon, EarconSwitches, Kind, Utterance};
+pub use utterance::{Delivery, Earcon, EarconSwitches, Kind, Utterance};
 pub use voice::{NullVoice, TextVoice, Voice, VoiceError};
 
 /// A voice as named in the configuration's chain.

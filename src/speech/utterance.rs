@@ -138,6 +138,27 @@ pub struct Utterance {
     pub text: String,
     /// The ply of the move announced, for [`Kind::Move`].
     pub ply: Option<u32>,
+    /// Loudness in percent of the voice's own volume (12.6: clock warnings
+    /// may be quieter so as not to disturb the opponent).
+    pub volume: u8,
+}
+
+/// How events become utterances: which earcons play, and how loud the
+/// clock's warnings are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Delivery {
+    pub earcons: EarconSwitches,
+    /// Percent of the voice's volume for low-time warnings.
+    pub warning_volume: u8,
+}
+
+impl Default for Delivery {
+    fn default() -> Self {
+        Delivery {
+            earcons: EarconSwitches::default(),
+            warning_volume: 100,
+        }
+    }
 }
 
 impl Utterance {
@@ -148,15 +169,27 @@ impl Utterance {
             earcon: None,
             text: text.into(),
             ply: None,
+            volume: 100,
         }
+    }
+
+    /// The loudness as a factor of the voice's own volume.
+    pub fn gain(&self) -> f32 {
+        f32::from(self.volume.min(100)) / 100.0
     }
 
     /// What an event gives the speech output, if anything. Events that are
     /// not spoken (`ready`, `announced`) and a touch with its earcon off
     /// give nothing.
-    pub fn of(stamped: &Stamped, earcons: &EarconSwitches) -> Option<Utterance> {
+    pub fn of(stamped: &Stamped, delivery: &Delivery) -> Option<Utterance> {
+        let mut volume = 100;
         let (kind, earcon, ply) = match &stamped.event {
-            Event::Ready { .. } | Event::Announced { .. } => return None,
+            Event::Ready { .. } | Event::Announced { .. } | Event::Clock { .. } => return None,
+            Event::Flag { .. } => (Kind::Game, Some(Earcon::Flag), None),
+            Event::TimeWarning { .. } => {
+                volume = delivery.warning_volume;
+                (Kind::Time, Some(Earcon::LowTime), None)
+            }
             Event::Touch { .. } => (Kind::Notice, Some(Earcon::Touched), None),
             Event::Move { ply, .. } => (Kind::Move, None, Some(*ply)),
             Event::PromotionPending { .. } => (Kind::Game, Some(Earcon::Promotion), None),
@@ -167,7 +200,7 @@ impl Utterance {
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
             Event::Say { .. } => (Kind::Answer, None, None),
         };
-        let earcon = earcon.filter(|&e| earcons.on(e));
+        let earcon = earcon.filter(|&e| delivery.earcons.on(e));
         let text = stamped.event.spoken().unwrap_or_default().to_string();
         if text.is_empty() && earcon.is_none() {
             return None;
@@ -177,6 +210,7 @@ impl Utterance {
             earcon,
             text,
             ply,
+            volume,
         })
     }
 }

@@ -164,6 +164,7 @@ fn measure(
             earcon: None,
             text: text.clone(),
             ply: Some(i as u32 + 1),
+            volume: 100,
         });
         let started = rx.iter().find_map(|r| match r {
             Report::Started { at, voice: v, .. } if v == voice.as_str() => Some(at),
