@@ -1,8 +1,8 @@
 //! Feeding a trace through the controller, in simulated time.
 
 use crate::announce::Phrasebook;
-use crate::core::{Controller, Settings, Stamped, StartPosition};
-use crate::trace::{Entry, Reading, TraceError};
+use crate::core::{Controller, Settings, Stamped};
+use crate::trace::{Entry, Header, Reading, TraceError};
 
 /// Replays `entries` and returns every event, `ready` first. Timers still
 /// pending after the last line fire as simulated time runs on.
@@ -32,15 +32,20 @@ pub fn replay_into(
         line,
         message,
     };
-    let (start, first_line) = match entries.first() {
+    let (header, first_line) = match entries.first() {
         Some(Entry {
-            reading: Reading::Header(start),
+            reading: Reading::Header(header),
             ..
-        }) => (start.clone(), 1),
-        _ => (StartPosition::default(), 0),
+        }) => (header.clone(), 1),
+        _ => (Header::default(), 0),
     };
     let start_line = entries.first().map_or(0, |e| e.line);
-    let mut c = Controller::new(&start, settings, words, boards)
+    let mut settings = settings;
+    // The trace's own time control is the one its game was played with.
+    if header.time_control.is_some() {
+        settings.clock.control = header.time_control;
+    }
+    let mut c = Controller::new(&header.start, settings, words, boards)
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
     c.start(entries.first().map_or(0, |e| e.t), out);
     for entry in &entries[first_line..] {

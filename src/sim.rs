@@ -423,7 +423,10 @@ pub fn simulate_moves(
     let moves = moves.to_vec();
     let start = start.clone();
     let mut hands = Hands::new(seed, style, start.board().occupied());
-    hands.push(Reading::Header(record.start.clone()));
+    hands.push(Reading::Header(crate::trace::Header {
+        start: record.start.clone(),
+        time_control: None,
+    }));
     let mut pos = start;
     for m in moves {
         hands.play(&pos, m, mode);

@@ -10,13 +10,14 @@ use std::io::BufRead;
 use serde::Deserialize;
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
-use crate::core::{Input, StartPosition};
+use crate::core::clock::TimeControl;
+use crate::core::{ClockSetting, Input, StartPosition};
 
 /// What one trace line says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reading {
     /// The optional header: how the game starts.
-    Header(StartPosition),
+    Header(Header),
     /// A raw reading of every square of a board.
     Scan {
         board: String,
@@ -33,6 +34,15 @@ pub enum Reading {
         square: Square,
     },
     Input(Input),
+}
+
+/// The header line: the start position and, if the game is played with a
+/// clock, its time control.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    pub start: StartPosition,
+    /// Overrides the configuration's `[clock]` control for this trace.
+    pub time_control: Option<TimeControl>,
 }
 
 /// One line of a trace, with its time and line number.
@@ -85,6 +95,11 @@ struct Line<'a> {
     rank: Option<u32>,
     file: Option<&'a str>,
     ply: Option<u32>,
+    time_control: Option<&'a str>,
+    white_ms: Option<u64>,
+    black_ms: Option<u64>,
+    white_moves: Option<u32>,
+    black_moves: Option<u32>,
 }
 
 /// Writes an occupancy word as 16 lowercase hexadecimal digits.
@@ -128,7 +143,17 @@ fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
 fn input(line: &Line) -> Result<Input, String> {
     let name = line.input.unwrap_or_default();
     let uses_piece = name == "promote";
-    let uses_color = matches!(name, "clock" | "draw_offer" | "draw_claim" | "resign");
+    let uses_color = matches!(
+        name,
+        "clock"
+            | "draw_offer"
+            | "draw_claim"
+            | "resign"
+            | "illegal_move"
+            | "quickplay_claim"
+            | "flag_claim"
+    );
+    let sets_clock = name == "set_clock";
     let uses_square = name == "square";
     for (field, present, used) in [
         ("piece", line.piece.is_some(), uses_piece),
@@ -138,6 +163,10 @@ fn input(line: &Line) -> Result<Input, String> {
         ("rank", line.rank.is_some(), name == "rank"),
         ("file", line.file.is_some(), name == "file"),
         ("ply", line.ply.is_some(), name == "announced"),
+        ("white_ms", line.white_ms.is_some(), sets_clock),
+        ("black_ms", line.black_ms.is_some(), sets_clock),
+        ("white_moves", line.white_moves.is_some(), sets_clock),
+        ("black_moves", line.black_moves.is_some(), sets_clock),
     ] {
         if present && !used {
             return Err(format!("field `{field}` does not belong to input `{name}`"));
@@ -203,10 +232,32 @@ fn input(line: &Line) -> Result<Input, String> {
         "draw_offer" => Input::DrawOffer(color(name, line.color)?),
         "draw_claim" => Input::DrawClaim(color(name, line.color)?),
         "resign" => Input::Resign(color(name, line.color)?),
+        "pause" => Input::Pause,
+        "resume" => Input::Resume,
+        "set_clock" => {
+            let setting = ClockSetting {
+                white_ms: line.white_ms,
+                black_ms: line.black_ms,
+                white_moves: line.white_moves,
+                black_moves: line.black_moves,
+            };
+            if setting == ClockSetting::default() {
+                return Err(
+                    "input `set_clock` needs at least one of `white_ms`, `black_ms`, \
+                     `white_moves`, `black_moves`"
+                        .to_string(),
+                );
+            }
+            Input::SetClock(setting)
+        }
+        "illegal_move" => Input::IllegalMove(color(name, line.color)?),
+        "quickplay_claim" => Input::QuickplayClaim(color(name, line.color)?),
+        "flag_claim" => Input::FlagClaim(color(name, line.color)?),
         other => {
             return Err(format!(
                 "unknown input \"{other}\" (known: promote, adjust, clock, repeat, move_number, \
-                 times, position, square, rank, file, draw_offer, draw_claim, resign, announced)"
+                 times, position, square, rank, file, draw_offer, draw_claim, resign, announced, \
+                 pause, resume, set_clock, illegal_move, quickplay_claim, flag_claim)"
             ));
         }
     })
@@ -258,8 +309,10 @@ pub fn parse_line(text: &str, first: bool, prev_t: u64) -> Result<Option<(u64, R
                 .to_string(),
         );
     }
-    if line.trace.is_none() && (line.start.is_some() || line.variant.is_some()) {
-        return Err("`start` and `variant` belong to the header line".to_string());
+    if line.trace.is_none()
+        && (line.start.is_some() || line.variant.is_some() || line.time_control.is_some())
+    {
+        return Err("`start`, `variant` and `time_control` belong to the header line".to_string());
     }
     if line.input.is_none()
         && (line.piece.is_some() || line.color.is_some() || line.square.is_some())
@@ -288,9 +341,18 @@ pub fn parse_line(text: &str, first: bool, prev_t: u64) -> Result<Option<(u64, R
                 ));
             }
         };
-        Reading::Header(StartPosition {
-            start: line.start.clone().unwrap_or_else(|| "startpos".to_string()),
-            chess960,
+        let time_control = match line.time_control {
+            None => None,
+            Some(text) => Some(TimeControl::parse_pgn(text).map_err(|e| {
+                format!("`time_control` (the PGN TimeControl form, in seconds): {e}")
+            })?),
+        };
+        Reading::Header(Header {
+            start: StartPosition {
+                start: line.start.clone().unwrap_or_else(|| "startpos".to_string()),
+                chess960,
+            },
+            time_control,
         })
     } else if let Some(occ) = line.occ {
         Reading::Scan {
@@ -349,14 +411,21 @@ fn json_str(s: &str) -> String {
 /// Writes one entry as a trace line (without the newline).
 pub fn write_line(t: u64, reading: &Reading) -> String {
     match reading {
-        Reading::Header(start) => {
+        Reading::Header(Header {
+            start,
+            time_control,
+        }) => {
             let variant = if start.chess960 {
                 r#","variant":"chess960""#
             } else {
                 ""
             };
+            let control = time_control
+                .as_ref()
+                .map(|c| format!(r#","time_control":"{}""#, c.to_pgn()))
+                .unwrap_or_default();
             format!(
-                r#"{{"t":{t},"trace":1,"start":{}{variant}}}"#,
+                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}}}"#,
                 json_str(&start.start)
             )
         }
@@ -380,7 +449,13 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
         Reading::Input(input) => {
             let extra = match input {
                 Input::Promote(role) => format!(r#","piece":"{}""#, role.char()),
-                Input::Clock(c) | Input::DrawOffer(c) | Input::DrawClaim(c) | Input::Resign(c) => {
+                Input::Clock(c)
+                | Input::DrawOffer(c)
+                | Input::DrawClaim(c)
+                | Input::Resign(c)
+                | Input::IllegalMove(c)
+                | Input::QuickplayClaim(c)
+                | Input::FlagClaim(c) => {
                     format!(
                         r#","color":"{}""#,
                         match c {
@@ -395,6 +470,15 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
                 Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
                 Input::File(f) => format!(r#","file":"{}""#, f.char()),
                 Input::Announced(ply) => format!(r#","ply":{ply}"#),
+                Input::SetClock(c) => [
+                    c.white_ms.map(|v| format!(r#","white_ms":{v}"#)),
+                    c.black_ms.map(|v| format!(r#","black_ms":{v}"#)),
+                    c.white_moves.map(|v| format!(r#","white_moves":{v}"#)),
+                    c.black_moves.map(|v| format!(r#","black_moves":{v}"#)),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
                 _ => String::new(),
             };
             format!(r#"{{"t":{t},"input":"{}"{extra}}}"#, input.name())
@@ -422,7 +506,7 @@ mod tests {
 
     #[test]
     fn every_kind_of_line_round_trips() {
-        let text = r#"{"t":0,"trace":1,"start":"startpos","variant":"chess960"}
+        let text = r#"{"t":0,"trace":1,"start":"startpos","variant":"chess960","time_control":"40/5400+30:1800+30"}
 # a comment
 
 {"t":120,"board":"blind","occ":"ffff00000000efff"}
@@ -431,9 +515,12 @@ mod tests {
 {"t":2000,"input":"promote","piece":"n"}
 {"t":2001,"input":"square","square":"e4"}
 {"t":2002,"input":"resign","color":"black"}
-{"t":2003,"input":"repeat"}"#;
+{"t":2003,"input":"repeat"}
+{"t":2004,"input":"set_clock","white_ms":60000,"black_moves":12}
+{"t":2005,"input":"flag_claim","color":"white"}
+{"t":2006,"input":"pause"}"#;
         let entries = read(text.as_bytes(), "x").expect("valid");
-        assert_eq!(entries.len(), 8);
+        assert_eq!(entries.len(), 11);
         assert_eq!(entries[1].line, 4);
         for e in &entries {
             let again = write_line(e.t, &e.reading);
@@ -466,5 +553,10 @@ mod tests {
         assert!(err("{\"t\":1,\"input\":\"promote\"}").contains("needs a `piece`"));
         assert!(err("{\"t\":1,\"input\":\"resign\",\"piece\":\"q\"}").contains("does not belong"));
         assert!(err("{\"t\":1,\"lift\":\"e2\",\"place\":\"e4\"}").contains("only one of"));
+        assert!(
+            err("{\"t\":0,\"trace\":1,\"time_control\":\"90+30min\"}")
+                .starts_with("x.jsonl:1: `time_control`")
+        );
+        assert!(err("{\"t\":1,\"input\":\"set_clock\"}").contains("needs at least one"));
     }
 }

@@ -29,7 +29,7 @@ fn raw_changes(entries: &[Entry]) -> Vec<(u64, Bitboard)> {
     for e in entries {
         let next = match &e.reading {
             Reading::Header(h) => {
-                if let Ok((pos, _)) = h.position() {
+                if let Ok((pos, _)) = h.start.position() {
                     raw = shakmaty::Position::board(&pos).occupied();
                 }
                 continue;
