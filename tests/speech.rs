@@ -213,3 +213,61 @@ fn a_voice_failing_mid_game_loses_no_move_and_every_move_is_reported_announced()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn peak(path: &std::path::Path) -> i32 {
+    hound::WavReader::open(path)
+        .expect("wav")
+        .samples::<i16>()
+        .map(|s| i32::from(s.expect("sample")).abs())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn art_12_6_clock_warnings_are_spoken_at_their_own_lower_volume() {
+    // A low-time warning from a replayed clock, then the same words as an
+    // answer, both through the file voice.
+    let entries =
+        trace::read(&br#"{"t":0,"trace":1,"time_control":"70"}"#[..], "warning").expect("trace");
+    let events = replay(
+        &entries,
+        "warning",
+        Settings::default(),
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+    )
+    .expect("replay");
+    let warning = events
+        .iter()
+        .find(|e| e.event.name() == "time_warning")
+        .expect("a warning at one minute");
+    let delivery = Delivery {
+        earcons: EarconSwitches::all_off(),
+        warning_volume: 50,
+    };
+    let quiet = Utterance::of(warning, &delivery).expect("spoken");
+    assert_eq!(quiet.kind, Kind::Time);
+    assert_eq!(quiet.text, "Weiß noch eine Minute.");
+    assert_eq!(quiet.volume, 50);
+    let loud = Utterance::words(Kind::Answer, quiet.text.clone());
+    let dir = temp("warning-volume");
+    let mut voice = FileVoice::open(clips(), &dir).expect("file voice");
+    voice.start(&loud).expect("says it");
+    voice.start(&quiet).expect("says it");
+    let (full, half) = (peak(&dir.join("0001.wav")), peak(&dir.join("0002.wav")));
+    assert!(full > 3000, "the words are audible: {full}");
+    assert!(
+        (half - full / 2).abs() <= full / 50 + 1,
+        "{half} ≈ {full} / 2"
+    );
+    // A fallen flag is game talk with its own earcon.
+    let flag = events
+        .iter()
+        .find(|e| e.event.name() == "flag")
+        .expect("the flag falls");
+    let u = Utterance::of(flag, &Delivery::default()).expect("spoken");
+    assert_eq!(
+        (u.kind, u.earcon),
+        (Kind::Game, Some(pegboard::speech::Earcon::Flag))
+    );
+}

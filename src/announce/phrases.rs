@@ -461,6 +461,24 @@ pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_are_hours_and_minutes_with_seconds_only_under_ten_minutes() {
+        let b = Phrasebook::default();
+        assert_eq!(b.duration(4_320_000 + 59_999), "eine Stunde 12 Minuten");
+        assert_eq!(b.duration(7_200_000 + 30_000), "2 Stunden");
+        assert_eq!(b.duration(600_000), "10 Minuten");
+        assert_eq!(b.duration(599_999), "9 Minuten 59 Sekunden");
+        assert_eq!(b.duration(61_000), "eine Minute eine Sekunde");
+        assert_eq!(b.duration(120_000), "2 Minuten");
+        assert_eq!(b.duration(999), "0 Sekunden");
+        let en = Phrasebook::new(Vocabulary::built_in("en").expect("en").expect("valid"));
+        assert_eq!(en.duration(3_660_000), "one hour one minute");
+        assert_eq!(
+            en.times(245_000, 5_400_000, Some(1)),
+            "White 4 minutes 5 seconds, Black one hour 30 minutes. One move to the time control."
+        );
+    }
     use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
 
     fn pos(fen: &str) -> Chess {

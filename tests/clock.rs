@@ -1,0 +1,480 @@
+//! The clock (Art. 6, E2.3, A4, 7.4b, 9.5b, 10.2), driven through traces:
+//! every rule at an exact simulated millisecond.
+
+mod common;
+
+use common::{of, parse, run_with};
+use pegboard::core::{ClockStart, FlagRule, Players, Settings};
+use serde_json::Value;
+
+fn settings() -> Settings {
+    Settings::default()
+}
+
+fn run(text: &str) -> Vec<Value> {
+    run_with(&parse(text), settings())
+}
+
+/// The `clock` events, as (t, cause, running, white ms, black ms).
+fn clocks(events: &[Value]) -> Vec<(u64, String, String, u64, u64)> {
+    of(events, "clock")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or(u64::MAX),
+                e["cause"].as_str().unwrap_or_default().to_string(),
+                e["running"].as_str().unwrap_or("none").to_string(),
+                e["white"]["remaining_ms"].as_u64().unwrap_or(u64::MAX),
+                e["black"]["remaining_ms"].as_u64().unwrap_or(u64::MAX),
+            )
+        })
+        .collect()
+}
+
+fn says(events: &[Value]) -> Vec<String> {
+    of(events, "say")
+        .iter()
+        .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn game_over(events: &[Value]) -> Option<(u64, String, String)> {
+    of(events, "game_over").first().map(|e| {
+        (
+            e["t"].as_u64().unwrap_or(u64::MAX),
+            e["result"].as_str().unwrap_or_default().to_string(),
+            e["reason"].as_str().unwrap_or_default().to_string(),
+        )
+    })
+}
+
+/// 1. e4, its announcement starting at `announced`.
+fn e4_announced_at(header_control: &str, announced: u64) -> String {
+    format!(
+        r#"{{"t":0,"trace":1,"start":"startpos","time_control":"{header_control}"}}
+{{"t":1000,"lift":"e2"}}
+{{"t":1100,"place":"e4"}}
+{{"t":{announced},"input":"announced","ply":1}}"#
+    )
+}
+
+#[test]
+fn art_6_5_whites_clock_starts_with_the_game() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"300+2"}"#);
+    assert_eq!(
+        clocks(&ev)[0],
+        (0, "start".into(), "white".into(), 300_000, 300_000)
+    );
+    // Which the stream says right after `ready`.
+    assert_eq!(ev[0]["event"], "ready");
+    assert_eq!(ev[1]["event"], "clock");
+}
+
+#[test]
+fn e2_3_the_blind_players_clock_is_pressed_when_his_move_is_announced() {
+    let ev = run(&e4_announced_at("300+2", 1500));
+    let moved = of(&ev, "move")[0]["t"].as_u64().unwrap_or(0);
+    assert!(
+        moved < 1500,
+        "the move was executed before it was announced"
+    );
+    // Executed is not enough (E2.3c): no press until the announcement.
+    assert_eq!(
+        clocks(&ev)[1],
+        (
+            1500,
+            "press".into(),
+            "black".into(),
+            300_000 - 1500 + 2000,
+            300_000
+        )
+    );
+    // The next clock event is Black's flag, long after the trace ends.
+    assert_eq!(clocks(&ev)[2].1, "flag");
+}
+
+#[test]
+fn art_6_7_the_sighted_player_completes_his_move_by_pressing_the_clock() {
+    let mut s = settings();
+    s.clock.controller_presses = Players::White;
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"300+2"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1500,"input":"announced","ply":1}
+{"t":5000,"input":"clock","color":"black"}
+{"t":6000,"lift":"e7"}
+{"t":6100,"place":"e5"}
+{"t":6500,"input":"announced","ply":2}
+{"t":7000,"input":"clock","color":"black"}"#,
+        ),
+        s,
+    );
+    // Black's press at 5000 counts; his move's announcement on the blind
+    // board and a second press while his clock stands change nothing.
+    let c = clocks(&ev);
+    // (After the trace's last line, White's time runs out: c[3] and on.)
+    assert_eq!(c[3].1, "flag", "{c:?}");
+    assert_eq!(
+        c[2],
+        (
+            5000,
+            "press".into(),
+            "white".into(),
+            300_500,
+            300_000 - 3500 + 2000
+        )
+    );
+}
+
+#[test]
+fn art_6_5_the_clock_can_start_at_the_first_move_instead() {
+    let mut s = settings();
+    s.clock.start = ClockStart::FirstMove;
+    let ev = run_with(&parse(&e4_announced_at("300+2", 1500)), s);
+    // Nothing runs until White's first move is complete.
+    assert_eq!(
+        clocks(&ev)[0],
+        (1500, "start".into(), "black".into(), 300_000, 300_000)
+    );
+}
+
+#[test]
+fn e2_3_a_move_whose_announcement_report_was_lost_is_pressed_with_the_next() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"300"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"lift":"e7"}
+{"t":2100,"place":"e5"}
+{"t":2500,"input":"announced","ply":2}"#);
+    let c = clocks(&ev);
+    assert_eq!(
+        c[1],
+        (2500, "press".into(), "black".into(), 297_500, 300_000)
+    );
+    assert_eq!(
+        c[2],
+        (2500, "press".into(), "white".into(), 297_500, 300_000)
+    );
+}
+
+#[test]
+fn art_6_3_reaching_the_move_count_adds_the_next_periods_time() {
+    // One move in 300 s, then 300 s more.
+    let ev = run(&e4_announced_at("1/300:300", 1500));
+    let e = of(&ev, "clock")[1];
+    assert_eq!(e["cause"], "period");
+    assert_eq!(e["white"]["period"], 2);
+    assert_eq!(e["white"]["moves"], 1);
+    assert_eq!(e["white"]["remaining_ms"], 300_000 - 1500 + 300_000);
+    assert_eq!(e["black"]["period"], 1);
+}
+
+#[test]
+fn art_6_9_a_fallen_flag_loses_to_the_millisecond() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"60"}"#);
+    let flag = of(&ev, "flag");
+    assert_eq!(flag.len(), 1);
+    assert_eq!(flag[0]["t"], 60_000);
+    assert_eq!(flag[0]["color"], "white");
+    assert_eq!(flag[0]["say"], "Zeit abgelaufen: Weiß.");
+    assert_eq!(game_over(&ev), Some((60_000, "0-1".into(), "flag".into())));
+    // The clock stands once the game is over.
+    assert_eq!(
+        clocks(&ev).last().cloned(),
+        Some((60_000, "stop".into(), "none".into(), 0, 60_000))
+    );
+}
+
+#[test]
+fn art_6_9_a_flag_is_a_draw_when_the_opponent_cannot_mate() {
+    // Black has a bare king: he cannot mate by any legal sequence.
+    let ev =
+        run(r#"{"t":0,"trace":1,"start":"4k3/8/8/8/8/8/8/R3K3 w - - 0 1","time_control":"60"}"#);
+    let (t, result, reason) = game_over(&ev).expect("game over");
+    assert_eq!(
+        (t, result.as_str(), reason.as_str()),
+        (60_000, "1/2-1/2", "flag")
+    );
+    let say = of(&ev, "game_over")[0]["say"].as_str().unwrap_or_default();
+    assert!(say.contains("kein Matt möglich"), "{say}");
+}
+
+fn claim_settings() -> Settings {
+    let mut s = settings();
+    s.clock.flag = FlagRule::Claim;
+    s
+}
+
+#[test]
+fn a4d_in_blitz_a_flag_counts_only_on_a_valid_claim() {
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"180+2"}
+{"t":1000,"input":"flag_claim","color":"white"}
+{"t":1001,"input":"flag_claim","color":"black"}
+{"t":190000,"input":"flag_claim","color":"black"}"#,
+        ),
+        claim_settings(),
+    );
+    // Before the flag falls, the claim is wrong.
+    assert_eq!(says(&ev)[0], "Die Zeit des Gegners ist nicht abgelaufen.");
+    assert_eq!(says(&ev)[1], "Die Zeit des Gegners ist nicht abgelaufen.");
+    // It falls at 180 s, but the game goes on until Black claims.
+    assert_eq!(of(&ev, "flag")[0]["t"], 180_000);
+    assert_eq!(game_over(&ev), Some((190_000, "0-1".into(), "flag".into())));
+}
+
+#[test]
+fn a4d_a_standard_game_counts_the_flag_at_once_even_when_claims_are_configured() {
+    let ev = run_with(
+        &parse(r#"{"t":0,"trace":1,"time_control":"40/5400"}"#),
+        claim_settings(),
+    );
+    assert_eq!(
+        game_over(&ev),
+        Some((5_400_000, "0-1".into(), "flag".into()))
+    );
+}
+
+#[test]
+fn art_6_11_b_both_flags_in_the_last_period_draw() {
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"60"}
+{"t":61000,"lift":"e2"}
+{"t":61100,"place":"e4"}
+{"t":61500,"input":"announced","ply":1}"#,
+        ),
+        claim_settings(),
+    );
+    let flags: Vec<(u64, &str)> = of(&ev, "flag")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or(0),
+                e["color"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(flags, vec![(60_000, "white"), (121_500, "black")]);
+    assert_eq!(
+        game_over(&ev),
+        Some((121_500, "1/2-1/2".into(), "both_flags".into()))
+    );
+}
+
+#[test]
+fn art_6_11_a_both_flags_before_the_last_period_the_game_goes_on() {
+    // Two moves in 60 s, then 60 s: White's flag falls on move 1, Black's
+    // on his first move.
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"2/60:60"}
+{"t":61000,"lift":"e2"}
+{"t":61100,"place":"e4"}
+{"t":61500,"input":"announced","ply":1}"#,
+        ),
+        claim_settings(),
+    );
+    assert_eq!(of(&ev, "flag").len(), 2);
+    assert_eq!(game_over(&ev), None);
+    assert_eq!(
+        says(&ev).last().map(String::as_str),
+        Some("Beide Zeiten abgelaufen. Die Partie geht weiter.")
+    );
+}
+
+#[test]
+fn art_6_12_the_arbiter_stops_and_restarts_the_clock() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"300"}
+{"t":10000,"input":"pause"}
+{"t":20000,"input":"resume"}
+{"t":24000,"lift":"e2"}
+{"t":24100,"place":"e4"}
+{"t":25000,"input":"announced","ply":1}"#);
+    let c = clocks(&ev);
+    assert_eq!(
+        c[1],
+        (10_000, "pause".into(), "white".into(), 290_000, 300_000)
+    );
+    assert_eq!(
+        c[2],
+        (20_000, "resume".into(), "white".into(), 290_000, 300_000)
+    );
+    // Ten seconds before the pause, five after it.
+    assert_eq!(
+        c[3],
+        (25_000, "press".into(), "black".into(), 285_000, 300_000)
+    );
+    assert_eq!(of(&ev, "clock")[1]["paused"], true);
+    assert_eq!(says(&ev)[..2], ["Uhr angehalten.", "Uhr läuft."]);
+}
+
+#[test]
+fn art_6_13_the_arbiter_sets_times_and_move_counters() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"40/5400:1800"}
+{"t":1000,"input":"set_clock","white_ms":245000,"white_moves":38,"black_moves":38}"#);
+    let e = of(&ev, "clock")[1];
+    assert_eq!(e["cause"], "set");
+    assert_eq!(e["white"]["remaining_ms"], 245_000);
+    assert_eq!(e["white"]["moves"], 38);
+    // Black's clock stands while White's runs: untouched.
+    assert_eq!(e["black"]["remaining_ms"], 5_400_000);
+    assert_eq!(
+        says(&ev)[0],
+        "Uhr gestellt. Weiß 4 Minuten 5 Sekunden, Schwarz eine Stunde 30 Minuten. \
+         Noch 2 Züge bis zur Zeitkontrolle."
+    );
+}
+
+#[test]
+fn art_7_4_b_completed_illegal_moves_give_two_minutes_and_the_third_loses() {
+    let text = r#"{"t":0,"trace":1,"time_control":"300"}
+{"t":1000,"input":"illegal_move","color":"black"}
+{"t":2000,"input":"illegal_move","color":"black"}
+{"t":3000,"input":"illegal_move","color":"black"}"#;
+    let ev = run(text);
+    let penalties: Vec<_> = clocks(&ev)
+        .into_iter()
+        .filter(|c| c.1 == "penalty")
+        .collect();
+    assert_eq!(
+        penalties,
+        vec![
+            (
+                1000,
+                "penalty".into(),
+                "white".into(),
+                299_000 + 120_000,
+                300_000
+            ),
+            (
+                2000,
+                "penalty".into(),
+                "white".into(),
+                298_000 + 240_000,
+                300_000
+            ),
+        ]
+    );
+    assert_eq!(says(&ev)[0], "2 Minuten mehr für Weiß.");
+    assert_eq!(
+        game_over(&ev),
+        Some((3000, "1-0".into(), "illegal_moves".into()))
+    );
+
+    // Configured otherwise, the third costs two minutes like the others.
+    let mut s = settings();
+    s.clock.third_illegal_move_loses = false;
+    let ev = run_with(&parse(text), s);
+    // (White's flag falls after the trace ends, with 6 minutes more.)
+    assert_eq!(game_over(&ev), Some((660_000, "0-1".into(), "flag".into())));
+    assert_eq!(clocks(&ev).iter().filter(|c| c.1 == "penalty").count(), 3);
+}
+
+#[test]
+fn art_9_5_b_an_incorrect_draw_claim_gives_the_opponent_three_minutes() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"300"}
+{"t":1000,"input":"draw_claim","color":"white"}"#);
+    assert_eq!(
+        clocks(&ev)[1],
+        (1000, "penalty".into(), "white".into(), 299_000, 480_000)
+    );
+    assert_eq!(
+        says(&ev),
+        [
+            "Remisreklamation nicht berechtigt.",
+            "3 Minuten mehr für Schwarz."
+        ]
+    );
+}
+
+#[test]
+fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"300"}
+{"t":1000,"input":"quickplay_claim","color":"white"}
+{"t":2000,"input":"set_clock","white_ms":100000}
+{"t":3000,"input":"quickplay_claim","color":"black"}
+{"t":4000,"input":"quickplay_claim","color":"white"}"#);
+    let s = says(&ev);
+    // More than two minutes left, or not his move: refused, no time given.
+    assert_eq!(
+        s[0],
+        "Remisantrag nur am Zug und mit weniger als zwei Minuten."
+    );
+    assert_eq!(s[2], s[0]);
+    assert_eq!(s[3], "Remisantrag. Der Schiedsrichter entscheidet.");
+    assert_eq!(s[4], "2 Minuten mehr für Schwarz.");
+    let penalties: Vec<_> = clocks(&ev)
+        .into_iter()
+        .filter(|c| c.1 == "penalty")
+        .collect();
+    assert_eq!(
+        penalties,
+        vec![(4000, "penalty".into(), "white".into(), 98_000, 420_000)]
+    );
+}
+
+#[test]
+fn e2_9_d_times_are_said_on_request_with_seconds_only_under_ten_minutes() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"40/5400+30:1800+30"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1500,"input":"announced","ply":1}
+{"t":9000,"input":"times"}"#);
+    // White: 90 min − 1.5 s + 30 s; Black: 90 min − 7.5 s; 40 moves for
+    // Black, who is to move, to the control.
+    assert_eq!(
+        says(&ev),
+        [
+            "Weiß eine Stunde 30 Minuten, Schwarz eine Stunde 29 Minuten. \
+          Noch 40 Züge bis zur Zeitkontrolle."
+        ]
+    );
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"540+2"}
+{"t":1000,"input":"times"}"#);
+    assert_eq!(
+        says(&ev),
+        ["Weiß 8 Minuten 59 Sekunden, Schwarz 9 Minuten."]
+    );
+}
+
+#[test]
+fn low_time_warnings_come_for_the_warned_players_own_clock_only() {
+    let mut s = settings();
+    s.clock.warn = Players::White;
+    s.clock.warnings_ms = vec![60_000, 10_000];
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"120"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1500,"input":"announced","ply":1}
+{"t":119000,"lift":"e7"}
+{"t":119100,"place":"e5"}
+{"t":119500,"input":"announced","ply":2}"#,
+        ),
+        s,
+    );
+    let warnings: Vec<(u64, &str, &str)> = of(&ev, "time_warning")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or(0),
+                e["color"].as_str().unwrap_or(""),
+                e["say"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    // Black ran down to 2 s and heard nothing; White, from 118.5 s left at
+    // 119.5 s, hears "one minute" at 178 s and "ten seconds" at 228 s.
+    assert_eq!(
+        warnings,
+        vec![
+            (178_000, "white", "Weiß noch eine Minute."),
+            (228_000, "white", "Weiß noch 10 Sekunden."),
+        ]
+    );
+}
