@@ -10,6 +10,7 @@ pub mod announce;
 pub mod config;
 pub mod core;
 pub mod demo;
+pub mod display;
 pub mod pgn;
 pub mod replay;
 pub mod sim;

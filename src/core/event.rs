@@ -49,6 +49,9 @@ pub enum ClockCause {
     Penalty,
     /// The game ended; the clock stands.
     Stop,
+    /// Written by a live display output as the shown time changes; the
+    /// controller never writes it, so replays do not contain it.
+    Tick,
 }
 
 /// A piece the board is missing: which piece belongs on which empty square.
