@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use crate::announce::Phrasebook;
+use crate::core::clock::Face;
 use crate::core::{BLIND_BOARD, Controller, Event, Input, Settings, Stamped};
+use crate::display::TerminalDisplay;
 use crate::pgn::read_games;
 use crate::replay::feed;
 use crate::sim::{Style, simulate};
@@ -47,6 +49,27 @@ fn clock(t: u64) -> String {
     format!("{:02}:{:02}.{:03}", t / 60_000, (t / 1000) % 60, t % 1000)
 }
 
+/// The clock as an event shows it.
+fn face_of(event: &Event) -> Option<Face> {
+    match event {
+        Event::Clock {
+            running,
+            paused,
+            white,
+            black,
+            ..
+        } => Some(Face {
+            running: running.map(|s| s.0),
+            paused: *paused,
+            remaining: [white.remaining_ms, black.remaining_ms],
+            moves: [white.moves, black.moves],
+            periods: [white.period, black.period],
+            flags: [white.flag, black.flag],
+        }),
+        _ => None,
+    }
+}
+
 fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<()> {
     if json {
         writeln!(out, "{}", serde_json::to_string(e).unwrap_or_default())?;
@@ -54,6 +77,13 @@ fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<
     let t = clock(e.t);
     match &e.event {
         Event::Ready { .. } => Ok(()),
+        Event::Clock { .. } => match face_of(&e.event) {
+            Some(face) => {
+                let line = TerminalDisplay::new(std::io::sink(), "White", "Black").line(&face);
+                writeln!(out, "[{t}]   ({line})")
+            }
+            None => Ok(()),
+        },
         Event::Touch { square, piece, .. } => {
             writeln!(out, "[{t}]   (touched {piece} on {square})")
         }

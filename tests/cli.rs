@@ -95,6 +95,26 @@ fn demo_plays_the_opera_game_to_mate() {
 }
 
 #[test]
+fn demo_with_a_clock_shows_each_press_and_the_times() {
+    let out = pegboard(&["demo", "--speed", "2000", "--silent", "--clock", "5+3"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The clock starts with the game, and White's first press leaves him
+    // 5 minutes minus his thinking time plus 3 seconds.
+    assert!(
+        text.contains("(White    5:00 <  Black    5:00  )"),
+        "{text}"
+    );
+    let presses = text.lines().filter(|l| l.contains("(White")).count();
+    // The start, a press for each of the first 32 plies, and the stop:
+    // the mate (ply 33) ends the game before any press.
+    assert_eq!(presses, 1 + 32 + 1, "{text}");
+    let bad = pegboard(&["demo", "--silent", "--clock", "ninety"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--clock"));
+}
+
+#[test]
 fn demo_speaks_through_the_configured_voice_and_every_move_is_announced() {
     let dir = std::env::temp_dir().join(format!("pegboard-demo-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

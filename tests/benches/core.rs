@@ -3,7 +3,10 @@
 //! - idle scan: a raw scan in which nothing changed, the path a Pi pays 200
 //!   times a second per board (target ≤ 100 ns);
 //! - replay throughput: parsing and replaying a dense 200 Hz trace of a
-//!   whole game (target ≥ 1,000,000 raw scans per second).
+//!   whole game (target ≥ 1,000,000 raw scans per second);
+//! - clock tick: what a running clock costs per millisecond tick — its
+//!   timers fired and its face read for a display — alone and inside an
+//!   idle controller scan.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -35,6 +38,43 @@ fn idle_scan(c: &mut Criterion) {
         })
     });
     assert!(out.is_empty());
+}
+
+fn clock_tick(c: &mut Criterion) {
+    use pegboard::core::clock::{Bonus, Clock, TimeControl};
+    // Time enough that no flag falls however many ticks criterion asks
+    // for: every tick is a tick of a running clock.
+    let control = TimeControl::sudden_death(1 << 50, Bonus::Increment(30_000));
+    let mut clock = Clock::new(control.clone())
+        .with_warnings(&[600_000, 300_000, 60_000, 30_000, 10_000], [true, true]);
+    clock.start(0, shakmaty::Color::White);
+    let mut t = 0u64;
+    c.bench_function("clock_tick", |b| {
+        b.iter(|| {
+            t += 1;
+            black_box(clock.fire(black_box(t)));
+            black_box(clock.face(black_box(t)));
+        })
+    });
+    let mut settings = Settings::default();
+    settings.clock.control = Some(control);
+    let mut ctl = Controller::new(
+        &StartPosition::default(),
+        settings,
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+    )
+    .expect("start");
+    let mut out = Vec::new();
+    ctl.start(0, &mut out);
+    let occ = Bitboard(0xffff_0000_0000_ffff);
+    let mut t = 0u64;
+    c.bench_function("idle_scan_with_clock", |b| {
+        b.iter(|| {
+            t += 1;
+            ctl.scan(black_box(t), 0, black_box(occ), &mut out);
+        })
+    });
 }
 
 fn dense_trace() -> String {
@@ -93,5 +133,5 @@ fn replay_throughput(c: &mut Criterion) {
     println!("dense trace: {scans} raw scans, {} lines", entries.len());
 }
 
-criterion_group!(benches, idle_scan, replay_throughput);
+criterion_group!(benches, idle_scan, replay_throughput, clock_tick);
 criterion_main!(benches);
