@@ -6,11 +6,14 @@ use std::io::Write;
 use super::{ClockDisplay, DisplayError, Face};
 use crate::core::event::{ClockCause, Event, Side, SideTime, Stamped};
 
+/// What a line shows: running side, paused, whole seconds, flags.
+type Shown = (Option<shakmaty::Color>, bool, [u64; 2], [bool; 2]);
+
 /// Writes a `{"event":"clock","cause":"tick",…}` line whenever a shown
 /// second, the running side, a flag or the pause changes.
 pub struct EventStreamDisplay<W: Write> {
     out: W,
-    last: Option<(Option<shakmaty::Color>, bool, [u64; 2], [bool; 2])>,
+    last: Option<Shown>,
 }
 
 impl<W: Write> EventStreamDisplay<W> {
