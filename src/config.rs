@@ -292,6 +292,7 @@ mod tests {
         assert_eq!(c.earcons, EarconSwitches::default());
         assert_eq!(c.announce.styles(), Styles::default());
         assert_eq!(c.announce.files, FileNaming::default());
+        assert_eq!(c.delivery(), Delivery::default());
     }
 
     #[test]
