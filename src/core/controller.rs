@@ -9,7 +9,7 @@ use shakmaty::{Bitboard, CastlingMode, Color, Piece, Position, Square};
 
 use super::clock::{Class, Clock, Signal};
 use super::debounce::{Debouncer, SquareChange};
-use super::event::{ClockCause, Event, MissingPiece, Side, SideTime, Stamped, piece_letter};
+use super::event::{ClockCause, Event, MissingPiece, Side, Stamped, piece_letter};
 use super::game::{ClaimOutcome, Ending, Game, Reason, StartError, StartPosition};
 use super::input::{ClockSetting, Input};
 use super::settings::{ClockStart, FlagRule, Settings};
@@ -323,18 +323,7 @@ impl Controller {
                 }
             }
             Input::Times => {
-                let text = match &self.clock {
-                    Some(clock) => {
-                        let face = clock.face(t);
-                        let to_move = clock.running().unwrap_or(self.game.turn());
-                        self.words.times(
-                            face.remaining(Color::White),
-                            face.remaining(Color::Black),
-                            clock.moves_to_control(to_move),
-                        )
-                    }
-                    None => p.no_clock.clone(),
-                };
+                let text = self.times_text(t).unwrap_or_else(|| p.no_clock.clone());
                 self.say(t, text, out);
             }
             Input::Position => {
@@ -407,24 +396,25 @@ impl Controller {
 
     /// The clock's state at `t` as a `clock` event.
     fn clock_event(&self, t: u64, cause: ClockCause, out: &mut Vec<Stamped>) {
-        let Some(clock) = &self.clock else { return };
+        if let Some(clock) = &self.clock {
+            out.push(Stamped {
+                t,
+                event: Event::clock(cause, &clock.face(t)),
+            });
+        }
+    }
+
+    /// Both times at `t` and the moves to the next control of the player
+    /// to move, as said aloud (E2.9d); `None` without a clock.
+    fn times_text(&self, t: u64) -> Option<String> {
+        let clock = self.clock.as_ref()?;
         let face = clock.face(t);
-        let side = |i: usize| SideTime {
-            remaining_ms: face.remaining[i],
-            moves: face.moves[i],
-            period: face.periods[i],
-            flag: face.flags[i],
-        };
-        out.push(Stamped {
-            t,
-            event: Event::Clock {
-                cause,
-                running: face.running.map(Side),
-                paused: face.paused,
-                white: side(0),
-                black: side(1),
-            },
-        });
+        let to_move = clock.running().unwrap_or(self.game.turn());
+        Some(self.words.times(
+            face.remaining(Color::White),
+            face.remaining(Color::Black),
+            clock.moves_to_control(to_move),
+        ))
     }
 
     /// `color`'s clock is pressed at `t` (6.7, E2.3).
@@ -526,13 +516,7 @@ impl Controller {
                 clock.set_time(t, color, ms);
             }
         }
-        let face = clock.face(t);
-        let to_move = clock.running().unwrap_or(self.game.turn());
-        let times = self.words.times(
-            face.remaining(Color::White),
-            face.remaining(Color::Black),
-            clock.moves_to_control(to_move),
-        );
+        let times = self.times_text(t).unwrap_or_default();
         self.clock_event(t, ClockCause::Set, out);
         let text = format!("{} {times}", self.words.words.phrases.clock_set);
         self.say(t, text, out);

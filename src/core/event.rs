@@ -4,6 +4,7 @@
 use serde::{Serialize, Serializer};
 use shakmaty::{Color, Role};
 
+use super::clock::Face;
 use super::game::Reason;
 
 /// A colour, written `white` or `black`.
@@ -155,6 +156,23 @@ pub enum Event {
 }
 
 impl Event {
+    /// The `clock` event showing `face`.
+    pub fn clock(cause: ClockCause, face: &Face) -> Event {
+        let side = |i: usize| SideTime {
+            remaining_ms: face.remaining[i],
+            moves: face.moves[i],
+            period: face.periods[i],
+            flag: face.flags[i],
+        };
+        Event::Clock {
+            cause,
+            running: face.running.map(Side),
+            paused: face.paused,
+            white: side(0),
+            black: side(1),
+        }
+    }
+
     /// The event's name as written in the stream.
     pub fn name(&self) -> &'static str {
         match self {

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::{ClockDisplay, DisplayError, Face};
-use crate::core::event::{ClockCause, Event, Side, SideTime, Stamped};
+use crate::core::event::{ClockCause, Event, Stamped};
 
 /// What a line shows: running side, paused, whole seconds, flags.
 type Shown = (Option<shakmaty::Color>, bool, [u64; 2], [bool; 2]);
@@ -26,26 +26,6 @@ impl<W: Write> EventStreamDisplay<W> {
     }
 }
 
-/// The `clock` event for `face` at `t`.
-pub fn clock_event(t: u64, cause: ClockCause, face: &Face) -> Stamped {
-    let side = |i: usize| SideTime {
-        remaining_ms: face.remaining[i],
-        moves: face.moves[i],
-        period: face.periods[i],
-        flag: face.flags[i],
-    };
-    Stamped {
-        t,
-        event: Event::Clock {
-            cause,
-            running: face.running.map(Side),
-            paused: face.paused,
-            white: side(0),
-            black: side(1),
-        },
-    }
-}
-
 impl<W: Write> ClockDisplay for EventStreamDisplay<W> {
     fn show(&mut self, t: u64, face: &Face) -> Result<(), DisplayError> {
         let shown = (
@@ -57,8 +37,12 @@ impl<W: Write> ClockDisplay for EventStreamDisplay<W> {
         if self.last == Some(shown) {
             return Ok(());
         }
-        let line = serde_json::to_string(&clock_event(t, ClockCause::Tick, face))
-            .map_err(|e| DisplayError(format!("event stream: {e}")))?;
+        let tick = Stamped {
+            t,
+            event: Event::clock(ClockCause::Tick, face),
+        };
+        let line =
+            serde_json::to_string(&tick).map_err(|e| DisplayError(format!("event stream: {e}")))?;
         writeln!(self.out, "{line}")
             .and_then(|()| self.out.flush())
             .map_err(|e| DisplayError(format!("event stream: {e}")))?;

@@ -403,8 +403,7 @@ impl Clock {
     /// of the same instant is given (a warning at zero is not given).
     pub fn fire(&mut self, t: u64) -> Option<Signal> {
         let color = self.ticking()?;
-        if self.next_flag().is_some_and(|d| d <= t) {
-            let d = self.next_flag().unwrap_or(t);
+        if let Some(d) = self.next_flag().filter(|&d| d <= t) {
             self.settle(d);
             let side = &mut self.sides[index(color)];
             side.flag = Some(d);
