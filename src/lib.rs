@@ -7,12 +7,16 @@
 //! recorded sensor sessions that tests and `pegboard replay` share.
 
 pub mod announce;
+pub mod buttons;
+pub mod calibrate;
 pub mod config;
 pub mod core;
 pub mod demo;
 pub mod display;
 pub mod pgn;
 pub mod replay;
+pub mod sensor_check;
+pub mod sensors;
 pub mod sim;
 pub mod speech;
 pub mod trace;

@@ -1,8 +1,12 @@
 //! The configuration file (TOML). Every key is optional; an unknown key or a
 //! wrong value is an error that names the key and its line.
 
+pub mod hardware;
+
 use serde::Deserialize;
 use shakmaty::Role;
+
+pub use hardware::{BoardConfig, ButtonsConfig, KeyConfig, SensorsConfig, SourceKind};
 
 use crate::announce::phrases::{Style, Styles};
 use crate::announce::vocabulary::FileNaming;
@@ -23,6 +27,9 @@ pub struct Config {
     pub debounce: DebounceConfig,
     pub tracker: TrackerConfig,
     pub clock: ClockConfig,
+    pub sensors: SensorsConfig,
+    pub board: BoardConfig,
+    pub buttons: ButtonsConfig,
 }
 
 /// A time control in the human form (`90+30`, `40/90,30+30`), read
@@ -203,6 +210,8 @@ impl Config {
                 config.clock.warning_volume
             )));
         }
+        hardware::check(&config.sensors, &config.buttons)
+            .map_err(|e| ConfigError(format!("{file}: {e}")))?;
         Ok(config)
     }
 
@@ -285,7 +294,7 @@ mod tests {
 
     #[test]
     fn shipped_example_config_is_valid_and_matches_the_defaults() {
-        let text = include_str!("../config/pegboard.toml");
+        let text = include_str!("../../config/pegboard.toml");
         let c = Config::parse(text, "pegboard.toml").expect("valid");
         assert_eq!(c.settings(), Settings::default());
         assert_eq!(c.speech, SpeechConfig::default());

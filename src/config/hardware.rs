@@ -1,0 +1,334 @@
+//! The hardware sections of the configuration: `[sensors]` (where the
+//! readings come from), `[board]` (orientation and wiring) and `[buttons]`
+//! (the keys and what they do).
+
+use serde::Deserialize;
+use shakmaty::Color;
+
+use crate::buttons::{Action, ButtonTiming, KeyMap};
+use crate::sensors::Layout;
+use crate::sensors::matrix::MatrixTiming;
+use crate::sensors::mcp23017::DEFAULT_ADDRESSES;
+use crate::sensors::serial::LinkTiming;
+
+/// Where the board's readings come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// A reed-switch diode matrix on the Pi's GPIO pins.
+    #[default]
+    Matrix,
+    /// Four MCP23017 expanders on the Pi's I²C bus.
+    Mcp23017,
+    /// A microcontroller streaming scans over USB serial.
+    Serial,
+    /// A recorded trace, played in real time (no hardware).
+    Trace,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SensorsConfig {
+    pub source: SourceKind,
+    /// Scans a second.
+    pub scan_hz: u32,
+    pub matrix: MatrixConfig,
+    pub mcp23017: Mcp23017Config,
+    pub serial: SerialConfig,
+    pub trace: TraceConfig,
+}
+
+impl Default for SensorsConfig {
+    fn default() -> Self {
+        SensorsConfig {
+            source: SourceKind::Matrix,
+            scan_hz: 200,
+            matrix: MatrixConfig::default(),
+            mcp23017: Mcp23017Config::default(),
+            serial: SerialConfig::default(),
+            trace: TraceConfig::default(),
+        }
+    }
+}
+
+/// `[sensors.matrix]`: BCM pin numbers of the drive and sense lines.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MatrixConfig {
+    pub drive: [u8; 8],
+    pub sense: [u8; 8],
+    pub settle_us: u32,
+    pub check_every: u32,
+}
+
+impl Default for MatrixConfig {
+    fn default() -> Self {
+        let t = MatrixTiming::default();
+        MatrixConfig {
+            drive: [5, 6, 13, 19, 26, 12, 16, 20],
+            sense: [4, 17, 27, 22, 10, 9, 11, 21],
+            settle_us: t.settle_us,
+            check_every: t.check_every,
+        }
+    }
+}
+
+impl MatrixConfig {
+    pub fn timing(&self) -> MatrixTiming {
+        MatrixTiming {
+            settle_us: self.settle_us,
+            check_every: self.check_every,
+        }
+    }
+}
+
+/// `[sensors.mcp23017]`
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mcp23017Config {
+    /// The I²C bus number (1 on the 40-pin header: SDA BCM 2, SCL BCM 3).
+    pub bus: u8,
+    pub addresses: [u8; 4],
+    pub verify_every: u32,
+}
+
+impl Default for Mcp23017Config {
+    fn default() -> Self {
+        Mcp23017Config {
+            bus: 1,
+            addresses: DEFAULT_ADDRESSES,
+            verify_every: 50,
+        }
+    }
+}
+
+/// `[sensors.serial]`
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SerialConfig {
+    pub port: String,
+    pub baud: u32,
+    pub stale_ms: u64,
+    pub reconnect_ms: u64,
+}
+
+impl Default for SerialConfig {
+    fn default() -> Self {
+        let t = LinkTiming::default();
+        SerialConfig {
+            port: "/dev/pegboard-scanner".to_string(),
+            baud: 115_200,
+            stale_ms: t.stale_ms,
+            reconnect_ms: 1000,
+        }
+    }
+}
+
+impl SerialConfig {
+    pub fn timing(&self) -> LinkTiming {
+        LinkTiming {
+            stale_ms: self.stale_ms,
+            hello_retry_ms: LinkTiming::default().hello_retry_ms,
+        }
+    }
+}
+
+/// `[sensors.trace]`
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceConfig {
+    pub file: Option<String>,
+}
+
+/// `[board]`: where a1, h1 and h8 are on the matrix, and the order of the
+/// lines. Checked when read: a layout that is no board names its line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoardConfig {
+    pub layout: Layout,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardFields {
+    #[serde(default = "a1")]
+    a1: [u8; 2],
+    #[serde(default = "h1")]
+    h1: [u8; 2],
+    #[serde(default = "h8")]
+    h8: [u8; 2],
+    #[serde(default = "in_order")]
+    rows: [u8; 8],
+    #[serde(default = "in_order")]
+    columns: [u8; 8],
+}
+
+fn a1() -> [u8; 2] {
+    [0, 0]
+}
+fn h1() -> [u8; 2] {
+    [0, 7]
+}
+fn h8() -> [u8; 2] {
+    [7, 7]
+}
+fn in_order() -> [u8; 8] {
+    [0, 1, 2, 3, 4, 5, 6, 7]
+}
+
+impl<'de> Deserialize<'de> for BoardConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f = BoardFields::deserialize(d)?;
+        let p = |x: [u8; 2]| (x[0], x[1]);
+        Layout::new(p(f.a1), p(f.h1), p(f.h8), f.rows, f.columns)
+            .map(|layout| BoardConfig { layout })
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// A key action's name, checked where it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionName(pub Action);
+
+impl<'de> Deserialize<'de> for ActionName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Action::parse(&text)
+            .map(ActionName)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// One `[[buttons.key]]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyConfig {
+    /// A GPIO button: its BCM pin (to ground; the pull-up is switched on).
+    pub pin: Option<u8>,
+    /// A button on the serial scanner: its bit (0–15).
+    pub bit: Option<u8>,
+    /// What a short press does.
+    pub press: Option<ActionName>,
+    /// What a long press does.
+    pub long: Option<ActionName>,
+}
+
+/// `[buttons]`
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ButtonsConfig {
+    /// The colour the keypad's owner (the blind player) plays.
+    pub player: PlayerColor,
+    pub debounce_ms: u64,
+    pub long_press_ms: u64,
+    pub key: Vec<KeyConfig>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerColor {
+    #[default]
+    White,
+    Black,
+}
+
+impl From<PlayerColor> for Color {
+    fn from(c: PlayerColor) -> Color {
+        match c {
+            PlayerColor::White => Color::White,
+            PlayerColor::Black => Color::Black,
+        }
+    }
+}
+
+impl Default for ButtonsConfig {
+    fn default() -> Self {
+        let t = ButtonTiming::default();
+        ButtonsConfig {
+            player: PlayerColor::White,
+            debounce_ms: t.debounce_ms,
+            long_press_ms: t.long_press_ms,
+            key: Vec::new(),
+        }
+    }
+}
+
+impl ButtonsConfig {
+    pub fn timing(&self) -> ButtonTiming {
+        ButtonTiming {
+            debounce_ms: self.debounce_ms,
+            long_press_ms: self.long_press_ms,
+        }
+    }
+
+    /// Key i's meaning, in the order of the `[[buttons.key]]` tables.
+    pub fn keymaps(&self) -> Vec<KeyMap> {
+        self.key
+            .iter()
+            .map(|k| KeyMap {
+                press: k.press.map(|a| a.0),
+                long: k.long.map(|a| a.0),
+            })
+            .collect()
+    }
+}
+
+/// Checks what serde cannot: pins that clash, keys without a place.
+pub fn check(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), String> {
+    if !(1..=1000).contains(&sensors.scan_hz) {
+        return Err(format!(
+            "[sensors] scan_hz must be from 1 to 1000, not {}",
+            sensors.scan_hz
+        ));
+    }
+    let mut used: Vec<(u8, String)> = Vec::new();
+    let mut take = |pin: u8, what: String| -> Result<(), String> {
+        if pin > 27 {
+            return Err(format!(
+                "{what}: BCM pin {pin} is not on the 40-pin header (0–27)"
+            ));
+        }
+        if let Some((_, other)) = used.iter().find(|(p, _)| *p == pin) {
+            return Err(format!("{what}: BCM pin {pin} is already {other}"));
+        }
+        used.push((pin, what));
+        Ok(())
+    };
+    if sensors.source == SourceKind::Matrix {
+        for (i, &pin) in sensors.matrix.drive.iter().enumerate() {
+            take(pin, format!("[sensors.matrix] drive line {i}"))?;
+        }
+        for (i, &pin) in sensors.matrix.sense.iter().enumerate() {
+            take(pin, format!("[sensors.matrix] sense line {i}"))?;
+        }
+    }
+    if buttons.key.len() > 16 {
+        return Err(format!(
+            "[buttons] has {} keys; at most 16",
+            buttons.key.len()
+        ));
+    }
+    for (i, key) in buttons.key.iter().enumerate() {
+        let n = i + 1;
+        match (key.pin, key.bit) {
+            (Some(pin), None) => take(pin, format!("[[buttons.key]] number {n}"))?,
+            (None, Some(bit)) if bit < 16 => {
+                if sensors.source != SourceKind::Serial {
+                    return Err(format!(
+                        "[[buttons.key]] number {n} gives `bit`, a serial scanner's button; [sensors] source is not \"serial\" (give `pin` for a GPIO button)"
+                    ));
+                }
+            }
+            (None, Some(bit)) => {
+                return Err(format!(
+                    "[[buttons.key]] number {n}: bit {bit}; the scanner's button bits are 0–15"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "[[buttons.key]] number {n} needs either `pin` (a GPIO button) or `bit` (a serial scanner's button), not both or neither"
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! The Raspberry Pi's pins and bus, through `rppal` (feature `rpi`): the
+//! GPIO matrix, the MCP23017 expanders and the GPIO buttons. Everything
+//! else about them is the generic code, tested on simulated hardware.
+
+use rppal::gpio::Gpio;
+use rppal::hal::Delay;
+use rppal::i2c::I2c;
+
+use super::SensorSource;
+use super::matrix::MatrixScanner;
+use super::mcp23017::Mcp23017Bank;
+use crate::buttons::GpioButtons;
+use crate::config::hardware::{ButtonsConfig, MatrixConfig, Mcp23017Config};
+
+/// The diode matrix on the configured BCM pins: drive lines as outputs
+/// (released high), sense lines as inputs with pull-ups.
+pub fn open_matrix(config: &MatrixConfig) -> Result<Box<dyn SensorSource>, String> {
+    let gpio = Gpio::new().map_err(|e| format!("the GPIO cannot be opened: {e}"))?;
+    let pin = |n: u8| {
+        gpio.get(n)
+            .map_err(|e| format!("[sensors.matrix] BCM pin {n}: {e}"))
+    };
+    let mut drive = Vec::with_capacity(8);
+    for &n in &config.drive {
+        drive.push(pin(n)?.into_output_high());
+    }
+    let mut sense = Vec::with_capacity(8);
+    for &n in &config.sense {
+        sense.push(pin(n)?.into_input_pullup());
+    }
+    let (Ok(drive), Ok(sense)) = (drive.try_into(), sense.try_into()) else {
+        return Err("[sensors.matrix] needs 8 drive and 8 sense pins".to_string());
+    };
+    let scanner = MatrixScanner::new(drive, sense, Delay::new(), config.timing())
+        .map_err(|e| e.to_string())?;
+    Ok(Box::new(scanner))
+}
+
+/// The four expanders on the configured I²C bus.
+pub fn open_mcp23017(config: &Mcp23017Config) -> Result<Box<dyn SensorSource>, String> {
+    let bus = I2c::with_bus(config.bus).map_err(|e| {
+        format!(
+            "I2C bus {} cannot be opened (is I2C enabled in raspi-config?): {e}",
+            config.bus
+        )
+    })?;
+    let bank =
+        Mcp23017Bank::new(bus, config.addresses, config.verify_every).map_err(|e| e.to_string())?;
+    Ok(Box::new(bank))
+}
+
+/// The GPIO buttons, as a function that reads them.
+pub fn open_buttons(config: &ButtonsConfig) -> Result<Option<Box<dyn FnMut() -> u16>>, String> {
+    let pins: Vec<(u8, u8)> = config
+        .key
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| k.pin.map(|p| (i as u8, p)))
+        .collect();
+    if pins.is_empty() {
+        return Ok(None);
+    }
+    let gpio = Gpio::new().map_err(|e| format!("the GPIO cannot be opened: {e}"))?;
+    let mut inputs = Vec::with_capacity(pins.len());
+    for (key, n) in pins {
+        let pin = gpio
+            .get(n)
+            .map_err(|e| format!("[[buttons.key]] BCM pin {n}: {e}"))?;
+        inputs.push((key, pin.into_input_pullup()));
+    }
+    let mut buttons = GpioButtons::new(inputs);
+    Ok(Some(Box::new(move || buttons.read())))
+}
