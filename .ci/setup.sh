@@ -14,6 +14,8 @@ packages=(
     # PulseAudio server with a null sink, and parecord to record it.
     speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
     pulseaudio pulseaudio-utils
+    # The serial scanner's test: a linked pseudo-terminal pair.
+    socat
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -13,6 +13,7 @@ pub mod config;
 pub mod core;
 pub mod demo;
 pub mod display;
+pub mod hwtools;
 pub mod pgn;
 pub mod replay;
 pub mod sensor_check;

@@ -1,6 +1,6 @@
 //! The `pegboard` command.
 
-use std::io::{BufReader, Write};
+use std::io::{BufReader, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -10,6 +10,7 @@ use std::time::Duration;
 use pegboard::config::Config;
 use pegboard::core::BLIND_BOARD;
 use pegboard::demo::{self, DemoOptions, SpeechSetup};
+use pegboard::hwtools;
 use pegboard::replay::replay;
 use pegboard::speech::{Kind, Report, Speaker, Utterance, VoiceName, build_chain};
 use pegboard::trace;
@@ -86,6 +87,51 @@ enum Command {
         /// A configuration file (see config/pegboard.toml).
         #[arg(long)]
         config: Option<String>,
+    },
+    /// Record what the board's sensors deliver into a trace file, to replay
+    /// later (pegboard replay FILE). Raw scans as they come, key presses as
+    /// inputs. Type q and Enter to stop.
+    Record {
+        /// The trace file to write.
+        file: String,
+        /// A configuration file ([sensors], [board], [buttons]).
+        #[arg(long)]
+        config: Option<String>,
+        /// Stop after this many seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+    },
+    /// Check the sensors: lift and put back each peg, and pegboard says and
+    /// prints the square; a live map of the board is shown, and at the end
+    /// the squares that never changed, flicker or are stuck are listed.
+    /// Type q and Enter to finish.
+    HwTest {
+        /// A configuration file ([sensors], [board], [buttons]).
+        #[arg(long)]
+        config: Option<String>,
+        /// Finish after this many seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Print only; do not speak.
+        #[arg(long)]
+        silent: bool,
+        /// Print each change as a line, without redrawing the map.
+        #[arg(long)]
+        plain: bool,
+    },
+    /// Find the board's orientation: lift a1, then h1, then h8 (putting
+    /// each back) when asked; the result is written into the configuration
+    /// file's [board] table, keeping the rest of the file as it is.
+    Calibrate {
+        /// The configuration file to read and update (created if missing).
+        #[arg(long)]
+        config: String,
+        /// Give up after this many seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Print only; do not speak.
+        #[arg(long)]
+        silent: bool,
     },
     /// Check a configuration file and say what is wrong with it.
     CheckConfig {
@@ -221,6 +267,80 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Record {
+            file,
+            config,
+            seconds,
+        } => {
+            let stop = hwtools::Stop::new(seconds, true);
+            let result = load_config(config.as_deref())
+                .and_then(|c| hwtools::record(&c, &file, &stop, &mut std::io::stderr()));
+            finish("record", result.map(|_| ()))
+        }
+        Command::HwTest {
+            config,
+            seconds,
+            silent,
+            plain,
+        } => {
+            let stop = hwtools::Stop::new(seconds, true);
+            let result = load_config(config.as_deref()).and_then(|c| {
+                let words = c.phrasebook().map_err(|e| e.to_string())?;
+                let speaker = (!silent).then(|| start_speaker(&c, &words));
+                let live = !plain && std::io::stdout().is_terminal();
+                let r = hwtools::hw_test(
+                    &c,
+                    &words,
+                    speaker.as_ref(),
+                    live,
+                    &stop,
+                    &mut std::io::stdout(),
+                );
+                if let Some(s) = speaker {
+                    s.wait_idle(Duration::from_secs(5));
+                    s.quit();
+                }
+                r.map(|_| ())
+            });
+            finish("hw-test", result)
+        }
+        Command::Calibrate {
+            config,
+            seconds,
+            silent,
+        } => {
+            let stop = hwtools::Stop::new(seconds, true);
+            let loaded = if std::path::Path::new(&config).exists() {
+                load_config(Some(&config))
+            } else {
+                Ok(Config::default())
+            };
+            let result = loaded.and_then(|c| {
+                let words = c.phrasebook().map_err(|e| e.to_string())?;
+                let speaker = (!silent).then(|| start_speaker(&c, &words));
+                let r = hwtools::calibrate(
+                    &c,
+                    &config,
+                    &words,
+                    speaker.as_ref(),
+                    &stop,
+                    &mut std::io::stdout(),
+                );
+                if let Some(s) = speaker {
+                    s.wait_idle(Duration::from_secs(5));
+                    s.quit();
+                }
+                match r {
+                    Ok(true) => Ok(()),
+                    Ok(false) => Err(
+                        "stopped before the three corners were found; [board] is unchanged"
+                            .to_string(),
+                    ),
+                    Err(e) => Err(e),
+                }
+            });
+            finish("calibrate", result)
+        }
         Command::CheckConfig { file } => match Config::load(&file).and_then(|c| {
             c.phrasebook()?;
             Ok(c)
@@ -235,6 +355,26 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// Ends a command: its error on standard error, and the exit code.
+fn finish(command: &str, result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pegboard {command}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The configured voices on their own thread. Their reports are not read:
+/// the commands that use it print everything they say.
+fn start_speaker(config: &Config, words: &pegboard::announce::Phrasebook) -> Speaker {
+    let language = config.voice_language(words);
+    let speech = config.speech.clone();
+    let (tx, _rx) = crossbeam_channel::unbounded();
+    Speaker::spawn(move || build_chain(&speech, &language, true), tx)
 }
 
 /// `pegboard say`: one utterance through the voice chain; reports on

@@ -1,0 +1,281 @@
+//! The serial scanner's host side over a real pseudo-terminal pair made by
+//! socat, with a simulated scanner on the other end that sends garbage and
+//! corrupt frames, goes silent, is unplugged (socat killed) and plugged in
+//! again (socat restarted on the same names) in the middle of a move.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pegboard::announce::Phrasebook;
+use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, StartPosition};
+use pegboard::sensors::serial::protocol::{FrameParser, Message, encode};
+use pegboard::sensors::serial::{LinkState, LinkTiming, SerialScanner};
+use pegboard::sensors::{SensorSource, SourceError};
+use shakmaty::{Bitboard, Square};
+
+/// Two linked pseudo-terminals: `host` for pegboard, `dev` for the
+/// simulated scanner. Killing socat is pulling the USB cable.
+struct Cable {
+    child: Child,
+}
+
+impl Cable {
+    fn plug(dir: &Path) -> Cable {
+        let host = dir.join("host");
+        let dev = dir.join("dev");
+        let _ = std::fs::remove_file(&host);
+        let _ = std::fs::remove_file(&dev);
+        let child = Command::new("socat")
+            .arg(format!("pty,raw,echo=0,link={}", host.display()))
+            .arg(format!("pty,raw,echo=0,link={}", dev.display()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("socat is installed by .ci/setup.sh");
+        let start = Instant::now();
+        while !(host.exists() && dev.exists()) {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "socat made no ptys"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Cable { child }
+    }
+
+    fn unplug(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Cable {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The simulated scanner: reads the host's frames, writes its own.
+struct Device {
+    port: Box<dyn serialport::SerialPort>,
+    parser: FrameParser,
+}
+
+impl Device {
+    fn open(dir: &Path) -> Device {
+        let path: PathBuf = dir.join("dev");
+        let port = serialport::new(path.to_string_lossy(), 115_200)
+            .timeout(Duration::from_millis(20))
+            .open()
+            .expect("the device end opens");
+        Device {
+            port,
+            parser: FrameParser::new(),
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.port.write_all(bytes).expect("device writes");
+        self.port.flush().expect("device flushes");
+    }
+
+    fn send_message(&mut self, m: &Message) {
+        self.send(&encode(m));
+    }
+
+    /// Waits for the host's HELLO and answers it.
+    fn answer_hello(&mut self) -> (u8, u8) {
+        let start = Instant::now();
+        let mut buffer = [0u8; 256];
+        loop {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "no HELLO from the host"
+            );
+            let n = self.port.read(&mut buffer).unwrap_or(0);
+            let mut out = Vec::new();
+            self.parser.push(&buffer[..n], &mut out);
+            if let Some(Message::Hello {
+                min_version,
+                max_version,
+            }) = out.into_iter().next()
+            {
+                self.send_message(&Message::Welcome {
+                    version: 1,
+                    scan_hz: 100,
+                    name: "simulated scanner".into(),
+                });
+                return (min_version, max_version);
+            }
+        }
+    }
+}
+
+/// Polls the host scanner in real time (times from `t0`) until `done`.
+fn poll_until(
+    host: &mut SerialScanner,
+    t0: &Instant,
+    offset_ms: u64,
+    mut done: impl FnMut(&Result<pegboard::sensors::RawScan, SourceError>) -> bool,
+) -> Result<pegboard::sensors::RawScan, SourceError> {
+    let start = Instant::now();
+    loop {
+        let now = offset_ms + t0.elapsed().as_millis() as u64;
+        let r = host.scan(now);
+        if done(&r) {
+            return r;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "gave up waiting; last: {r:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+const START: u64 = 0xFFFF_0000_0000_FFFF;
+
+fn scan(seq: u16, occ: u64) -> Message {
+    Message::Scan {
+        seq,
+        occ,
+        buttons: 0,
+    }
+}
+
+#[test]
+fn handshake_garbage_corruption_staleness_and_unplug_without_losing_the_move() {
+    let dir = tempfile_dir();
+    let cable = Cable::plug(&dir);
+    let mut device = Device::open(&dir);
+    let timing = LinkTiming {
+        stale_ms: 300,
+        hello_retry_ms: 200,
+    };
+    let mut host = SerialScanner::new(&dir.join("host").to_string_lossy(), 115_200, timing, 50);
+    let t0 = Instant::now();
+
+    // The game, fed with whatever the scanner delivers.
+    let mut game = Controller::new(
+        &StartPosition::default(),
+        Settings::default(),
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+    )
+    .expect("start position");
+    let mut events = Vec::new();
+    game.start(0, &mut events);
+
+    // Handshake: the host opens the port and says HELLO.
+    assert!(matches!(host.scan(0), Err(SourceError::Disconnected(_))));
+    assert_eq!(device.answer_hello(), (1, 1));
+
+    // Noise, the start position, a corrupt frame (e2 missing: must never be
+    // taken), then e2 really lifted.
+    device.send(&[0x00, 0xFF, 0xA5, 0x13, 0x37]);
+    device.send_message(&scan(0, START));
+    let mut corrupt = encode(&scan(1, START & !(1 << 12) & !1));
+    corrupt[9] ^= 0x01;
+    device.send(&corrupt);
+    let lifted = START & !(1 << Square::E2 as u32);
+    device.send_message(&scan(2, lifted));
+    let mut seen = Vec::new();
+    let got = poll_until(&mut host, &t0, 0, |r| {
+        if let Ok(s) = r {
+            seen.push(s.occ);
+        }
+        matches!(r, Ok(s) if s.occ == lifted)
+    });
+    let now = t0.elapsed().as_millis() as u64;
+    game.scan(now, 0, Bitboard(got.unwrap().occ), &mut events);
+    assert!(seen.iter().all(|&o| o == START || o == lifted), "{seen:x?}");
+    let stats = host.stats();
+    assert_eq!(stats.frames.crc_errors, 1);
+    assert!(stats.frames.garbage_bytes >= 5, "{stats:?}");
+    assert_eq!(stats.lost_scans, 1, "seq 1 never arrived intact");
+
+    // Silence: the data goes stale, and the host asks again.
+    let stale = poll_until(&mut host, &t0, 1_000, |r| {
+        matches!(r, Err(SourceError::Stale { .. }))
+    });
+    assert!(matches!(stale, Err(SourceError::Stale { silent_ms }) if silent_ms > 300));
+
+    // The cable is pulled with the pawn in the hand.
+    cable.unplug();
+    drop(device);
+    let start = Instant::now();
+    while host.is_open() {
+        let r = host.scan(1_000 + t0.elapsed().as_millis() as u64);
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "unplug not seen: {r:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let gone = host.scan(1_000 + t0.elapsed().as_millis() as u64);
+    assert!(
+        matches!(gone, Err(SourceError::Disconnected(_))),
+        "{gone:?}"
+    );
+
+    // Plugged in again: the host finds the port, shakes hands, and the
+    // pawn arrives on e4.
+    let _cable = Cable::plug(&dir);
+    let mut device = Device::open(&dir);
+    let placed = lifted | 1 << Square::E4 as u32;
+    let start = Instant::now();
+    let mut hello_answered = false;
+    let got = loop {
+        let now = 2_000 + t0.elapsed().as_millis() as u64;
+        let r = host.scan(now);
+        if let Ok(s) = r
+            && s.occ == placed
+        {
+            break s;
+        }
+        if host.is_open() && !hello_answered {
+            device.answer_hello();
+            device.send_message(&scan(0, placed));
+            hello_answered = true;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "no reconnect: {r:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert!(host.connections() >= 2, "the port was reopened");
+    assert_eq!(host.stats().handshakes, 2);
+    assert!(matches!(
+        host.state(),
+        LinkState::Streaming { version: 1, .. }
+    ));
+
+    let now = 2_000 + t0.elapsed().as_millis() as u64;
+    game.scan(now, 0, Bitboard(got.occ), &mut events);
+    game.advance(now + 5_000, &mut events);
+    let moves: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Move { san, .. } => Some(san.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, vec!["e4"], "the move made across the unplug counts");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pegboard-serial-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
