@@ -70,7 +70,7 @@ fn face_of(event: &Event) -> Option<Face> {
     }
 }
 
-fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<()> {
+pub(crate) fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<()> {
     if json {
         writeln!(out, "{}", serde_json::to_string(e).unwrap_or_default())?;
     }

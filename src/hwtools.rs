@@ -56,7 +56,7 @@ impl Stop {
         }
     }
 
-    fn now(&self) -> bool {
+    pub fn now(&self) -> bool {
         self.quit.load(Ordering::SeqCst) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
@@ -67,16 +67,16 @@ impl Stop {
 }
 
 /// One turn of the scan loop.
-struct Tick {
-    t: u64,
+pub(crate) struct Tick {
+    pub t: u64,
     /// The board by square, or why there is none this time.
-    board: Result<Bitboard, SourceError>,
+    pub board: Result<Bitboard, SourceError>,
     /// Key presses completed in this turn, as inputs.
-    inputs: Vec<Input>,
+    pub inputs: Vec<Input>,
 }
 
 /// The source, its layout and the keys, run at the scan rate.
-struct Station {
+pub(crate) struct Station {
     source: Box<dyn SensorSource>,
     layout: Layout,
     keys: KeySource,
@@ -87,7 +87,7 @@ struct Station {
 }
 
 impl Station {
-    fn open(config: &Config) -> Result<Station, String> {
+    pub fn open(config: &Config) -> Result<Station, String> {
         Ok(Station {
             source: open_source(&config.sensors)?,
             layout: config.board.layout.clone(),
@@ -99,7 +99,7 @@ impl Station {
         })
     }
 
-    fn tick(&mut self) -> Tick {
+    pub fn tick(&mut self) -> Tick {
         let t = self.poller.wait();
         let scan = self.source.scan(t);
         let word = self.keys.read(scan.as_ref().ok().and_then(|s| s.buttons));
@@ -120,13 +120,13 @@ impl Station {
 
 /// Reports a source's trouble once when it starts and once when it ends.
 #[derive(Default)]
-struct Trouble {
+pub(crate) struct Trouble {
     now: Option<String>,
 }
 
 impl Trouble {
     /// The message to show, if the state changed.
-    fn update(&mut self, board: &Result<Bitboard, SourceError>) -> Option<String> {
+    pub fn update(&mut self, board: &Result<Bitboard, SourceError>) -> Option<String> {
         match board {
             Ok(_) if self.now.take().is_some() => Some("sensors are back".to_string()),
             Ok(_) => None,

@@ -15,6 +15,7 @@ pub mod demo;
 pub mod display;
 pub mod hwtools;
 pub mod pgn;
+pub mod play;
 pub mod replay;
 pub mod sensor_check;
 pub mod sensors;

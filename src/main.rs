@@ -88,6 +88,27 @@ enum Command {
         #[arg(long)]
         config: Option<String>,
     },
+    /// Play a game on the board: the daemon. Reads the configured sensors
+    /// and keys, applies the Laws, speaks every move and answer, and prints
+    /// each event (with --events also as JSON lines, for a mirror display).
+    /// Type q and Enter, or stop the service, to end.
+    Play {
+        /// A configuration file (see config/pegboard.toml).
+        #[arg(long)]
+        config: Option<String>,
+        /// The start position as FEN (default: the standard start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Also print every event as a JSON line.
+        #[arg(long)]
+        events: bool,
+        /// Print only; do not speak.
+        #[arg(long)]
+        silent: bool,
+        /// Stop after this many seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+    },
     /// Record what the board's sensors deliver into a trace file, to replay
     /// later (pegboard replay FILE). Raw scans as they come, key presses as
     /// inputs. Type q and Enter to stop.
@@ -267,6 +288,29 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Play {
+            config,
+            fen,
+            events,
+            silent,
+            seconds,
+        } => {
+            let stop = hwtools::Stop::new(seconds, true);
+            let result = load_config(config.as_deref()).and_then(|c| {
+                let words = c.phrasebook().map_err(|e| e.to_string())?;
+                let speech = (!silent).then(|| SpeechSetup {
+                    config: c.speech.clone(),
+                    language: c.voice_language(&words),
+                    delivery: c.delivery(),
+                });
+                let start = pegboard::core::StartPosition {
+                    start: fen.unwrap_or_else(|| "startpos".to_string()),
+                    chess960: false,
+                };
+                pegboard::play::play(&c, &start, speech, events, &stop, &mut std::io::stdout())
+            });
+            finish("play", result)
+        }
         Command::Record {
             file,
             config,

@@ -1,10 +1,12 @@
 //! The `pegboard` command as a user runs it.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn pegboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pegboard"))
+    common::pegboard_command()
         .args(args)
         .output()
         .expect("pegboard runs")

@@ -1,10 +1,12 @@
 //! `pegboard record`, `hw-test` and `calibrate` as a user runs them, on a
 //! recorded sensor session played back as the source (no board needed).
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn pegboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pegboard"))
+    common::pegboard_command()
         .args(args)
         .output()
         .expect("pegboard runs")
@@ -254,4 +256,37 @@ fn bad_hardware_config_names_the_key_and_line() {
         t.contains("BCM pin 5 is already [sensors.matrix] drive line 0"),
         "{t}"
     );
+}
+
+#[test]
+fn play_reads_the_sensors_and_announces_the_move() {
+    let d = dir("play");
+    let trace = format!(
+        "{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n\
+         {{\"t\":200,\"lift\":\"g1\"}}\n{{\"t\":500,\"place\":\"f3\"}}\n"
+    );
+    let config = config_for(&d, &trace, "");
+    let out = pegboard(&[
+        "play",
+        "--config",
+        &config,
+        "--seconds",
+        "1.5",
+        "--silent",
+        "--events",
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("1. Nf3") && t.contains("Knight Felix three"),
+        "{t}"
+    );
+    let moves: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .filter(|v: &serde_json::Value| v["event"] == "move")
+        .collect();
+    assert_eq!(moves.len(), 1, "{t}");
+    assert_eq!(moves[0]["san"], "Nf3");
 }

@@ -2,17 +2,17 @@
 //! espeak-ng and rodio (cpal's PulseAudio host) playing into a PulseAudio
 //! null sink, recorded from its monitor with parecord.
 
+mod common;
+
 #[path = "support/audio.rs"]
 mod audio;
-
-use std::process::Command;
 
 use audio::{AudioEnv, Heard};
 
 /// Runs `pegboard say ARGS` against the private sound system; returns
 /// its standard error.
 fn say(env: &AudioEnv, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+    let out = common::pegboard_command()
         .arg("say")
         .args(args)
         .envs(env.vars())

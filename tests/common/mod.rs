@@ -59,3 +59,20 @@ pub fn names(events: &[Value]) -> Vec<String> {
         .map(|e| e["event"].as_str().unwrap_or_default().to_string())
         .collect()
 }
+
+/// The `pegboard` binary as a command. When the tests run under an
+/// emulator (the aarch64 build under qemu-aarch64, see
+/// `docs/cross-build.md`), `PEGBOARD_TEST_RUNNER` names it, and the binary
+/// is started through it too.
+pub fn pegboard_command() -> std::process::Command {
+    let binary = env!("CARGO_BIN_EXE_pegboard");
+    match std::env::var("PEGBOARD_TEST_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut c = std::process::Command::new(words.next().unwrap_or_default());
+            c.args(words).arg(binary);
+            c
+        }
+        _ => std::process::Command::new(binary),
+    }
+}

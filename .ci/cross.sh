@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The Raspberry Pi build, verified on this machine: cross-compiles pegboard
+# for aarch64-unknown-linux-gnu (64-bit Raspberry Pi OS) with the `rpi`
+# feature, using Debian's gcc-aarch64-linux-gnu and arm64 libraries, and
+# runs the whole test suite under qemu-aarch64 (Debian's qemu-user).
+# docs/cross-build.md explains each step.
+#
+# If this machine cannot get the target's standard library or the arm64
+# packages, it says so plainly and exits 0, so that the rest of CI runs.
+# A build or test failure is a failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=aarch64-unknown-linux-gnu
+
+skip() {
+    echo "== aarch64: NOT RUN: $*"
+    echo "== aarch64: the Pi build was not verified on this machine."
+    exit 0
+}
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+
+# 1. The Rust standard library for the Pi.
+if ! rustup target list --installed 2>/dev/null | grep -qx "$target"; then
+    echo "== aarch64: installing the Rust standard library for $target"
+    rustup target add "$target" ||
+        skip "the Rust standard library for $target cannot be installed (rustup target add failed; this machine may not reach the Rust distribution server)"
+fi
+
+# 2. The cross compiler, the Pi's libraries (Debian multiarch) and qemu-user.
+packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+    libspeechd-dev:arm64 libasound2-dev:arm64)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "== aarch64: installing ${missing[*]}"
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        $sudo dpkg --add-architecture arm64
+    fi
+    { $sudo apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
+        skip "the arm64 packages (${missing[*]}) cannot be installed"
+fi
+
+# 3. Build and test. The linker and pkg-config are the cross ones; bindgen
+# (speech-dispatcher's bindings) reads the arm64 headers. qemu-aarch64 runs
+# each test binary, finding the arm64 C library in /lib/aarch64-linux-gnu
+# (multiarch); the tests start the pegboard binary through it as well.
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64
+export PEGBOARD_TEST_RUNNER=qemu-aarch64
+export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+export PKG_CONFIG_aarch64_unknown_linux_gnu=aarch64-linux-gnu-pkg-config
+export BINDGEN_EXTRA_CLANG_ARGS_aarch64_unknown_linux_gnu="--target=aarch64-linux-gnu -I/usr/include/aarch64-linux-gnu"
+
+echo "== aarch64: cargo build --release --features rpi --target $target"
+cargo build --locked --release --features rpi --target "$target"
+file "target/$target/release/pegboard" 2>/dev/null || true
+echo "== aarch64: the test suite under qemu-aarch64"
+cargo test --locked --features rpi --target "$target" --lib --bins --tests
