@@ -10,5 +10,9 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
+echo "== cargo clippy --features rpi (the Raspberry Pi build)"
+cargo clippy --locked --features rpi --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --locked --lib --bins --tests
+echo "== the Raspberry Pi build (aarch64) under qemu"
+bash .ci/cross.sh

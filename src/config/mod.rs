@@ -302,6 +302,10 @@ mod tests {
         assert_eq!(c.announce.styles(), Styles::default());
         assert_eq!(c.announce.files, FileNaming::default());
         assert_eq!(c.delivery(), Delivery::default());
+        assert_eq!(c.sensors, SensorsConfig::default());
+        assert_eq!(c.board, BoardConfig::default());
+        assert_eq!(c.buttons.timing(), crate::buttons::ButtonTiming::default());
+        assert_eq!(c.buttons.key.len(), 6);
     }
 
     #[test]
