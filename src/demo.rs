@@ -45,6 +45,22 @@ pub struct SpeechSetup {
     pub delivery: Delivery,
 }
 
+impl SpeechSetup {
+    /// Starts the speaker thread on these voices. The caller prints every
+    /// line, so the chain has no text voice of its own. Returns the speaker,
+    /// its reports, and how events become utterances.
+    pub fn spawn(self) -> (Speaker, Receiver<Report>, Delivery) {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let SpeechSetup {
+            config,
+            language,
+            delivery,
+        } = self;
+        let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
+        (speaker, rx, delivery)
+    }
+}
+
 fn clock(t: u64) -> String {
     format!("{:02}:{:02}.{:03}", t / 60_000, (t / 1000) % 60, t % 1000)
 }
@@ -206,14 +222,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     let voices = options.speech.clone().map(|setup| {
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let SpeechSetup {
-            config,
-            language,
-            delivery,
-        } = setup;
-        // The printed lines are the text fallback: no text voice in the chain.
-        let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
+        let (speaker, rx, delivery) = setup.spawn();
         Voices {
             speaker,
             reports: rx,

@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::core::{BLIND_BOARD, Controller, Event, Input, Stamped, StartPosition};
 use crate::demo::{SpeechSetup, print_event};
 use crate::hwtools::{Station, Stop, Trouble};
-use crate::speech::{Kind, Report, Speaker, Utterance, build_chain};
+use crate::speech::{Kind, Report, Utterance};
 
 /// Plays one game from `start` until `stop`.
 pub fn play(
@@ -29,16 +29,7 @@ pub fn play(
     let mut station = Station::open(config)?;
     let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
         .map_err(|e| e.to_string())?;
-    let voices = speech.map(|setup| {
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let SpeechSetup {
-            config,
-            language,
-            delivery,
-        } = setup;
-        let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
-        (speaker, rx, delivery)
-    });
+    let voices = speech.map(SpeechSetup::spawn);
     let io = |e: std::io::Error| format!("cannot write: {e}");
     let mut events: Vec<Stamped> = Vec::new();
     let mut trouble = Trouble::default();
