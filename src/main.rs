@@ -461,7 +461,10 @@ fn say(
         ply,
         volume: 100,
     });
-    let done = speaker.wait_idle(Duration::from_secs(30));
+    // Room for connecting to every voice in the chain (checking a named
+    // speech-dispatcher voice reads its whole list of voices) and for a
+    // long text; a voice that never reports its end gives up well before.
+    let done = speaker.wait_idle(Duration::from_secs(120));
     speaker.quit();
     let mut spoken = None;
     for report in rx.try_iter() {
@@ -483,7 +486,7 @@ fn say(
         None => return Err("no voice could say it".into()),
     }
     if !done {
-        eprintln!("still speaking after 30 s; stopped");
+        eprintln!("still speaking after 120 s; stopped");
     }
     Ok(())
 }

@@ -112,3 +112,25 @@ fn without_speech_dispatcher_the_chain_falls_back_to_clips() {
     assert!(stderr.contains("spoken by: clips"), "{stderr}");
     assert!(heard.audible > 0.3, "{heard:?}");
 }
+
+#[test]
+fn a_named_voice_speech_dispatcher_lacks_is_said_and_the_clips_speak() {
+    let env = AudioEnv::start("unknown-voice", true);
+    let config = env.dir.join("voice.toml");
+    std::fs::write(
+        &config,
+        "[speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
+    )
+    .expect("config");
+    let (heard, stderr) = heard_saying(
+        &env,
+        "unknown-voice",
+        &["--move", "g1f3", "--config", &config.display().to_string()],
+    );
+    assert!(
+        stderr.contains("has no voice named \"no-such-voice\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("spoken by: clips"), "{stderr}");
+    assert!(heard.audible > 0.5, "{heard:?}");
+}

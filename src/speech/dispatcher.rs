@@ -1,11 +1,19 @@
-//! The speech-dispatcher voice, through the `tts` crate: espeak-ng or any
-//! synthesizer installed behind speech-dispatcher.
+//! The speech-dispatcher voice: espeak-ng or any synthesizer installed
+//! behind speech-dispatcher, through libspeechd (the `speech-dispatcher`
+//! crate).
+//!
+//! The language is chosen with speech-dispatcher's own language setting,
+//! which picks the synthesizer's voice for it. The list of voices is asked
+//! for only when a voice is named in the configuration: libspeechd reads
+//! that list (thousands of entries with espeak-ng) in quadratic time, about
+//! a second on a desktop and many on a Pi, and a voice must be ready at
+//! once when pegboard starts or reconnects.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde::Deserialize;
-use tts::{Backends, Tts};
+use speech_dispatcher::{Connection, Mode, Priority};
 
 use super::clips::ClipSet;
 use super::utterance::Utterance;
@@ -36,10 +44,25 @@ impl Default for DispatcherSettings {
     }
 }
 
+/// The latest begin and end speech-dispatcher reported, by message id. Its
+/// event thread writes them; they may arrive before `say` has returned the
+/// id they belong to, and a late end of a stopped message must not end the
+/// next one, so they are matched by id when read.
 #[derive(Debug, Default)]
-struct State {
-    started: Option<Instant>,
-    finished: bool,
+struct Reports {
+    begun: Option<(usize, Instant)>,
+    ended: Option<usize>,
+}
+
+/// The utterance in hand.
+#[derive(Debug, Default)]
+struct Current {
+    /// The id speech-dispatcher gave its words (None until they are sent).
+    message: Option<usize>,
+    /// When its earcon began, if it has one.
+    earcon_at: Option<Instant>,
+    /// An earcon alone: it ends with its sound.
+    earcon_only: bool,
 }
 
 /// Plays earcons for a voice that cannot: rodio on the default output.
@@ -77,16 +100,17 @@ impl EarconPlayer {
 }
 
 pub struct DispatcherVoice {
-    tts: Tts,
+    connection: Connection,
     /// The configured volume (-100 to 100), scaled per utterance.
     volume: f32,
-    state: Arc<Mutex<State>>,
+    reports: Arc<Mutex<Reports>>,
+    current: Current,
     earcons: Option<EarconPlayer>,
     /// Text waiting for its earcon to finish.
     pending: Option<String>,
 }
 
-fn broken(what: &str, e: tts::Error) -> VoiceError {
+fn broken(what: &str, e: speech_dispatcher::Error) -> VoiceError {
     VoiceError::Broken(format!("speech-dispatcher: {what}: {e}"))
 }
 
@@ -100,76 +124,74 @@ impl DispatcherVoice {
         language: &str,
         clips: Option<Arc<ClipSet>>,
     ) -> Result<DispatcherVoice, VoiceError> {
-        let mut tts = Tts::new(Backends::SpeechDispatcher).map_err(|e| broken("connect", e))?;
-        let clamp = |v: i32| v.clamp(-100, 100) as f32;
-        tts.set_rate(clamp(settings.rate))
+        let connection = Connection::open("pegboard", "announcer", "pegboard", Mode::Threaded)
+            .map_err(|e| broken("connect", e))?;
+        let clamp = |v: i32| v.clamp(-100, 100);
+        connection
+            .set_voice_rate(clamp(settings.rate))
             .map_err(|e| broken("rate", e))?;
-        tts.set_pitch(clamp(settings.pitch))
+        connection
+            .set_voice_pitch(clamp(settings.pitch))
             .map_err(|e| broken("pitch", e))?;
-        tts.set_volume(clamp(settings.volume))
+        connection
+            .set_volume(clamp(settings.volume))
             .map_err(|e| broken("volume", e))?;
-        if let Ok(voices) = tts.voices() {
-            let chosen = if settings.voice.is_empty() {
-                voices.iter().find(|v| {
-                    v.language().primary_language() == language && !v.name().contains('+')
-                })
-            } else {
-                voices.iter().find(|v| v.name() == settings.voice)
+        connection
+            .set_language(language)
+            .map_err(|e| broken("language", e))?;
+        if !settings.voice.is_empty() {
+            let voices = connection
+                .list_synthesis_voices()
+                .map_err(|e| broken("list of voices", e))?;
+            let Some(voice) = voices.iter().find(|v| v.name == settings.voice) else {
+                return Err(VoiceError::Broken(format!(
+                    "speech-dispatcher has no voice named \"{}\" (`spd-say -L` lists them)",
+                    settings.voice
+                )));
             };
-            match chosen {
-                Some(v) => tts.set_voice(v).map_err(|e| broken("voice", e))?,
-                None if !settings.voice.is_empty() => {
-                    return Err(VoiceError::Broken(format!(
-                        "speech-dispatcher has no voice named \"{}\"",
-                        settings.voice
-                    )));
-                }
-                None => {}
-            }
+            connection
+                .set_synthesis_voice(voice)
+                .map_err(|e| broken("voice", e))?;
         }
-        let state = Arc::new(Mutex::new(State::default()));
-        let begin = Arc::clone(&state);
-        tts.on_utterance_begin(Some(Box::new(move |_| {
-            if let Ok(mut s) = begin.lock() {
-                s.started = Some(Instant::now());
+        let reports = Arc::new(Mutex::new(Reports::default()));
+        let begin = Arc::clone(&reports);
+        connection.on_begin(Some(Box::new(move |message, _client| {
+            if let Ok(mut r) = begin.lock() {
+                r.begun = Some((message, Instant::now()));
             }
-        })))
-        .map_err(|e| broken("callbacks", e))?;
+        })));
         for end in [true, false] {
-            let done = Arc::clone(&state);
-            let callback: Box<dyn FnMut(tts::UtteranceId)> = Box::new(move |_| {
-                if let Ok(mut s) = done.lock() {
-                    s.finished = true;
+            let done = Arc::clone(&reports);
+            let callback: Box<dyn FnMut(usize, usize)> = Box::new(move |message, _client| {
+                if let Ok(mut r) = done.lock() {
+                    r.ended = Some(message);
                 }
             });
             if end {
-                tts.on_utterance_end(Some(callback))
+                connection.on_end(Some(callback));
             } else {
-                tts.on_utterance_stop(Some(callback))
+                connection.on_cancel(Some(callback));
             }
-            .map_err(|e| broken("callbacks", e))?;
         }
         Ok(DispatcherVoice {
-            tts,
-            volume: clamp(settings.volume),
-            state,
+            connection,
+            volume: clamp(settings.volume) as f32,
+            reports,
+            current: Current::default(),
             earcons: clips.and_then(EarconPlayer::open),
             pending: None,
         })
     }
 
-    fn set_state(&self, started: Option<Instant>, finished: bool) {
-        if let Ok(mut s) = self.state.lock() {
-            *s = State { started, finished };
-        }
-    }
-
     fn speak(&mut self, text: &str) -> Result<(), VoiceError> {
-        self.set_state(None, false);
-        self.tts
-            .speak(text, false)
-            .map(|_| ())
-            .map_err(|e| broken("speak", e))
+        // libspeechd takes C strings: a NUL would end the text.
+        let text = text.replace('\0', " ");
+        let message = self
+            .connection
+            .say(Priority::Important, text)
+            .ok_or_else(|| VoiceError::Broken("speech-dispatcher: speak: refused".into()))?;
+        self.current.message = usize::try_from(message).ok();
+        Ok(())
     }
 }
 
@@ -180,23 +202,26 @@ impl Voice for DispatcherVoice {
 
     fn start(&mut self, u: &Utterance) -> Result<(), VoiceError> {
         self.pending = None;
+        self.current = Current::default();
         // speech-dispatcher's volume runs from -100 (silent) to 100.
         let volume = -100.0 + (self.volume + 100.0) * u.gain();
-        self.tts
-            .set_volume(volume)
+        self.connection
+            .set_volume(volume.round() as i32)
             .map_err(|e| broken("volume", e))?;
         let earcon_playing =
             u.earcon.is_some() && self.earcons.as_ref().is_some_and(|player| player.play(u));
         if earcon_playing {
             // Words follow the earcon; an earcon alone ends with its sound.
-            self.set_state(Some(Instant::now()), u.text.is_empty());
+            self.current.earcon_at = Some(Instant::now());
+            self.current.earcon_only = u.text.is_empty();
             if !u.text.is_empty() {
                 self.pending = Some(u.text.clone());
             }
             return Ok(());
         }
         if u.text.is_empty() {
-            self.set_state(Some(Instant::now()), true);
+            self.current.earcon_at = Some(Instant::now());
+            self.current.earcon_only = true;
             return Ok(());
         }
         self.speak(&u.text)
@@ -217,14 +242,19 @@ impl Voice for DispatcherVoice {
                 return Progress::Finished;
             }
         }
-        let s = match self.state.lock() {
-            Ok(s) => (s.started, s.finished),
-            Err(_) => return Progress::Finished,
+        let (begun, ended) = match (self.current.message, self.reports.lock()) {
+            (Some(m), Ok(r)) => (
+                r.begun.filter(|(id, _)| *id == m).map(|(_, at)| at),
+                r.ended == Some(m),
+            ),
+            (None, Ok(_)) => (None, false),
+            (_, Err(_)) => return Progress::Finished,
         };
-        match s {
-            (_, true) if earcon_done => Progress::Finished,
-            (Some(at), _) => Progress::Speaking(at),
-            (None, _) => Progress::Waiting,
+        let finished = ended || self.current.earcon_only;
+        match self.current.earcon_at.or(begun) {
+            _ if finished && earcon_done => Progress::Finished,
+            Some(at) => Progress::Speaking(at),
+            None => Progress::Waiting,
         }
     }
 
@@ -234,6 +264,6 @@ impl Voice for DispatcherVoice {
             e.player.clear();
         }
         // Stopping a dead connection changes nothing; the next start reports it.
-        let _ = self.tts.stop();
+        let _ = self.connection.cancel();
     }
 }
