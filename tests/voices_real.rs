@@ -9,6 +9,20 @@ mod audio;
 
 use audio::{AudioEnv, Heard};
 
+use std::sync::{Mutex, MutexGuard};
+
+/// One sound system at a time: each test starts its own PulseAudio (and
+/// speech-dispatcher), and several playing at once on a small machine can
+/// starve one another's output.
+static SOUND: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    // A failed test poisons the lock; the next one may still run.
+    SOUND
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Runs `pegboard say ARGS` against the private sound system; returns
 /// its standard error.
 fn say(env: &AudioEnv, args: &[&str]) -> String {
@@ -35,6 +49,7 @@ fn heard_saying(env: &AudioEnv, name: &str, args: &[&str]) -> (Heard, String) {
 
 #[test]
 fn speech_dispatcher_announcement_reaches_the_sound_output() {
+    let _turn = one_at_a_time();
     let env = AudioEnv::start("sd", true);
     let (heard, stderr) = heard_saying(
         &env,
@@ -53,6 +68,7 @@ fn speech_dispatcher_announcement_reaches_the_sound_output() {
 
 #[test]
 fn clips_announcement_reaches_the_sound_output_with_the_length_of_its_clips() {
+    let _turn = one_at_a_time();
     let env = AudioEnv::start("clips", false);
     let (heard, stderr) = heard_saying(&env, "clips", &["--voice", "clips", "--move", "g1f3"]);
     assert!(stderr.contains("spoken by: clips"), "{stderr}");
@@ -77,7 +93,7 @@ fn clips_announcement_reaches_the_sound_output_with_the_length_of_its_clips() {
     );
     let expected = audio::heard(&out_dir.join("0001.wav"));
     assert!(
-        (heard.audible - expected.audible).abs() < 0.15,
+        (heard.sounding - expected.sounding).abs() < 0.15,
         "played {heard:?}, the clips make {expected:?}"
     );
     assert!(heard.audible > 0.5, "{heard:?}");
@@ -85,6 +101,7 @@ fn clips_announcement_reaches_the_sound_output_with_the_length_of_its_clips() {
 
 #[test]
 fn nothing_reaches_the_sound_output_when_muted() {
+    let _turn = one_at_a_time();
     let env = AudioEnv::start("muted", true);
     let (heard, stderr) = heard_saying(&env, "muted", &["--mute", "--move", "g1f3"]);
     assert!(stderr.contains("spoken by: null"), "{stderr}");
@@ -106,6 +123,7 @@ fn without_speech_dispatcher_the_chain_falls_back_to_clips() {
     // PulseAudio runs, speech-dispatcher does not (and cannot be
     // autospawned at this private address): the default chain goes on to
     // the clips, and the failure is said.
+    let _turn = one_at_a_time();
     let env = AudioEnv::start("fallback", false);
     let (heard, stderr) = heard_saying(&env, "fallback", &["--move", "e2e4"]);
     assert!(stderr.contains("voice speech-dispatcher"), "{stderr}");
@@ -115,6 +133,7 @@ fn without_speech_dispatcher_the_chain_falls_back_to_clips() {
 
 #[test]
 fn a_named_voice_speech_dispatcher_lacks_is_said_and_the_clips_speak() {
+    let _turn = one_at_a_time();
     let env = AudioEnv::start("unknown-voice", true);
     let config = env.dir.join("voice.toml");
     std::fs::write(

@@ -177,6 +177,10 @@ pub struct Heard {
     pub total: f64,
     /// Seconds from the first to the last audible sample (0 if silent).
     pub audible: f64,
+    /// Seconds of sound: the 10 ms windows with an audible sample. Unlike
+    /// `audible`, a gap in playback (an output that ran dry on a busy
+    /// machine) does not lengthen it.
+    pub sounding: f64,
     /// The loudest sample, 0.0 … 1.0.
     pub peak: f64,
 }
@@ -206,7 +210,13 @@ pub fn heard(path: &Path) -> Heard {
     let last = samples.iter().rposition(loud);
     let peak =
         samples.iter().map(|s| (*s as i32).abs()).max().unwrap_or(0) as f64 / i16::MAX as f64;
+    let window = ((rate / 100.0) as usize).max(1);
+    let sounding_windows = samples
+        .chunks(window)
+        .filter(|w| w.iter().any(loud))
+        .count();
     Heard {
+        sounding: sounding_windows as f64 * window as f64 / rate,
         total: samples.len() as f64 / rate,
         audible: match (first, last) {
             (Some(a), Some(b)) => (b - a) as f64 / rate,
