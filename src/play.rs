@@ -7,6 +7,8 @@
 //! While the sensors are away (a serial scanner unplugged, stale data) the
 //! controller is simply not fed: the last good reading stands, nothing is
 //! concluded from the gap, and the game goes on when the readings return.
+//! The player hears that the board is lost and that it is back ([`Presence`]);
+//! the words go out as `say` events, so a mirror display shows them too.
 
 use std::io::Write;
 
@@ -15,6 +17,56 @@ use crate::core::{BLIND_BOARD, Controller, Event, Input, Stamped, StartPosition}
 use crate::demo::{SpeechSetup, print_event};
 use crate::hwtools::{Station, Stop, Trouble};
 use crate::speech::{Kind, Report, Utterance};
+
+/// How long the sensors may take to give a first reading before the player
+/// is told the board is not connected (a serial scanner's handshake takes a
+/// moment; a missing one should not go unmentioned).
+pub const FIRST_READING_GRACE_MS: u64 = 2_000;
+
+/// Whether the board's sensors are there, as the player is told: once when
+/// they are lost, once when they are back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// No reading yet since `since` (the start).
+    Awaited {
+        since: u64,
+    },
+    Present,
+    /// Lost, and the player told so.
+    Lost,
+}
+
+/// What the player is to be told of the sensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PresenceChange {
+    Lost,
+    Back,
+}
+
+impl Presence {
+    pub fn new(start: u64) -> Presence {
+        Presence::Awaited { since: start }
+    }
+
+    /// Takes whether this scan gave a reading at `t`.
+    pub fn update(&mut self, t: u64, reading: bool) -> Option<PresenceChange> {
+        let (next, change) = match (*self, reading) {
+            (Presence::Awaited { .. } | Presence::Present, true) => (Presence::Present, None),
+            (Presence::Lost, true) => (Presence::Present, Some(PresenceChange::Back)),
+            (Presence::Awaited { since }, false)
+                if t.saturating_sub(since) < FIRST_READING_GRACE_MS =>
+            {
+                (*self, None)
+            }
+            (Presence::Awaited { .. } | Presence::Present, false) => {
+                (Presence::Lost, Some(PresenceChange::Lost))
+            }
+            (Presence::Lost, false) => (Presence::Lost, None),
+        };
+        *self = next;
+        change
+    }
+}
 
 /// Plays one game from `start` until `stop`.
 pub fn play(
@@ -27,22 +79,34 @@ pub fn play(
 ) -> Result<(), String> {
     let words = config.phrasebook().map_err(|e| e.to_string())?;
     let mut station = Station::open(config)?;
+    let board_lost = words.words.phrases.board_lost.clone();
+    let board_back = words.words.phrases.board_back.clone();
     let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
         .map_err(|e| e.to_string())?;
     let voices = speech.map(SpeechSetup::spawn);
     let io = |e: std::io::Error| format!("cannot write: {e}");
     let mut events: Vec<Stamped> = Vec::new();
     let mut trouble = Trouble::default();
-    let mut first = true;
+    let mut presence = None;
     while !stop.now() {
         let tick = station.tick();
-        if first {
+        let presence = presence.get_or_insert_with(|| {
             c.start(tick.t, &mut events);
-            first = false;
-        }
+            Presence::new(tick.t)
+        });
         c.advance(tick.t, &mut events);
         if let Some(message) = trouble.update(&tick.board) {
             writeln!(out, "pegboard: {message}").map_err(io)?;
+        }
+        if let Some(change) = presence.update(tick.t, tick.board.is_ok()) {
+            let text = match change {
+                PresenceChange::Lost => board_lost.clone(),
+                PresenceChange::Back => board_back.clone(),
+            };
+            events.push(Stamped {
+                t: tick.t,
+                event: Event::Say { text },
+            });
         }
         if let Ok(board) = tick.board {
             c.scan(tick.t, 0, board, &mut events);
@@ -88,4 +152,34 @@ pub fn play(
         speaker.quit();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_unplugged_in_play_is_said_once_and_its_return_once() {
+        let mut p = Presence::new(0);
+        assert_eq!(p.update(5, true), None, "present from the start");
+        assert_eq!(p.update(10, false), Some(PresenceChange::Lost));
+        assert_eq!(p.update(15, false), None, "said once, not at every scan");
+        assert_eq!(p.update(5_000, false), None);
+        assert_eq!(p.update(5_005, true), Some(PresenceChange::Back));
+        assert_eq!(p.update(5_010, true), None);
+    }
+
+    #[test]
+    fn a_board_slow_to_answer_at_the_start_is_said_only_after_the_grace() {
+        let mut p = Presence::new(1_000);
+        assert_eq!(p.update(1_000, false), None);
+        assert_eq!(p.update(1_000 + FIRST_READING_GRACE_MS - 1, false), None);
+        assert_eq!(p.update(3_004, true), None, "in time: nothing to say");
+        let mut p = Presence::new(1_000);
+        assert_eq!(
+            p.update(1_000 + FIRST_READING_GRACE_MS, false),
+            Some(PresenceChange::Lost)
+        );
+        assert_eq!(p.update(4_000, true), Some(PresenceChange::Back));
+    }
 }

@@ -3,6 +3,8 @@
 //! corrupt frames, goes silent, is unplugged (socat killed) and plugged in
 //! again (socat restarted on the same names) in the middle of a move.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -265,6 +267,85 @@ fn handshake_garbage_corruption_staleness_and_unplug_without_losing_the_move() {
         })
         .collect();
     assert_eq!(moves, vec!["e4"], "the move made across the unplug counts");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Streams `occ` as a scanner does (a frame every 20 ms) for `ms`.
+fn stream(device: &mut Device, seq: &mut u16, occ: u64, ms: u64) {
+    let until = Instant::now() + Duration::from_millis(ms);
+    while Instant::now() < until {
+        device.send_message(&scan(*seq, occ));
+        *seq = seq.wrapping_add(1);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn play_over_the_serial_scanner_says_the_board_is_lost_and_back_and_keeps_the_move() {
+    let dir = tempfile_dir();
+    let cable = Cable::plug(&dir);
+    let mut device = Device::open(&dir);
+    let config = dir.join("play.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+             stale_ms = 300\nreconnect_ms = 100\n",
+            dir.join("host").display()
+        ),
+    )
+    .expect("config");
+    let mut player = common::pegboard_command()
+        .args(["play", "--silent", "--seconds", "5", "--config"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pegboard play starts");
+
+    // The start position, then e2 lifted; the cable is pulled with the
+    // pawn in the hand, and plugged in again with the pawn on e4.
+    device.answer_hello();
+    let mut seq = 0;
+    stream(&mut device, &mut seq, START, 600);
+    let lifted = START & !(1 << Square::E2 as u32);
+    stream(&mut device, &mut seq, lifted, 400);
+    cable.unplug();
+    drop(device);
+    std::thread::sleep(Duration::from_millis(1_000));
+    let _cable = Cable::plug(&dir);
+    let mut device = Device::open(&dir);
+    device.answer_hello();
+    let placed = lifted | 1 << Square::E4 as u32;
+    let mut seq = 0;
+    // The scanner goes on streaming until pegboard stops.
+    while player.try_wait().ok().flatten().is_none() {
+        stream(&mut device, &mut seq, placed, 100);
+    }
+
+    let out = player.wait_with_output().expect("pegboard play ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words = Phrasebook::default().words.phrases;
+    let at = |what: &str| {
+        stdout
+            .find(what)
+            .unwrap_or_else(|| panic!("\"{what}\" never came:\n{stdout}"))
+    };
+    let lost = at(&words.board_lost);
+    let back = at(&words.board_back);
+    let e4 = at(" e4 ");
+    assert!(lost < back && back < e4, "{stdout}");
+    assert_eq!(
+        stdout.matches(&words.board_lost).count(),
+        1,
+        "said once: {stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

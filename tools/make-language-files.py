@@ -435,6 +435,21 @@ CLOCK = {'de': {'no_clock': 'Keine Uhr eingestellt.',
         'game_over_illegal_moves_draw': 'Tercera jugada il·legal de {color}, però no hi ha mat '
                                         'possible. {result}'}}
 
+SENSOR_PHRASE_KEYS = ['board_lost', 'board_back']
+
+SENSORS = {
+    'de': {'board_lost': 'Brett nicht verbunden. Die Partie bleibt erhalten.',
+           'board_back': 'Brett wieder verbunden.'},
+    'en': {'board_lost': 'Board disconnected. The game is kept.',
+           'board_back': 'Board connected again.'},
+    'pt': {'board_lost': 'Tabuleiro desligado. A partida está guardada.',
+           'board_back': 'Tabuleiro ligado de novo.'},
+    'es': {'board_lost': 'Tablero desconectado. La partida se conserva.',
+           'board_back': 'Tablero conectado de nuevo.'},
+    'ca': {'board_lost': 'Tauler desconnectat. La partida es conserva.',
+           'board_back': 'Tauler connectat de nou.'},
+}
+
 HEADERS = {
     "de": "# German: German piece names, numbers and phrase words.",
     "en": "# English: English piece names, numbers and phrase words.\n# \"Knight Felix three\", \"Bishop takes Cesar six, check\".",
@@ -474,6 +489,9 @@ def write(code, table):
 for code, table in TRANSLATIONS.items():
     assert set(CLOCK[code]) == set(CLOCK_PHRASE_KEYS), code
     for key, value in CLOCK[code].items():
+        table[("phrases", key)] = value
+    assert set(SENSORS[code]) == set(SENSOR_PHRASE_KEYS), code
+    for key, value in SENSORS[code].items():
         table[("phrases", key)] = value
     write(code, table)
     print(f"wrote {code}.toml")

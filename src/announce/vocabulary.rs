@@ -180,6 +180,8 @@ pub struct Phrases {
     pub game_over_both_flags: String,
     pub game_over_illegal_moves: String,
     pub game_over_illegal_moves_draw: String,
+    pub board_lost: String,
+    pub board_back: String,
 }
 
 /// A language file that could not be used.
