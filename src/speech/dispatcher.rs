@@ -124,6 +124,12 @@ impl DispatcherVoice {
         language: &str,
         clips: Option<Arc<ClipSet>>,
     ) -> Result<DispatcherVoice, VoiceError> {
+        // libspeechd takes C strings (the crate panics on a NUL in one).
+        if language.contains('\0') {
+            return Err(VoiceError::Broken(format!(
+                "speech-dispatcher: language code {language:?} is not a language code"
+            )));
+        }
         let connection = Connection::open("pegboard", "announcer", "pegboard", Mode::Threaded)
             .map_err(|e| broken("connect", e))?;
         let clamp = |v: i32| v.clamp(-100, 100);
@@ -265,5 +271,21 @@ impl Voice for DispatcherVoice {
         }
         // Stopping a dead connection changes nothing; the next start reports it.
         let _ = self.connection.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_language_code_with_a_nul_is_refused_before_connecting() {
+        match DispatcherVoice::open(&DispatcherSettings::default(), "de\0x", None) {
+            Err(VoiceError::Broken(message)) => {
+                assert!(message.contains("not a language code"), "{message}")
+            }
+            Err(other) => panic!("wrong error: {other:?}"),
+            Ok(_) => panic!("a NUL in the language code was taken"),
+        }
     }
 }
