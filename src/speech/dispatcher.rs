@@ -50,19 +50,19 @@ impl Default for DispatcherSettings {
 /// next one, so they are matched by id when read.
 #[derive(Debug, Default)]
 struct Reports {
-    begun: Option<(usize, Instant)>,
-    ended: Option<usize>,
+    begun: Option<(u64, Instant)>,
+    ended: Option<u64>,
 }
 
 /// The utterance in hand.
 #[derive(Debug, Default)]
 struct Current {
-    /// The id speech-dispatcher gave its words (None until they are sent).
-    message: Option<usize>,
-    /// When its earcon began, if it has one.
-    earcon_at: Option<Instant>,
-    /// An earcon alone: it ends with its sound.
-    earcon_only: bool,
+    /// The id speech-dispatcher gave its words; None until they are sent,
+    /// and for an utterance without words (it ends with its earcon).
+    message: Option<u64>,
+    /// When it began to be heard before any word: its earcon started, or
+    /// it had nothing to say.
+    began_at: Option<Instant>,
 }
 
 /// Plays earcons for a voice that cannot: rodio on the default output.
@@ -163,14 +163,14 @@ impl DispatcherVoice {
         let begin = Arc::clone(&reports);
         connection.on_begin(Some(Box::new(move |message, _client| {
             if let Ok(mut r) = begin.lock() {
-                r.begun = Some((message, Instant::now()));
+                r.begun = Some((message as u64, Instant::now()));
             }
         })));
         for end in [true, false] {
             let done = Arc::clone(&reports);
             let callback: Box<dyn FnMut(usize, usize)> = Box::new(move |message, _client| {
                 if let Ok(mut r) = done.lock() {
-                    r.ended = Some(message);
+                    r.ended = Some(message as u64);
                 }
             });
             if end {
@@ -196,7 +196,7 @@ impl DispatcherVoice {
             .connection
             .say(Priority::Important, text)
             .ok_or_else(|| VoiceError::Broken("speech-dispatcher: speak: refused".into()))?;
-        self.current.message = usize::try_from(message).ok();
+        self.current.message = Some(message);
         Ok(())
     }
 }
@@ -216,18 +216,12 @@ impl Voice for DispatcherVoice {
             .map_err(|e| broken("volume", e))?;
         let earcon_playing =
             u.earcon.is_some() && self.earcons.as_ref().is_some_and(|player| player.play(u));
-        if earcon_playing {
+        if earcon_playing || u.text.is_empty() {
             // Words follow the earcon; an earcon alone ends with its sound.
-            self.current.earcon_at = Some(Instant::now());
-            self.current.earcon_only = u.text.is_empty();
+            self.current.began_at = Some(Instant::now());
             if !u.text.is_empty() {
                 self.pending = Some(u.text.clone());
             }
-            return Ok(());
-        }
-        if u.text.is_empty() {
-            self.current.earcon_at = Some(Instant::now());
-            self.current.earcon_only = true;
             return Ok(());
         }
         self.speak(&u.text)
@@ -256,8 +250,9 @@ impl Voice for DispatcherVoice {
             (None, Ok(_)) => (None, false),
             (_, Err(_)) => return Progress::Finished,
         };
-        let finished = ended || self.current.earcon_only;
-        match self.current.earcon_at.or(begun) {
+        // No pending words here: without a message there are none to wait for.
+        let finished = ended || self.current.message.is_none();
+        match self.current.began_at.or(begun) {
             _ if finished && earcon_done => Progress::Finished,
             Some(at) => Progress::Speaking(at),
             None => Progress::Waiting,
