@@ -487,11 +487,9 @@ def write(code, table):
 
 
 for code, table in TRANSLATIONS.items():
-    assert set(CLOCK[code]) == set(CLOCK_PHRASE_KEYS), code
-    for key, value in CLOCK[code].items():
-        table[("phrases", key)] = value
-    assert set(SENSORS[code]) == set(SENSOR_PHRASE_KEYS), code
-    for key, value in SENSORS[code].items():
-        table[("phrases", key)] = value
+    for phrases, keys in [(CLOCK, CLOCK_PHRASE_KEYS), (SENSORS, SENSOR_PHRASE_KEYS)]:
+        assert set(phrases[code]) == set(keys), code
+        for key, value in phrases[code].items():
+            table[("phrases", key)] = value
     write(code, table)
     print(f"wrote {code}.toml")
