@@ -653,16 +653,7 @@ fn art_5_1_b_resignation_and_art_9_1_agreement() {
 
 #[test]
 fn art_9_2_threefold_repetition_claim_through_the_trace() {
-    let mut body = String::new();
-    let mut t = 0;
-    for _ in 0..2 {
-        for (a, b) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
-            t += 1000;
-            body.push_str(&format!("{{\"t\":{t},\"lift\":\"{a}\"}}\n"));
-            t += 300;
-            body.push_str(&format!("{{\"t\":{t},\"place\":\"{b}\"}}\n"));
-        }
-    }
+    let (body, t) = knight_shuffle(2);
     let early = run(&format!(
         "{}{{\"t\":{},\"input\":\"draw_claim\",\"color\":\"white\"}}",
         body.lines().take(12).collect::<Vec<_>>().join("\n") + "\n",
@@ -683,6 +674,63 @@ fn art_9_2_threefold_repetition_claim_through_the_trace() {
     assert_eq!(over.len(), 1);
     assert_eq!(over[0]["reason"], "threefold_repetition");
     assert_eq!(over[0]["result"], "1/2-1/2");
+}
+
+/// The knight shuffle g1f3 g8f6 f3g1 f6g8, `rounds` times, as lifts and
+/// placements one second apart; returns the trace body and its last time.
+fn knight_shuffle(rounds: usize) -> (String, u64) {
+    let mut body = String::new();
+    let mut t = 0;
+    for _ in 0..rounds {
+        for (a, b) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+            t += 1000;
+            body.push_str(&format!("{{\"t\":{t},\"lift\":\"{a}\"}}\n"));
+            t += 300;
+            body.push_str(&format!("{{\"t\":{t},\"place\":\"{b}\"}}\n"));
+        }
+    }
+    (body, t)
+}
+
+#[test]
+fn art_9_6_1_fivefold_repetition_ends_the_game_without_a_claim() {
+    // Forty rounds of the shuffle: the start position stands for the
+    // fifth time after the fourth round, and the game ends there.
+    let (body, _) = knight_shuffle(40);
+    let ev = run(&body);
+    let over = of(&ev, "game_over");
+    assert_eq!(over.len(), 1, "the game ends once, without a claim");
+    assert_eq!(over[0]["reason"], "fivefold_repetition");
+    assert_eq!(over[0]["result"], "1/2-1/2");
+    assert_eq!(
+        over[0]["say"],
+        "Remis durch fünfmalige Stellungswiederholung."
+    );
+    assert_eq!(
+        of(&ev, "move").len(),
+        16,
+        "no move is executed after the end"
+    );
+}
+
+#[test]
+fn art_9_6_2_seventy_five_moves_end_the_game_without_a_claim() {
+    // Rooks and kings only, 148 half-moves already without a pawn move or
+    // capture: two more quiet moves are the 75th of each player.
+    let ev = run(
+        r#"{"t":0,"trace":1,"start":"4k3/r7/8/8/8/8/R7/4K3 w - - 148 120"}
+{"t":1000,"lift":"a2"}
+{"t":1300,"place":"b2"}
+{"t":2000,"lift":"a7"}
+{"t":2300,"place":"b7"}"#,
+    );
+    assert_eq!(sans(&ev), ["Rb2", "Rb7"]);
+    let over = of(&ev, "game_over");
+    assert_eq!(over.len(), 1);
+    assert_eq!(over[0]["reason"], "seventy_five_moves");
+    assert_eq!(over[0]["result"], "1/2-1/2");
+    assert_eq!(over[0]["say"], "Remis nach der Fünfundsiebzig-Züge-Regel.");
+    assert_eq!(over[0]["t"], of(&ev, "move")[1]["t"]);
 }
 
 #[test]

@@ -104,7 +104,7 @@ def make_language(name):
                 file += "_"
             used.add(file)
             run("espeak-ng", "-v", voice, "-s", str(SPEED), "-w", str(raw), word)
-            run("sox", str(raw), "-r", str(RATE), "-c", "1", str(out / f"{file}.flac"),
+            run("sox", "-D", str(raw), "-r", str(RATE), "-c", "1", str(out / f"{file}.flac"),
                 "silence", "1", "0.01", "0.5%", "reverse", "silence", "1", "0.01", "0.5%",
                 "reverse")
             manifest.append(f'"{word}" = "{file}.flac"')
@@ -121,14 +121,14 @@ def make_earcons():
             for i, (freq, secs) in enumerate(tones):
                 part = pathlib.Path(tmp) / f"{i}.wav"
                 if freq:
-                    run("sox", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(part),
+                    run("sox", "-D", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(part),
                         "synth", str(secs), "sine", str(freq), "fade", "q", "0.005",
                         str(secs), "0.02", "vol", "0.5")
                 else:
-                    run("sox", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(part),
+                    run("sox", "-D", "-n", "-r", str(RATE), "-c", "1", "-b", "16", str(part),
                         "trim", "0", str(secs))
                 parts.append(str(part))
-            run("sox", *parts, str(out / f"{name}.wav"))
+            run("sox", "-D", *parts, str(out / f"{name}.wav"))
     print(f"earcons: {len(EARCONS)} in {out.relative_to(ROOT)}")
 
 

@@ -450,6 +450,22 @@ SENSORS = {
            'board_back': 'Tauler connectat de nou.'},
 }
 
+ENDING_PHRASE_KEYS = ['game_over_fivefold_repetition', 'game_over_seventy_five_moves']
+
+# Endings without a claim (9.6).
+ENDINGS = {
+    'de': {'game_over_fivefold_repetition': 'Remis durch fünfmalige Stellungswiederholung.',
+           'game_over_seventy_five_moves': 'Remis nach der Fünfundsiebzig-Züge-Regel.'},
+    'en': {'game_over_fivefold_repetition': 'Draw by fivefold repetition.',
+           'game_over_seventy_five_moves': 'Draw by the seventy-five-move rule.'},
+    'pt': {'game_over_fivefold_repetition': 'Empate por quíntupla repetição.',
+           'game_over_seventy_five_moves': 'Empate pela regra dos setenta e cinco lances.'},
+    'es': {'game_over_fivefold_repetition': 'Tablas por quíntuple repetición.',
+           'game_over_seventy_five_moves': 'Tablas por la regla de las setenta y cinco jugadas.'},
+    'ca': {'game_over_fivefold_repetition': 'Taules per quíntuple repetició.',
+           'game_over_seventy_five_moves': 'Taules per la regla de les setanta-cinc jugades.'},
+}
+
 HEADERS = {
     "de": "# German: German piece names, numbers and phrase words.",
     "en": "# English: English piece names, numbers and phrase words.\n# \"Knight Felix three\", \"Bishop takes Cesar six, check\".",
@@ -487,7 +503,8 @@ def write(code, table):
 
 
 for code, table in TRANSLATIONS.items():
-    for phrases, keys in [(CLOCK, CLOCK_PHRASE_KEYS), (SENSORS, SENSOR_PHRASE_KEYS)]:
+    for phrases, keys in [(CLOCK, CLOCK_PHRASE_KEYS), (SENSORS, SENSOR_PHRASE_KEYS),
+                          (ENDINGS, ENDING_PHRASE_KEYS)]:
         assert set(phrases[code]) == set(keys), code
         for key, value in phrases[code].items():
             table[("phrases", key)] = value

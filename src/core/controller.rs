@@ -597,6 +597,8 @@ impl Controller {
             Reason::InsufficientMaterial => &p.game_over_insufficient_material,
             Reason::ThreefoldRepetition => &p.game_over_threefold_repetition,
             Reason::FiftyMoves => &p.game_over_fifty_moves,
+            Reason::FivefoldRepetition => &p.game_over_fivefold_repetition,
+            Reason::SeventyFiveMoves => &p.game_over_seventy_five_moves,
             Reason::Resignation => &p.game_over_resignation,
             Reason::Agreement => &p.game_over_agreement,
             Reason::Flag if drawn => &p.game_over_flag_draw,

@@ -3,7 +3,9 @@
 //! Chess rules come from `shakmaty`; this module adds what the Laws say
 //! about ending a game (Articles 5 and 9): checkmate, stalemate and dead
 //! positions end it at once; threefold repetition and the fifty-move rule
-//! only on a correct claim; resignation and agreement at the players' word.
+//! only on a correct claim; a fivefold repetition and 75 moves by each
+//! player without a pawn move or a capture end it without a claim (9.6);
+//! resignation and agreement at the players' word.
 
 use serde::Serialize;
 use shakmaty::{
@@ -79,6 +81,11 @@ pub enum Reason {
     InsufficientMaterial,
     ThreefoldRepetition,
     FiftyMoves,
+    /// The same position for the fifth time (9.6.1): drawn, no claim needed.
+    FivefoldRepetition,
+    /// 75 moves by each player without a pawn move or a capture, the last
+    /// not mating (9.6.2): drawn, no claim needed.
+    SeventyFiveMoves,
     Resignation,
     Agreement,
     /// A flag fell (6.9): lost, or drawn if the opponent cannot mate.
@@ -98,6 +105,8 @@ impl Reason {
             Reason::InsufficientMaterial => "insufficient_material",
             Reason::ThreefoldRepetition => "threefold_repetition",
             Reason::FiftyMoves => "fifty_moves",
+            Reason::FivefoldRepetition => "fivefold_repetition",
+            Reason::SeventyFiveMoves => "seventy_five_moves",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
             Reason::Flag => "flag",
@@ -309,6 +318,11 @@ impl Game {
             (KnownOutcome::Draw, Reason::Stalemate)
         } else if self.pos.is_insufficient_material() {
             (KnownOutcome::Draw, Reason::InsufficientMaterial)
+        } else if self.repetitions() >= 5 {
+            (KnownOutcome::Draw, Reason::FivefoldRepetition)
+        } else if self.pos.halfmoves() >= 150 {
+            // Checkmate, tested first, takes precedence (9.6.2).
+            (KnownOutcome::Draw, Reason::SeventyFiveMoves)
         } else {
             return None;
         };
@@ -562,6 +576,66 @@ mod tests {
             ClaimOutcome::Drawn(e) => assert_eq!(e.reason, Reason::ThreefoldRepetition),
             other => panic!("expected a draw, got {other:?}"),
         }
+    }
+
+    const KNIGHT_SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
+
+    #[test]
+    fn art_9_6_1_fivefold_repetition_ends_the_game_without_a_claim() {
+        let mut g = game("startpos");
+        for _ in 0..3 {
+            play_san(&mut g, &KNIGHT_SHUFFLE);
+        }
+        play_san(&mut g, &["Nf3", "Nf6", "Ng1"]);
+        // The start position has stood four times; a claim would be
+        // needed now, and none was made.
+        assert!(g.ending().is_none(), "four times is not yet five");
+        play_san(&mut g, &["Ng8"]);
+        assert_eq!(g.repetitions(), 5);
+        let e = g.ending().expect("the fifth time ends the game");
+        assert_eq!(e.reason, Reason::FivefoldRepetition);
+        assert_eq!(e.outcome, KnownOutcome::Draw);
+        assert!(
+            g.play(g.legal_moves()[0]).is_none(),
+            "no move after the end"
+        );
+    }
+
+    #[test]
+    fn art_9_6_2_seventy_five_moves_end_the_game_without_a_claim() {
+        // 149 half-moves without a pawn move or capture: one more ends it.
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 148 120");
+        play_san(&mut g, &["Ra2"]);
+        assert!(
+            g.ending().is_none(),
+            "149 half-moves are not yet 75 moves each"
+        );
+        play_san(&mut g, &["Kd7"]);
+        let e = g.ending().expect("the 150th half-move ends the game");
+        assert_eq!(e.reason, Reason::SeventyFiveMoves);
+        assert_eq!(e.outcome, KnownOutcome::Draw);
+    }
+
+    #[test]
+    fn art_9_6_2_a_mate_on_the_seventy_fifth_move_takes_precedence() {
+        let mut g = game("7k/8/6K1/8/8/8/8/R7 w - - 149 120");
+        play_san(&mut g, &["Ra8#"]);
+        let e = g.ending().expect("over");
+        assert_eq!(e.reason, Reason::Checkmate);
+        assert_eq!(
+            e.outcome,
+            KnownOutcome::Decisive {
+                winner: Color::White
+            }
+        );
+    }
+
+    #[test]
+    fn art_9_6_2_a_capture_or_pawn_move_restarts_the_count() {
+        let mut g = game("r3k3/8/8/8/8/8/8/R3K3 w - - 149 120");
+        play_san(&mut g, &["Rxa8+"]);
+        assert!(g.ending().is_none(), "the capture restarts the count");
+        assert_eq!(g.position().halfmoves(), 0);
     }
 
     #[test]
