@@ -164,8 +164,11 @@ fn io(e: std::io::Error) -> String {
 /// `pegboard record FILE`: writes everything the source delivers as a
 /// trace: a header, an `occ` line at each change of the raw (undebounced)
 /// board, an `input` line per key press, and a comment when the source
-/// drops out and returns. Every line is flushed as it is written, so an
-/// interrupted recording keeps everything up to the interruption.
+/// drops out and returns, and at the end the board once more at the
+/// instant the recording stopped: a replay runs to the end of the
+/// recording, not to its last change. Every line is flushed as it is
+/// written, so an interrupted recording keeps everything up to the
+/// interruption.
 pub fn record(
     config: &Config,
     file: &str,
@@ -191,8 +194,11 @@ pub fn record(
     let mut last: Option<Bitboard> = None;
     let mut trouble = Trouble::default();
     let mut lines = 0u64;
+    let mut written_t = 0;
+    let mut now = 0;
     while !stop.now() {
         let tick = station.tick();
+        now = tick.t;
         if let Some(message) = trouble.update(&tick.board) {
             writeln!(out, "# t={} ms: {message}", tick.t).map_err(io)?;
             writeln!(log, "{message}").map_err(io)?;
@@ -207,11 +213,21 @@ pub fn record(
             };
             writeln!(out, "{}", trace::write_line(tick.t, &reading)).map_err(io)?;
             lines += 1;
+            written_t = tick.t;
         }
         for input in tick.inputs {
             writeln!(out, "{}", trace::write_line(tick.t, &Reading::Input(input))).map_err(io)?;
             lines += 1;
+            written_t = tick.t;
         }
+    }
+    if let Some(board) = last.filter(|_| now > written_t) {
+        let reading = Reading::Scan {
+            board: BLIND_BOARD.to_string(),
+            occ: board,
+        };
+        writeln!(out, "{}", trace::write_line(now, &reading)).map_err(io)?;
+        lines += 1;
     }
     out.flush().map_err(io)?;
     writeln!(log, "{lines} lines written to {file}").map_err(io)?;

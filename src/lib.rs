@@ -16,6 +16,7 @@ pub mod display;
 pub mod hwtools;
 pub mod pgn;
 pub mod play;
+pub mod quote;
 pub mod replay;
 pub mod sensor_check;
 pub mod sensors;

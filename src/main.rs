@@ -11,7 +11,7 @@ use pegboard::config::Config;
 use pegboard::core::BLIND_BOARD;
 use pegboard::demo::{self, DemoOptions, SpeechSetup};
 use pegboard::hwtools;
-use pegboard::replay::replay;
+use pegboard::replay::{self, ReplayError, Until};
 use pegboard::speech::{Kind, Report, Speaker, Utterance, VoiceName, build_chain};
 use pegboard::trace;
 
@@ -79,14 +79,23 @@ enum Command {
         config: Option<String>,
     },
     /// Read a sensor trace (JSON Lines, format 1) and print the events the
-    /// controller concludes from it, one JSON object per line. Simulated
-    /// time: the output is the same on every run.
+    /// controller concludes from it, one JSON object per line, as it reads.
+    /// Simulated time: the output is the same on every run. The recording
+    /// ends at its last line: a timer due later (a debounce window, a flag)
+    /// does not fire unless --until says how far to go on. A malformed line
+    /// stops the replay (exit code 2); a damaged last line, as a power cut
+    /// leaves it, is reported after everything before it was replayed
+    /// (exit code 3).
     Replay {
         /// The trace file, or - for standard input.
         trace: String,
         /// A configuration file (see config/pegboard.toml).
         #[arg(long)]
         config: Option<String>,
+        /// Let simulated time run on to this instant (ms since the trace
+        /// began) after the last line, firing the timers due by then.
+        #[arg(long, value_name = "T")]
+        until: Option<u64>,
     },
     /// Play a game on the board: the daemon. Reads the configured sensors
     /// and keys, applies the Laws, speaks every move and answer, and prints
@@ -225,55 +234,8 @@ fn main() -> ExitCode {
         Command::Replay {
             trace: path,
             config,
-        } => {
-            let config = match load_config(config.as_deref()) {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("pegboard replay: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let words = match config.phrasebook() {
-                Ok(w) => w,
-                Err(e) => {
-                    eprintln!("pegboard replay: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let entries = if path == "-" {
-                trace::read(std::io::stdin().lock(), "<stdin>")
-            } else {
-                match std::fs::File::open(&path) {
-                    Ok(f) => trace::read(BufReader::new(f), &path),
-                    Err(e) => {
-                        eprintln!("pegboard replay: {path}: cannot be opened: {e}");
-                        return ExitCode::from(2);
-                    }
-                }
-            };
-            let events = entries.and_then(|entries| {
-                replay(&entries, &path, config.settings(), words, &[BLIND_BOARD])
-            });
-            match events {
-                Ok(events) => {
-                    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                    for e in &events {
-                        let line = serde_json::to_string(e).unwrap_or_default();
-                        if writeln!(out, "{line}").is_err() {
-                            return ExitCode::FAILURE;
-                        }
-                    }
-                    if out.flush().is_err() {
-                        return ExitCode::FAILURE;
-                    }
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("pegboard replay: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+            until,
+        } => replay_command(&path, config.as_deref(), until),
         Command::Say {
             text,
             r#move,
@@ -489,4 +451,81 @@ fn say(
         eprintln!("still speaking after 120 s; stopped");
     }
     Ok(())
+}
+
+/// `pegboard replay`: streams the trace through the controller, writing
+/// each line's events as soon as it is read.
+fn replay_command(path: &str, config: Option<&str>, until: Option<u64>) -> ExitCode {
+    let config = match load_config(config) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pegboard replay: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let words = match config.phrasebook() {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("pegboard replay: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let input: Box<dyn std::io::BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(BufReader::new(f)),
+            Err(e) => {
+                eprintln!("pegboard replay: {path}: cannot be opened: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let name = if path == "-" { "<stdin>" } else { path };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut line = String::new();
+    let sink = |events: &[pegboard::core::Stamped]| {
+        for e in events {
+            line.clear();
+            // Events are plain data; they always serialize.
+            if let Ok(text) = serde_json::to_string(e) {
+                line.push_str(&text);
+            }
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    };
+    let until = until.map_or(Until::LastLine, Until::At);
+    let result = replay::stream(
+        trace::Reader::new(input, name),
+        name,
+        config.settings(),
+        words,
+        &[BLIND_BOARD],
+        until,
+        sink,
+    );
+    let flushed = out.flush();
+    match result {
+        Ok(done) => {
+            if flushed.is_err() {
+                return ExitCode::FAILURE;
+            }
+            match done.torn {
+                Some(e) => {
+                    eprintln!(
+                        "pegboard replay: {e} (the recording's last line is damaged, as a \
+                         power cut leaves it; everything before it was replayed)"
+                    );
+                    ExitCode::from(3)
+                }
+                None => ExitCode::SUCCESS,
+            }
+        }
+        Err(ReplayError::Trace(e)) => {
+            eprintln!("pegboard replay: {e}");
+            ExitCode::from(2)
+        }
+        Err(ReplayError::Write(_)) => ExitCode::FAILURE,
+    }
 }

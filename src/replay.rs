@@ -1,45 +1,103 @@
 //! Feeding a trace through the controller, in simulated time.
+//!
+//! A replay streams: each line is read, fed to the controller, and its
+//! events handed on before the next line is read, so memory stays flat
+//! however long the trace. A recording ends where it ends: timers past its
+//! last line fire only up to an instant the caller names ([`Until`]).
 
 use crate::announce::Phrasebook;
 use crate::core::{Controller, Settings, Stamped};
-use crate::trace::{Entry, Header, Reading, TraceError};
+use crate::trace::{Entry, ErrorKind, Header, Reading, TraceError};
 
-/// Replays `entries` and returns every event, `ready` first. Timers still
-/// pending after the last line fire as simulated time runs on.
-pub fn replay(
-    entries: &[Entry],
-    file: &str,
-    settings: Settings,
-    words: Phrasebook,
-    boards: &[&str],
-) -> Result<Vec<Stamped>, TraceError> {
-    let mut out = Vec::new();
-    replay_into(entries, file, settings, words, boards, &mut out)?;
-    Ok(out)
+/// How far simulated time runs after the trace's last line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    /// To the last line's instant: nothing is invented after the
+    /// recording (a timer due later does not fire).
+    LastLine,
+    /// To this instant, if it is after the last line (`replay --until`).
+    At(u64),
+    /// Until no timer is left: every pending debounce, wait and clock
+    /// timer fires, a flag included. For hand-written test traces whose
+    /// point lies after their last line.
+    Idle,
 }
 
-/// As [`replay`], appending to `out`; returns the controller at the end.
-pub fn replay_into(
-    entries: &[Entry],
+/// What went wrong in a replay.
+#[derive(Debug)]
+pub enum ReplayError {
+    /// The trace is malformed or unreadable at a line.
+    Trace(TraceError),
+    /// The events could not be written (a closed pipe).
+    Write(std::io::Error),
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Trace(e) => e.fmt(f),
+            ReplayError::Write(e) => write!(f, "the events cannot be written: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// How a streamed replay ended.
+pub struct Replayed {
+    /// The controller at the end.
+    pub controller: Controller,
+    /// The trace's last line was torn (a power cut in the middle of a
+    /// write): everything before it was replayed.
+    pub torn: Option<TraceError>,
+}
+
+/// Replays the entries `lines` yields, handing the events of each line to
+/// `sink` as soon as it is fed, `ready` first. A torn last line ends the
+/// replay as if the trace ended before it, and is returned in
+/// [`Replayed::torn`]; any other bad line stops the replay with an error.
+pub fn stream<I, S>(
+    lines: I,
     file: &str,
     settings: Settings,
     words: Phrasebook,
     boards: &[&str],
-    out: &mut Vec<Stamped>,
-) -> Result<Controller, TraceError> {
-    let error = |line: usize, message: String| TraceError {
-        file: file.to_string(),
-        line,
-        message,
+    until: Until,
+    mut sink: S,
+) -> Result<Replayed, ReplayError>
+where
+    I: IntoIterator<Item = Result<Entry, TraceError>>,
+    S: FnMut(&[Stamped]) -> std::io::Result<()>,
+{
+    let error = |line: usize, message: String| {
+        ReplayError::Trace(TraceError {
+            file: file.to_string(),
+            line,
+            message,
+            kind: ErrorKind::Malformed,
+        })
     };
-    let (header, first_line) = match entries.first() {
+    let mut lines = lines.into_iter();
+    let mut torn = None;
+    let mut next_line = |torn: &mut Option<TraceError>| match lines.next() {
+        Some(Ok(entry)) => Ok(Some(entry)),
+        Some(Err(e)) if e.kind == ErrorKind::Torn => {
+            *torn = Some(e);
+            Ok(None)
+        }
+        Some(Err(e)) => Err(ReplayError::Trace(e)),
+        None => Ok(None),
+    };
+    let first = next_line(&mut torn)?;
+    let (header, start_t, start_line, pending) = match first {
         Some(Entry {
+            t,
+            line,
             reading: Reading::Header(header),
-            ..
-        }) => (header.clone(), 1),
-        _ => (Header::default(), 0),
+        }) => (header, t, line, None),
+        Some(entry) => (Header::default(), entry.t, entry.line, Some(entry)),
+        None => (Header::default(), 0, 0, None),
     };
-    let start_line = entries.first().map_or(0, |e| e.line);
     let mut settings = settings;
     // The trace's own time control is the one its game was played with.
     if header.time_control.is_some() {
@@ -47,12 +105,61 @@ pub fn replay_into(
     }
     let mut c = Controller::new(&header.start, settings, words, boards)
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
-    c.start(entries.first().map_or(0, |e| e.t), out);
-    for entry in &entries[first_line..] {
-        feed(&mut c, entry, out).map_err(|message| error(entry.line, message))?;
+    let mut out = Vec::new();
+    c.start(start_t, &mut out);
+    let mut last_t = start_t;
+    let mut entry = pending;
+    loop {
+        if let Some(entry) = &entry {
+            feed(&mut c, entry, &mut out).map_err(|message| error(entry.line, message))?;
+            last_t = entry.t;
+        }
+        sink(&out).map_err(ReplayError::Write)?;
+        out.clear();
+        entry = next_line(&mut torn)?;
+        if entry.is_none() {
+            break;
+        }
     }
-    c.finish(out);
-    Ok(c)
+    match until {
+        Until::LastLine => c.advance(last_t, &mut out),
+        Until::At(t) => c.advance(t.max(last_t), &mut out),
+        Until::Idle => c.finish(&mut out),
+    }
+    sink(&out).map_err(ReplayError::Write)?;
+    Ok(Replayed {
+        controller: c,
+        torn,
+    })
+}
+
+/// Replays `entries` held in memory and returns every event, `ready`
+/// first. Timers fire as `until` says.
+pub fn replay(
+    entries: &[Entry],
+    file: &str,
+    settings: Settings,
+    words: Phrasebook,
+    boards: &[&str],
+    until: Until,
+) -> Result<Vec<Stamped>, TraceError> {
+    let mut events = Vec::new();
+    let lines = entries.iter().cloned().map(Ok);
+    let sink = |new: &[Stamped]| {
+        events.extend_from_slice(new);
+        Ok(())
+    };
+    match stream(lines, file, settings, words, boards, until, sink) {
+        Ok(_) => Ok(events),
+        Err(ReplayError::Trace(e)) => Err(e),
+        // Collecting into memory cannot fail to write.
+        Err(ReplayError::Write(e)) => Err(TraceError {
+            file: file.to_string(),
+            line: 0,
+            message: e.to_string(),
+            kind: ErrorKind::Unreadable,
+        }),
+    }
 }
 
 /// Hands one trace line to the controller at its instant. The error says
@@ -64,7 +171,8 @@ pub fn feed(c: &mut Controller, entry: &Entry, out: &mut Vec<Stamped>) -> Result
         c.board_index(name).ok_or_else(|| {
             let known: Vec<&str> = c.board_names().collect();
             format!(
-                "board \"{name}\" is not configured (configured: {})",
+                "board \"{}\" is not configured (configured: {})",
+                crate::quote::short(name),
                 known.join(", ")
             )
         })

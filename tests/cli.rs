@@ -27,7 +27,7 @@ fn replay_prints_the_event_stream_deterministically() {
         "game.jsonl",
         "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":100,\"lift\":\"e2\"}\n{\"t\":600,\"place\":\"e4\"}\n",
     );
-    let first = pegboard(&["replay", &path]);
+    let first = pegboard(&["replay", &path, "--until", "1000"]);
     assert!(
         first.status.success(),
         "{}",
@@ -43,10 +43,142 @@ fn replay_prints_the_event_stream_deterministically() {
     assert_eq!(lines[2]["event"], "move");
     assert_eq!(lines[2]["uci"], "e2e4");
     assert_eq!(lines[2]["t"], 620);
-    let second = pegboard(&["replay", &path]);
+    let second = pegboard(&["replay", &path, "--until", "1000"]);
     assert_eq!(
         first.stdout, second.stdout,
         "the same trace, the same events"
+    );
+}
+
+fn events(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect()
+}
+
+#[test]
+fn replay_invents_nothing_after_the_recording_ends() {
+    // A five-minute clock, and a recording that ends at 1.5 s with the
+    // knight just placed: no flag at 301.5 s, no warnings on the way, and
+    // the debounce window after the last line has not passed either.
+    let path = temp_file(
+        "short.jsonl",
+        "{\"t\":0,\"trace\":1,\"time_control\":\"300\"}\n{\"t\":900,\"lift\":\"g1\"}\n{\"t\":1500,\"place\":\"f3\"}\n",
+    );
+    let out = pegboard(&["replay", &path]);
+    assert!(out.status.success());
+    let ev = events(&out);
+    let last_t = ev.iter().filter_map(|e| e["t"].as_u64()).max();
+    assert_eq!(last_t, Some(920), "nothing after the last line: {ev:?}");
+    assert!(
+        ev.iter()
+            .all(|e| e["event"] != "flag" && e["event"] != "game_over")
+    );
+    // --until lets time run on as far as asked.
+    let out = pegboard(&["replay", &path, "--until", "2000"]);
+    let ev = events(&out);
+    let moves: Vec<_> = ev.iter().filter(|e| e["event"] == "move").collect();
+    assert_eq!((moves.len(), &moves[0]["t"]), (1, &serde_json::json!(1520)));
+    assert!(ev.iter().all(|e| e["t"].as_u64() <= Some(2000)));
+    let out = pegboard(&["replay", &path, "--until", "400000"]);
+    let ev = events(&out);
+    let flag: Vec<_> = ev.iter().filter(|e| e["event"] == "flag").collect();
+    assert_eq!(flag.len(), 1, "asked for, the flag falls");
+}
+
+#[test]
+fn replay_of_a_recording_torn_by_a_power_cut_keeps_everything_before_the_damage() {
+    let good = "{\"t\":0,\"trace\":1}\n{\"t\":100,\"lift\":\"e2\"}\n{\"t\":600,\"place\":\"e4\"}\n{\"t\":2000,\"lift\":\"e7\"}\n";
+    for (name, tail) in [
+        ("cut.jsonl", "{\"t\":2500,\"pla".to_string()),
+        ("nul.jsonl", "\0".repeat(4096)),
+    ] {
+        let path = temp_file(name, &format!("{good}{tail}"));
+        let out = pegboard(&["replay", &path, "--until", "3000"]);
+        assert_eq!(out.status.code(), Some(3), "{name}");
+        let ev = events(&out);
+        let moves: Vec<_> = ev.iter().filter(|e| e["event"] == "move").collect();
+        assert_eq!(moves.len(), 1, "{name}: e4 was replayed");
+        assert_eq!(moves[0]["uci"], "e2e4");
+        assert!(
+            ev.iter()
+                .any(|e| e["event"] == "touch" && e["square"] == "e7")
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("{path}:5: ")), "{err}");
+        assert!(err.contains("last line is damaged"), "{err}");
+    }
+}
+
+#[test]
+fn replay_of_endless_input_stops_at_the_first_overlong_line() {
+    let out = pegboard(&["replay", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/dev/zero:1: the line is longer than 65536 bytes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_and_replay_of_the_readme_trace_give_the_same_move() {
+    // The README's three-line trace, played through `play` with the trace
+    // as its sensor source: the board starts as the header says, so there
+    // are no phantom touches and the knight is a knight.
+    let trace = temp_file(
+        "readme.jsonl",
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":900,\"lift\":\"g1\"}\n{\"t\":1500,\"place\":\"f3\"}\n",
+    );
+    let config = temp_file(
+        "readme.toml",
+        &format!("[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{trace}\"\n"),
+    );
+    let played = pegboard(&[
+        "play",
+        "--config",
+        &config,
+        "--seconds",
+        "2.5",
+        "--silent",
+        "--events",
+    ]);
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let played: Vec<serde_json::Value> = String::from_utf8_lossy(&played.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let replayed = events(&pegboard(&["replay", &trace, "--until", "2500"]));
+    let kinds = |ev: &[serde_json::Value], kind: &str| -> Vec<(String, String)> {
+        ev.iter()
+            .filter(|e| e["event"] == kind)
+            .map(|e| {
+                (
+                    e["san"]
+                        .as_str()
+                        .or(e["square"].as_str())
+                        .unwrap_or_default()
+                        .to_string(),
+                    e["say"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        kinds(&replayed, "move"),
+        [("Nf3".to_string(), "Springer Felix drei".to_string())]
+    );
+    assert_eq!(kinds(&played, "move"), kinds(&replayed, "move"));
+    assert_eq!(kinds(&played, "touch"), kinds(&replayed, "touch"));
+    assert!(
+        played.iter().all(|e| e["event"] != "mismatch"),
+        "{played:?}"
     );
 }
 
@@ -63,7 +195,11 @@ fn malformed_trace_names_file_line_and_reason_with_exit_code_2() {
         err.contains(&format!("{path}:3: `lift` must be a square")),
         "{err}"
     );
-    assert!(out.stdout.is_empty(), "nothing is printed for a bad trace");
+    // Lines before the bad one were replayed as they were read (here only
+    // the header: `ready`), and nothing after it.
+    let ev = events(&out);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0]["event"], "ready");
 }
 
 #[test]
@@ -101,10 +237,10 @@ fn demo_with_a_clock_shows_each_press_and_the_times() {
     let out = pegboard(&["demo", "--speed", "2000", "--silent", "--clock", "5+3"]);
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
-    // The clock starts with the game, and White's first press leaves him
-    // 5 minutes minus his thinking time plus 3 seconds.
+    // The clock starts with the game, showing the first move's 3 seconds
+    // already, as the hall's clocks do.
     assert!(
-        text.contains("(White    5:00 <  Black    5:00  )"),
+        text.contains("(White    5:03 <  Black    5:03  )"),
         "{text}"
     );
     let presses = text.lines().filter(|l| l.contains("(White")).count();

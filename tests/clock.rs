@@ -61,9 +61,11 @@ fn e4_announced_at(header_control: &str, announced: u64) -> String {
 #[test]
 fn art_6_5_whites_clock_starts_with_the_game() {
     let ev = run(r#"{"t":0,"trace":1,"time_control":"300+2"}"#);
+    // Both clocks show the first move's increment already, as the hall's
+    // clocks do (`increment = "before"`, the default).
     assert_eq!(
         clocks(&ev)[0],
-        (0, "start".into(), "white".into(), 300_000, 300_000)
+        (0, "start".into(), "white".into(), 302_000, 302_000)
     );
     // Which the stream says right after `ready`.
     assert_eq!(ev[0]["event"], "ready");
@@ -85,8 +87,8 @@ fn e2_3_the_blind_players_clock_is_pressed_when_his_move_is_announced() {
             1500,
             "press".into(),
             "black".into(),
-            300_000 - 1500 + 2000,
-            300_000
+            302_000 - 1500 + 2000,
+            302_000
         )
     );
     // The next clock event is Black's flag, long after the trace ends.
@@ -122,8 +124,8 @@ fn art_6_7_the_sighted_player_completes_his_move_by_pressing_the_clock() {
             5000,
             "press".into(),
             "white".into(),
-            300_500,
-            300_000 - 3500 + 2000
+            302_500,
+            302_000 - 3500 + 2000
         )
     );
 }
@@ -133,10 +135,11 @@ fn art_6_5_the_clock_can_start_at_the_first_move_instead() {
     let mut s = settings();
     s.clock.start = ClockStart::FirstMove;
     let ev = run_with(&parse(&e4_announced_at("300+2", 1500)), s);
-    // Nothing runs until White's first move is complete.
+    // Nothing runs until White's first move is complete; its press gives
+    // White the increment for his second move.
     assert_eq!(
         clocks(&ev)[0],
-        (1500, "start".into(), "black".into(), 300_000, 300_000)
+        (1500, "start".into(), "black".into(), 304_000, 302_000)
     );
 }
 
@@ -221,8 +224,9 @@ fn a4d_in_blitz_a_flag_counts_only_on_a_valid_claim() {
     // Before the flag falls, the claim is wrong.
     assert_eq!(says(&ev)[0], "Die Zeit des Gegners ist nicht abgelaufen.");
     assert_eq!(says(&ev)[1], "Die Zeit des Gegners ist nicht abgelaufen.");
-    // It falls at 180 s, but the game goes on until Black claims.
-    assert_eq!(of(&ev, "flag")[0]["t"], 180_000);
+    // It falls at 182 s (3 minutes and the first move's 2 s), but the
+    // game goes on until Black claims.
+    assert_eq!(of(&ev, "flag")[0]["t"], 182_000);
     assert_eq!(game_over(&ev), Some((190_000, "0-1".into(), "flag".into())));
 }
 
@@ -424,12 +428,12 @@ fn e2_9_d_times_are_said_on_request_with_seconds_only_under_ten_minutes() {
 {"t":1100,"place":"e4"}
 {"t":1500,"input":"announced","ply":1}
 {"t":9000,"input":"times"}"#);
-    // White: 90 min − 1.5 s + 30 s; Black: 90 min − 7.5 s; 40 moves for
+    // White: 90:30 − 1.5 s + 30 s; Black: 90:30 − 7.5 s; 40 moves for
     // Black, who is to move, to the control.
     assert_eq!(
         says(&ev),
         [
-            "Weiß eine Stunde 30 Minuten, Schwarz eine Stunde 29 Minuten. \
+            "Weiß eine Stunde 30 Minuten, Schwarz eine Stunde 30 Minuten. \
           Noch 40 Züge bis zur Zeitkontrolle."
         ]
     );
@@ -437,7 +441,7 @@ fn e2_9_d_times_are_said_on_request_with_seconds_only_under_ten_minutes() {
 {"t":1000,"input":"times"}"#);
     assert_eq!(
         says(&ev),
-        ["Weiß 8 Minuten 59 Sekunden, Schwarz 9 Minuten."]
+        ["Weiß 9 Minuten eine Sekunde, Schwarz 9 Minuten 2 Sekunden."]
     );
 }
 

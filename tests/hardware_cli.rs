@@ -104,14 +104,23 @@ fn record_writes_a_trace_that_replays_to_the_move() {
         .iter()
         .map(|v| v["occ"].as_str().unwrap_or(""))
         .collect();
+    // Each change, and the board once more at the end of the recording.
     assert_eq!(
         states,
-        ["ffff00000000ffff", "ffff00000000efff", "ffff00001000efff"]
+        [
+            "ffff00000000ffff",
+            "ffff00000000efff",
+            "ffff00001000efff",
+            "ffff00001000efff"
+        ]
     );
     // Times are the recording's own and close to the source's.
     let t_lift = occ[1]["t"].as_u64().unwrap_or(0);
     assert!((200..400).contains(&t_lift), "{t_lift}");
-    // The recording replays to 1. e4.
+    let t_end = occ[3]["t"].as_u64().unwrap_or(0);
+    assert!((900..1500).contains(&t_end), "{t_end}");
+    // The recording replays to 1. e4: it runs on to its end, past the
+    // debounce window of the last placement.
     let replayed = pegboard(&["replay", &file]);
     assert!(replayed.status.success(), "{}", text(&replayed));
     assert!(

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use pegboard::announce::{Phrasebook, Vocabulary};
 use pegboard::core::{BLIND_BOARD, Settings};
-use pegboard::replay::replay;
+use pegboard::replay::{Until, replay};
 use pegboard::speech::clips::{ClipSet, FileVoice, Token, tokens};
 use pegboard::speech::voice::Progress;
 use pegboard::speech::{
@@ -159,6 +159,7 @@ fn a_voice_failing_mid_game_loses_no_move_and_every_move_is_reported_announced()
         Settings::default(),
         Phrasebook::default(),
         &[BLIND_BOARD],
+        Until::Idle,
     )
     .expect("replay");
     let dir = temp("speaker");
@@ -235,6 +236,7 @@ fn art_12_6_clock_warnings_are_spoken_at_their_own_lower_volume() {
         Settings::default(),
         Phrasebook::default(),
         &[BLIND_BOARD],
+        Until::Idle,
     )
     .expect("replay");
     let warning = events

@@ -11,7 +11,7 @@ pub use hardware::{BoardConfig, ButtonsConfig, KeyConfig, SensorsConfig, SourceK
 use crate::announce::phrases::{Style, Styles};
 use crate::announce::vocabulary::FileNaming;
 use crate::announce::{Phrasebook, Vocabulary};
-use crate::core::clock::TimeControl;
+use crate::core::clock::{IncrementTiming, TimeControl};
 use crate::core::{ClockSettings, ClockStart, FlagRule, Players, Settings, TouchPolicy};
 use crate::speech::{Delivery, EarconSwitches, SpeechConfig, VoiceLanguage};
 
@@ -69,6 +69,7 @@ pub struct ClockConfig {
     pub start: ClockStart,
     pub controller_presses: Players,
     pub flag: FlagRule,
+    pub increment: IncrementTiming,
     pub warn: Players,
     /// Warning thresholds in seconds.
     pub warnings: Vec<u64>,
@@ -86,6 +87,7 @@ impl Default for ClockConfig {
             start: c.start,
             controller_presses: c.controller_presses,
             flag: c.flag,
+            increment: c.increment,
             warn: c.warn,
             warnings: c.warnings_ms.iter().map(|ms| ms / 1000).collect(),
             warning_volume: 1.0,
@@ -105,6 +107,7 @@ impl ClockConfig {
             start: self.start,
             controller_presses: self.controller_presses,
             flag: self.flag,
+            increment: self.increment,
             warn: self.warn,
             warnings_ms: self.warnings.iter().map(|s| s * 1000).collect(),
             third_illegal_move_loses: self.third_illegal_move_loses,

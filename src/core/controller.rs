@@ -66,10 +66,12 @@ impl Controller {
             .collect();
         let clock = settings.clock.control.clone().map(|control| {
             let warn = settings.clock.warn;
-            Clock::new(control).with_warnings(
-                &settings.clock.warnings_ms,
-                [warn.includes(Color::White), warn.includes(Color::Black)],
-            )
+            Clock::new(control)
+                .with_increment(settings.clock.increment)
+                .with_warnings(
+                    &settings.clock.warnings_ms,
+                    [warn.includes(Color::White), warn.includes(Color::Black)],
+                )
         });
         Ok(Controller {
             settings,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Role};
 
-use super::clock::TimeControl;
+use super::clock::{IncrementTiming, TimeControl};
 
 use super::debounce::DEFAULT_WINDOW_MS;
 
@@ -108,6 +108,9 @@ pub struct ClockSettings {
     /// the `clock` input (6.7).
     pub controller_presses: Players,
     pub flag: FlagRule,
+    /// When a Fischer increment is given: before each move (the hall's
+    /// clocks) or after it.
+    pub increment: IncrementTiming,
     /// The players warned when their own time runs low…
     pub warn: Players,
     /// …at these times left, in ms.
@@ -124,6 +127,7 @@ impl Default for ClockSettings {
             start: ClockStart::Game,
             controller_presses: Players::Both,
             flag: FlagRule::Automatic,
+            increment: IncrementTiming::Before,
             warn: Players::Both,
             warnings_ms: vec![600_000, 300_000, 60_000, 30_000, 10_000],
             third_illegal_move_loses: true,

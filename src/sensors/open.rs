@@ -30,7 +30,7 @@ pub fn open_source(config: &SensorsConfig) -> Result<Box<dyn SensorSource>, Stri
                 .map(std::io::BufReader::new)
                 .map_err(|e| format!("{file}: cannot be read: {e}"))?;
             let entries = crate::trace::read(reader, file).map_err(|e| e.to_string())?;
-            Ok(Box::new(TraceSource::new(file, entries)))
+            Ok(Box::new(TraceSource::new(file, entries)?))
         }
         #[cfg(feature = "rpi")]
         SourceKind::Matrix => super::rpi::open_matrix(&config.matrix),

@@ -1,9 +1,12 @@
 //! A recorded trace played back as a sensor source, in real time: the
-//! trace's `occ`, `lift` and `place` lines are taken as raw positions.
+//! trace's `occ`, `lift` and `place` lines are taken as raw positions,
+//! starting from the pieces of the header's start position (the start
+//! position when there is no header), as `replay` reads it.
 //! Lets `hw-test`, `record` and `calibrate` run without a board (and be
 //! tested that way).
 
 use super::{RawScan, SensorSource, SourceError};
+use crate::core::{Game, StartPosition};
 use crate::trace::{Entry, Reading};
 
 pub struct TraceSource {
@@ -14,13 +17,23 @@ pub struct TraceSource {
 }
 
 impl TraceSource {
-    pub fn new(name: &str, entries: Vec<Entry>) -> TraceSource {
-        TraceSource {
+    /// A source playing `entries`. The error says why the header's start
+    /// position cannot be set up.
+    pub fn new(name: &str, entries: Vec<Entry>) -> Result<TraceSource, String> {
+        let start = match entries.first().map(|e| &e.reading) {
+            Some(Reading::Header(h)) => h.start.clone(),
+            _ => StartPosition::default(),
+        };
+        let occ = Game::from_start(&start)
+            .map_err(|e| format!("{name}: `start`: {e}"))?
+            .occupied()
+            .0;
+        Ok(TraceSource {
             name: name.to_string(),
             entries,
             next: 0,
-            occ: 0,
-        }
+            occ,
+        })
     }
 
     /// Whether every line has been played.

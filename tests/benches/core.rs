@@ -15,7 +15,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
 use pegboard::pgn::read_games;
-use pegboard::replay::replay;
+use pegboard::replay::{Until, replay};
 use pegboard::sim::{Style, simulate};
 use pegboard::trace::{self, Reading};
 use shakmaty::Bitboard;
@@ -111,6 +111,7 @@ fn replay_throughput(c: &mut Criterion) {
                 Settings::default(),
                 Phrasebook::default(),
                 &[BLIND_BOARD],
+                Until::Idle,
             )
             .expect("replay");
             black_box(events.len())
@@ -124,6 +125,7 @@ fn replay_throughput(c: &mut Criterion) {
                 Settings::default(),
                 Phrasebook::default(),
                 &[BLIND_BOARD],
+                Until::Idle,
             )
             .expect("replay");
             black_box(events.len())

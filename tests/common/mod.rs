@@ -3,7 +3,7 @@
 
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Settings, Stamped};
-use pegboard::replay::replay;
+use pegboard::replay::{Until, replay};
 use pegboard::trace::{self, Entry};
 use serde_json::Value;
 
@@ -22,6 +22,7 @@ pub fn run_with(entries: &[Entry], settings: Settings) -> Vec<Value> {
         settings,
         Phrasebook::default(),
         &[BLIND_BOARD],
+        Until::Idle,
     ) {
         Ok(events) => events,
         Err(e) => panic!("replay failed: {e}"),

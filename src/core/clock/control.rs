@@ -87,6 +87,23 @@ impl std::error::Error for ControlError {}
 const MINUTE: u64 = 60_000;
 const SECOND: u64 = 1_000;
 
+/// The most time a period may give: 24 hours. No chess clock shows more,
+/// and every sum the clock makes stays far inside its integers.
+pub const MAX_PERIOD_MS: u64 = 24 * 60 * MINUTE;
+/// The largest bonus a move may earn (increment or delay): one hour.
+pub const MAX_BONUS_MS: u64 = 60 * MINUTE;
+/// The most moves a period may count.
+pub const MAX_PERIOD_MOVES: u32 = 1000;
+/// The most periods a control may have.
+pub const MAX_PERIODS: usize = 10;
+
+/// What each form looks like, for an error about a text that is none.
+const HUMAN_FORM: &str = "a time control is minutes, with seconds added per move: \
+                          \"90+30\", \"40/90,30+30\" (40 moves in 90 minutes, then 30), \
+                          \"5d3\" (3 s delay) or \"5b3\" (Bronstein)";
+const PGN_FORM: &str = "a PGN TimeControl is seconds, with seconds added per move: \
+                        \"5400+30\", \"40/5400+30:1800+30\", \"300\"";
+
 /// A non-negative decimal number of `unit` milliseconds, exact to the
 /// millisecond: "90", "0.05", "1.5".
 fn amount(text: &str, unit: u64, what: &str, whole: &str) -> Result<u64, ControlError> {
@@ -122,7 +139,9 @@ fn amount(text: &str, unit: u64, what: &str, whole: &str) -> Result<u64, Control
             )));
         }
         scale /= 10;
-        ms += u64::from(digit - b'0') * scale;
+        ms = ms
+            .checked_add(u64::from(digit - b'0') * scale)
+            .ok_or_else(too_big)?;
     }
     Ok(ms)
 }
@@ -132,14 +151,22 @@ fn amount(text: &str, unit: u64, what: &str, whole: &str) -> Result<u64, Control
 fn period(text: &str, unit: u64, whole: &str) -> Result<(Period, bool), ControlError> {
     let (moves, rest) = match text.split_once('/') {
         Some((m, rest)) => {
-            let n: u32 = m.parse().map_err(|_| {
-                ControlError(format!(
+            let n: u32 = if m.bytes().all(|b| b.is_ascii_digit()) && !m.is_empty() {
+                m.parse().unwrap_or(u32::MAX)
+            } else {
+                return Err(ControlError(format!(
                     "time control \"{whole}\": the move count \"{m}\" is not a whole number"
-                ))
-            })?;
+                )));
+            };
             if n == 0 {
                 return Err(ControlError(format!(
                     "time control \"{whole}\": a period needs at least one move"
+                )));
+            }
+            if n > MAX_PERIOD_MOVES {
+                return Err(ControlError(format!(
+                    "time control \"{whole}\": a period may count at most \
+                     {MAX_PERIOD_MOVES} moves, not {n}"
                 )));
             }
             (Some(n), rest)
@@ -173,6 +200,27 @@ fn period(text: &str, unit: u64, whole: &str) -> Result<(Period, bool), ControlE
     ))
 }
 
+/// Refuses a text that is not written in the form at all ("ninety
+/// minutes"), saying what the form looks like, before any part of it is
+/// read as a number. Only digits, `.`, `/`, the bonus marks and the
+/// period separator belong in a control.
+fn check_form(text: &str, separator: &str, form: &str) -> Result<(), ControlError> {
+    let shaped = text.chars().all(|c| {
+        c.is_ascii_digit() || c == ' ' || ".+/dDsSbB".contains(c) || separator.contains(c)
+    }) && text
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || c == '.');
+    if shaped {
+        Ok(())
+    } else {
+        Err(ControlError(format!(
+            "\"{}\" is not a time control: {form}",
+            crate::quote::short(text)
+        )))
+    }
+}
+
 impl TimeControl {
     /// A control of the given periods. The last period's move count, if
     /// any, repeats.
@@ -194,6 +242,32 @@ impl TimeControl {
         if periods[0].ms == 0 && periods[0].bonus.ms() == 0 {
             return Err(ControlError("the first period gives no time at all".into()));
         }
+        if periods.len() > MAX_PERIODS {
+            return Err(ControlError(format!(
+                "{} periods are too many; at most {MAX_PERIODS}",
+                periods.len()
+            )));
+        }
+        for (i, p) in periods.iter().enumerate() {
+            if p.ms > MAX_PERIOD_MS {
+                return Err(ControlError(format!(
+                    "period {} gives more than 24 hours",
+                    i + 1
+                )));
+            }
+            if p.bonus.ms() > MAX_BONUS_MS {
+                return Err(ControlError(format!(
+                    "period {} adds more than an hour a move",
+                    i + 1
+                )));
+            }
+            if p.moves.is_some_and(|n| n == 0 || n > MAX_PERIOD_MOVES) {
+                return Err(ControlError(format!(
+                    "period {} must count from 1 to {MAX_PERIOD_MOVES} moves",
+                    i + 1
+                )));
+            }
+        }
         Ok(TimeControl { periods })
     }
 
@@ -214,6 +288,7 @@ impl TimeControl {
         if text.is_empty() {
             return Err(ControlError("the time control is empty".into()));
         }
+        check_form(text, ",", HUMAN_FORM)?;
         let mut periods = Vec::new();
         let mut with_bonus = Vec::new();
         for part in text.split(',') {
@@ -257,6 +332,7 @@ impl TimeControl {
             }
             _ => {}
         }
+        check_form(text, ":", PGN_FORM)?;
         let mut periods = Vec::new();
         for part in text.split(':') {
             periods.push(period(part.trim(), SECOND, text)?.0);
@@ -285,6 +361,15 @@ impl TimeControl {
         let n = last.moves.unwrap_or(1).max(1);
         let repeats = (moves - done) / n;
         (self.periods.len() + repeats as usize, last)
+    }
+
+    /// The Fischer increment the move after `moves` completed moves earns,
+    /// by the period that move is in (0 for other bonuses).
+    pub fn increment_for(&self, moves: u32) -> u64 {
+        match self.period_after(moves).1.bonus {
+            Bonus::Increment(ms) => ms,
+            _ => 0,
+        }
     }
 
     /// The move count at which the period in force after `moves` moves
@@ -455,6 +540,44 @@ mod tests {
         assert!(e.0.contains("finer than a millisecond"), "{e}");
         assert!(TimeControl::parse_human("0").is_err());
         assert!(TimeControl::parse_human("").is_err());
+        // Not a control at all: say what one looks like.
+        let e = TimeControl::parse_human("ninety minutes").unwrap_err();
+        assert!(
+            e.0.contains("\"ninety minutes\" is not a time control"),
+            "{e}"
+        );
+        assert!(e.0.contains("\"90+30\""), "{e}");
+        let e = TimeControl::parse_pgn("90 min").unwrap_err();
+        assert!(e.0.contains("\"5400+30\""), "{e}");
+    }
+
+    #[test]
+    fn values_past_their_range_are_refused() {
+        // Past u64: too large to read.
+        let e = TimeControl::parse_human("18446744073709551616").unwrap_err();
+        assert!(e.0.contains("too large"), "{e}");
+        // In minutes, past u64 once made milliseconds.
+        let e = TimeControl::parse_human("18446744073709551+0").unwrap_err();
+        assert!(e.0.contains("too large"), "{e}");
+        // Readable, but past anything a clock shows.
+        let e = TimeControl::parse_human("1441+0").unwrap_err();
+        assert!(e.0.contains("more than 24 hours"), "{e}");
+        let e = TimeControl::parse_human("60d18446744073709551").unwrap_err();
+        assert!(
+            e.0.contains("too large") || e.0.contains("more than an hour"),
+            "{e}"
+        );
+        let e = TimeControl::parse_human("60d3601").unwrap_err();
+        assert!(e.0.contains("more than an hour a move"), "{e}");
+        let e = TimeControl::parse_pgn("1001/5400").unwrap_err();
+        assert!(e.0.contains("at most 1000 moves"), "{e}");
+        let e = TimeControl::parse_pgn("99999999999/5400").unwrap_err();
+        assert!(e.0.contains("at most 1000 moves"), "{e}");
+        let e = TimeControl::parse_pgn("1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1").unwrap_err();
+        assert!(e.0.contains("too many"), "{e}");
+        // The limits themselves are fine.
+        assert!(TimeControl::parse_human("1440+3600").is_ok());
+        assert!(TimeControl::parse_pgn("1000/86400:60").is_ok());
     }
 
     #[test]

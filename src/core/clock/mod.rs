@@ -5,12 +5,39 @@
 //! milliseconds) and nothing reads a real clock, so every rule can be
 //! tested to the millisecond and a replay is exact. All arithmetic is in
 //! integer milliseconds: no drift, however long the game.
+//!
+//! Every value that enters is bounded where it enters (a control's periods
+//! by [`TimeControl::new`], a time the arbiter sets by [`MAX_TIME_MS`]),
+//! and every sum inside saturates, so no input can wrap a time around.
 
 pub mod control;
 
 use shakmaty::Color;
 
-pub use control::{Bonus, Class, ControlError, Period, TimeControl};
+pub use control::{
+    Bonus, Class, ControlError, MAX_BONUS_MS, MAX_PERIOD_MOVES, MAX_PERIOD_MS, MAX_PERIODS, Period,
+    TimeControl,
+};
+
+/// The most time a clock can show for one player: 100 hours. A time the
+/// arbiter sets is refused above it; penalties and bonuses stop there.
+pub const MAX_TIME_MS: u64 = 100 * 60 * 60 * 1000;
+/// The highest move counter the arbiter may set.
+pub const MAX_MOVES: u32 = 10_000;
+
+/// When a Fischer increment is given (6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IncrementTiming {
+    /// Before each move, as the hall's electronic clocks in their FIDE
+    /// modes do: both clocks show the first increment at the start
+    /// (1:30:30 for 90+30), and each press adds the next move's.
+    #[default]
+    Before,
+    /// After each move, as the Laws word it: the clocks start at the bare
+    /// period time and each press adds the increment of the move just made.
+    After,
+}
 
 fn index(color: Color) -> usize {
     match color {
@@ -101,10 +128,12 @@ pub struct Clock {
     /// the sides marked in `warned`.
     thresholds: Vec<u64>,
     warned: [bool; 2],
+    increment: IncrementTiming,
 }
 
 impl Clock {
-    /// A clock set for `control`, not yet running.
+    /// A clock set for `control`, not yet running, that gives increments
+    /// after each move (see [`Clock::with_increment`]).
     pub fn new(control: TimeControl) -> Clock {
         let first = control.periods()[0];
         let side = Side {
@@ -125,7 +154,24 @@ impl Clock {
             since: 0,
             thresholds: Vec::new(),
             warned: [false; 2],
+            increment: IncrementTiming::After,
         }
+    }
+
+    /// Gives Fischer increments before or after each move. Before: each
+    /// side gets the first move's increment now, at the setting.
+    pub fn with_increment(mut self, timing: IncrementTiming) -> Clock {
+        if timing == IncrementTiming::Before && self.increment == IncrementTiming::After {
+            for c in [Color::White, Color::Black] {
+                let side = &mut self.sides[index(c)];
+                side.remaining = side
+                    .remaining
+                    .saturating_add(self.control.increment_for(side.moves));
+                self.rearm_warnings(c);
+            }
+        }
+        self.increment = timing;
+        self
     }
 
     /// Gives a low-time warning to the sides in `warned` when their time
@@ -239,7 +285,7 @@ impl Clock {
         let (from_delay, main) = Clock::split(side, elapsed);
         side.delay_left -= from_delay;
         side.remaining = side.remaining.saturating_sub(main);
-        side.move_used += elapsed;
+        side.move_used = side.move_used.saturating_add(elapsed);
         self.since = t;
     }
 
@@ -271,7 +317,14 @@ impl Clock {
                 return Press::Ignored;
             }
             // The first move is free; the opponent's clock starts now.
-            self.sides[index(color)].moves += 1;
+            let side = &mut self.sides[index(color)];
+            side.moves = side.moves.saturating_add(1);
+            if self.increment == IncrementTiming::Before {
+                side.remaining = side
+                    .remaining
+                    .saturating_add(self.control.increment_for(side.moves))
+                    .min(MAX_TIME_MS);
+            }
             self.start(t, !color);
             return Press::Started;
         }
@@ -284,21 +337,29 @@ impl Clock {
         let period = control.period_after(side.moves).1;
         // A fallen flag stays fallen: no bonus brings the time back.
         if side.flag.is_none() {
-            match period.bonus {
-                Bonus::Increment(ms) => side.remaining += ms,
-                Bonus::Bronstein(ms) => side.remaining += side.move_used.min(ms),
-                Bonus::Delay(_) | Bonus::None => {}
-            }
+            let bonus = match (period.bonus, self.increment) {
+                (Bonus::Increment(ms), IncrementTiming::After) => ms,
+                (Bonus::Bronstein(ms), _) => side.move_used.min(ms),
+                _ => 0,
+            };
+            side.remaining = side.remaining.saturating_add(bonus).min(MAX_TIME_MS);
         }
-        side.moves += 1;
+        side.moves = side.moves.saturating_add(1);
         let (now, next) = control.period_after(side.moves);
         let new_period = now != side.period;
         if new_period {
             // 6.2/6.3: the next period's time is added; unused time
             // carries over. A flag of the old period is done with.
             side.period = now;
-            side.remaining += next.ms;
+            side.remaining = side.remaining.saturating_add(next.ms).min(MAX_TIME_MS);
             side.flag = None;
+        }
+        if self.increment == IncrementTiming::Before && side.flag.is_none() {
+            // The increment for the move to come, of the period it is in.
+            side.remaining = side
+                .remaining
+                .saturating_add(control.increment_for(side.moves))
+                .min(MAX_TIME_MS);
         }
         self.rearm_warnings(color);
         self.begin_move(t, !color);
@@ -336,21 +397,24 @@ impl Clock {
     /// 7.4b, 9.5b, 10.2).
     pub fn add(&mut self, t: u64, color: Color, ms: u64) {
         self.settle(t);
-        self.sides[index(color)].remaining += ms;
+        let side = &mut self.sides[index(color)];
+        side.remaining = side.remaining.saturating_add(ms).min(MAX_TIME_MS);
         self.rearm_warnings(color);
     }
 
-    /// The arbiter sets `color`'s time (6.13).
+    /// The arbiter sets `color`'s time (6.13), at most [`MAX_TIME_MS`].
     pub fn set_time(&mut self, t: u64, color: Color, ms: u64) {
         self.settle(t);
         let side = &mut self.sides[index(color)];
-        side.remaining = ms;
+        side.remaining = ms.min(MAX_TIME_MS);
         side.flag = None;
         self.rearm_warnings(color);
     }
 
-    /// The arbiter sets the move counter (6.13); the period follows it.
+    /// The arbiter sets the move counter (6.13), at most [`MAX_MOVES`];
+    /// the period follows it.
     pub fn set_moves(&mut self, t: u64, color: Color, moves: u32) {
+        let moves = moves.min(MAX_MOVES);
         self.settle(t);
         let period = self.control.period_after(moves).0;
         let side = &mut self.sides[index(color)];
@@ -377,8 +441,10 @@ impl Clock {
         }
         let side = &self.sides[index(color)];
         let &ms = self.thresholds.get(side.next_warning)?;
-        let until = side.delay_left + side.remaining.checked_sub(ms)?;
-        Some((self.since + until, ms))
+        let until = side
+            .delay_left
+            .saturating_add(side.remaining.checked_sub(ms)?);
+        Some((self.since.saturating_add(until), ms))
     }
 
     /// The instant the running side's flag falls, if it has not yet.
@@ -388,7 +454,11 @@ impl Clock {
         if side.flag.is_some() {
             return None;
         }
-        Some(self.since + side.delay_left + side.remaining)
+        Some(
+            self.since
+                .saturating_add(side.delay_left)
+                .saturating_add(side.remaining),
+        )
     }
 
     /// When the next timer fires, if any.

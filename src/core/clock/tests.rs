@@ -245,3 +245,104 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn art_6_2_increment_before_each_move_shows_it_from_the_start() {
+    let control = TimeControl::parse_pgn("40/5400+30:1800+30").unwrap();
+    let mut before = Clock::new(control.clone()).with_increment(IncrementTiming::Before);
+    let mut after = Clock::new(control);
+    // The hall's clock shows 1:30:30 before the first move.
+    assert_eq!(before.remaining(0, White), 90 * MIN + 30 * S);
+    assert_eq!(before.remaining(0, Black), 90 * MIN + 30 * S);
+    assert_eq!(after.remaining(0, White), 90 * MIN);
+    before.start(0, White);
+    after.start(0, White);
+    // Forty moves each of 50 s to 70 s, across the control at move 40:
+    // the same thinking, so "before" is exactly 30 s ahead at every press,
+    // and both add the second period at the same press.
+    let mut t = 0;
+    let mut mover = White;
+    for ply in 0..100u64 {
+        t += 50 * S + (ply * 7919) % (20 * S);
+        let b = before.press(t, mover, White);
+        let a = after.press(t, mover, White);
+        assert_eq!(a, b, "ply {ply}");
+        for c in [White, Black] {
+            assert_eq!(
+                before.remaining(t, c),
+                after.remaining(t, c) + 30 * S,
+                "ply {ply}"
+            );
+        }
+        mover = !mover;
+    }
+    assert_eq!(before.face(t).periods, [2, 2]);
+}
+
+#[test]
+fn extreme_settings_neither_wrap_nor_run_backwards() {
+    let mut c = clock("1440+3600").with_increment(IncrementTiming::Before);
+    c.start(900, White);
+    // The arbiter sets an absurd time: it stops at the most a clock shows,
+    // and the flag cannot fall before the setting.
+    c.set_time(900, White, u64::MAX);
+    assert_eq!(c.remaining(900, White), MAX_TIME_MS);
+    assert_eq!(c.fire(900), None);
+    assert!(c.next_deadline().is_some_and(|d| d > 900));
+    c.add(1000, Black, u64::MAX);
+    assert_eq!(c.remaining(1000, Black), MAX_TIME_MS);
+    c.set_moves(1000, Black, u32::MAX);
+    assert_eq!(c.moves(Black), MAX_MOVES);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Any sequence of presses, pauses, settings, penalties and timers, at
+    /// any instants and with any values a caller could pass, never panics
+    /// (debug builds check every overflow), never shows more than
+    /// [`MAX_TIME_MS`], and never fires a timer before the instant
+    /// of the last thing that happened.
+    #[test]
+    fn any_operations_keep_the_clock_sane(
+        control in prop_oneof![
+            Just("1440+3600"), Just("1000/1440,1440+3600"), Just("1d3600"),
+            Just("1b3600"), Just("0.001+0.001"), Just("1/1,1/1,1"),
+        ],
+        before in any::<bool>(),
+        ops in proptest::collection::vec((0..8u8, any::<u64>(), any::<u64>()), 1..60),
+    ) {
+        let timing = if before { IncrementTiming::Before } else { IncrementTiming::After };
+        let mut c = Clock::new(TimeControl::parse_human(control).unwrap()).with_increment(timing);
+        let mut now = 0u64;
+        for (op, dt, value) in ops {
+            // Instants only go forward, by any amount up to 2^40 ms.
+            now = now.saturating_add(dt >> 24);
+            let color = if value & 1 == 0 { White } else { Black };
+            match op {
+                0 => c.start(now, color),
+                1 => { c.press(now, color, White); }
+                2 => { c.pause(now); }
+                3 => { c.resume(now); }
+                4 => c.set_time(now, color, value),
+                5 => c.add(now, color, value),
+                6 => c.set_moves(now, color, value as u32),
+                _ => {
+                    if let Some(d) = c.next_deadline() {
+                        prop_assert!(d >= now || c.fire(now).is_some());
+                    }
+                    while let Some(d) = c.next_deadline().filter(|&d| d <= now) {
+                        prop_assert!(c.fire(d).is_some());
+                    }
+                }
+            }
+            for side in [White, Black] {
+                prop_assert!(c.remaining(now, side) <= MAX_TIME_MS);
+            }
+            if let Some(d) = c.next_deadline() {
+                // A timer due now or later; a past one fires at once.
+                prop_assert!(d >= now || c.clone().fire(now).is_some());
+            }
+        }
+    }
+}
