@@ -5,6 +5,8 @@
 //! however long the trace. A recording ends where it ends: timers past its
 //! last line fire only up to an instant the caller names ([`Until`]).
 
+use std::borrow::Borrow;
+
 use crate::announce::Phrasebook;
 use crate::core::{Controller, Settings, Stamped};
 use crate::trace::{Entry, ErrorKind, Header, Reading, TraceError};
@@ -56,7 +58,7 @@ pub struct Replayed {
 /// `sink` as soon as it is fed, `ready` first. A torn last line ends the
 /// replay as if the trace ended before it, and is returned in
 /// [`Replayed::torn`]; any other bad line stops the replay with an error.
-pub fn stream<I, S>(
+pub fn stream<I, E, S>(
     lines: I,
     file: &str,
     settings: Settings,
@@ -66,7 +68,8 @@ pub fn stream<I, S>(
     mut sink: S,
 ) -> Result<Replayed, ReplayError>
 where
-    I: IntoIterator<Item = Result<Entry, TraceError>>,
+    I: IntoIterator<Item = Result<E, TraceError>>,
+    E: Borrow<Entry>,
     S: FnMut(&[Stamped]) -> std::io::Result<()>,
 {
     let error = |line: usize, message: String| {
@@ -90,12 +93,16 @@ where
     };
     let first = next_line(&mut torn)?;
     let (header, start_t, start_line, pending) = match first {
-        Some(Entry {
-            t,
-            line,
-            reading: Reading::Header(header),
-        }) => (header, t, line, None),
-        Some(entry) => (Header::default(), entry.t, entry.line, Some(entry)),
+        Some(entry) => match &entry.borrow().reading {
+            Reading::Header(header) => {
+                let e = entry.borrow();
+                (header.clone(), e.t, e.line, None)
+            }
+            _ => {
+                let (t, line) = (entry.borrow().t, entry.borrow().line);
+                (Header::default(), t, line, Some(entry))
+            }
+        },
         None => (Header::default(), 0, 0, None),
     };
     let mut settings = settings;
@@ -111,6 +118,7 @@ where
     let mut entry = pending;
     loop {
         if let Some(entry) = &entry {
+            let entry = entry.borrow();
             feed(&mut c, entry, &mut out).map_err(|message| error(entry.line, message))?;
             last_t = entry.t;
         }
@@ -144,7 +152,7 @@ pub fn replay(
     until: Until,
 ) -> Result<Vec<Stamped>, TraceError> {
     let mut events = Vec::new();
-    let lines = entries.iter().cloned().map(Ok);
+    let lines = entries.iter().map(Ok);
     let sink = |new: &[Stamped]| {
         events.extend_from_slice(new);
         Ok(())
