@@ -15,10 +15,11 @@ use crate::buttons::{ButtonDebouncer, KeySource, Keypad, Press};
 use crate::calibrate::{self, Calibration, Said, Step};
 use crate::config::Config;
 use crate::core::{BLIND_BOARD, Input};
+use crate::play::{Presence, PresenceChange};
 use crate::sensor_check::{self, Seen, SensorCheck};
 use crate::sensors::open::{open_keys, open_source};
 use crate::sensors::poller::Poller;
-use crate::sensors::{Layout, SensorSource, SourceError};
+use crate::sensors::{Layout, LossReport, SensorSource, SourceError};
 use crate::speech::{Kind, Speaker, Utterance};
 use crate::trace::{self, Header, Reading};
 
@@ -73,6 +74,9 @@ pub(crate) struct Tick {
     pub board: Result<Bitboard, SourceError>,
     /// Key presses completed in this turn, as inputs.
     pub inputs: Vec<Input>,
+    /// What the source lost since the last such report (frames with a bad
+    /// checksum, noise, scans that never came), at most every ten seconds.
+    pub losses: Option<String>,
 }
 
 /// The source, its layout and the keys, run at the scan rate.
@@ -84,6 +88,7 @@ pub(crate) struct Station {
     keypad: Keypad,
     poller: Poller,
     presses: Vec<Press>,
+    loss_report: LossReport,
 }
 
 impl Station {
@@ -96,6 +101,7 @@ impl Station {
             keypad: Keypad::new(config.buttons.keymaps(), config.buttons.player.into()),
             poller: Poller::new(config.sensors.scan_hz),
             presses: Vec::new(),
+            loss_report: LossReport::default(),
         })
     }
 
@@ -110,24 +116,30 @@ impl Station {
             .iter()
             .filter_map(|&p| self.keypad.press(p))
             .collect();
+        let losses = self
+            .loss_report
+            .update(t, self.source.losses())
+            .map(|what| format!("{}: {what}", self.source.describe()));
         Tick {
             t,
             board: scan.map(|s| self.layout.to_board(s.occ)),
             inputs,
+            losses,
         }
     }
 }
 
-/// Reports a source's trouble once when it starts and once when it ends.
+/// Reports a source's trouble once when it starts and once when it ends,
+/// and what it lost on the way (rate-limited by the station).
 #[derive(Default)]
 pub(crate) struct Trouble {
     now: Option<String>,
 }
 
 impl Trouble {
-    /// The message to show, if the state changed.
-    pub fn update(&mut self, board: &Result<Bitboard, SourceError>) -> Option<String> {
-        match board {
+    /// The messages to show for this tick: a change of state, and losses.
+    pub fn update(&mut self, tick: &Tick) -> Vec<String> {
+        let change = match &tick.board {
             Ok(_) if self.now.take().is_some() => Some("sensors are back".to_string()),
             Ok(_) => None,
             Err(e) => {
@@ -141,7 +153,8 @@ impl Trouble {
                     e.to_string()
                 })
             }
-        }
+        };
+        change.into_iter().chain(tick.losses.clone()).collect()
     }
 }
 
@@ -164,7 +177,8 @@ fn io(e: std::io::Error) -> String {
 /// `pegboard record FILE`: writes everything the source delivers as a
 /// trace: a header, an `occ` line at each change of the raw (undebounced)
 /// board, an `input` line per key press, and a comment when the source
-/// drops out and returns, and at the end the board once more at the
+/// drops out and returns, `board_lost` and `board_back` inputs when `play`
+/// would tell the player so, and at the end the board once more at the
 /// instant the recording stopped: a replay runs to the end of the
 /// recording, not to its last change. Every line is flushed as it is
 /// written, so an interrupted recording keeps everything up to the
@@ -196,14 +210,28 @@ pub fn record(
     let mut lines = 0u64;
     let mut written_t = 0;
     let mut now = 0;
+    let mut presence = None;
     while !stop.now() {
         let tick = station.tick();
         now = tick.t;
-        if let Some(message) = trouble.update(&tick.board) {
+        for message in trouble.update(&tick) {
             writeln!(out, "# t={} ms: {message}", tick.t).map_err(io)?;
             writeln!(log, "{message}").map_err(io)?;
         }
+        // The board lost and back, as `play` tells the controller: a replay
+        // then judges what changed meanwhile as `play` did.
+        let presence = presence.get_or_insert_with(|| Presence::new(tick.t));
+        if let Some(change) = presence.update(tick.t, tick.board.is_ok()) {
+            let input = match change {
+                PresenceChange::Lost => Input::BoardLost,
+                PresenceChange::Back => Input::BoardBack,
+            };
+            writeln!(out, "{}", trace::write_line(tick.t, &Reading::Input(input))).map_err(io)?;
+            lines += 1;
+            written_t = tick.t;
+        }
         if let Ok(board) = tick.board
+            && presence.feeds()
             && last != Some(board)
         {
             last = Some(board);
@@ -260,7 +288,7 @@ pub fn hw_test(
     let mut redraw = live_map;
     while !stop.now() {
         let tick = station.tick();
-        if let Some(message) = trouble.update(&tick.board) {
+        for message in trouble.update(&tick) {
             writeln!(out, "{message}").map_err(io)?;
         }
         let faults = station.source.faults();
@@ -322,7 +350,7 @@ pub fn calibrate(
     writeln!(out, "calibrate: reading {}", station.source.describe()).map_err(io)?;
     while !stop.now() {
         let tick = station.tick();
-        if let Some(message) = trouble.update(&tick.board) {
+        for message in trouble.update(&tick) {
             writeln!(out, "{message}").map_err(io)?;
         }
         let Ok(raw) = tick.board else { continue };

@@ -5,10 +5,12 @@
 //! when a move counts as announced and the clock is pressed (E2.3).
 //!
 //! While the sensors are away (a serial scanner unplugged, stale data) the
-//! controller is simply not fed: the last good reading stands, nothing is
+//! controller is not fed: the last good reading stands, nothing is
 //! concluded from the gap, and the game goes on when the readings return.
-//! The player hears that the board is lost and that it is back ([`Presence`]);
-//! the words go out as `say` events, so a mirror display shows them too.
+//! [`Presence`] decides when the board counts as lost and as back; the
+//! controller hears it as the `board_lost` and `board_back` inputs, tells
+//! the player, and judges a board that changed meanwhile as a mismatch to
+//! put right, never as an illegal move.
 
 use std::io::Write;
 
@@ -23,8 +25,13 @@ use crate::speech::{Kind, Report, Utterance};
 /// moment; a missing one should not go unmentioned).
 pub const FIRST_READING_GRACE_MS: u64 = 2_000;
 
+/// How long readings must come without a gap before a lost board counts as
+/// back. A link that flaps (a loose plug, a scanner that answers and falls
+/// silent again) is told once as lost, and as back only when it holds.
+pub const BACK_STABLE_MS: u64 = 1_500;
+
 /// Whether the board's sensors are there, as the player is told: once when
-/// they are lost, once when they are back.
+/// they are lost, once when they are back for good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Presence {
     /// No reading yet since `since` (the start).
@@ -34,6 +41,11 @@ pub enum Presence {
     Present,
     /// Lost, and the player told so.
     Lost,
+    /// Lost, and readings come again since `since`, not yet for long
+    /// enough to count as back.
+    Returning {
+        since: u64,
+    },
 }
 
 /// What the player is to be told of the sensors.
@@ -48,11 +60,24 @@ impl Presence {
         Presence::Awaited { since: start }
     }
 
+    /// Whether readings are handed to the controller: only while the board
+    /// is present, so that nothing is judged from a link that is not yet
+    /// back for good.
+    pub fn feeds(&self) -> bool {
+        matches!(self, Presence::Present | Presence::Awaited { .. })
+    }
+
     /// Takes whether this scan gave a reading at `t`.
     pub fn update(&mut self, t: u64, reading: bool) -> Option<PresenceChange> {
         let (next, change) = match (*self, reading) {
             (Presence::Awaited { .. } | Presence::Present, true) => (Presence::Present, None),
-            (Presence::Lost, true) => (Presence::Present, Some(PresenceChange::Back)),
+            (Presence::Lost, true) => (Presence::Returning { since: t }, None),
+            (Presence::Returning { since }, true) if t.saturating_sub(since) >= BACK_STABLE_MS => {
+                (Presence::Present, Some(PresenceChange::Back))
+            }
+            (Presence::Returning { .. }, true) => (*self, None),
+            // A flap: lost again before it was back. Said once already.
+            (Presence::Returning { .. }, false) => (Presence::Lost, None),
             (Presence::Awaited { since }, false)
                 if t.saturating_sub(since) < FIRST_READING_GRACE_MS =>
             {
@@ -79,8 +104,6 @@ pub fn play(
 ) -> Result<(), String> {
     let words = config.phrasebook().map_err(|e| e.to_string())?;
     let mut station = Station::open(config)?;
-    let board_lost = words.words.phrases.board_lost.clone();
-    let board_back = words.words.phrases.board_back.clone();
     let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
         .map_err(|e| e.to_string())?;
     let voices = speech.map(SpeechSetup::spawn);
@@ -95,20 +118,19 @@ pub fn play(
             Presence::new(tick.t)
         });
         c.advance(tick.t, &mut events);
-        if let Some(message) = trouble.update(&tick.board) {
+        for message in trouble.update(&tick) {
             writeln!(out, "pegboard: {message}").map_err(io)?;
         }
         if let Some(change) = presence.update(tick.t, tick.board.is_ok()) {
-            let text = match change {
-                PresenceChange::Lost => board_lost.clone(),
-                PresenceChange::Back => board_back.clone(),
+            let input = match change {
+                PresenceChange::Lost => Input::BoardLost,
+                PresenceChange::Back => Input::BoardBack,
             };
-            events.push(Stamped {
-                t: tick.t,
-                event: Event::Say { text },
-            });
+            c.input(tick.t, input, &mut events);
         }
-        if let Ok(board) = tick.board {
+        if let Ok(board) = tick.board
+            && presence.feeds()
+        {
             c.scan(tick.t, 0, board, &mut events);
         }
         for input in tick.inputs {
@@ -165,8 +187,33 @@ mod tests {
         assert_eq!(p.update(10, false), Some(PresenceChange::Lost));
         assert_eq!(p.update(15, false), None, "said once, not at every scan");
         assert_eq!(p.update(5_000, false), None);
-        assert_eq!(p.update(5_005, true), Some(PresenceChange::Back));
-        assert_eq!(p.update(5_010, true), None);
+        assert_eq!(p.update(5_005, true), None, "back only when it holds");
+        assert!(!p.feeds(), "nothing is judged until then");
+        assert_eq!(p.update(5_005 + BACK_STABLE_MS - 1, true), None);
+        assert_eq!(
+            p.update(5_005 + BACK_STABLE_MS, true),
+            Some(PresenceChange::Back)
+        );
+        assert!(p.feeds());
+        assert_eq!(p.update(8_000, true), None);
+    }
+
+    #[test]
+    fn a_flapping_link_is_said_lost_once_and_back_once_when_it_holds() {
+        // Ten seconds of a scanner that answers for a moment twice a
+        // second and falls silent again.
+        let mut p = Presence::new(0);
+        let mut said = Vec::new();
+        for t in (0..10_000).step_by(5) {
+            let reading = t < 100 || (t % 500) < 40;
+            said.extend(p.update(t, reading));
+        }
+        assert_eq!(said, [PresenceChange::Lost]);
+        // Then it holds.
+        for t in (10_000..12_000).step_by(5) {
+            said.extend(p.update(t, true));
+        }
+        assert_eq!(said, [PresenceChange::Lost, PresenceChange::Back]);
     }
 
     #[test]
@@ -180,6 +227,10 @@ mod tests {
             p.update(1_000 + FIRST_READING_GRACE_MS, false),
             Some(PresenceChange::Lost)
         );
-        assert_eq!(p.update(4_000, true), Some(PresenceChange::Back));
+        assert_eq!(p.update(4_000, true), None);
+        assert_eq!(
+            p.update(4_000 + BACK_STABLE_MS, true),
+            Some(PresenceChange::Back)
+        );
     }
 }

@@ -785,3 +785,44 @@ fn chatter_and_glitches_do_not_make_extra_events() {
     assert_eq!(sans(&ev), ["Nf3"]);
     assert_eq!(of(&ev, "move")[0]["t"], 2425);
 }
+
+#[test]
+fn moves_made_while_the_sensors_were_away_are_a_mismatch_never_an_illegal_move() {
+    // 1. e4 e5 played while the scanner was unplugged: the board comes
+    // back two plies ahead. Without the outage the same board would be
+    // White's illegal relocation; after it, it is a board to put right.
+    let body = r#"{"t":1000,"input":"board_lost"}
+{"t":5000,"input":"board_back"}
+{"t":5000,"occ":"ffef00101000efff"}
+{"t":9000,"lift":"e4"}
+{"t":9100,"place":"e2"}
+{"t":9200,"lift":"e5"}
+{"t":9300,"place":"e7"}
+{"t":10000,"lift":"e2"}
+{"t":10300,"place":"e4"}"#;
+    let ev = run(body);
+    let says: Vec<&str> = of(&ev, "say")
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(
+        says,
+        [
+            "Brett nicht verbunden. Die Partie bleibt erhalten.",
+            "Brett wieder verbunden."
+        ]
+    );
+    assert!(of(&ev, "illegal").is_empty(), "nobody is charged: {ev:?}");
+    let mismatch = of(&ev, "mismatch");
+    assert_eq!(mismatch.len(), 1);
+    assert_eq!(mismatch[0]["t"], 6020, "reported after the settle wait");
+    assert_eq!(mismatch[0]["extra"], serde_json::json!(["e4", "e5"]));
+    // Put right, the game goes on from where it was.
+    assert_eq!(of(&ev, "restored").len(), 1);
+    assert_eq!(sans(&ev), ["e4"]);
+
+    // The same board without an outage is White's illegal move.
+    let ev = run(r#"{"t":5000,"occ":"ffef00101000efff"}"#);
+    assert_eq!(of(&ev, "illegal").len(), 1);
+    assert!(of(&ev, "mismatch").is_empty());
+}

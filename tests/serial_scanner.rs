@@ -349,6 +349,80 @@ fn play_over_the_serial_scanner_says_the_board_is_lost_and_back_and_keeps_the_mo
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn play_over_a_scanner_that_answers_but_sends_no_scan_says_lost_once_and_reports_the_noise() {
+    let dir = tempfile_dir();
+    let _cable = Cable::plug(&dir);
+    let mut device = Device::open(&dir);
+    let config = dir.join("silent.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+             stale_ms = 300\nreconnect_ms = 100\n",
+            dir.join("host").display()
+        ),
+    )
+    .expect("config");
+    let mut player = common::pegboard_command()
+        .args(["play", "--silent", "--seconds", "6", "--config"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pegboard play starts");
+    device.answer_hello();
+    let mut seq = 0;
+    stream(&mut device, &mut seq, START, 600);
+    // Noise on the line and a frame with a wrong checksum.
+    device.send(b"line noise \x00\xff\x13");
+    let mut corrupt = encode(&scan(seq, START));
+    let last = corrupt.len() - 1;
+    corrupt[last] ^= 0x5a;
+    device.send(&corrupt);
+    // Then silence: every HELLO is answered with a WELCOME, and no scan
+    // ever follows, until pegboard stops.
+    let mut welcomes = 0;
+    let mut buffer = [0u8; 256];
+    while player.try_wait().ok().flatten().is_none() {
+        let n = device.port.read(&mut buffer).unwrap_or(0);
+        let mut got = Vec::new();
+        device.parser.push(&buffer[..n], &mut got);
+        for m in got {
+            if matches!(m, Message::Hello { .. }) {
+                device.send_message(&Message::Welcome {
+                    version: 1,
+                    scan_hz: 100,
+                    name: "silent scanner".into(),
+                });
+                welcomes += 1;
+            }
+        }
+    }
+    let out = player.wait_with_output().expect("pegboard play ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        welcomes >= 3,
+        "the scanner was asked again and again: {welcomes}"
+    );
+    let words = Phrasebook::default().words.phrases;
+    assert_eq!(stdout.matches(&words.board_lost).count(), 1, "{stdout}");
+    assert_eq!(
+        stdout.matches(&words.board_back).count(),
+        0,
+        "a WELCOME alone is not the board back: {stdout}"
+    );
+    let report = stdout
+        .lines()
+        .find(|l| l.contains("bad frame"))
+        .unwrap_or_else(|| panic!("the losses were never reported:\n{stdout}"));
+    assert!(report.contains("1 bad frame,"), "{report}");
+    assert!(report.contains("bytes of noise"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn tempfile_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "pegboard-serial-{}-{}",

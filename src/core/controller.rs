@@ -392,6 +392,17 @@ impl Controller {
             Input::IllegalMove(color) => self.illegal_move(t, color, out),
             Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
             Input::FlagClaim(color) => self.flag_claim(t, color, out),
+            Input::BoardLost => {
+                let text = p.board_lost.clone();
+                self.say(t, text, out);
+            }
+            Input::BoardBack => {
+                for b in &mut self.boards {
+                    b.tracker.board_back();
+                }
+                let text = p.board_back.clone();
+                self.say(t, text, out);
+            }
         }
         self.recompute_deadline();
     }

@@ -45,6 +45,13 @@ pub enum Input {
     QuickplayClaim(Color),
     /// This player claims that the opponent's flag has fallen (A4d, E2.9e).
     FlagClaim(Color),
+    /// The board's sensors stopped answering (a cable pulled, a scanner
+    /// silent). The game is kept; the player is told.
+    BoardLost,
+    /// The sensors answer again. What changed meanwhile was not seen
+    /// happening: a board that no single move explains is a mismatch with
+    /// guidance, never an illegal move.
+    BoardBack,
 }
 
 /// What the arbiter sets on the clock; `None` leaves a value as it is.
@@ -80,6 +87,8 @@ impl Input {
             Input::IllegalMove(_) => "illegal_move",
             Input::QuickplayClaim(_) => "quickplay_claim",
             Input::FlagClaim(_) => "flag_claim",
+            Input::BoardLost => "board_lost",
+            Input::BoardBack => "board_back",
         }
     }
 }

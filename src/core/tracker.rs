@@ -78,6 +78,11 @@ pub struct Tracker {
     castle_at: Option<u64>,
     /// The board as it was when a problem was last reported.
     reported: Option<Bitboard>,
+    /// The sensors were away and are back: what changed meanwhile was not
+    /// seen happening, so an unexplained board is a mismatch to put right,
+    /// never an illegal move charged to a player. Cleared once the board
+    /// agrees with the game again.
+    after_outage: bool,
 }
 
 impl Tracker {
@@ -96,7 +101,13 @@ impl Tracker {
             settle_at: None,
             castle_at: None,
             reported: None,
+            after_outage: false,
         }
+    }
+
+    /// The sensors are back after an outage (the `board_back` input).
+    pub fn board_back(&mut self) {
+        self.after_outage = true;
     }
 
     /// The debounced occupancy of this board.
@@ -295,6 +306,7 @@ impl Tracker {
             self.settle_at = None;
             self.castle_at = None;
             self.promotion_said = None;
+            self.after_outage = false;
             if self.reported.take().is_some() {
                 out.push(Verdict::Restored);
             }
@@ -380,7 +392,7 @@ impl Tracker {
         let relocated = !ours_out.is_empty()
             && (!(board & !expected).is_empty() || !landed.is_empty())
             && board.count() <= expected.count();
-        if relocated {
+        if relocated && !self.after_outage {
             out.push(Verdict::Illegal { missing, extra });
         } else {
             out.push(Verdict::Mismatch { missing, extra });

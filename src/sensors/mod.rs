@@ -80,8 +80,81 @@ pub trait SensorSource {
         Vec::new()
     }
 
+    /// What the source has lost so far, counted since it was opened:
+    /// all zero for sources that cannot lose anything (pins are read, not
+    /// received).
+    fn losses(&self) -> Losses {
+        Losses::default()
+    }
+
     /// A short name for messages ("GPIO matrix", "serial scanner /dev/...").
     fn describe(&self) -> String;
+}
+
+/// What a source that receives its scans lost on the way, counted since
+/// it was opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Losses {
+    /// Scans the sequence numbers show never arrived.
+    pub lost_scans: u64,
+    /// Frames whose checksum did not match, or of the wrong length.
+    pub bad_frames: u64,
+    /// Bytes that were no frame at all (noise on the line).
+    pub garbage_bytes: u64,
+}
+
+/// How often, at most, losses are reported (ms): a noisy line is told,
+/// not shouted.
+pub const LOSS_REPORT_EVERY_MS: u64 = 10_000;
+
+/// Reports a source's losses at most every [`LOSS_REPORT_EVERY_MS`], and
+/// only when there are new ones.
+#[derive(Debug, Clone, Default)]
+pub struct LossReport {
+    reported: Losses,
+    next_at: u64,
+}
+
+impl LossReport {
+    /// The report due at `t` for the source's counts, if any.
+    pub fn update(&mut self, t: u64, now: Losses) -> Option<String> {
+        if t < self.next_at {
+            return None;
+        }
+        let text = now.since(&self.reported)?;
+        self.reported = now;
+        self.next_at = t.saturating_add(LOSS_REPORT_EVERY_MS);
+        Some(text)
+    }
+}
+
+impl Losses {
+    /// What was lost since `before`, in words; `None` if nothing was.
+    pub fn since(&self, before: &Losses) -> Option<String> {
+        let new = |now: u64, then: u64| now.saturating_sub(then);
+        let parts: Vec<String> = [
+            (
+                new(self.lost_scans, before.lost_scans),
+                "scan lost",
+                "scans lost",
+            ),
+            (
+                new(self.bad_frames, before.bad_frames),
+                "bad frame",
+                "bad frames",
+            ),
+            (
+                new(self.garbage_bytes, before.garbage_bytes),
+                "byte of noise",
+                "bytes of noise",
+            ),
+        ]
+        .into_iter()
+        .filter(|&(n, _, _)| n > 0)
+        .map(|(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 impl<S: SensorSource + ?Sized> SensorSource for Box<S> {
@@ -90,6 +163,9 @@ impl<S: SensorSource + ?Sized> SensorSource for Box<S> {
     }
     fn faults(&self) -> Vec<LineFault> {
         (**self).faults()
+    }
+    fn losses(&self) -> Losses {
+        (**self).losses()
     }
     fn describe(&self) -> String {
         (**self).describe()
@@ -119,5 +195,27 @@ impl LineFault {
             self.sense_line,
             squares.join(" ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn losses_are_reported_when_new_and_at_most_every_ten_seconds() {
+        let mut r = LossReport::default();
+        let mut now = Losses::default();
+        assert_eq!(r.update(0, now), None, "nothing lost, nothing said");
+        now.bad_frames = 3;
+        now.garbage_bytes = 40;
+        assert_eq!(
+            r.update(5, now).as_deref(),
+            Some("3 bad frames, 40 bytes of noise")
+        );
+        now.lost_scans = 2;
+        assert_eq!(r.update(9_000, now), None, "not again within ten seconds");
+        assert_eq!(r.update(10_005, now).as_deref(), Some("2 scans lost"));
+        assert_eq!(r.update(30_000, now), None, "nothing new");
     }
 }

@@ -454,12 +454,15 @@ fn input(line: &Line) -> Result<Input, String> {
         "illegal_move" => Input::IllegalMove(color(name, line.color.as_deref())?),
         "quickplay_claim" => Input::QuickplayClaim(color(name, line.color.as_deref())?),
         "flag_claim" => Input::FlagClaim(color(name, line.color.as_deref())?),
+        "board_lost" => Input::BoardLost,
+        "board_back" => Input::BoardBack,
         other => {
             let other = crate::quote::short(other);
             return Err(format!(
                 "unknown input \"{other}\" (known: promote, adjust, clock, repeat, move_number, \
                  times, position, square, rank, file, draw_offer, draw_claim, resign, announced, \
-                 pause, resume, set_clock, illegal_move, quickplay_claim, flag_claim)"
+                 pause, resume, set_clock, illegal_move, quickplay_claim, flag_claim, board_lost, \
+                 board_back)"
             ));
         }
     })

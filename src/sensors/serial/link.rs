@@ -102,8 +102,8 @@ impl Link {
     }
 
     /// The port was (re)opened: start the handshake. Returns the bytes to
-    /// send. The last scan is kept: it is still the best knowledge of the
-    /// board, but it is not handed out until the scanner speaks again.
+    /// send. Nothing is handed out until the scanner sends a scan after
+    /// its WELCOME.
     pub fn connected(&mut self, now_ms: u64) -> Vec<u8> {
         self.parser.clear();
         self.state = LinkState::Handshaking;
@@ -130,8 +130,11 @@ impl Link {
                         };
                         self.handshakes += 1;
                         self.last_heard_ms = now_ms;
-                        // Sequence numbers start afresh with each handshake.
-                        self.latest = self.latest.map(|(_, scan)| (u16::MAX, scan));
+                        // Only a SCAN after the handshake says where the
+                        // pegs are now: the board from before the silence
+                        // is not handed out again on the WELCOME alone.
+                        // Sequence numbers start afresh with the next scan.
+                        self.latest = None;
                     } else {
                         self.state = LinkState::Refused(format!(
                             "the scanner speaks protocol version {version}; this pegboard speaks {}–{}",
@@ -155,9 +158,7 @@ impl Link {
                         continue;
                     }
                     self.last_heard_ms = now_ms;
-                    if let Some((last, _)) = self.latest
-                        && last != u16::MAX
-                    {
+                    if let Some((last, _)) = self.latest {
                         if seq == last {
                             continue; // a repeat of what we have
                         }
@@ -311,6 +312,32 @@ mod tests {
             0,
             "a new handshake restarts the sequence"
         );
+    }
+
+    #[test]
+    fn a_scanner_that_answers_hello_but_sends_no_scan_is_not_back() {
+        let mut link = Link::new(LinkTiming::default());
+        link.connected(0);
+        link.receive(10, &welcome(1));
+        link.receive(20, &scan(7, 0xFF));
+        assert_eq!(link.poll(30).0.map(|s| s.occ), Ok(0xFF));
+        // Silence: stale, HELLO again; the scanner answers with a WELCOME
+        // and nothing more, over and over.
+        let mut t = 30;
+        for _ in 0..20 {
+            t += 501;
+            assert!(link.poll(t).0.is_err());
+            link.receive(t + 1, &welcome(1));
+            assert!(
+                link.poll(t + 2).0.is_err(),
+                "the old board is not handed out on a WELCOME"
+            );
+        }
+        // A scan brings it back, with the sequence started afresh.
+        link.receive(t + 3, &scan(0, 0xF0));
+        assert_eq!(link.poll(t + 4).0.map(|s| s.occ), Ok(0xF0));
+        link.receive(t + 5, &scan(1, 0xF0));
+        assert_eq!(link.stats().lost_scans, 0);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serialport::SerialPort;
 
 use super::link::{Link, LinkState, LinkStats, LinkTiming};
-use crate::sensors::{RawScan, SensorSource, SourceError};
+use crate::sensors::{Losses, RawScan, SensorSource, SourceError};
 
 pub struct SerialScanner {
     path: String,
@@ -132,6 +132,15 @@ impl SensorSource for SerialScanner {
             self.close(now_ms, why);
         }
         result
+    }
+
+    fn losses(&self) -> Losses {
+        let stats = self.link.stats();
+        Losses {
+            lost_scans: stats.lost_scans,
+            bad_frames: stats.frames.crc_errors + stats.frames.malformed,
+            garbage_bytes: stats.frames.garbage_bytes,
+        }
     }
 
     fn describe(&self) -> String {
