@@ -5,7 +5,8 @@
 
 For each language it reads src/announce/lang/LANGUAGE.toml, collects every
 word pegboard can say in it (all words of the file, and the numbers 0 to 100 for
-move numbers and times), has espeak-ng say each word, trims the silence
+move numbers and times), has espeak-ng say each word (in its spoken form,
+where the file's [spoken] table gives one: "Koenig" is said "König"), trims the silence
 around it with sox, and writes sounds/LANGUAGE/<word>.flac and
 sounds/LANGUAGE/manifest.toml. It also writes the earcons,
 sounds/earcons/*.wav, with sox.
@@ -60,7 +61,8 @@ def words_of(value):
 
 def all_words(table):
     for section, content in table.items():
-        if section == "language":
+        # [spoken] says how words are said; its values are not words to show.
+        if section in ("language", "spoken"):
             continue
         stack = [content]
         while stack:
@@ -84,6 +86,8 @@ def make_language(name):
     table = tomllib.loads((LANG / f"{name}.toml").read_text(encoding="utf-8"))
     voice = table["language"]["synthesizer"]
     words = sorted(set(all_words(table)) | {str(n) for n in NUMBERS})
+    # The clip of a written word says its spoken form ([spoken] table).
+    spoken = {k.lower(): v for k, v in table.get("spoken", {}).items()}
     out = SOUNDS / name
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.flac"):
@@ -103,7 +107,7 @@ def make_language(name):
             while file in used:
                 file += "_"
             used.add(file)
-            run("espeak-ng", "-v", voice, "-s", str(SPEED), "-w", str(raw), word)
+            run("espeak-ng", "-v", voice, "-s", str(SPEED), "-w", str(raw), spoken.get(word, word))
             run("sox", "-D", str(raw), "-r", str(RATE), "-c", "1", str(out / f"{file}.flac"),
                 "silence", "1", "0.01", "0.5%", "reverse", "silence", "1", "0.01", "0.5%",
                 "reverse")

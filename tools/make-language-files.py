@@ -476,6 +476,17 @@ HEADERS = {
 
 KEEP = {"files.fide", "files.nato"}  # the same in every language
 
+# Each language's [spoken] table: how its synthesizer is to say the words
+# it misreads. German espeak-ng reads "Rochade" with the "ch" of "Bach" and
+# the FIDE file name "Cesar" as "Kesar".
+SPOKEN = {
+    "de": {"Rochade": "Roschade", "Cesar": "Zäsar"},
+    "en": {},
+    "pt": {},
+    "es": {},
+    "ca": {},
+}
+
 
 def write(code, table):
     master = (LANG / "fide.toml").read_text(encoding="utf-8").splitlines()
@@ -484,7 +495,10 @@ def write(code, table):
     out = [HEADERS[code], "#", "# Written by tools/make-language-files.py from fide.toml's layout."]
     section = None
     used = set()
-    for line in master[start:]:
+    # fide.toml's own [spoken] table is for its words; each language
+    # writes its own.
+    end = next(i for i, l in enumerate(master) if l.startswith("# How words a synthesizer"))
+    for line in master[start:end]:
         m = re.match(r"^\[(.+)\]$", line)
         if m:
             section = m.group(1)
@@ -499,6 +513,10 @@ def write(code, table):
     unused = set(table) - used
     if unused:
         raise SystemExit(f"{code}: words for keys fide.toml lacks: {sorted(unused)}")
+    spoken = SPOKEN[code]
+    out += master[end:next(i for i, l in enumerate(master) if l == "[spoken]")]
+    out.append("[spoken]")
+    out += [f'{written} = "{said}"' for written, said in spoken.items()]
     (LANG / f"{code}.toml").write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
 
 

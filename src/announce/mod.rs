@@ -4,7 +4,9 @@
 //! puts the words together.
 
 pub mod phrases;
+pub mod spoken;
 pub mod vocabulary;
 
 pub use phrases::Phrasebook;
+pub use spoken::Pronunciation;
 pub use vocabulary::Vocabulary;

@@ -38,6 +38,9 @@ pub struct Vocabulary {
     pub colors: Colors,
     pub moves: MoveWords,
     pub phrases: Phrases,
+    /// How words that a synthesizer misreads are to be said (optional).
+    #[serde(default)]
+    pub spoken: super::spoken::Pronunciation,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -262,6 +262,7 @@ impl Config {
         VoiceLanguage {
             clips,
             synthesizer: words.words.language.synthesizer.clone(),
+            spoken: words.words.spoken.clone(),
         }
     }
 
@@ -345,6 +346,17 @@ mod tests {
         assert_eq!(b.naming, FileNaming::Nato);
         assert_eq!(b.styles.white, Style::Short);
         assert_eq!(b.styles.black, Style::Long);
+    }
+
+    #[test]
+    fn the_voices_get_the_languages_spoken_forms() {
+        let c = Config::parse("", "c").expect("valid");
+        let words = c.phrasebook().expect("fide");
+        let language = c.voice_language(&words);
+        assert_eq!(language.synthesizer, "de");
+        assert_eq!(language.spoken.apply("Kurze Rochade"), "Kurze Roschade");
+        // What is shown is not touched.
+        assert_eq!(words.words.moves.castle_short, "Kurze Rochade");
     }
 
     #[test]

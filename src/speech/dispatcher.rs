@@ -18,6 +18,7 @@ use speech_dispatcher::{Connection, Mode, Priority};
 use super::clips::ClipSet;
 use super::utterance::Utterance;
 use super::voice::{Progress, Voice, VoiceError};
+use crate::announce::Pronunciation;
 
 /// `[speech.speech_dispatcher]` in the configuration.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -108,6 +109,8 @@ pub struct DispatcherVoice {
     earcons: Option<EarconPlayer>,
     /// Text waiting for its earcon to finish.
     pending: Option<String>,
+    /// How words the synthesizer misreads are to be said.
+    spoken: Pronunciation,
 }
 
 fn broken(what: &str, e: speech_dispatcher::Error) -> VoiceError {
@@ -117,11 +120,13 @@ fn broken(what: &str, e: speech_dispatcher::Error) -> VoiceError {
 impl DispatcherVoice {
     /// Connects to speech-dispatcher (started on demand by its client
     /// library, at `SPEECHD_ADDRESS` if set). `language` is the
-    /// synthesizer language code ("de", "en" …). Earcons are played from
-    /// `clips` when a sound output can be opened.
+    /// synthesizer language code ("de", "en" …); `spoken` says how words
+    /// it misreads are to be said. Earcons are played from `clips` when a
+    /// sound output can be opened.
     pub fn open(
         settings: &DispatcherSettings,
         language: &str,
+        spoken: Pronunciation,
         clips: Option<Arc<ClipSet>>,
     ) -> Result<DispatcherVoice, VoiceError> {
         // libspeechd takes C strings (the crate panics on a NUL in one).
@@ -186,12 +191,13 @@ impl DispatcherVoice {
             current: Current::default(),
             earcons: clips.and_then(EarconPlayer::open),
             pending: None,
+            spoken,
         })
     }
 
     fn speak(&mut self, text: &str) -> Result<(), VoiceError> {
         // libspeechd takes C strings: a NUL would end the text.
-        let text = text.replace('\0', " ");
+        let text = self.spoken.apply(text).replace('\0', " ");
         let message = self
             .connection
             .say(Priority::Important, text)
@@ -275,7 +281,12 @@ mod tests {
 
     #[test]
     fn a_language_code_with_a_nul_is_refused_before_connecting() {
-        match DispatcherVoice::open(&DispatcherSettings::default(), "de\0x", None) {
+        match DispatcherVoice::open(
+            &DispatcherSettings::default(),
+            "de\0x",
+            Pronunciation::default(),
+            None,
+        ) {
             Err(VoiceError::Broken(message)) => {
                 assert!(message.contains("not a language code"), "{message}")
             }

@@ -136,6 +136,9 @@ pub struct VoiceLanguage {
     pub clips: String,
     /// The synthesizer language code ("de", "en" …).
     pub synthesizer: String,
+    /// How the synthesizer is to say words it misreads (the language
+    /// file's `[spoken]` table).
+    pub spoken: crate::announce::Pronunciation,
 }
 
 /// The clip set, loaded once on first use and shared by the clip, file and
@@ -182,9 +185,10 @@ pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text_fallbac
             VoiceName::SpeechDispatcher => {
                 let settings = config.speech_dispatcher.clone();
                 let code = language.synthesizer.clone();
+                let spoken = language.spoken.clone();
                 chain.push(name.as_str(), move || {
                     let clips = cache.borrow_mut().get().ok();
-                    dispatcher::DispatcherVoice::open(&settings, &code, clips)
+                    dispatcher::DispatcherVoice::open(&settings, &code, spoken.clone(), clips)
                         .map(|v| Box::new(v) as Box<dyn Voice>)
                 });
             }

@@ -148,6 +148,7 @@ fn measure(
     let language = VoiceLanguage {
         clips: "fide".into(),
         synthesizer: "de".into(),
+        spoken: pegboard::announce::Vocabulary::fide().spoken,
     };
     let (tx, rx) = crossbeam_channel::unbounded();
     let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
