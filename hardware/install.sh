@@ -42,9 +42,10 @@ rm -rf /usr/local/share/pegboard/sounds
 cp -r "$here/sounds" /usr/local/share/pegboard/sounds
 mkdir -p /etc/pegboard
 if [ ! -f /etc/pegboard/pegboard.toml ]; then
-    sed 's|^# directory = "/usr/share/pegboard/sounds"|directory = "/usr/local/share/pegboard/sounds"|' \
-        "$here/config/pegboard.toml" > /etc/pegboard/pegboard.toml
-    echo "   wrote /etc/pegboard/pegboard.toml"
+    # The GPIO matrix setup; for the expanders or a serial scanner, copy
+    # config/expanders.toml or config/serial-laptop.toml there instead.
+    install -m 0644 "$here/config/gpio-matrix.toml" /etc/pegboard/pegboard.toml
+    echo "   wrote /etc/pegboard/pegboard.toml (the GPIO matrix setup, config/gpio-matrix.toml)"
 else
     echo "   kept /etc/pegboard/pegboard.toml"
 fi

@@ -93,6 +93,8 @@ pub(crate) struct Station {
 
 impl Station {
     pub fn open(config: &Config) -> Result<Station, String> {
+        // What `pegboard check-config` checks: the same verdict here.
+        config.check_sensors().map_err(|e| e.to_string())?;
         Ok(Station {
             source: open_source(&config.sensors)?,
             layout: config.board.layout.clone(),

@@ -7,6 +7,7 @@
 //! recorded sensor sessions that tests and `pegboard replay` share.
 
 pub mod announce;
+pub mod bounded;
 pub mod buttons;
 pub mod calibrate;
 pub mod config;

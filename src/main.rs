@@ -347,19 +347,20 @@ fn main() -> ExitCode {
             });
             finish("calibrate", result)
         }
-        Command::CheckConfig { file } => match Config::load(&file).and_then(|c| {
-            c.phrasebook()?;
-            Ok(c)
-        }) {
-            Ok(_) => {
-                println!("{file}: configuration is valid");
-                ExitCode::SUCCESS
+        Command::CheckConfig { file } => {
+            // The same checks, in the same order, as the commands that use
+            // the file: the file itself, then the sensors and keys it names.
+            match Config::load(&file).and_then(|c| c.check_sensors()) {
+                Ok(()) => {
+                    println!("{file}: configuration is valid");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(2)
+                }
             }
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::from(2)
-            }
-        },
+        }
     }
 }
 

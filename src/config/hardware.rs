@@ -3,6 +3,8 @@
 //! (the keys and what they do).
 
 use serde::Deserialize;
+
+use crate::bounded;
 use shakmaty::Color;
 
 use crate::buttons::{Action, ButtonTiming, KeyMap};
@@ -31,6 +33,7 @@ pub enum SourceKind {
 pub struct SensorsConfig {
     pub source: SourceKind,
     /// Scans a second.
+    #[serde(deserialize_with = "bounded::u32_in::<_, 1, 1000>")]
     pub scan_hz: u32,
     pub matrix: MatrixConfig,
     pub mcp23017: Mcp23017Config,
@@ -55,9 +58,13 @@ impl Default for SensorsConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MatrixConfig {
+    #[serde(deserialize_with = "bounded::eight_in::<_, 0, 27>")]
     pub drive: [u8; 8],
+    #[serde(deserialize_with = "bounded::eight_in::<_, 0, 27>")]
     pub sense: [u8; 8],
+    #[serde(deserialize_with = "bounded::u32_in::<_, 0, 10_000>")]
     pub settle_us: u32,
+    #[serde(deserialize_with = "bounded::u32_in::<_, 0, 100_000>")]
     pub check_every: u32,
 }
 
@@ -88,7 +95,9 @@ impl MatrixConfig {
 pub struct Mcp23017Config {
     /// The I²C bus number (1 on the 40-pin header: SDA BCM 2, SCL BCM 3).
     pub bus: u8,
+    #[serde(deserialize_with = "bounded::four_in::<_, 0x20, 0x27>")]
     pub addresses: [u8; 4],
+    #[serde(deserialize_with = "bounded::u32_in::<_, 0, 100_000>")]
     pub verify_every: u32,
 }
 
@@ -107,8 +116,11 @@ impl Default for Mcp23017Config {
 #[serde(deny_unknown_fields, default)]
 pub struct SerialConfig {
     pub port: String,
+    #[serde(deserialize_with = "bounded::u32_in::<_, 1200, 4_000_000>")]
     pub baud: u32,
+    #[serde(deserialize_with = "bounded::u64_in::<_, 50, 60_000>")]
     pub stale_ms: u64,
+    #[serde(deserialize_with = "bounded::u64_in::<_, 100, 60_000>")]
     pub reconnect_ms: u64,
 }
 
@@ -218,7 +230,9 @@ pub struct KeyConfig {
 pub struct ButtonsConfig {
     /// The colour the keypad's owner (the blind player) plays.
     pub player: PlayerColor,
+    #[serde(deserialize_with = "bounded::u64_in::<_, 1, 1000>")]
     pub debounce_ms: u64,
+    #[serde(deserialize_with = "bounded::u64_in::<_, 100, 10_000>")]
     pub long_press_ms: u64,
     pub key: Vec<KeyConfig>,
 }
@@ -272,63 +286,149 @@ impl ButtonsConfig {
     }
 }
 
+/// A problem at a key: the key's path (tables, key; a number picks one
+/// of an array of tables) and what is wrong.
+pub type KeyProblem = (Vec<String>, String);
+
+fn at(path: &[&str], message: String) -> KeyProblem {
+    (path.iter().map(|s| s.to_string()).collect(), message)
+}
+
 /// Checks what serde cannot: pins that clash, keys without a place.
-pub fn check(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), String> {
-    if !(1..=1000).contains(&sensors.scan_hz) {
-        return Err(format!(
-            "[sensors] scan_hz must be from 1 to 1000, not {}",
-            sensors.scan_hz
-        ));
-    }
+pub fn check(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), KeyProblem> {
     let mut used: Vec<(u8, String)> = Vec::new();
-    let mut take = |pin: u8, what: String| -> Result<(), String> {
+    let mut take = |pin: u8, what: String, path: &[&str]| -> Result<(), KeyProblem> {
         if pin > 27 {
-            return Err(format!(
-                "{what}: BCM pin {pin} is not on the 40-pin header (0–27)"
+            return Err(at(
+                path,
+                format!("{what}: BCM pin {pin} is not on the 40-pin header (0–27)"),
             ));
         }
         if let Some((_, other)) = used.iter().find(|(p, _)| *p == pin) {
-            return Err(format!("{what}: BCM pin {pin} is already {other}"));
+            return Err(at(
+                path,
+                format!("{what}: BCM pin {pin} is already {other}"),
+            ));
         }
         used.push((pin, what));
         Ok(())
     };
     if sensors.source == SourceKind::Matrix {
         for (i, &pin) in sensors.matrix.drive.iter().enumerate() {
-            take(pin, format!("[sensors.matrix] drive line {i}"))?;
+            take(
+                pin,
+                format!("[sensors.matrix] drive line {i}"),
+                &["sensors", "matrix", "drive"],
+            )?;
         }
         for (i, &pin) in sensors.matrix.sense.iter().enumerate() {
-            take(pin, format!("[sensors.matrix] sense line {i}"))?;
+            take(
+                pin,
+                format!("[sensors.matrix] sense line {i}"),
+                &["sensors", "matrix", "sense"],
+            )?;
         }
     }
     if buttons.key.len() > 16 {
-        return Err(format!(
-            "[buttons] has {} keys; at most 16",
-            buttons.key.len()
+        return Err(at(
+            &["buttons", "key", "16"],
+            format!("[buttons] has {} keys; at most 16", buttons.key.len()),
         ));
     }
     for (i, key) in buttons.key.iter().enumerate() {
         let n = i + 1;
+        let index = i.to_string();
+        let path = |field: &'static str| -> Vec<&str> { vec!["buttons", "key", &index, field] };
         match (key.pin, key.bit) {
-            (Some(pin), None) => take(pin, format!("[[buttons.key]] number {n}"))?,
+            (Some(pin), None) => take(pin, format!("[[buttons.key]] number {n}"), &path("pin"))?,
             (None, Some(bit)) if bit < 16 => {
                 if sensors.source != SourceKind::Serial {
-                    return Err(format!(
-                        "[[buttons.key]] number {n} gives `bit`, a serial scanner's button; [sensors] source is not \"serial\" (give `pin` for a GPIO button)"
+                    return Err(at(
+                        &path("bit"),
+                        format!(
+                            "[[buttons.key]] number {n} gives `bit`, a serial scanner's button; \
+                             [sensors] source is not \"serial\" (give `pin` for a GPIO button)"
+                        ),
                     ));
                 }
             }
             (None, Some(bit)) => {
-                return Err(format!(
-                    "[[buttons.key]] number {n}: bit {bit}; the scanner's button bits are 0–15"
+                return Err(at(
+                    &path("bit"),
+                    format!(
+                        "[[buttons.key]] number {n}: bit {bit}; the scanner's button bits are 0–15"
+                    ),
                 ));
             }
             _ => {
-                return Err(format!(
-                    "[[buttons.key]] number {n} needs either `pin` (a GPIO button) or `bit` (a serial scanner's button), not both or neither"
+                return Err(at(
+                    &path("pin"),
+                    format!(
+                        "[[buttons.key]] number {n} needs either `pin` (a GPIO button) or `bit` \
+                         (a serial scanner's button), not both or neither"
+                    ),
                 ));
             }
         }
     }
+    Ok(())
+}
+
+#[cfg(not(feature = "rpi"))]
+const NO_RPI: &str = "this pegboard was built without Raspberry Pi support; build it with \
+                      `cargo build --release --features rpi` (the install script does), or use a \
+                      serial scanner (source = \"serial\")";
+
+/// Whether this pegboard can open the sensors and keys as configured:
+/// the source is built in, a trace source names a file that can be read,
+/// and GPIO keys have Raspberry Pi support.
+pub fn usable(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), KeyProblem> {
+    match sensors.source {
+        SourceKind::Trace => match &sensors.trace.file {
+            None => {
+                return Err(at(
+                    &["sensors", "source"],
+                    "[sensors] source = \"trace\" needs [sensors.trace] file, the trace to play"
+                        .to_string(),
+                ));
+            }
+            Some(file) => {
+                if let Err(e) = std::fs::File::open(file) {
+                    return Err(at(
+                        &["sensors", "trace", "file"],
+                        format!(
+                            "[sensors.trace] file \"{}\" cannot be read: {e}",
+                            crate::quote::short(file)
+                        ),
+                    ));
+                }
+            }
+        },
+        #[cfg(not(feature = "rpi"))]
+        SourceKind::Matrix | SourceKind::Mcp23017 => {
+            let name = if sensors.source == SourceKind::Matrix {
+                "matrix"
+            } else {
+                "mcp23017"
+            };
+            return Err(at(
+                &["sensors", "source"],
+                format!("[sensors] source = \"{name}\": {NO_RPI}"),
+            ));
+        }
+        _ => {}
+    }
+    #[cfg(not(feature = "rpi"))]
+    if let Some(i) = buttons.key.iter().position(|k| k.pin.is_some()) {
+        return Err(at(
+            &["buttons", "key", &i.to_string(), "pin"],
+            format!(
+                "[[buttons.key]] number {} has a GPIO `pin`: {NO_RPI}",
+                i + 1
+            ),
+        ));
+    }
+    #[cfg(feature = "rpi")]
+    let _ = buttons;
     Ok(())
 }

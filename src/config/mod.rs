@@ -2,11 +2,15 @@
 //! wrong value is an error that names the key and its line.
 
 pub mod hardware;
+pub mod locate;
 
 use serde::Deserialize;
+
+use crate::bounded;
 use shakmaty::Role;
 
 pub use hardware::{BoardConfig, ButtonsConfig, KeyConfig, SensorsConfig, SourceKind};
+pub use locate::{ConfigError, Locator};
 
 use crate::announce::phrases::{Style, Styles};
 use crate::announce::vocabulary::FileNaming;
@@ -30,6 +34,10 @@ pub struct Config {
     pub sensors: SensorsConfig,
     pub board: BoardConfig,
     pub buttons: ButtonsConfig,
+    /// The file this was read from and its text, to name lines in later
+    /// checks ([`Config::check_sensors`]).
+    #[serde(skip)]
+    pub source: Option<(String, String)>,
 }
 
 /// A time control in the human form (`90+30`, `40/90,30+30`), read
@@ -72,8 +80,10 @@ pub struct ClockConfig {
     pub increment: IncrementTiming,
     pub warn: Players,
     /// Warning thresholds in seconds.
+    #[serde(deserialize_with = "bounded::list_in::<_, 1, 86_400, 20>")]
     pub warnings: Vec<u64>,
     /// Loudness of the warnings, 0.0 to 1.0, relative to the voice.
+    #[serde(deserialize_with = "bounded::fraction")]
     pub warning_volume: f32,
     pub third_illegal_move_loses: bool,
 }
@@ -139,6 +149,7 @@ impl AnnounceConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DebounceConfig {
+    #[serde(deserialize_with = "bounded::u64_in::<_, 1, 1000>")]
     pub window_ms: u64,
 }
 
@@ -163,8 +174,11 @@ pub enum PromotionDefault {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrackerConfig {
+    #[serde(deserialize_with = "bounded::u64_in::<_, 100, 60_000>")]
     pub settle_ms: u64,
+    #[serde(deserialize_with = "bounded::u64_in::<_, 0, 10_000>")]
     pub castling_wait_ms: u64,
+    #[serde(deserialize_with = "bounded::u64_in::<_, 0, 5_000>")]
     pub together_ms: u64,
     pub touch_policy: TouchPolicy,
     pub default_promotion: PromotionDefault,
@@ -183,45 +197,54 @@ impl Default for TrackerConfig {
     }
 }
 
-/// A configuration that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
 impl Config {
-    /// Parses configuration text; `file` names it in errors.
+    /// Parses configuration text; `file` names it in errors. Everything
+    /// the file alone decides is checked here, each error naming the key
+    /// and its line: every value's range, keys that clash, and the
+    /// language (built in, or a language file that must read and parse).
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
-        let config: Config = toml::from_str(text).map_err(|e| {
-            // toml reports the line, the column and the key in question.
-            ConfigError(format!("{file}: {}", e.to_string().trim_end()))
-        })?;
+        let at = Locator::new(file, text);
+        let config: Config = toml::from_str(text).map_err(|e| at.toml_error(&e))?;
         if config.clock.control.is_some() && config.clock.pgn_control.is_some() {
-            return Err(ConfigError(format!(
-                "{file}: [clock] sets both `control` and `pgn_control`; set one of them"
-            )));
-        }
-        if !(0.0..=1.0).contains(&config.clock.warning_volume) {
-            return Err(ConfigError(format!(
-                "{file}: [clock] warning_volume must be from 0.0 to 1.0, not {}",
-                config.clock.warning_volume
-            )));
+            return Err(at.error(
+                &["clock", "pgn_control"],
+                "[clock] sets both `control` and `pgn_control`; set one of them".to_string(),
+            ));
         }
         hardware::check(&config.sensors, &config.buttons)
-            .map_err(|e| ConfigError(format!("{file}: {e}")))?;
+            .map_err(|(path, message)| at.error(&path, message))?;
+        config
+            .phrasebook()
+            .map_err(|message| at.error(&["language"], message))?;
         Ok(config)
     }
 
     pub fn load(path: &str) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError(format!("{path}: cannot be read: {e}")))?;
-        Config::parse(&text, path)
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: path.to_string(),
+            line: None,
+            message: format!("cannot be read: {e}"),
+        })?;
+        let config = Config::parse(&text, path)?;
+        Ok(Config {
+            source: Some((path.to_string(), text)),
+            ..config
+        })
+    }
+
+    /// Whether the sensors and keys this file names can be opened by this
+    /// pegboard: a source it was built for, a trace file that exists, GPIO
+    /// keys only with Raspberry Pi support. `pegboard play`, `record`,
+    /// `hw-test` and `calibrate` ask this before they open anything, and
+    /// `pegboard check-config` asks the same, so they agree.
+    pub fn check_sensors(&self) -> Result<(), ConfigError> {
+        let (file, text) = match &self.source {
+            Some((file, text)) => (file.as_str(), text.as_str()),
+            None => ("the configuration", ""),
+        };
+        let at = Locator::new(file, text);
+        hardware::usable(&self.sensors, &self.buttons)
+            .map_err(|(path, message)| at.error(&path, message))
     }
 
     pub fn settings(&self) -> Settings {
@@ -267,23 +290,27 @@ impl Config {
     }
 
     /// The words to speak, checked completely before anything starts.
-    pub fn phrasebook(&self) -> Result<Phrasebook, ConfigError> {
+    pub fn phrasebook(&self) -> Result<Phrasebook, String> {
         let name = self.language.as_deref().unwrap_or("fide");
         let words = match Vocabulary::built_in(name) {
-            Some(parsed) => parsed.map_err(|e| ConfigError(e.to_string()))?,
+            Some(parsed) => parsed.map_err(|e| e.to_string())?,
             None if !name.contains('/') && !name.ends_with(".toml") => {
                 let known: Vec<&str> = Vocabulary::built_in_names().collect();
-                return Err(ConfigError(format!(
-                    "language = \"{name}\": no such built-in language (built in: {}); \
+                return Err(format!(
+                    "language = \"{}\": no such built-in language (built in: {}); \
                      a language file is given by its path, e.g. \"./my-language.toml\"",
+                    crate::quote::short(name),
                     known.join(", ")
-                )));
+                ));
             }
             None => {
                 let text = std::fs::read_to_string(name).map_err(|e| {
-                    ConfigError(format!("language file {name}: cannot be read: {e}"))
+                    format!(
+                        "language = \"{}\": the language file cannot be read: {e}",
+                        crate::quote::short(name)
+                    )
                 })?;
-                Vocabulary::parse(&text, name).map_err(|e| ConfigError(e.to_string()))?
+                Vocabulary::parse(&text, name).map_err(|e| e.to_string())?
             }
         };
         Ok(Phrasebook::new(words)
@@ -309,29 +336,173 @@ mod tests {
         assert_eq!(c.sensors, SensorsConfig::default());
         assert_eq!(c.board, BoardConfig::default());
         assert_eq!(c.buttons.timing(), crate::buttons::ButtonTiming::default());
-        assert_eq!(c.buttons.key.len(), 6);
+        assert_eq!(
+            c.buttons,
+            ButtonsConfig::default(),
+            "the default has no keys"
+        );
+    }
+
+    #[test]
+    fn every_setup_example_is_valid() {
+        for (name, text, source) in [
+            (
+                "gpio-matrix.toml",
+                include_str!("../../config/gpio-matrix.toml"),
+                SourceKind::Matrix,
+            ),
+            (
+                "expanders.toml",
+                include_str!("../../config/expanders.toml"),
+                SourceKind::Mcp23017,
+            ),
+            (
+                "serial-laptop.toml",
+                include_str!("../../config/serial-laptop.toml"),
+                SourceKind::Serial,
+            ),
+        ] {
+            let c = Config::parse(text, name).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(c.sensors.source, source, "{name}");
+            assert!(!c.buttons.key.is_empty(), "{name} has keys");
+        }
+    }
+
+    fn error(text: &str) -> String {
+        match Config::parse(text, "c.toml") {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{text:?} was accepted"),
+        }
     }
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        let err = Config::parse(
-            "[tracker]\nsettle_ms = 5\ntouch_polcy = \"warn\"\n",
-            "c.toml",
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.starts_with("c.toml: "), "{err}");
-        assert!(err.contains("line 3"), "{err}");
-        assert!(err.contains("touch_polcy"), "{err}");
+        let err = error("[tracker]\nsettle_ms = 500\ntouch_polcy = \"warn\"\n");
+        assert!(
+            err.starts_with("c.toml:3: [tracker] touch_polcy: unknown field `touch_polcy`"),
+            "{err}"
+        );
     }
 
     #[test]
     fn bad_value_names_key_and_line() {
-        let err = Config::parse("[tracker]\n\ntouch_policy = \"sometimes\"\n", "c.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("line 3"), "{err}");
-        assert!(err.contains("sometimes"), "{err}");
+        assert_eq!(
+            error("[tracker]\n\ntouch_policy = \"sometimes\"\n"),
+            "c.toml:3: [tracker] touch_policy: unknown variant `sometimes`, expected one of \
+             `off`, `warn`, `enforce`"
+        );
+    }
+
+    #[test]
+    fn every_number_out_of_its_range_is_refused_with_key_line_and_range() {
+        for (text, expected) in [
+            (
+                "[debounce]\nwindow_ms = 0\n",
+                "c.toml:2: [debounce] window_ms: must be from 1 to 1000, not 0",
+            ),
+            (
+                "[debounce]\nwindow_ms = 1000000000000\n",
+                "c.toml:2: [debounce] window_ms: must be from 1 to 1000, not 1000000000000",
+            ),
+            (
+                "[debounce]\nwindow_ms = 9223372036854775807\n",
+                "c.toml:2: [debounce] window_ms: must be from 1 to 1000, not 9223372036854775807",
+            ),
+            (
+                "[tracker]\nsettle_ms = 9223372036854775807\n",
+                "c.toml:2: [tracker] settle_ms: must be from 100 to 60000, not 9223372036854775807",
+            ),
+            (
+                "[tracker]\ntogether_ms = 9223372036854775807\n",
+                "c.toml:2: [tracker] together_ms: must be from 0 to 5000, not 9223372036854775807",
+            ),
+            (
+                "[tracker]\ncastling_wait_ms = 9223372036854775807\n",
+                "c.toml:2: [tracker] castling_wait_ms: must be from 0 to 10000, not 9223372036854775807",
+            ),
+            (
+                "[speech.speech_dispatcher]\nrate = 1000\n",
+                "c.toml:2: [speech.speech_dispatcher] rate: must be from -100 to 100, not 1000",
+            ),
+            (
+                "[speech.clips]\nvolume = -3.5\n",
+                "c.toml:2: [speech.clips] volume: must be from 0.0 to 1.0, not -3.5",
+            ),
+            (
+                "[speech.clips]\nvolume = nan\n",
+                "c.toml:2: [speech.clips] volume: must be from 0.0 to 1.0, not NaN",
+            ),
+            (
+                "[clock]\nwarning_volume = 2.0\n",
+                "c.toml:2: [clock] warning_volume: must be from 0.0 to 1.0, not 2",
+            ),
+            (
+                "[clock]\nwarnings = [600, 0]\n",
+                "c.toml:2: [clock] warnings: each value must be from 1 to 86400, not 0",
+            ),
+            (
+                "[sensors]\nscan_hz = 0\n",
+                "c.toml:2: [sensors] scan_hz: must be from 1 to 1000, not 0",
+            ),
+            (
+                "[sensors.serial]\nbaud = 0\n",
+                "c.toml:2: [sensors.serial] baud: must be from 1200 to 4000000, not 0",
+            ),
+            (
+                "[sensors.serial]\nstale_ms = 0\n",
+                "c.toml:2: [sensors.serial] stale_ms: must be from 50 to 60000, not 0",
+            ),
+            (
+                "[buttons]\nlong_press_ms = 0\n",
+                "c.toml:2: [buttons] long_press_ms: must be from 100 to 10000, not 0",
+            ),
+            (
+                "[sensors.matrix]\ndrive = [5, 6, 13, 19, 26, 12, 16, 40]\n",
+                "c.toml:2: [sensors.matrix] drive: each value must be from 0 to 27, not 40",
+            ),
+            (
+                "[sensors.mcp23017]\naddresses = [0x20, 0x21, 0x22, 0x50]\n",
+                "c.toml:2: [sensors.mcp23017] addresses: each value must be from 0x20 to 0x27, not 0x50",
+            ),
+        ] {
+            assert_eq!(error(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn checks_across_keys_name_the_key_and_line() {
+        assert_eq!(
+            error("[board]\na1 = [0, 0]\nh1 = [3, 3]\n"),
+            "c.toml:3: [board] h1: h1 is at [3, 3], which is not a corner of the matrix; a1, h1 \
+             and h8 are corners"
+        );
+        assert_eq!(
+            error(
+                "[sensors]\nsource = \"matrix\"\n[sensors.matrix]\n\
+                 sense = [4, 17, 27, 22, 10, 9, 11, 5]\n"
+            ),
+            "c.toml:4: [sensors.matrix] sense line 7: BCM pin 5 is already [sensors.matrix] \
+             drive line 0"
+        );
+        assert_eq!(
+            error(
+                "[sensors]\nsource = \"serial\"\n[[buttons.key]]\nbit = 3\n[[buttons.key]]\nbit = 3\npin = 4\n"
+            ),
+            "c.toml:7: [[buttons.key]] number 2 needs either `pin` (a GPIO button) or `bit` (a \
+             serial scanner's button), not both or neither"
+        );
+        assert_eq!(
+            error("[sensors]\nsource = \"serial\"\n[[buttons.key]]\nbit = 30\n"),
+            "c.toml:4: [[buttons.key]] number 1: bit 30; the scanner's button bits are 0–15"
+        );
+    }
+
+    #[test]
+    fn a_huge_value_is_quoted_by_its_beginning_only() {
+        let text = format!("language = \"{}\"\n", "x".repeat(20_000_000));
+        let err = error(&text);
+        assert!(err.len() < 300, "{} bytes", err.len());
+        assert!(err.starts_with("c.toml:1: language = \"xxxx"), "{err}");
     }
 
     #[test]
@@ -360,29 +531,36 @@ mod tests {
     }
 
     #[test]
-    fn unknown_language_lists_the_built_in_ones() {
-        let c = Config::parse("language = \"klingon\"\n", "c").expect("parses");
-        let err = c.phrasebook().unwrap_err().to_string();
-        assert!(err.contains("klingon"), "{err}");
+    fn unknown_language_lists_the_built_in_ones_at_its_line() {
+        let err = error("# my setup\nlanguage = \"klingon\"\n");
+        assert!(
+            err.starts_with("c.toml:2: language = \"klingon\": no such built-in language"),
+            "{err}"
+        );
         assert!(err.contains("built in: ca, de, en, es, fide, pt"), "{err}");
+        let err = error("language = \"./missing.toml\"\n");
+        assert!(
+            err.starts_with(
+                "c.toml:1: language = \"./missing.toml\": the language file cannot be read"
+            ),
+            "{err}"
+        );
     }
 
     #[test]
     fn bad_style_names_key_and_line() {
-        let err = Config::parse("[announce]\nstyle = \"medium\"\n", "c.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("line 2"), "{err}");
-        assert!(err.contains("medium"), "{err}");
+        assert!(
+            error("[announce]\nstyle = \"medium\"\n")
+                .starts_with("c.toml:2: [announce] style: unknown variant `medium`")
+        );
     }
 
     #[test]
     fn unknown_voice_names_key_and_line() {
-        let err = Config::parse("[speech]\nvoices = [\"clips\", \"espeak\"]\n", "c.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("line 2"), "{err}");
-        assert!(err.contains("espeak"), "{err}");
+        assert!(
+            error("[speech]\nvoices = [\"clips\", \"espeak\"]\n")
+                .starts_with("c.toml:2: [speech] voices: unknown variant `espeak`")
+        );
     }
 
     #[test]
@@ -405,19 +583,66 @@ mod tests {
 
     #[test]
     fn bad_time_control_names_key_and_line() {
-        let err = Config::parse("[clock]\n\ncontrol = \"90 minutes\"\n", "c.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("line 3"), "{err}");
-        assert!(err.contains("control"), "{err}");
-        assert!(err.contains("90 minutes"), "{err}");
-        let err = Config::parse(
-            "[clock]\ncontrol = \"90\"\npgn_control = \"5400\"\n",
-            "c.toml",
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("pgn_control"), "{err}");
+        let err = error("[clock]\n\ncontrol = \"ninety minutes\"\n");
+        assert!(
+            err.starts_with(
+                "c.toml:3: [clock] control: \"ninety minutes\" is not a time control: a time \
+                 control is minutes"
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            error("[clock]\ncontrol = \"90\"\npgn_control = \"5400\"\n"),
+            "c.toml:3: [clock] sets both `control` and `pgn_control`; set one of them"
+        );
+        assert!(
+            error("[clock]\npgn_control = \"40/5400+30:99999999\"\n")
+                .starts_with("c.toml:2: [clock] pgn_control: time control")
+        );
+    }
+
+    #[test]
+    fn check_config_and_play_reach_one_verdict_on_the_sensors() {
+        let dir = std::env::temp_dir().join(format!("pegboard-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("c.toml");
+        let load = |text: &str| {
+            std::fs::write(&path, text).expect("write");
+            Config::load(&path.to_string_lossy()).expect("the file itself is valid")
+        };
+        let err = load("[sensors]\nsource = \"trace\"\n")
+            .check_sensors()
+            .unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(err.message.contains("needs [sensors.trace] file"), "{err}");
+        let err =
+            load("[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"/nowhere.jsonl\"\n")
+                .check_sensors()
+                .unwrap_err();
+        assert_eq!(err.line, Some(4));
+        assert!(err.message.contains("cannot be read"), "{err}");
+        #[cfg(not(feature = "rpi"))]
+        {
+            let err = load("[sensors]\nsource = \"matrix\"\n")
+                .check_sensors()
+                .unwrap_err();
+            assert_eq!(err.line, Some(2));
+            assert!(
+                err.message.contains("without Raspberry Pi support"),
+                "{err}"
+            );
+            let err = load("[sensors]\nsource = \"serial\"\n[[buttons.key]]\npin = 17\n")
+                .check_sensors()
+                .unwrap_err();
+            assert_eq!(err.line, Some(4));
+            assert!(err.message.contains("GPIO `pin`"), "{err}");
+        }
+        assert!(
+            load("[sensors]\nsource = \"serial\"\n")
+                .check_sensors()
+                .is_ok()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -209,22 +209,28 @@ impl ClipSet {
     }
 }
 
-/// Where the sounds are: the configured folder, or the first of `./sounds`,
-/// `/usr/share/pegboard/sounds` and the source tree's `sounds/` that exists.
+/// The places the sounds are looked for, when no folder is configured,
+/// in order: beside where pegboard is run, where `hardware/install.sh`
+/// installs them, and where a distribution package would. Only these: a
+/// binary finds its sounds on the machine it runs on, or says it has none.
+pub const SOUNDS_SEARCHED: [&str; 3] = [
+    "sounds",
+    "/usr/local/share/pegboard/sounds",
+    "/usr/share/pegboard/sounds",
+];
+
+/// Where the sounds are: the configured folder, or the first of
+/// [`SOUNDS_SEARCHED`] that exists (the first, if none does; opening the
+/// clips there then fails with a message naming it).
 pub fn sounds_dir(configured: Option<&Path>) -> PathBuf {
     if let Some(dir) = configured {
         return dir.to_path_buf();
     }
-    let candidates = [
-        PathBuf::from("sounds"),
-        PathBuf::from("/usr/share/pegboard/sounds"),
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/sounds")),
-    ];
-    candidates
+    SOUNDS_SEARCHED
         .iter()
+        .map(PathBuf::from)
         .find(|d| d.is_dir())
-        .cloned()
-        .unwrap_or_else(|| candidates[0].clone())
+        .unwrap_or_else(|| PathBuf::from(SOUNDS_SEARCHED[0]))
 }
 
 /// Frames per audio callback: 256 frames is under 6 ms at 44.1 kHz, so a

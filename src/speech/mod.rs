@@ -102,6 +102,7 @@ pub struct ClipsConfig {
     /// `./sounds`, then `/usr/share/pegboard/sounds`.
     pub directory: Option<PathBuf>,
     /// 0.0 (silent) … 1.0 (as recorded).
+    #[serde(deserialize_with = "crate::bounded::fraction")]
     pub volume: f32,
 }
 
