@@ -170,8 +170,9 @@ impl Calibration {
 const IN_ORDER: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /// Writes `[board]` a1, h1 and h8 into the configuration text, keeping
-/// everything else in it (comments included). Rows and columns orders, if
-/// set, are removed: the corners found are physical positions.
+/// everything else in it, comments and the `rows` and `columns` orders
+/// included: calibration reads the board through those orders, so the
+/// corners it finds are logical rows and columns.
 pub fn write_board(config_text: &str, corners: [Position; 3]) -> Result<String, String> {
     let mut doc: toml_edit::DocumentMut = config_text
         .parse()
@@ -194,8 +195,6 @@ pub fn write_board(config_text: &str, corners: [Position; 3]) -> Result<String, 
         // Assigning through the index keeps the key's own comments.
         board[name] = toml_edit::value(array);
     }
-    board.remove("rows");
-    board.remove("columns");
     Ok(doc.to_string())
 }
 
@@ -299,7 +298,7 @@ mod tests {
 
     #[test]
     fn the_corners_are_written_keeping_comments() {
-        let text = "# my board\nlanguage = \"de\" # German\n\n[board]\n# turned\na1 = [0, 0]\nrows = [1, 0, 2, 3, 4, 5, 6, 7]\n";
+        let text = "# my board\nlanguage = \"de\" # German\n\n[board]\n# turned\na1 = [0, 0]\n# lines 0 and 1 crossed on the connector\nrows = [1, 0, 2, 3, 4, 5, 6, 7]\n";
         let out = write_board(text, [(7, 7), (7, 0), (0, 0)]).unwrap();
         assert!(
             out.starts_with("# my board\nlanguage = \"de\" # German\n"),
@@ -310,9 +309,18 @@ mod tests {
             out.contains("a1 = [7, 7]") && out.contains("h8 = [0, 0]"),
             "{out}"
         );
-        assert!(!out.contains("rows"), "{out}");
+        // The line orders and their comments stay.
+        assert!(
+            out.contains(
+                "# lines 0 and 1 crossed on the connector\nrows = [1, 0, 2, 3, 4, 5, 6, 7]"
+            ),
+            "{out}"
+        );
         let config = crate::config::Config::parse(&out, "t").unwrap();
+        // a1 at logical row 7, column 7: physical line rows[7] = 7.
         assert_eq!(config.board.layout.position_of(Square::A1), 63);
+        // h8 at logical row 0: physical line rows[0] = 1.
+        assert_eq!(config.board.layout.position_of(Square::H8), 8);
         // A file without [board] gets one.
         let out = write_board("language = \"en\"\n", [(0, 0), (0, 7), (7, 7)]).unwrap();
         assert!(out.contains("[board]"), "{out}");

@@ -345,7 +345,7 @@ pub fn calibrate(
     out: &mut dyn Write,
 ) -> Result<bool, String> {
     let mut station = Station::open(config)?;
-    station.layout = Layout::identity();
+    station.layout = config.board.lines_in_order();
     let mut cal = Calibration::new(config.debounce.window_ms);
     let mut said = Vec::new();
     let mut trouble = Trouble::default();

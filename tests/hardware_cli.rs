@@ -191,6 +191,46 @@ fn calibrate_finds_a_turned_board_and_writes_it_into_the_config() {
 }
 
 #[test]
+fn calibrate_reads_through_crossed_lines_and_keeps_their_order() {
+    let d = dir("calibrate-crossed");
+    // Drive lines 0 and 1 crossed on the connector, which `rows` puts
+    // right; the board itself is not turned. a1 is then raw position 8
+    // (written a2 here), h1 raw 15 (h2), h8 raw 63.
+    let trace = format!(
+        "{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n\
+         {{\"t\":150,\"lift\":\"a2\"}}\n{{\"t\":300,\"place\":\"a2\"}}\n\
+         {{\"t\":450,\"lift\":\"h2\"}}\n{{\"t\":600,\"place\":\"h2\"}}\n\
+         {{\"t\":750,\"lift\":\"h8\"}}\n{{\"t\":900,\"place\":\"h8\"}}\n"
+    );
+    let config = config_for(
+        &d,
+        &trace,
+        "\n[board]\n# lines 0 and 1 crossed\nrows = [1, 0, 2, 3, 4, 5, 6, 7]\n",
+    );
+    let out = pegboard(&[
+        "calibrate",
+        "--config",
+        &config,
+        "--seconds",
+        "5",
+        "--silent",
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let written = std::fs::read_to_string(&config).expect("config");
+    assert!(
+        written.contains("a1 = [0, 0]")
+            && written.contains("h1 = [0, 7]")
+            && written.contains("h8 = [7, 7]"),
+        "{written}"
+    );
+    assert!(
+        written.contains("# lines 0 and 1 crossed\nrows = [1, 0, 2, 3, 4, 5, 6, 7]"),
+        "the line order and its comment stay: {written}"
+    );
+}
+
+#[test]
 fn calibrate_that_times_out_leaves_the_config_alone() {
     let d = dir("calibrate-timeout");
     let trace = format!("{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n");

@@ -111,6 +111,20 @@ fn the_file_voice_writes_each_utterance_with_its_earcon_and_words() {
         matches!(err, VoiceError::CannotSay(ref w) if w.contains("quatsch")),
         "{err}"
     );
+    // A second run into the same folder goes on numbering: the first
+    // run's files stay, and utterances.tsv stays true.
+    let before = std::fs::read(dir.join("0001.wav")).expect("wav");
+    let mut again = FileVoice::open(Arc::clone(&set), &dir).expect("file voice");
+    again
+        .start(&Utterance::words(Kind::Move, "Dame Eva fünf"))
+        .expect("says it");
+    assert_eq!(std::fs::read(dir.join("0001.wav")).expect("wav"), before);
+    let index = std::fs::read_to_string(dir.join("utterances.tsv")).expect("index");
+    assert_eq!(
+        index,
+        "0001.wav\tSpringer Felix drei\n0002.wav\tSpringer Felix drei\n0003.wav\tDame Eva fünf\n"
+    );
+    assert!(dir.join("0003.wav").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

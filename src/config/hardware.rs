@@ -154,9 +154,32 @@ pub struct TraceConfig {
 
 /// `[board]`: where a1, h1 and h8 are on the matrix, and the order of the
 /// lines. Checked when read: a layout that is no board names its line.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardConfig {
     pub layout: Layout,
+    /// The physical line of each logical row and column (crossed wires put
+    /// back in order); identity when wired in order.
+    pub rows: [u8; 8],
+    pub columns: [u8; 8],
+}
+
+impl Default for BoardConfig {
+    fn default() -> Self {
+        BoardConfig {
+            layout: Layout::default(),
+            rows: in_order(),
+            columns: in_order(),
+        }
+    }
+}
+
+impl BoardConfig {
+    /// The lines put in order, with no turn of the board: what `pegboard
+    /// calibrate` reads through, so that the corners it finds are logical
+    /// rows and columns and the `rows` and `columns` keys stay as they are.
+    pub fn lines_in_order(&self) -> Layout {
+        Layout::new((0, 0), (0, 7), (7, 7), self.rows, self.columns).unwrap_or_default()
+    }
 }
 
 #[derive(Deserialize)]
@@ -192,7 +215,11 @@ impl<'de> Deserialize<'de> for BoardConfig {
         let f = BoardFields::deserialize(d)?;
         let p = |x: [u8; 2]| (x[0], x[1]);
         Layout::new(p(f.a1), p(f.h1), p(f.h8), f.rows, f.columns)
-            .map(|layout| BoardConfig { layout })
+            .map(|layout| BoardConfig {
+                layout,
+                rows: f.rows,
+                columns: f.columns,
+            })
             .map_err(serde::de::Error::custom)
     }
 }

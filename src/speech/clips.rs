@@ -363,13 +363,29 @@ pub struct FileVoice {
 }
 
 impl FileVoice {
+    /// Writes into `dir`. The numbering goes on after the highest
+    /// `NNNN.wav` already there, so a second run adds files and rows to
+    /// `utterances.tsv` instead of overwriting the first run's files.
     pub fn open(clips: Arc<ClipSet>, dir: &Path) -> Result<FileVoice, VoiceError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| VoiceError::Broken(format!("{}: {e}", dir.display())))?;
+        let count = std::fs::read_dir(dir)
+            .map_err(|e| VoiceError::Broken(format!("{}: {e}", dir.display())))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name();
+                let stem = name.to_str()?.strip_suffix(".wav")?;
+                stem.bytes()
+                    .all(|b| b.is_ascii_digit())
+                    .then(|| stem.parse::<u32>().ok())
+                    .flatten()
+            })
+            .max()
+            .unwrap_or(0);
         Ok(FileVoice {
             clips,
             dir: dir.to_path_buf(),
-            count: 0,
+            count,
         })
     }
 

@@ -1,0 +1,236 @@
+//! The documentation tried as a new user would: every command in a shell
+//! block of the README and the docs is run as written (or, where it needs
+//! the Pi, a board or root, is named below with the reason), and the tiny
+//! trace of the README replays to what the text says.
+
+mod common;
+
+#[path = "support/audio.rs"]
+mod audio;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const DOCS: &[&str] = &[
+    "README.md",
+    "hardware/README.md",
+    "docs/architecture.md",
+    "docs/cross-build.md",
+    "docs/trace-format.md",
+    "sounds/README.md",
+];
+
+/// Commands the documents show that are not run here, and why. A command
+/// a document adds must be run by this test or listed here.
+const NOT_RUN_HERE: &[(&str, &str)] = &[
+    (
+        "bash .ci/demo.sh",
+        "the demo: tests/cli.rs plays it through `pegboard demo`",
+    ),
+    (
+        "bash .ci/test.sh",
+        "the whole suite: this test is part of it",
+    ),
+    (
+        "bash .ci/cross.sh",
+        "the Pi build under qemu: run by .ci/test.sh",
+    ),
+    (
+        "sudo hardware/install.sh",
+        "installs onto a Raspberry Pi as root",
+    ),
+    (
+        "sudo systemctl enable --now pegboard",
+        "starts the service on a Pi",
+    ),
+    ("scp target/", "copies the Pi's binary to a Pi"),
+    ("apt-get install espeak-ng sox", "installs packages as root"),
+    (
+        "python3 tools/make-clips.py",
+        "remakes the shipped clips in the source tree",
+    ),
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every line of every ```sh block, its comment cut off.
+fn shell_lines(doc: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(doc)).expect("document");
+    let mut inside = false;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            inside = trimmed == "```sh" && !inside;
+            continue;
+        }
+        if inside {
+            let command = match trimmed.find("  #") {
+                Some(i) => trimmed[..i].trim_end(),
+                None => trimmed,
+            };
+            if !command.is_empty() && !command.starts_with('#') {
+                lines.push(command.to_string());
+            }
+        }
+    }
+    lines
+}
+
+/// Splits a command line into words, honouring double quotes.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pegboard-readme-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn run(args: &[String], vars: &[(&'static str, String)]) -> Output {
+    common::pegboard_command()
+        .args(args)
+        .envs(vars.iter().cloned())
+        .current_dir(root())
+        .output()
+        .expect("pegboard runs")
+}
+
+#[test]
+fn every_command_in_the_documents_runs_as_written() {
+    let dir = temp_dir("commands");
+    // The user's own file the README speaks of: another language and style.
+    let my = dir.join("my.toml");
+    std::fs::write(&my, "language = \"en\"\n[announce]\nstyle = \"long\"\n").expect("my.toml");
+    // What /etc/pegboard/pegboard.toml stands for off the Pi: the setup
+    // that runs on every build, a serial scanner (not plugged in here).
+    let etc = dir.join("pegboard.toml");
+    std::fs::copy(root().join("config/serial-laptop.toml"), &etc).expect("copy");
+    // A machine with a sound system, as a user's has: a private PulseAudio
+    // (into a null sink) and speech-dispatcher with espeak-ng.
+    let sound = audio::AudioEnv::start("readme", true);
+    let vars = sound.vars();
+    let mut ran = 0;
+    for doc in DOCS {
+        for line in shell_lines(doc) {
+            if let Some((_, why)) = NOT_RUN_HERE.iter().find(|(p, _)| line.starts_with(p)) {
+                assert!(!why.is_empty());
+                continue;
+            }
+            let mut args = words(&line);
+            assert_eq!(
+                args.first().map(String::as_str),
+                Some("pegboard"),
+                "{doc}: `{line}` is neither run by this test nor listed in NOT_RUN_HERE"
+            );
+            args.remove(0);
+            for a in &mut args {
+                if a == "my.toml" {
+                    *a = my.to_string_lossy().to_string();
+                }
+                if a == "/etc/pegboard/pegboard.toml" {
+                    *a = etc.to_string_lossy().to_string();
+                }
+            }
+            let command = args.first().cloned().unwrap_or_default();
+            // The commands that run until stopped run for a moment.
+            if matches!(command.as_str(), "play" | "hw-test" | "calibrate") {
+                args.extend(["--seconds", "1", "--silent"].map(String::from));
+            }
+            let out = run(&args, &vars);
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            match command.as_str() {
+                // With no board lifted, calibration times out and leaves
+                // the file as it was, as its help says.
+                "calibrate" => {
+                    assert_eq!(out.status.code(), Some(2), "{doc}: `{line}`: {said}");
+                    assert!(
+                        said.contains("[board] is unchanged"),
+                        "{doc}: `{line}`: {said}"
+                    );
+                }
+                _ => assert!(out.status.success(), "{doc}: `{line}`: {said}"),
+            }
+            if command == "say" {
+                assert!(said.contains("spoken by:"), "{doc}: `{line}`: {said}");
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 10, "only {ran} commands found");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_readmes_tiny_trace_replays_as_the_text_says() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let start = readme.find("```json\n").expect("the tiny trace") + "```json\n".len();
+    let end = start + readme[start..].find("```").expect("its end");
+    let dir = temp_dir("tiny");
+    let tiny = dir.join("tiny.jsonl");
+    std::fs::write(&tiny, &readme[start..end]).expect("tiny.jsonl");
+    // "pegboard replay tiny.jsonl --until 2000 … says touch (g1, at 920 ms)
+    // and then move (Nf3, Springer Felix drei, at 1520 ms)".
+    assert!(readme.contains("`pegboard replay tiny.jsonl --until 2000`"));
+    let out = run(
+        &[
+            "replay".into(),
+            tiny.to_string_lossy().to_string(),
+            "--until".into(),
+            "2000".into(),
+        ],
+        &[],
+    );
+    assert!(out.status.success());
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let touch: Vec<_> = events.iter().filter(|e| e["event"] == "touch").collect();
+    let moves: Vec<_> = events.iter().filter(|e| e["event"] == "move").collect();
+    assert_eq!(
+        (touch.len(), &touch[0]["square"], &touch[0]["t"]),
+        (1, &"g1".into(), &920.into())
+    );
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0]["san"], "Nf3");
+    assert_eq!(moves[0]["say"], "Springer Felix drei");
+    assert_eq!(moves[0]["t"], 1520);
+    // "Without --until the replay ends at the last line … before that
+    // window has passed."
+    let out = run(&["replay".into(), tiny.to_string_lossy().to_string()], &[]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("\"move\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
