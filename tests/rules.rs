@@ -106,11 +106,12 @@ fn an_opponent_piece_touched_and_put_back_is_no_capture() {
 {"t":5000,"place":"e5"}"#
     ));
     assert_eq!(sans(&ev), ["e5"]);
-    // 4.3b: the touched d5 pawn could have been captured.
+    // 4.3b: the touched d5 pawn could have been captured. The e4 pawn,
+    // taken up last to make the move, does not turn it into 4.3c.
     let v = of(&ev, "touch_violation");
     assert_eq!(v.len(), 1);
     assert_eq!(v[0]["touched"], "d5");
-    assert_eq!(v[0]["article"], "4.3c");
+    assert_eq!(v[0]["article"], "4.3b");
 }
 
 const EP_START: &str =
@@ -180,6 +181,46 @@ fn art_4_4_a_king_and_rook_lifted_together_castle_long() {
     ));
     assert_eq!(sans(&ev), ["O-O-O"]);
     assert_eq!(of(&ev, "move")[0]["say"], "Lange Rochade");
+}
+
+#[test]
+fn art_4_4_a_king_and_rook_touched_together_must_castle() {
+    // King and rook taken up together while castling is legal, then only
+    // the king moves (Kd1): castling was the duty.
+    let ev = run(&format!(
+        "{CASTLE_START}\n{}",
+        r#"{"t":100,"lift":"e1"}
+{"t":200,"lift":"a1"}
+{"t":600,"place":"a1"}
+{"t":900,"place":"d1"}"#
+    ));
+    assert_eq!(sans(&ev), ["Kd1"], "warned, not refused, by default");
+    let v = of(&ev, "touch_violation");
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0]["article"], "4.4a");
+    assert_eq!(v[0]["touched"], "a1");
+    assert_eq!(v[0]["say"], "Koenig und Turm berührt: Rochade ausführen.");
+    // Under `enforce` the king move is refused until he castles.
+    let settings = Settings {
+        touch_policy: TouchPolicy::Enforce,
+        ..Settings::default()
+    };
+    let ev = run_with(
+        &parse(&format!(
+            "{CASTLE_START}\n{}",
+            r#"{"t":100,"lift":"e1"}
+{"t":200,"lift":"a1"}
+{"t":600,"place":"a1"}
+{"t":900,"place":"d1"}
+{"t":3000,"lift":"d1"}
+{"t":3200,"lift":"a1"}
+{"t":3600,"place":"c1"}
+{"t":3800,"place":"d1"}"#
+        )),
+        settings,
+    );
+    assert_eq!(of(&ev, "touch_violation")[0]["rejected"], true);
+    assert_eq!(sans(&ev), ["O-O-O"]);
 }
 
 #[test]
@@ -295,6 +336,8 @@ fn art_4_3_a_touch_policy_off_reports_nothing() {
 
 #[test]
 fn art_4_3_b_touched_opponent_piece_must_be_captured() {
+    // Only the opponent's pawn d5 is touched (and put back); the knight,
+    // taken up afterwards to move, is how the duty is broken.
     let ev = run(&format!(
         "{CAPTURE_START}\n{}",
         r#"{"t":100,"lift":"d5"}
@@ -306,7 +349,7 @@ fn art_4_3_b_touched_opponent_piece_must_be_captured() {
     let v = of(&ev, "touch_violation");
     assert_eq!(v.len(), 1);
     assert_eq!(v[0]["touched"], "d5");
-    assert_eq!(v[0]["article"], "4.3c");
+    assert_eq!(v[0]["article"], "4.3b");
     assert_eq!(
         v[0]["say"],
         "Berührt ist Bauer David fünf: diesen Stein schlagen."
@@ -518,8 +561,8 @@ fn chess960(fen: &str, body: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn appendix_f_chess960_castling_king_off_rook_in_king_in() {
-    // King e1, rook d1 (queenside): O-O-O puts the king on c1, the rook on d1
-    // — the rook does not move: king-only castling.
+    // King e1, rook h1 (kingside): the king is taken off, the rook goes
+    // in on f1, then the king on g1 — O-O, written king takes rook.
     let fen = "1r2k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1";
     let ev = chess960(
         fen,

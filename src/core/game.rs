@@ -684,13 +684,15 @@ mod tests {
             }
         );
         assert_eq!(e.reason, Reason::Resignation);
-        assert!(
-            g.play(Move::Castle {
-                king: shakmaty::Square::E1,
-                rook: shakmaty::Square::H1
-            })
-            .is_none()
-        );
+        // A move that was legal a moment ago is refused: the game is over.
+        let e4 = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == shakmaty::Square::E4)
+            .expect("1. e4 is legal in the start position");
+        assert!(g.position().is_legal(e4));
+        assert!(g.play(e4).is_none());
+        assert_eq!(g.ply(), 0);
     }
 
     #[test]

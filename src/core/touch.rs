@@ -77,6 +77,18 @@ fn moves_piece_on(m: Move, sq: Square, mode: CastlingMode) -> bool {
     }
 }
 
+/// The touches that bound the player when he took up the piece he moved:
+/// all of them but the piece `m` moves, when it was the last one touched.
+/// Taking up the piece one moves is how an obligation is met or broken,
+/// not a touch that makes a new one: a player who touched the opponent's
+/// pawn and then moved his knight broke 4.3b (capture the pawn), not 4.3c.
+pub fn before_the_move(touches: &[Touch], m: Move) -> &[Touch] {
+    match touches.split_last() {
+        Some((last, before)) if Some(last.square) == m.from() => before,
+        _ => touches,
+    }
+}
+
 /// The obligation created by `touches` (in the order they happened), or
 /// `None` if the player may make any legal move (nothing touched, or 4.5:
 /// none of the touched pieces can be moved or captured).
@@ -217,4 +229,38 @@ pub fn obligation(
     }
     // 4.5: none of the touched pieces can be moved or captured.
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn art_4_3_the_piece_taken_up_last_to_move_is_not_a_new_touch() {
+        let pos = Chess::default();
+        let touch = |sq: Square, t: u64| Touch {
+            square: sq,
+            piece: pos.board().piece_at(sq).expect("a piece"),
+            t,
+        };
+        let knight_then_pawn = [touch(Square::G1, 0), touch(Square::E2, 500)];
+        let e4 = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E2,
+            capture: None,
+            to: Square::E4,
+            promotion: None,
+        };
+        assert_eq!(
+            before_the_move(&knight_then_pawn, e4),
+            &knight_then_pawn[..1]
+        );
+        // The moved piece touched first stays: it made the obligation.
+        let pawn_then_knight = [touch(Square::E2, 0), touch(Square::G1, 500)];
+        assert_eq!(
+            before_the_move(&pawn_then_knight, e4),
+            &pawn_then_knight[..]
+        );
+        assert!(before_the_move(&[], e4).is_empty());
+    }
 }

@@ -24,7 +24,7 @@ use super::debounce::SquareChange;
 use super::footprint::Footprint;
 use super::game::Game;
 use super::settings::{Settings, TouchPolicy};
-use super::touch::{Obligation, Touch, obligation};
+use super::touch::{Obligation, Touch, before_the_move, obligation};
 
 /// What the tracker concluded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -456,7 +456,7 @@ impl Tracker {
             obligation(
                 game.position(),
                 game.castling_mode(),
-                &self.touches,
+                before_the_move(&self.touches, m),
                 settings.together_ms,
             )
             .filter(|ob| !ob.permits(m))

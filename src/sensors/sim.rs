@@ -98,6 +98,11 @@ impl SimMatrix {
         self.state.borrow_mut().stuck_drive |= 1 << line;
     }
 
+    /// Repairs a stuck drive line.
+    pub fn free_drive(&self, line: u8) {
+        self.state.borrow_mut().stuck_drive &= !(1 << line);
+    }
+
     /// The drive lines driven low now (all released between scans).
     pub fn driven(&self) -> u8 {
         self.state.borrow().driven
