@@ -285,24 +285,7 @@ fn play_over_the_serial_scanner_says_the_board_is_lost_and_back_and_keeps_the_mo
     let dir = tempfile_dir();
     let cable = Cable::plug(&dir);
     let mut device = Device::open(&dir);
-    let config = dir.join("play.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
-             stale_ms = 300\nreconnect_ms = 100\n",
-            dir.join("host").display()
-        ),
-    )
-    .expect("config");
-    let mut player = common::pegboard_command()
-        .args(["play", "--silent", "--seconds", "5", "--config"])
-        .arg(&config)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pegboard play starts");
+    let mut player = start_play(&dir, "play", "5");
 
     // The start position, then e2 lifted; the cable is pulled with the
     // pawn in the hand, and plugged in again with the pawn on e4.
@@ -354,24 +337,7 @@ fn play_over_a_scanner_that_answers_but_sends_no_scan_says_lost_once_and_reports
     let dir = tempfile_dir();
     let _cable = Cable::plug(&dir);
     let mut device = Device::open(&dir);
-    let config = dir.join("silent.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
-             stale_ms = 300\nreconnect_ms = 100\n",
-            dir.join("host").display()
-        ),
-    )
-    .expect("config");
-    let mut player = common::pegboard_command()
-        .args(["play", "--silent", "--seconds", "6", "--config"])
-        .arg(&config)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pegboard play starts");
+    let mut player = start_play(&dir, "silent", "6");
     device.answer_hello();
     let mut seq = 0;
     stream(&mut device, &mut seq, START, 600);
@@ -421,6 +387,29 @@ fn play_over_a_scanner_that_answers_but_sends_no_scan_says_lost_once_and_reports
     assert!(report.contains("1 bad frame,"), "{report}");
     assert!(report.contains("bytes of noise"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `pegboard play` for `seconds` on the scanner at `dir`/host,
+/// with short staleness and reconnect times.
+fn start_play(dir: &Path, name: &str, seconds: &str) -> Child {
+    let config = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &config,
+        format!(
+            "[sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+             stale_ms = 300\nreconnect_ms = 100\n",
+            dir.join("host").display()
+        ),
+    )
+    .expect("config");
+    common::pegboard_command()
+        .args(["play", "--silent", "--seconds", seconds, "--config"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pegboard play starts")
 }
 
 fn tempfile_dir() -> PathBuf {
