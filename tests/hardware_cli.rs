@@ -131,6 +131,29 @@ fn record_writes_a_trace_that_replays_to_the_move() {
 }
 
 #[test]
+fn record_of_a_trace_source_starts_from_the_headers_position() {
+    // No `occ` line: the source starts from the header's start position,
+    // not from an empty board.
+    let d = dir("record-start");
+    let trace = "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":200,\"lift\":\"e2\"}\n";
+    let config = config_for(&d, trace, "");
+    let file = d.join("session.jsonl").to_string_lossy().to_string();
+    let out = pegboard(&["record", &file, "--config", &config, "--seconds", "0.6"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let recorded = std::fs::read_to_string(&file).expect("recorded");
+    let states: Vec<String> = recorded
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["occ"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        states[..2],
+        ["ffff00000000ffff", "ffff00000000efff"],
+        "{recorded}"
+    );
+}
+
+#[test]
 fn record_turns_positions_into_squares_with_the_configured_layout() {
     let d = dir("layout");
     // The board is turned round: the source's position 0 is h8.

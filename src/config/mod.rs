@@ -646,6 +646,26 @@ mod tests {
     }
 
     #[test]
+    fn the_increment_timing_is_chosen_in_the_file() {
+        assert_eq!(
+            Config::parse("", "c")
+                .expect("valid")
+                .settings()
+                .clock
+                .increment,
+            IncrementTiming::Before,
+            "the hall's clocks by default"
+        );
+        let c = Config::parse("[clock]\ncontrol = \"90+30\"\nincrement = \"after\"\n", "c")
+            .expect("valid");
+        assert_eq!(c.settings().clock.increment, IncrementTiming::After);
+        assert!(
+            error("[clock]\nincrement = \"sometimes\"\n")
+                .starts_with("c.toml:2: [clock] increment: unknown variant `sometimes`")
+        );
+    }
+
+    #[test]
     fn values_reach_the_settings() {
         let c = Config::parse(
             "[debounce]\nwindow_ms = 30\n[tracker]\ntouch_policy = \"enforce\"\ndefault_promotion = \"q\"\n",
