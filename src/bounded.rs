@@ -74,27 +74,22 @@ pub fn list_in<'de, D: Deserializer<'de>, const MIN: u64, const MAX: u64, const 
     }
 }
 
-/// Eight numbers, each from `MIN` to `MAX` (pins, lines).
-pub fn eight_in<'de, D: Deserializer<'de>, const MIN: u8, const MAX: u8>(
+/// `N` numbers, each from `MIN` to `MAX`: pins and lines, or I²C
+/// addresses, which the message writes in hexadecimal when `HEX`.
+pub fn each_in<'de, D, const N: usize, const MIN: u8, const MAX: u8, const HEX: bool>(
     d: D,
-) -> Result<[u8; 8], D::Error> {
-    let v = <[u8; 8]>::deserialize(d)?;
+) -> Result<[u8; N], D::Error>
+where
+    D: Deserializer<'de>,
+    [u8; N]: Deserialize<'de>,
+{
+    let v = <[u8; N]>::deserialize(d)?;
     match v.iter().find(|x| !(MIN..=MAX).contains(x)) {
+        Some(bad) if HEX => Err(D::Error::custom(format!(
+            "each value must be from {MIN:#04x} to {MAX:#04x}, not {bad:#04x}"
+        ))),
         Some(bad) => Err(D::Error::custom(format!(
             "each value must be from {MIN} to {MAX}, not {bad}"
-        ))),
-        None => Ok(v),
-    }
-}
-
-/// Four numbers, each from `MIN` to `MAX` (I²C addresses).
-pub fn four_in<'de, D: Deserializer<'de>, const MIN: u8, const MAX: u8>(
-    d: D,
-) -> Result<[u8; 4], D::Error> {
-    let v = <[u8; 4]>::deserialize(d)?;
-    match v.iter().find(|x| !(MIN..=MAX).contains(x)) {
-        Some(bad) => Err(D::Error::custom(format!(
-            "each value must be from {MIN:#04x} to {MAX:#04x}, not {bad:#04x}"
         ))),
         None => Ok(v),
     }

@@ -92,18 +92,13 @@ where
         None => Ok(None),
     };
     let first = next_line(&mut torn)?;
-    let (header, start_t, start_line, pending) = match first {
-        Some(entry) => match &entry.borrow().reading {
-            Reading::Header(header) => {
-                let e = entry.borrow();
-                (header.clone(), e.t, e.line, None)
-            }
-            _ => {
-                let (t, line) = (entry.borrow().t, entry.borrow().line);
-                (Header::default(), t, line, Some(entry))
-            }
-        },
-        None => (Header::default(), 0, 0, None),
+    let (start_t, start_line) = first
+        .as_ref()
+        .map_or((0, 0), |e| (e.borrow().t, e.borrow().line));
+    // A header opens the game; any other first line is the first to feed.
+    let (header, pending) = match first.as_ref().map(|e| &e.borrow().reading) {
+        Some(Reading::Header(header)) => (header.clone(), None),
+        _ => (Header::default(), first),
     };
     let mut settings = settings;
     // The trace's own time control is the one its game was played with.

@@ -173,18 +173,20 @@ fn record_turns_positions_into_squares_with_the_configured_layout() {
     );
 }
 
-#[test]
-fn calibrate_finds_a_turned_board_and_writes_it_into_the_config() {
-    let d = dir("calibrate");
-    // Physically a1 is at position 63, h1 at 56, h8 at 0 (the trace's
-    // squares stand for raw positions here: h8 is position 63).
-    let trace = format!(
-        "{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n\
-         {{\"t\":150,\"lift\":\"h8\"}}\n{{\"t\":300,\"place\":\"h8\"}}\n\
-         {{\"t\":450,\"lift\":\"a8\"}}\n{{\"t\":600,\"place\":\"a8\"}}\n\
-         {{\"t\":750,\"lift\":\"a1\"}}\n{{\"t\":900,\"place\":\"a1\"}}\n"
-    );
-    let config = config_for(&d, &trace, "");
+/// Runs `pegboard calibrate` on a trace source in which the pegs on the
+/// raw positions written as `corners` are lifted and put back in turn;
+/// returns what it printed and the configuration file it wrote.
+fn calibrate_lifting(name: &str, corners: [&str; 3], extra: &str) -> (String, String) {
+    let d = dir(name);
+    let mut trace = format!("{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n");
+    for (i, sq) in corners.iter().enumerate() {
+        let t = 150 + 300 * i as u64;
+        trace.push_str(&format!(
+            "{{\"t\":{t},\"lift\":\"{sq}\"}}\n{{\"t\":{},\"place\":\"{sq}\"}}\n",
+            t + 150
+        ));
+    }
+    let config = config_for(&d, &trace, extra);
     let out = pegboard(&[
         "calibrate",
         "--config",
@@ -195,11 +197,21 @@ fn calibrate_finds_a_turned_board_and_writes_it_into_the_config() {
     ]);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
+    let written = std::fs::read_to_string(&config).expect("config");
+    let check = pegboard(&["check-config", &config]);
+    assert!(check.status.success(), "{}", text(&check));
+    (t, written)
+}
+
+#[test]
+fn calibrate_finds_a_turned_board_and_writes_it_into_the_config() {
+    // Physically a1 is at position 63, h1 at 56, h8 at 0 (the trace's
+    // squares stand for raw positions here: h8 is position 63).
+    let (t, written) = calibrate_lifting("calibrate", ["h8", "a8", "a1"], "");
     assert!(
         t.contains("Lift the peg on a1.") && t.contains("Lift the peg on h8."),
         "{t}"
     );
-    let written = std::fs::read_to_string(&config).expect("config");
     assert!(
         written.starts_with("# my setup\n"),
         "comments kept: {written}"
@@ -209,38 +221,18 @@ fn calibrate_finds_a_turned_board_and_writes_it_into_the_config() {
         written.contains("h1 = [7, 0]") && written.contains("h8 = [0, 0]"),
         "{written}"
     );
-    let check = pegboard(&["check-config", &config]);
-    assert!(check.status.success(), "{}", text(&check));
 }
 
 #[test]
 fn calibrate_reads_through_crossed_lines_and_keeps_their_order() {
-    let d = dir("calibrate-crossed");
     // Drive lines 0 and 1 crossed on the connector, which `rows` puts
     // right; the board itself is not turned. a1 is then raw position 8
     // (written a2 here), h1 raw 15 (h2), h8 raw 63.
-    let trace = format!(
-        "{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n\
-         {{\"t\":150,\"lift\":\"a2\"}}\n{{\"t\":300,\"place\":\"a2\"}}\n\
-         {{\"t\":450,\"lift\":\"h2\"}}\n{{\"t\":600,\"place\":\"h2\"}}\n\
-         {{\"t\":750,\"lift\":\"h8\"}}\n{{\"t\":900,\"place\":\"h8\"}}\n"
-    );
-    let config = config_for(
-        &d,
-        &trace,
+    let (_, written) = calibrate_lifting(
+        "calibrate-crossed",
+        ["a2", "h2", "h8"],
         "\n[board]\n# lines 0 and 1 crossed\nrows = [1, 0, 2, 3, 4, 5, 6, 7]\n",
     );
-    let out = pegboard(&[
-        "calibrate",
-        "--config",
-        &config,
-        "--seconds",
-        "5",
-        "--silent",
-    ]);
-    let t = text(&out);
-    assert!(out.status.success(), "{t}");
-    let written = std::fs::read_to_string(&config).expect("config");
     assert!(
         written.contains("a1 = [0, 0]")
             && written.contains("h1 = [0, 7]")

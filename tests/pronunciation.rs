@@ -120,17 +120,7 @@ fn every_piece_castling_and_file_word_is_spoken_as_reviewed() {
 fn the_table_covers_every_piece_and_castling_word_of_every_language() {
     for name in Vocabulary::built_in_names() {
         let v = language(name);
-        let mut words: Vec<String> = [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ]
-        .iter()
-        .map(|&r| v.piece(r).to_string())
-        .collect();
+        let mut words: Vec<String> = Role::ALL.iter().map(|&r| v.piece(r).to_string()).collect();
         words.push(v.moves.castle_short.clone());
         words.push(v.moves.castle_long.clone());
         if name == "fide" {

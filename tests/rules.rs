@@ -187,13 +187,11 @@ fn art_4_4_a_king_and_rook_lifted_together_castle_long() {
 fn art_4_4_a_king_and_rook_touched_together_must_castle() {
     // King and rook taken up together while castling is legal, then only
     // the king moves (Kd1): castling was the duty.
-    let ev = run(&format!(
-        "{CASTLE_START}\n{}",
-        r#"{"t":100,"lift":"e1"}
+    const KING_TO_D1: &str = r#"{"t":100,"lift":"e1"}
 {"t":200,"lift":"a1"}
 {"t":600,"place":"a1"}
-{"t":900,"place":"d1"}"#
-    ));
+{"t":900,"place":"d1"}"#;
+    let ev = run(&format!("{CASTLE_START}\n{KING_TO_D1}"));
     assert_eq!(sans(&ev), ["Kd1"], "warned, not refused, by default");
     let v = of(&ev, "touch_violation");
     assert_eq!(v.len(), 1);
@@ -207,12 +205,8 @@ fn art_4_4_a_king_and_rook_touched_together_must_castle() {
     };
     let ev = run_with(
         &parse(&format!(
-            "{CASTLE_START}\n{}",
-            r#"{"t":100,"lift":"e1"}
-{"t":200,"lift":"a1"}
-{"t":600,"place":"a1"}
-{"t":900,"place":"d1"}
-{"t":3000,"lift":"d1"}
+            "{CASTLE_START}\n{KING_TO_D1}\n{}",
+            r#"{"t":3000,"lift":"d1"}
 {"t":3200,"lift":"a1"}
 {"t":3600,"place":"c1"}
 {"t":3800,"place":"d1"}"#

@@ -58,9 +58,9 @@ impl Default for SensorsConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MatrixConfig {
-    #[serde(deserialize_with = "bounded::eight_in::<_, 0, 27>")]
+    #[serde(deserialize_with = "bounded::each_in::<_, 8, 0, 27, false>")]
     pub drive: [u8; 8],
-    #[serde(deserialize_with = "bounded::eight_in::<_, 0, 27>")]
+    #[serde(deserialize_with = "bounded::each_in::<_, 8, 0, 27, false>")]
     pub sense: [u8; 8],
     #[serde(deserialize_with = "bounded::u32_in::<_, 0, 10_000>")]
     pub settle_us: u32,
@@ -95,7 +95,7 @@ impl MatrixConfig {
 pub struct Mcp23017Config {
     /// The I²C bus number (1 on the 40-pin header: SDA BCM 2, SCL BCM 3).
     pub bus: u8,
-    #[serde(deserialize_with = "bounded::four_in::<_, 0x20, 0x27>")]
+    #[serde(deserialize_with = "bounded::each_in::<_, 4, 0x20, 0x27, true>")]
     pub addresses: [u8; 4],
     #[serde(deserialize_with = "bounded::u32_in::<_, 0, 100_000>")]
     pub verify_every: u32,
