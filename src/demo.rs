@@ -14,7 +14,8 @@ use crate::pgn::read_games;
 use crate::replay::feed;
 use crate::sim::{Style, simulate};
 use crate::speech::{
-    Delivery, Kind, Report, Speaker, SpeechConfig, Utterance, VoiceLanguage, build_chain,
+    Delivery, Kind, READY_WITHIN, Report, Speaker, SpeechConfig, TextOutput, Utterance,
+    VoiceLanguage, build_chain,
 };
 use crate::trace::Entry;
 
@@ -46,8 +47,9 @@ pub struct SpeechSetup {
 }
 
 impl SpeechSetup {
-    /// Starts the speaker thread on these voices. The caller prints every
-    /// line, so the chain has no text voice of its own. Returns the speaker,
+    /// Starts the speaker thread on these voices, and waits (at most
+    /// [`READY_WITHIN`]) for them to open. The caller prints every line: the
+    /// printed line is the text voice's announcement. Returns the speaker,
     /// its reports, and how events become utterances.
     pub fn spawn(self) -> (Speaker, Receiver<Report>, Delivery) {
         let (tx, rx) = crossbeam_channel::unbounded();
@@ -56,7 +58,12 @@ impl SpeechSetup {
             language,
             delivery,
         } = self;
-        let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
+        let speaker = Speaker::spawn(
+            move || build_chain(&config, &language, TextOutput::PrintedByCaller),
+            tx,
+        );
+        // The first words are to be heard: give the voices a moment to open.
+        speaker.wait_ready(READY_WITHIN);
         (speaker, rx, delivery)
     }
 }

@@ -12,7 +12,9 @@ use pegboard::core::BLIND_BOARD;
 use pegboard::demo::{self, DemoOptions, SpeechSetup};
 use pegboard::hwtools;
 use pegboard::replay::{self, ReplayError, Until};
-use pegboard::speech::{Kind, Report, Speaker, Utterance, VoiceName, build_chain};
+use pegboard::speech::{
+    Kind, READY_WITHIN, Report, Speaker, TextOutput, Utterance, VoiceName, build_chain,
+};
 use pegboard::trace;
 
 /// pegboard lets a blind or partially sighted player play a real,
@@ -381,7 +383,12 @@ fn start_speaker(config: &Config, words: &pegboard::announce::Phrasebook) -> Spe
     let language = config.voice_language(words);
     let speech = config.speech.clone();
     let (tx, _rx) = crossbeam_channel::unbounded();
-    Speaker::spawn(move || build_chain(&speech, &language, true), tx)
+    let speaker = Speaker::spawn(
+        move || build_chain(&speech, &language, TextOutput::Stdout),
+        tx,
+    );
+    speaker.wait_ready(READY_WITHIN);
+    speaker
 }
 
 /// `pegboard say`: one utterance through the voice chain; reports on
@@ -416,7 +423,12 @@ fn say(
     let language = config.voice_language(&words);
     let speech = config.speech.clone();
     let (tx, rx) = crossbeam_channel::unbounded();
-    let speaker = Speaker::spawn(move || build_chain(&speech, &language, true), tx);
+    let speaker = Speaker::spawn(
+        move || build_chain(&speech, &language, TextOutput::Stdout),
+        tx,
+    );
+    // A voice still opening after this is skipped (and named below).
+    speaker.wait_ready(READY_WITHIN);
     speaker.say(Utterance {
         kind,
         earcon: None,

@@ -239,16 +239,86 @@ pub const OUTPUT_FRAMES: u32 = 256;
 
 /// Opens the default audio output with a short buffer, or with the
 /// device's own buffer if it refuses a short one.
+///
+/// ALSA's library prints its complaints (dozens of `ALSA lib conf.c:…`
+/// lines on a machine without a sound card) straight onto standard error.
+/// They are caught on this thread instead, and the last one is named in the
+/// error if no output opens.
 pub fn open_output() -> Result<rodio::MixerDeviceSink, String> {
+    let alsa_said = alsa_messages();
     let short = rodio::DeviceSinkBuilder::from_default_device()
         .map(|b| b.with_buffer_size(cpal::BufferSize::Fixed(OUTPUT_FRAMES)))
         .and_then(|b| b.open_stream());
     let mut sink = match short {
         Ok(sink) => sink,
-        Err(_) => rodio::DeviceSinkBuilder::open_default_sink().map_err(|e| e.to_string())?,
+        Err(_) => rodio::DeviceSinkBuilder::open_default_sink().map_err(|e| {
+            match alsa_said.as_ref().and_then(last_line) {
+                Some(line) => format!("{e} (ALSA: {line})"),
+                None => e.to_string(),
+            }
+        })?,
     };
     sink.log_on_drop(false);
+    prime(&sink);
     Ok(sink)
+}
+
+/// How long priming a new output may take.
+pub const PRIME_WITHIN: Duration = Duration::from_secs(3);
+/// A player whose first sample is taken within this is primed.
+const PRIMED_WITHIN: Duration = Duration::from_millis(50);
+
+/// Gets a new output going before it is used. The first sound given to a
+/// fresh PulseAudio stream is taken late (a quarter of a second to nearly
+/// two, measured on a null sink), and the words of the first move would
+/// come that late. A short silence is played the way utterances are
+/// (a new player), again and again, until one is taken at once.
+fn prime(sink: &rodio::MixerDeviceSink) {
+    let (Some(channels), Some(rate)) =
+        (rodio::ChannelCount::new(1), rodio::SampleRate::new(48_000))
+    else {
+        return;
+    };
+    let deadline = Instant::now() + PRIME_WITHIN;
+    while Instant::now() < deadline {
+        let taken = Arc::new(Mutex::new(None));
+        let player = rodio::Player::connect_new(sink.mixer());
+        let given = Instant::now();
+        player.append(FirstSample {
+            inner: rodio::buffer::SamplesBuffer::new(channels, rate, vec![0.0; 48]),
+            started: Arc::clone(&taken),
+            seen: false,
+        });
+        while taken.lock().ok().is_some_and(|t| t.is_none()) {
+            if Instant::now() > deadline {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if given.elapsed() < PRIMED_WITHIN {
+            return;
+        }
+    }
+}
+
+/// Sends ALSA's messages on this thread into a buffer, from now on.
+#[cfg(target_os = "linux")]
+fn alsa_messages() -> Option<std::rc::Rc<std::cell::RefCell<alsa::Output>>> {
+    alsa::Output::local_error_handler().ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn alsa_messages() -> Option<std::rc::Rc<std::cell::RefCell<String>>> {
+    None
+}
+
+/// The last message in the buffer, without ALSA's own prefix.
+fn last_line(messages: &std::rc::Rc<std::cell::RefCell<impl std::fmt::Display>>) -> Option<String> {
+    let text = messages.try_borrow().ok()?.to_string();
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
 }
 
 /// A source that notes the instant its first sample is taken by the audio

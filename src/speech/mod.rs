@@ -10,20 +10,22 @@
 pub mod chain;
 pub mod clips;
 pub mod dispatcher;
+pub mod guard;
 pub mod queue;
 pub mod speaker;
 pub mod utterance;
 pub mod voice;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::Deserialize;
 
 pub use chain::Chain;
 pub use clips::ClipSet;
 pub use dispatcher::DispatcherSettings;
-pub use speaker::{Report, Speaker};
+pub use speaker::{READY_WITHIN, Report, Speaker};
 pub use utterance::{Delivery, Earcon, EarconSwitches, Kind, Utterance};
 pub use voice::{NullVoice, TextVoice, Voice, VoiceError};
 
@@ -74,6 +76,10 @@ pub struct SpeechConfig {
     pub voices: Vec<VoiceName>,
     /// Say nothing at all (moves still count as announced when handed over).
     pub muted: bool,
+    /// How long a voice may take to begin to sound (and to answer any call)
+    /// before it has failed for the utterance and the next voice says it.
+    #[serde(deserialize_with = "crate::bounded::u64_in::<_, 50, 10_000>")]
+    pub start_within_ms: u64,
     pub speech_dispatcher: DispatcherSettings,
     pub clips: ClipsConfig,
     pub file: FileConfig,
@@ -88,6 +94,7 @@ impl Default for SpeechConfig {
                 VoiceName::Text,
             ],
             muted: false,
+            start_within_ms: chain::START_BOUND.as_millis() as u64,
             speech_dispatcher: DispatcherSettings::default(),
             clips: ClipsConfig::default(),
             file: FileConfig::default(),
@@ -143,7 +150,7 @@ pub struct VoiceLanguage {
 }
 
 /// The clip set, loaded once on first use and shared by the clip, file and
-/// speech-dispatcher (earcons) voices.
+/// speech-dispatcher (earcons) voices, each on its own worker thread.
 struct ClipCache {
     dir: PathBuf,
     language: String,
@@ -151,44 +158,59 @@ struct ClipCache {
 }
 
 impl ClipCache {
-    fn get(&mut self) -> Result<Arc<ClipSet>, VoiceError> {
-        let dir = &self.dir;
-        let language = &self.language;
-        self.loaded
+    fn get(cache: &Mutex<ClipCache>) -> Result<Arc<ClipSet>, VoiceError> {
+        let mut guard = cache
+            .lock()
+            .map_err(|_| VoiceError::Broken("clip set: a voice failed while loading it".into()))?;
+        let ClipCache {
+            dir,
+            language,
+            loaded,
+        } = &mut *guard;
+        loaded
             .get_or_insert_with(|| ClipSet::load(dir, language).map(Arc::new))
             .clone()
             .map_err(|e| VoiceError::Broken(format!("clip set: {e}")))
     }
 }
 
-/// Builds the configured chain. Call it on the thread that will speak.
-/// When muted, the chain is the null voice alone. With `text_fallback`, a
-/// `text` voice is always last unless the chain already ends in `text` or
-/// `null`, so that no word is ever lost.
-pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text_fallback: bool) -> Chain {
-    let mut chain = Chain::new();
+/// Where the `text` voice's words go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextOutput {
+    /// Printed on standard output.
+    Stdout,
+    /// The caller prints every event already (`demo`, `play`): the printed
+    /// line is the text voice's announcement, and it prints nothing more.
+    PrintedByCaller,
+}
+
+/// Builds the configured chain. When muted, the chain is the null voice
+/// alone. Otherwise a `text` voice is always last unless the chain already
+/// ends in `text` or `null`, so that no word is ever lost.
+pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text: TextOutput) -> Chain {
+    let mut chain = Chain::new().with_start_bound(Duration::from_millis(config.start_within_ms));
     if config.muted {
         chain.push_voice(Box::new(NullVoice));
         return chain;
     }
-    let cache = std::rc::Rc::new(std::cell::RefCell::new(ClipCache {
+    let cache = Arc::new(Mutex::new(ClipCache {
         dir: clips::sounds_dir(config.clips.directory.as_deref()),
         language: language.clips.clone(),
         loaded: None,
     }));
     let mut voices = config.voices.clone();
-    if text_fallback && !matches!(voices.last(), Some(VoiceName::Text | VoiceName::Null)) {
+    if !matches!(voices.last(), Some(VoiceName::Text | VoiceName::Null)) {
         voices.push(VoiceName::Text);
     }
     for name in voices {
-        let cache = std::rc::Rc::clone(&cache);
+        let cache = Arc::clone(&cache);
         match name {
             VoiceName::SpeechDispatcher => {
                 let settings = config.speech_dispatcher.clone();
                 let code = language.synthesizer.clone();
                 let spoken = language.spoken.clone();
                 chain.push(name.as_str(), move || {
-                    let clips = cache.borrow_mut().get().ok();
+                    let clips = ClipCache::get(&cache).ok();
                     dispatcher::DispatcherVoice::open(&settings, &code, spoken.clone(), clips)
                         .map(|v| Box::new(v) as Box<dyn Voice>)
                 });
@@ -196,19 +218,22 @@ pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text_fallbac
             VoiceName::Clips => {
                 let volume = config.clips.volume;
                 chain.push(name.as_str(), move || {
-                    let clips = cache.borrow_mut().get()?;
+                    let clips = ClipCache::get(&cache)?;
                     clips::ClipVoice::open(clips, volume).map(|v| Box::new(v) as Box<dyn Voice>)
                 });
             }
             VoiceName::File => {
                 let dir = config.file.directory.clone();
                 chain.push(name.as_str(), move || {
-                    let clips = cache.borrow_mut().get()?;
+                    let clips = ClipCache::get(&cache)?;
                     clips::FileVoice::open(clips, &dir).map(|v| Box::new(v) as Box<dyn Voice>)
                 });
             }
-            VoiceName::Text => chain.push(name.as_str(), || {
-                Ok(Box::new(TextVoice::stdout()) as Box<dyn Voice>)
+            VoiceName::Text => chain.push(name.as_str(), move || {
+                Ok(Box::new(match text {
+                    TextOutput::Stdout => TextVoice::stdout(),
+                    TextOutput::PrintedByCaller => TextVoice::to(Box::new(std::io::sink())),
+                }) as Box<dyn Voice>)
             }),
             VoiceName::Null => {
                 chain.push(name.as_str(), || Ok(Box::new(NullVoice) as Box<dyn Voice>))

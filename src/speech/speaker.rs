@@ -1,7 +1,10 @@
 //! The speaker: a thread that owns the voices and the queue, speaks one
 //! utterance at a time, and reports when each starts, so that a move counts
 //! as announced (E2.3c) at the right instant. Nothing the voices do can
-//! block the caller: `say` only sends on a channel.
+//! block the caller: `say` only sends on a channel. Nothing they do can
+//! block the speaker either: each voice answers on its own thread within the
+//! chain's start bound, and a voice that has not begun to sound by then has
+//! failed for the utterance, which the next voice says.
 
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -11,14 +14,17 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use super::chain::{Chain, Failure};
 use super::queue::Queue;
 use super::utterance::{Kind, Utterance};
-use super::voice::Progress;
+use super::voice::{Progress, VoiceError};
 
-/// How long a voice that reports its start may take to start before the
-/// utterance is counted as started anyway.
-pub const START_TIMEOUT: Duration = Duration::from_millis(1500);
-/// Polling while a voice is about to start, and while it speaks.
+/// Polling while a voice is about to start, while it speaks, and while a
+/// voice is being opened.
 const START_POLL: Duration = Duration::from_millis(1);
 const SPEAK_POLL: Duration = Duration::from_millis(10);
+const OPEN_POLL: Duration = Duration::from_millis(10);
+/// How long the commands that speak at once wait for their voices to open
+/// (a fresh sound output is primed; a named speech-dispatcher voice is
+/// looked up in its list).
+pub const READY_WITHIN: Duration = Duration::from_secs(3);
 
 /// The longest an utterance may take before the speaker stops waiting for
 /// its end (the end report of some speech-dispatcher setups never comes).
@@ -30,8 +36,9 @@ pub fn end_timeout(u: &Utterance) -> Duration {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
     /// The utterance began to be heard at `at`, or was handed at `at` to a
-    /// voice that cannot tell (text, file, null), or its voice did not
-    /// report a start within [`START_TIMEOUT`] (`confirmed` false).
+    /// voice that cannot tell (text, file, null), or its voice finished it
+    /// without reporting a start (`confirmed` false: counted from the
+    /// hand-over).
     Started {
         kind: Kind,
         ply: Option<u32>,
@@ -39,7 +46,8 @@ pub enum Report {
         at: Instant,
         confirmed: bool,
     },
-    /// A voice failed; the next one in the chain was tried.
+    /// A voice failed; the next one in the chain was tried. Said once per
+    /// voice, until that voice speaks again.
     VoiceFailed(Failure),
     /// No voice could say this utterance.
     Unsaid(Utterance),
@@ -51,6 +59,8 @@ enum Command {
     Say(Utterance),
     /// Answer on the sender once nothing is playing or queued.
     WhenIdle(Sender<()>),
+    /// Answer on the sender once no voice is being opened.
+    WhenReady(Sender<()>),
     Quit,
 }
 
@@ -98,6 +108,16 @@ impl Speaker {
         rx.recv_timeout(timeout).is_ok()
     }
 
+    /// Waits until every voice has opened or failed to, at most `timeout`.
+    /// Whether they have.
+    pub fn wait_ready(&self, timeout: Duration) -> bool {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        if self.commands.send(Command::WhenReady(tx)).is_err() {
+            return false;
+        }
+        rx.recv_timeout(timeout).is_ok()
+    }
+
     /// Stops the thread at once, dropping the queue.
     pub fn quit(mut self) {
         self.stop_thread();
@@ -117,16 +137,43 @@ impl Drop for Speaker {
     }
 }
 
+/// The failures told so far: each voice's once, until it speaks again.
+#[derive(Default)]
+struct Told(Vec<&'static str>);
+
+impl Told {
+    fn failure(&mut self, f: Failure, reports: &Sender<Report>) {
+        if !self.0.contains(&f.voice) {
+            self.0.push(f.voice);
+            let _ = reports.send(Report::VoiceFailed(f));
+        }
+    }
+
+    fn spoke(&mut self, voice: &'static str) {
+        self.0.retain(|v| *v != voice);
+    }
+}
+
 fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
     let mut queue = Queue::new();
     let mut current: Option<Current> = None;
     let mut idle = true;
     let mut waiting: Vec<Sender<()>> = Vec::new();
-    for f in chain.open(Instant::now()) {
-        let _ = reports.send(Report::VoiceFailed(f));
-    }
+    let mut readying: Vec<Sender<()>> = Vec::new();
+    let mut told = Told::default();
     loop {
+        // Openings in the background are looked at on every round, and
+        // voices due for a retry are opened again.
+        for f in chain.open(Instant::now()) {
+            told.failure(f, &reports);
+        }
+        if !chain.opening() {
+            for tx in readying.drain(..) {
+                let _ = tx.send(());
+            }
+        }
         let command = match &current {
+            None if queue.is_empty() && chain.opening() => inbox.recv_timeout(OPEN_POLL),
             None if queue.is_empty() => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
             None => Err(RecvTimeoutError::Timeout),
             Some(c) if !c.started => inbox.recv_timeout(START_POLL),
@@ -151,6 +198,7 @@ fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
                     }
                 }
                 Command::WhenIdle(tx) => waiting.push(tx),
+                Command::WhenReady(tx) => readying.push(tx),
                 Command::Quit => {
                     if let Some(c) = current.take() {
                         chain.stop(c.voice);
@@ -159,22 +207,32 @@ fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
                 }
             }
         }
-        if let Some(c) = current.as_mut() {
+        if let Some(mut c) = current.take() {
             let now = Instant::now();
             let progress = chain.progress(c.voice);
+            let mut failed = None;
             if !c.started {
                 let start = match progress {
                     Progress::Speaking(at) => Some((at, true)),
                     // Finished without a start report: it was heard, or the
                     // voice ended it; count it from the hand-over.
                     Progress::Finished => Some((c.handed_at, false)),
-                    Progress::Waiting if now - c.handed_at > START_TIMEOUT => {
-                        Some((c.handed_at, false))
+                    Progress::Broken => {
+                        failed = Some("stopped answering before it began to speak".to_string());
+                        None
+                    }
+                    Progress::Waiting if now - c.handed_at > chain.start_bound() => {
+                        failed = Some(format!(
+                            "did not begin to speak within {} ms",
+                            chain.start_bound().as_millis()
+                        ));
+                        None
                     }
                     Progress::Waiting => None,
                 };
                 if let Some((at, confirmed)) = start {
                     c.started = true;
+                    told.spoke(chain.name(c.voice));
                     let _ = reports.send(Report::Started {
                         kind: c.utterance.kind,
                         ply: c.utterance.ply,
@@ -184,18 +242,33 @@ fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
                     });
                 }
             }
-            let overdue = now - c.handed_at > end_timeout(&c.utterance);
-            if progress == Progress::Finished || overdue {
+            if let Some(why) = failed {
+                // Failed for this utterance: the next voice says it.
+                let voice = chain.name(c.voice);
+                chain.fail(c.voice, now);
+                told.failure(
+                    Failure {
+                        voice,
+                        error: VoiceError::Broken(why),
+                    },
+                    &reports,
+                );
+                current = begin(&mut chain, c.utterance, c.voice + 1, &reports, &mut told);
+            } else {
+                let overdue = now - c.handed_at > end_timeout(&c.utterance);
                 if overdue {
                     chain.stop(c.voice);
                 }
-                current = None;
+                let done = matches!(progress, Progress::Finished | Progress::Broken) || overdue;
+                if !done {
+                    current = Some(c);
+                }
             }
         }
         while current.is_none() {
             match queue.pop() {
                 Some(u) => {
-                    current = begin(&mut chain, u, &reports);
+                    current = begin(&mut chain, u, 0, &reports, &mut told);
                     idle = false;
                 }
                 None => {
@@ -213,11 +286,18 @@ fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
     }
 }
 
-fn begin(chain: &mut Chain, u: Utterance, reports: &Sender<Report>) -> Option<Current> {
+/// Hands `u` to the first voice from `first` on that takes it.
+fn begin(
+    chain: &mut Chain,
+    u: Utterance,
+    first: usize,
+    reports: &Sender<Report>,
+    told: &mut Told,
+) -> Option<Current> {
     let now = Instant::now();
-    let (used, failures) = chain.start(&u, now);
+    let (used, failures) = chain.start_from(&u, now, first);
     for f in failures {
-        let _ = reports.send(Report::VoiceFailed(f));
+        told.failure(f, reports);
     }
     let Some(voice) = used else {
         let _ = reports.send(Report::Unsaid(u));
@@ -225,6 +305,7 @@ fn begin(chain: &mut Chain, u: Utterance, reports: &Sender<Report>) -> Option<Cu
     };
     let handed_at = Instant::now();
     if !chain.reports_start(voice) {
+        told.spoke(chain.name(voice));
         let _ = reports.send(Report::Started {
             kind: u.kind,
             ply: u.ply,
@@ -233,7 +314,7 @@ fn begin(chain: &mut Chain, u: Utterance, reports: &Sender<Report>) -> Option<Cu
             confirmed: true,
         });
         return match chain.progress(voice) {
-            Progress::Finished => None,
+            Progress::Finished | Progress::Broken => None,
             _ => Some(Current {
                 utterance: u,
                 voice,

@@ -37,9 +37,14 @@ pub enum Progress {
     Speaking(Instant),
     /// Done (or stopped).
     Finished,
+    /// The voice stopped working with the utterance in hand (its backend
+    /// stopped answering); the next voice is to say it if it was not heard.
+    Broken,
 }
 
-/// A way of saying things. Voices run on the speaker thread only.
+/// A way of saying things. Each voice is opened, called and dropped on a
+/// worker thread of its own (see [`super::guard`]), so a voice may block
+/// without stopping anything else.
 pub trait Voice {
     /// The name used in the configuration's voice chain.
     fn name(&self) -> &'static str;

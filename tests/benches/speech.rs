@@ -24,7 +24,8 @@ use pegboard::demo::GAME;
 use pegboard::pgn::read_games;
 use pegboard::sim::playable_moves;
 use pegboard::speech::{
-    Kind, Report, Speaker, SpeechConfig, Utterance, VoiceLanguage, VoiceName, build_chain,
+    Kind, Report, Speaker, SpeechConfig, TextOutput, Utterance, VoiceLanguage, VoiceName,
+    build_chain,
 };
 use shakmaty::Position;
 
@@ -151,7 +152,10 @@ fn measure(
         spoken: pegboard::announce::Vocabulary::fide().spoken,
     };
     let (tx, rx) = crossbeam_channel::unbounded();
-    let speaker = Speaker::spawn(move || build_chain(&config, &language, false), tx);
+    let speaker = Speaker::spawn(
+        move || build_chain(&config, &language, TextOutput::PrintedByCaller),
+        tx,
+    );
     // Warm up: the voice opens, the synthesizer loads.
     speaker.say(Utterance::words(Kind::Answer, "Anna"));
     speaker.wait_idle(Duration::from_secs(10));
