@@ -23,8 +23,10 @@ use crate::sensors::{Layout, LossReport, SensorSource, SourceError};
 use crate::speech::{Kind, Speaker, Utterance};
 use crate::trace::{self, Header, Reading};
 
-/// When a command stops: after so many seconds, or when `q` and Enter are
-/// typed (if standard input is a terminal or a pipe that says so).
+/// When a command stops: after so many seconds, when `q` and Enter are
+/// typed (if standard input is a terminal or a pipe that says so), or at
+/// SIGTERM or SIGINT (`systemctl stop`, Ctrl-C). A second signal while it
+/// is stopping ends the process at once.
 #[derive(Clone)]
 pub struct Stop {
     deadline: Option<Instant>,
@@ -35,6 +37,12 @@ impl Stop {
     /// Stops after `seconds` (if given) or at a `q` line on standard input.
     pub fn new(seconds: Option<f64>, watch_stdin: bool) -> Stop {
         let quit = Arc::new(AtomicBool::new(false));
+        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+            // Registration fails only for a signal that cannot be caught;
+            // these two can. Without it the default (ending) still applies.
+            let _ = signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(&quit));
+            let _ = signal_hook::flag::register(signal, Arc::clone(&quit));
+        }
         if watch_stdin {
             let flag = quit.clone();
             std::thread::spawn(move || {

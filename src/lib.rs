@@ -15,6 +15,7 @@ pub mod core;
 pub mod demo;
 pub mod display;
 pub mod hwtools;
+pub mod notify;
 pub mod pgn;
 pub mod play;
 pub mod quote;

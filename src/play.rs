@@ -18,7 +18,12 @@ use crate::config::Config;
 use crate::core::{BLIND_BOARD, Controller, Event, Input, Stamped, StartPosition};
 use crate::demo::{SpeechSetup, print_event};
 use crate::hwtools::{Station, Stop, Trouble};
+use crate::notify::Notifier;
 use crate::speech::{Kind, Report, Utterance};
+
+/// How long the last words may go on after `play` is told to stop (the
+/// service is stopped within 2 s of SIGTERM).
+pub const FINAL_WORDS_WITHIN: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// How long the sensors may take to give a first reading before the player
 /// is told the board is not connected (a serial scanner's handshake takes a
@@ -103,18 +108,23 @@ pub fn play(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let words = config.phrasebook().map_err(|e| e.to_string())?;
-    let mut station = Station::open(config)?;
     let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
         .map_err(|e| e.to_string())?;
+    // The voices first (they may take a moment to open), then the sensors,
+    // so that no reading waits in the meantime.
     let voices = speech.map(SpeechSetup::spawn);
+    let mut station = Station::open(config)?;
     let io = |e: std::io::Error| format!("cannot write: {e}");
     let mut events: Vec<Stamped> = Vec::new();
     let mut trouble = Trouble::default();
     let mut presence = None;
+    let mut service = Notifier::from_env();
     while !stop.now() {
         let tick = station.tick();
+        service.alive(std::time::Instant::now());
         let presence = presence.get_or_insert_with(|| {
             c.start(tick.t, &mut events);
+            service.ready();
             Presence::new(tick.t)
         });
         c.advance(tick.t, &mut events);
@@ -169,8 +179,10 @@ pub fn play(
         }
         out.flush().map_err(io)?;
     }
+    service.stopping();
+    out.flush().map_err(io)?;
     if let Some((speaker, _, _)) = voices {
-        speaker.wait_idle(std::time::Duration::from_secs(5));
+        speaker.wait_idle(FINAL_WORDS_WITHIN);
         speaker.quit();
     }
     Ok(())

@@ -214,6 +214,20 @@ impl Chain {
         progress
     }
 
+    /// Whether voice `i`'s backend still answers; one that does not is
+    /// closed, to be opened again later.
+    pub fn check(&mut self, i: usize, now: Instant) -> Result<(), VoiceError> {
+        let slot = &mut self.slots[i];
+        let result = match &mut slot.state {
+            State::Open { voice, .. } => voice.check(),
+            _ => Ok(()),
+        };
+        if result.is_err() {
+            slot.close(now);
+        }
+        result
+    }
+
     /// Stops voice `i`'s utterance (without waiting for it to stop).
     pub fn stop(&mut self, i: usize) {
         if let State::Open { voice, .. } = &mut self.slots[i].state {

@@ -268,6 +268,13 @@ impl Voice for DispatcherVoice {
         }
     }
 
+    /// One question and its answer: a daemon that is frozen (stopped,
+    /// hung on its sound server) keeps its socket open but answers nothing.
+    fn check(&mut self) -> Result<(), VoiceError> {
+        let _ = self.connection.get_voice_pitch();
+        Ok(())
+    }
+
     fn stop(&mut self) {
         self.pending = None;
         if let Some(e) = &self.earcons {

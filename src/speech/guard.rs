@@ -27,6 +27,7 @@ pub type Opener = Arc<dyn Fn() -> Result<Box<dyn Voice>, VoiceError> + Send + Sy
 enum Call {
     Start(Utterance),
     Progress,
+    Check,
     Stop,
 }
 
@@ -36,6 +37,7 @@ enum Answer {
     Opened(Result<bool, VoiceError>),
     Started(Result<(), VoiceError>),
     Progress(Progress),
+    Checked(Result<(), VoiceError>),
 }
 
 /// A voice's worker thread, as its guard sees it.
@@ -179,6 +181,7 @@ fn work(
         let answer = match call {
             Call::Start(u) => Answer::Started(voice.start(&u)),
             Call::Progress => Answer::Progress(voice.progress()),
+            Call::Check => Answer::Checked(voice.check()),
             Call::Stop => {
                 voice.stop();
                 continue;
@@ -252,6 +255,13 @@ impl Voice for Guarded {
         match self.call(Call::Progress) {
             Some(Answer::Progress(p)) => p,
             _ => Progress::Broken,
+        }
+    }
+
+    fn check(&mut self) -> Result<(), VoiceError> {
+        match self.call(Call::Check) {
+            Some(Answer::Checked(result)) => result,
+            _ => Err(self.silent()),
         }
     }
 

@@ -74,6 +74,8 @@ struct Current {
     voice: usize,
     handed_at: Instant,
     started: bool,
+    /// When its voice was last asked whether it still answers.
+    checked_at: Option<Instant>,
 }
 
 impl Speaker {
@@ -254,6 +256,24 @@ fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
                     &reports,
                 );
                 current = begin(&mut chain, c.utterance, c.voice + 1, &reports, &mut told);
+            } else if c.started
+                && !queue.is_empty()
+                && c.checked_at
+                    .is_none_or(|t| now.saturating_duration_since(t) >= chain.start_bound())
+                && let Err(error) = {
+                    // Words are waiting: a voice frozen in the middle of its
+                    // utterance must not hold them until its end timeout.
+                    c.checked_at = Some(now);
+                    chain.check(c.voice, now)
+                }
+            {
+                told.failure(
+                    Failure {
+                        voice: chain.name(c.voice),
+                        error,
+                    },
+                    &reports,
+                );
             } else {
                 let overdue = now - c.handed_at > end_timeout(&c.utterance);
                 if overdue {
@@ -320,6 +340,7 @@ fn begin(
                 voice,
                 handed_at,
                 started: true,
+                checked_at: None,
             }),
         };
     }
@@ -328,5 +349,6 @@ fn begin(
         voice,
         handed_at,
         started: false,
+        checked_at: None,
     })
 }

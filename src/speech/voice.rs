@@ -70,6 +70,13 @@ pub trait Voice {
 
     /// Stops the current utterance at once.
     fn stop(&mut self) {}
+
+    /// Asks the backend whether it still answers (a voice that can hang:
+    /// speech-dispatcher). It may block; the guard's deadline is the
+    /// answer to that.
+    fn check(&mut self) -> Result<(), VoiceError> {
+        Ok(())
+    }
 }
 
 /// Prints each utterance on a line (standard output by default).

@@ -113,6 +113,23 @@ impl AudioEnv {
         self.speechd = Some(child);
     }
 
+    /// Freezes speech-dispatcher (SIGSTOP): it keeps its socket and its
+    /// connections and answers nothing, as a hung daemon does.
+    pub fn freeze_speechd(&self) {
+        let pid = self.speechd.as_ref().expect("speech-dispatcher runs").id();
+        let status = Command::new("kill")
+            .args(["-STOP", &pid.to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "speech-dispatcher could not be stopped");
+    }
+
+    /// Stops the sound server: speech-dispatcher is left without one.
+    pub fn stop_pulse(&mut self) {
+        let _ = self.pulse.kill();
+        let _ = self.pulse.wait();
+    }
+
     /// The environment a program needs to use this sound system.
     pub fn vars(&self) -> Vec<(&'static str, String)> {
         vec![
