@@ -107,6 +107,8 @@ pub struct DispatcherVoice {
     connection: Connection,
     /// The configured volume (-100 to 100), scaled per utterance.
     volume: f32,
+    /// The volume in force: the configured one, or the last utterance's.
+    volume_now: i32,
     reports: Arc<Mutex<Reports>>,
     current: Current,
     earcons: Option<EarconPlayer>,
@@ -190,6 +192,7 @@ impl DispatcherVoice {
         Ok(DispatcherVoice {
             connection,
             volume: clamp(settings.volume) as f32,
+            volume_now: clamp(settings.volume),
             reports,
             current: Current::default(),
             earcons: clips.and_then(EarconPlayer::open),
@@ -220,8 +223,9 @@ impl Voice for DispatcherVoice {
         self.current = Current::default();
         // speech-dispatcher's volume runs from -100 (silent) to 100.
         let volume = -100.0 + (self.volume + 100.0) * u.gain();
+        self.volume_now = volume.round() as i32;
         self.connection
-            .set_volume(volume.round() as i32)
+            .set_volume(self.volume_now)
             .map_err(|e| broken("volume", e))?;
         let earcon_playing =
             u.earcon.is_some() && self.earcons.as_ref().is_some_and(|player| player.play(u));
@@ -270,9 +274,14 @@ impl Voice for DispatcherVoice {
 
     /// One question and its answer: a daemon that is frozen (stopped,
     /// hung on its sound server) keeps its socket open but answers nothing.
+    ///
+    /// The question is a setting that changes nothing (the volume in force
+    /// set again): libspeechd's "get" calls read a reply that a dead
+    /// connection does not have and crash, its "set" calls report the error.
     fn check(&mut self) -> Result<(), VoiceError> {
-        let _ = self.connection.get_voice_pitch();
-        Ok(())
+        self.connection
+            .set_volume(self.volume_now)
+            .map_err(|e| broken("check", e))
     }
 
     fn stop(&mut self) {
