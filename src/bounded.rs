@@ -29,6 +29,14 @@ pub fn u32_in<'de, D: Deserializer<'de>, const MIN: u64, const MAX: u64>(
     u32::try_from(v).map_err(|_| D::Error::custom(format!("must be at most {}", u32::MAX)))
 }
 
+/// A whole number from `MIN` to `MAX`.
+pub fn u8_in<'de, D: Deserializer<'de>, const MIN: u64, const MAX: u64>(
+    d: D,
+) -> Result<u8, D::Error> {
+    let v = u64_in::<D, MIN, MAX>(d)?;
+    u8::try_from(v).map_err(|_| D::Error::custom(format!("must be at most {}", u8::MAX)))
+}
+
 /// A whole number from `MIN` to `MAX`, either side of zero.
 pub fn i32_in<'de, D: Deserializer<'de>, const MIN: i32, const MAX: i32>(
     d: D,

@@ -271,7 +271,16 @@ fn main() -> ExitCode {
                     start: fen.unwrap_or_else(|| "startpos".to_string()),
                     chess960: false,
                 };
-                pegboard::play::play(&c, &start, speech, events, &stop, &mut std::io::stdout())
+                let faces = pegboard::play::open_faces(&c, std::io::stdout().is_terminal())?;
+                pegboard::play::play(
+                    &c,
+                    &start,
+                    speech,
+                    events,
+                    &stop,
+                    faces,
+                    &mut std::io::stdout(),
+                )
             });
             finish("play", result)
         }

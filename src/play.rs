@@ -14,9 +14,10 @@
 
 use std::io::Write;
 
-use crate::config::Config;
+use crate::config::{Config, FaceKind};
 use crate::core::{BLIND_BOARD, Controller, Event, Input, Stamped, StartPosition};
 use crate::demo::{SpeechSetup, print_event};
+use crate::display::Faces;
 use crate::hwtools::{Station, Stop, Trouble};
 use crate::notify::Notifier;
 use crate::speech::{Kind, Report, Utterance};
@@ -98,13 +99,40 @@ impl Presence {
     }
 }
 
-/// Plays one game from `start` until `stop`.
+/// The clock faces the configuration names: the TM1637 pair (on a build
+/// with Raspberry Pi support), and the status line when `terminal` (standard
+/// output is a terminal).
+pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces, String> {
+    let mut faces = Faces::default();
+    for kind in &config.display.faces {
+        match kind {
+            FaceKind::Terminal if terminal => faces = faces.with_status_line(),
+            FaceKind::Terminal => {}
+            #[cfg(feature = "rpi")]
+            FaceKind::Tm1637 => faces.add(
+                "tm1637",
+                crate::display::rpi::open_tm1637(&config.display.tm1637)?,
+            ),
+            #[cfg(not(feature = "rpi"))]
+            FaceKind::Tm1637 => {
+                return Err(config.check_sensors().err().map_or_else(
+                    || "tm1637 needs Raspberry Pi support".into(),
+                    |e| e.to_string(),
+                ));
+            }
+        }
+    }
+    Ok(faces)
+}
+
+/// Plays one game from `start` until `stop`, showing the clock on `faces`.
 pub fn play(
     config: &Config,
     start: &StartPosition,
     speech: Option<SpeechSetup>,
     json: bool,
     stop: &Stop,
+    mut faces: Faces,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let words = config.phrasebook().map_err(|e| e.to_string())?;
@@ -128,9 +156,7 @@ pub fn play(
             Presence::new(tick.t)
         });
         c.advance(tick.t, &mut events);
-        for message in trouble.update(&tick) {
-            writeln!(out, "pegboard: {message}").map_err(io)?;
-        }
+        let notes = trouble.update(&tick);
         if let Some(change) = presence.update(tick.t, tick.board.is_ok()) {
             let input = match change {
                 PresenceChange::Lost => Input::BoardLost,
@@ -159,6 +185,13 @@ pub fn play(
             }
         }
         // Events may lead to more (the printed announcement, below).
+        let printed = !events.is_empty() || !notes.is_empty();
+        if printed {
+            faces.pause(out).map_err(io)?;
+        }
+        for message in notes {
+            writeln!(out, "pegboard: {message}").map_err(io)?;
+        }
         while !events.is_empty() {
             for e in std::mem::take(&mut events) {
                 print_event(out, &e, json).map_err(io)?;
@@ -177,8 +210,19 @@ pub fn play(
                 }
             }
         }
+        if printed {
+            faces.resume(out).map_err(io)?;
+        }
+        if let Some(clock) = c.clock() {
+            for message in faces.show(tick.t, &clock.face(tick.t), out).map_err(io)? {
+                faces.pause(out).map_err(io)?;
+                writeln!(out, "pegboard: {message}").map_err(io)?;
+                faces.resume(out).map_err(io)?;
+            }
+        }
         out.flush().map_err(io)?;
     }
+    faces.finish(out).map_err(io)?;
     service.stopping();
     out.flush().map_err(io)?;
     if let Some((speaker, _, _)) = voices {

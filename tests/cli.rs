@@ -369,3 +369,51 @@ fn clips_are_found_only_in_the_documented_places() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `play` with its standard output on a terminal (a pseudo-terminal made by
+/// util-linux's `script`), and on a pipe.
+#[test]
+fn play_on_a_terminal_shows_the_clock_as_a_status_line_and_on_a_pipe_does_not() {
+    let trace = temp_file(
+        "face.jsonl",
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
+    );
+    let config = temp_file(
+        "face.toml",
+        &format!(
+            "[clock]\ncontrol = \"5+3\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{trace}\"\n"
+        ),
+    );
+    let runner = std::env::var("PEGBOARD_TEST_RUNNER").unwrap_or_default();
+    let line = format!(
+        "{runner} {} play --silent --seconds 3 --config {config}",
+        env!("CARGO_BIN_EXE_pegboard")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qfec", &line, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // The line is redrawn in place (erase the line, then the times), and
+    // follows the clock: White's 5:03 before his move, then his 5:05 with
+    // the increment, and Black's clock running down below 5:03.
+    assert!(
+        text.contains("\r\x1b[2KWhite    5:03 <  Black    5:03"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\r\x1b[2KWhite    5:05    Black    5:02 <"),
+        "{text:?}"
+    );
+    // The move itself is printed on a line of its own above it.
+    assert!(text.contains("\r\x1b[2K[00:00.720] 1. Nf3"), "{text:?}");
+    let piped = pegboard(&["play", "--silent", "--seconds", "1.5", "--config", &config]);
+    let piped = String::from_utf8_lossy(&piped.stdout);
+    assert!(piped.contains("1. Nf3"), "{piped}");
+    assert!(
+        !piped.contains('\x1b'),
+        "no status line on a pipe: {piped:?}"
+    );
+}

@@ -7,8 +7,12 @@ use std::rc::Rc;
 
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::{ErrorType, InputPin, OutputPin};
+use pegboard::config::Config;
+use pegboard::core::StartPosition;
 use pegboard::core::clock::{Clock, TimeControl};
-use pegboard::display::{ClockDisplay, Tm1637, Tm1637Pair};
+use pegboard::display::{ClockDisplay, Faces, Tm1637, Tm1637Pair};
+use pegboard::hwtools::Stop;
+use pegboard::play::play;
 use shakmaty::Color;
 
 /// The bus as the chip sees it, decoded edge by edge.
@@ -211,4 +215,75 @@ fn an_unplugged_module_is_reported_and_the_other_still_shows() {
     let err = pair.show(0, &clock.face(0)).expect_err("white is missing");
     assert!(err.0.contains("no acknowledgement"), "{err}");
     assert_eq!(black.borrow().shown(), " 5:00");
+}
+
+/// `pegboard play` (in this process) on a recorded 1. Nf3 with a 5+3 clock,
+/// its faces the two modules; returns what play printed.
+fn play_with_modules(name: &str, white: Module, black: Module) -> String {
+    let dir = std::env::temp_dir().join(format!("pegboard-tm1637-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let trace = dir.join("nf3.jsonl");
+    std::fs::write(
+        &trace,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
+    )
+    .expect("trace");
+    let path = dir.join("play.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[clock]\ncontrol = \"5+3\"\n[sensors]\nsource = \"trace\"\n\
+             [sensors.trace]\nfile = \"{}\"\n",
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let config = Config::load(&path.display().to_string()).expect("config");
+    let mut faces = Faces::default();
+    faces.add("tm1637", Box::new(Tm1637Pair { white, black }));
+    let mut out = Vec::new();
+    play(
+        &config,
+        &StartPosition::default(),
+        None,
+        false,
+        &Stop::new(Some(2.0), false),
+        faces,
+        &mut out,
+    )
+    .expect("play");
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn a_running_play_drives_the_two_modules_as_the_clock_runs() {
+    let (w, white) = module(true);
+    let (b, black) = module(true);
+    let out = play_with_modules("drives", w, b);
+    assert!(out.contains("1. Nf3"), "{out}");
+    // White moved at 0.7 s and got his 3 s: 5:05 left, his colon off
+    // (his clock stands). Black's clock runs from 5:03: at 2 s it shows
+    // 5:01 or 5:02, with the colon of the running side.
+    assert_eq!(white.borrow().shown(), " 505");
+    let shown = black.borrow().shown();
+    assert!(shown == " 5:01" || shown == " 5:02", "{shown}");
+    assert!(white.borrow().display_on && black.borrow().display_on);
+    // Each change of the second was one write, not one per scan.
+    let frames = black.borrow().frames.len();
+    assert!(frames < 40, "{frames} frames for two seconds");
+}
+
+#[test]
+fn a_missing_module_is_told_once_and_the_game_goes_on() {
+    let (w, _) = module(false);
+    let (b, _) = module(true);
+    let out = play_with_modules("missing", w, b);
+    assert!(out.contains("1. Nf3"), "{out}");
+    assert_eq!(
+        out.matches("clock face tm1637:").count(),
+        1,
+        "told once: {out}"
+    );
 }

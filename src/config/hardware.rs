@@ -54,6 +54,63 @@ impl Default for SensorsConfig {
     }
 }
 
+/// A clock face `play` drives besides its printed events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FaceKind {
+    /// A status line with both times, updated in place, when standard
+    /// output is a terminal.
+    Terminal,
+    /// Two TM1637 four-digit modules on the Pi's GPIO, one per player.
+    Tm1637,
+}
+
+/// `[display]`: where the clock is shown.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DisplayConfig {
+    pub faces: Vec<FaceKind>,
+    pub tm1637: Tm1637Config,
+}
+
+impl Default for DisplayConfig {
+    fn default() -> Self {
+        DisplayConfig {
+            faces: vec![FaceKind::Terminal],
+            tm1637: Tm1637Config::default(),
+        }
+    }
+}
+
+/// `[display.tm1637]`: the BCM pins of the two modules' CLK and DIO lines.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Tm1637Config {
+    #[serde(deserialize_with = "bounded::u8_in::<_, 0, 27>")]
+    pub white_clk: u8,
+    #[serde(deserialize_with = "bounded::u8_in::<_, 0, 27>")]
+    pub white_dio: u8,
+    #[serde(deserialize_with = "bounded::u8_in::<_, 0, 27>")]
+    pub black_clk: u8,
+    #[serde(deserialize_with = "bounded::u8_in::<_, 0, 27>")]
+    pub black_dio: u8,
+    /// 0 (dimmest) … 7 (brightest).
+    #[serde(deserialize_with = "bounded::u8_in::<_, 0, 7>")]
+    pub brightness: u8,
+}
+
+impl Default for Tm1637Config {
+    fn default() -> Self {
+        Tm1637Config {
+            white_clk: 5,
+            white_dio: 6,
+            black_clk: 13,
+            black_dio: 19,
+            brightness: 7,
+        }
+    }
+}
+
 /// `[sensors.matrix]`: BCM pin numbers of the drive and sense lines.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -322,7 +379,11 @@ fn at(path: &[&str], message: String) -> KeyProblem {
 }
 
 /// Checks what serde cannot: pins that clash, keys without a place.
-pub fn check(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), KeyProblem> {
+pub fn check(
+    sensors: &SensorsConfig,
+    buttons: &ButtonsConfig,
+    display: &DisplayConfig,
+) -> Result<(), KeyProblem> {
     let mut used: Vec<(u8, String)> = Vec::new();
     let mut take = |pin: u8, what: String, path: &[&str]| -> Result<(), KeyProblem> {
         if pin > 27 {
@@ -353,6 +414,21 @@ pub fn check(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), Key
                 pin,
                 format!("[sensors.matrix] sense line {i}"),
                 &["sensors", "matrix", "sense"],
+            )?;
+        }
+    }
+    if display.faces.contains(&FaceKind::Tm1637) {
+        let t = &display.tm1637;
+        for (pin, what, key) in [
+            (t.white_clk, "White's CLK", "white_clk"),
+            (t.white_dio, "White's DIO", "white_dio"),
+            (t.black_clk, "Black's CLK", "black_clk"),
+            (t.black_dio, "Black's DIO", "black_dio"),
+        ] {
+            take(
+                pin,
+                format!("[display.tm1637] {what}"),
+                &["display", "tm1637", key],
             )?;
         }
     }
@@ -409,7 +485,11 @@ const NO_RPI: &str = "this pegboard was built without Raspberry Pi support; buil
 /// Whether this pegboard can open the sensors and keys as configured:
 /// the source is built in, a trace source names a file that can be read,
 /// and GPIO keys have Raspberry Pi support.
-pub fn usable(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), KeyProblem> {
+pub fn usable(
+    sensors: &SensorsConfig,
+    buttons: &ButtonsConfig,
+    display: &DisplayConfig,
+) -> Result<(), KeyProblem> {
     match sensors.source {
         SourceKind::Trace => match &sensors.trace.file {
             None => {
@@ -455,7 +535,14 @@ pub fn usable(sensors: &SensorsConfig, buttons: &ButtonsConfig) -> Result<(), Ke
             ),
         ));
     }
+    #[cfg(not(feature = "rpi"))]
+    if let Some(i) = display.faces.iter().position(|f| *f == FaceKind::Tm1637) {
+        return Err(at(
+            &["display", "faces", &i.to_string()],
+            format!("[display] faces: \"tm1637\" drives GPIO pins: {NO_RPI}"),
+        ));
+    }
     #[cfg(feature = "rpi")]
-    let _ = buttons;
+    let _ = (buttons, display);
     Ok(())
 }

@@ -9,7 +9,10 @@ use serde::Deserialize;
 use crate::bounded;
 use shakmaty::Role;
 
-pub use hardware::{BoardConfig, ButtonsConfig, KeyConfig, SensorsConfig, SourceKind};
+pub use hardware::{
+    BoardConfig, ButtonsConfig, DisplayConfig, FaceKind, KeyConfig, SensorsConfig, SourceKind,
+    Tm1637Config,
+};
 pub use locate::{ConfigError, Locator};
 
 use crate::announce::phrases::{Style, Styles};
@@ -34,6 +37,7 @@ pub struct Config {
     pub sensors: SensorsConfig,
     pub board: BoardConfig,
     pub buttons: ButtonsConfig,
+    pub display: DisplayConfig,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::check_sensors`]).
     #[serde(skip)]
@@ -211,7 +215,7 @@ impl Config {
                 "[clock] sets both `control` and `pgn_control`; set one of them".to_string(),
             ));
         }
-        hardware::check(&config.sensors, &config.buttons)
+        hardware::check(&config.sensors, &config.buttons, &config.display)
             .map_err(|(path, message)| at.error(&path, message))?;
         config
             .phrasebook()
@@ -243,7 +247,7 @@ impl Config {
             None => ("the configuration", ""),
         };
         let at = Locator::new(file, text);
-        hardware::usable(&self.sensors, &self.buttons)
+        hardware::usable(&self.sensors, &self.buttons, &self.display)
             .map_err(|(path, message)| at.error(&path, message))
     }
 
@@ -341,6 +345,7 @@ mod tests {
             ButtonsConfig::default(),
             "the default has no keys"
         );
+        assert_eq!(c.display, DisplayConfig::default());
     }
 
     #[test]
@@ -467,6 +472,31 @@ mod tests {
         ] {
             assert_eq!(error(text), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn clock_modules_on_pins_the_matrix_uses_name_the_key_and_line() {
+        assert_eq!(
+            error("[display]\nfaces = [\"tm1637\"]\n[display.tm1637]\nwhite_clk = 26\n"),
+            "c.toml:4: [display.tm1637] White's CLK: BCM pin 26 is already [sensors.matrix] \
+             drive line 4"
+        );
+        assert_eq!(
+            error("[display.tm1637]\nbrightness = 8\n"),
+            "c.toml:2: [display.tm1637] brightness: must be from 0 to 7, not 8"
+        );
+        // The modules' own defaults are free pins when the expanders read
+        // the board, and are not checked when no module is configured.
+        let ok = |text: &str| {
+            Config::parse(text, "c.toml")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            ok("[sensors]\nsource = \"mcp23017\"\n[display]\nfaces = [\"tm1637\"]\n"),
+            Ok(())
+        );
+        assert_eq!(ok("[display.tm1637]\nwhite_clk = 26\n"), Ok(()));
     }
 
     #[test]

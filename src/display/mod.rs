@@ -3,6 +3,9 @@
 //! clock changes. A display that fails (an unplugged module) reports an
 //! error and the game goes on: the clock itself lives in the core.
 
+pub mod faces;
+#[cfg(feature = "rpi")]
+pub mod rpi;
 pub mod stream;
 pub mod terminal;
 pub mod tm1637;
@@ -10,6 +13,7 @@ pub mod tm1637;
 use std::fmt;
 
 pub use crate::core::clock::Face;
+pub use faces::Faces;
 pub use stream::EventStreamDisplay;
 pub use terminal::TerminalDisplay;
 pub use tm1637::{Tm1637, Tm1637Pair};

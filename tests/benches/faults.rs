@@ -162,7 +162,7 @@ fn exits() -> [(&'static str, Vec<Duration>); 3] {
             .envs(env.vars());
         // say's end: the text fallback printed the words.
         let (lines, exited) = timed(cmd);
-        let printed = lines.iter().map(|(t, _)| *t).last().expect("words");
+        let printed = lines.last().map(|(t, _)| *t).expect("words");
         say.push(exited - printed);
 
         let env = frozen_env(&format!("exit-play-{round}"));
