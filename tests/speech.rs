@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use pegboard::announce::{Phrasebook, Vocabulary};
 use pegboard::core::{BLIND_BOARD, Settings};
-use pegboard::replay::{Until, replay};
+use pegboard::runtime::replay::{Until, replay};
 use pegboard::speech::clips::{ClipSet, FileVoice, Token, tokens};
 use pegboard::speech::voice::Progress;
 use pegboard::speech::{

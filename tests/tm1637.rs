@@ -11,8 +11,8 @@ use pegboard::config::Config;
 use pegboard::core::StartPosition;
 use pegboard::core::clock::{Clock, TimeControl};
 use pegboard::display::{ClockDisplay, Faces, Tm1637, Tm1637Pair};
-use pegboard::hwtools::Stop;
-use pegboard::play::play;
+use pegboard::runtime::play::play;
+use pegboard::runtime::station::Stop;
 use shakmaty::Color;
 
 /// The bus as the chip sees it, decoded edge by edge.

@@ -4,8 +4,6 @@
 //! error and the game goes on: the clock itself lives in the core.
 
 pub mod faces;
-#[cfg(feature = "rpi")]
-pub mod rpi;
 pub mod stream;
 pub mod terminal;
 pub mod tm1637;

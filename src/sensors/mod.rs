@@ -18,14 +18,10 @@
 pub mod layout;
 pub mod matrix;
 pub mod mcp23017;
-pub mod open;
 pub mod poller;
 pub mod serial;
 pub mod sim;
 pub mod trace_source;
-
-#[cfg(feature = "rpi")]
-pub mod rpi;
 
 use std::fmt;
 

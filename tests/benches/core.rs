@@ -16,7 +16,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Settings, Stamped, StartPosition};
 use pegboard::pgn::read_games;
-use pegboard::replay::{Until, replay, stream};
+use pegboard::runtime::replay::{Until, replay, stream};
 use pegboard::sim::{Style, simulate};
 use pegboard::trace::{self, Reading};
 use shakmaty::Bitboard;
@@ -79,7 +79,7 @@ fn clock_tick(c: &mut Criterion) {
 }
 
 fn dense_trace() -> String {
-    let games = read_games(pegboard::demo::GAME.as_bytes()).expect("demo game");
+    let games = read_games(pegboard::runtime::demo::GAME.as_bytes()).expect("demo game");
     let style = Style {
         scan_period: 5,
         ..Style::default()

@@ -12,7 +12,7 @@
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings};
 use pegboard::pgn::read_games;
-use pegboard::replay::{Until, replay};
+use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Style, playable_moves, simulate_moves};
 use pegboard::trace::{Entry, Reading};
 use shakmaty::Bitboard;

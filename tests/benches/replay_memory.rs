@@ -20,7 +20,7 @@ use pegboard::trace::{self, Reading};
 /// Writes a recording of the demo game whose moves are `think` ms apart on
 /// average; returns its path and its number of raw scans.
 fn recording(name: &str, think: (u64, u64)) -> (std::path::PathBuf, u64) {
-    let games = read_games(pegboard::demo::GAME.as_bytes()).expect("demo game");
+    let games = read_games(pegboard::runtime::demo::GAME.as_bytes()).expect("demo game");
     let style = Style {
         scan_period: 5,
         think,

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use pegboard::announce::Phrasebook;
 use pegboard::announce::phrases::{Style, Styles};
-use pegboard::demo::GAME;
 use pegboard::pgn::read_games;
+use pegboard::runtime::demo::GAME;
 use pegboard::sim::playable_moves;
 use pegboard::speech::{
     Kind, Report, Speaker, SpeechConfig, TextOutput, Utterance, VoiceLanguage, VoiceName,

@@ -3,7 +3,7 @@
 
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Settings, Stamped};
-use pegboard::replay::{Until, replay};
+use pegboard::runtime::replay::{Until, replay};
 use pegboard::trace::{self, Entry};
 use serde_json::Value;
 

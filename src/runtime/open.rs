@@ -1,10 +1,10 @@
 //! A source and keys from the configuration.
 
-use super::SensorSource;
-use super::serial::SerialScanner;
-use super::trace_source::TraceSource;
 use crate::buttons::KeySource;
 use crate::config::hardware::{ButtonsConfig, SensorsConfig, SourceKind};
+use crate::sensors::SensorSource;
+use crate::sensors::serial::SerialScanner;
+use crate::sensors::trace_source::TraceSource;
 
 #[cfg(not(feature = "rpi"))]
 const NO_RPI: &str = "this pegboard was built without Raspberry Pi support; build it with `cargo build --release --features rpi` (the install script does), or use a serial scanner (source = \"serial\")";
@@ -33,9 +33,9 @@ pub fn open_source(config: &SensorsConfig) -> Result<Box<dyn SensorSource>, Stri
             Ok(Box::new(TraceSource::new(file, entries)?))
         }
         #[cfg(feature = "rpi")]
-        SourceKind::Matrix => super::rpi::open_matrix(&config.matrix),
+        SourceKind::Matrix => crate::runtime::rpi::open_matrix(&config.matrix),
         #[cfg(feature = "rpi")]
-        SourceKind::Mcp23017 => super::rpi::open_mcp23017(&config.mcp23017),
+        SourceKind::Mcp23017 => crate::runtime::rpi::open_mcp23017(&config.mcp23017),
         #[cfg(not(feature = "rpi"))]
         SourceKind::Matrix | SourceKind::Mcp23017 => Err(NO_RPI.to_string()),
     }
@@ -51,7 +51,7 @@ pub fn open_keys(config: &ButtonsConfig) -> Result<KeySource, String> {
         .filter_map(|(i, k)| k.bit.map(|b| (i as u8, b)))
         .collect();
     #[cfg(feature = "rpi")]
-    let gpio = super::rpi::open_buttons(config)?;
+    let gpio = crate::runtime::rpi::open_buttons(config)?;
     #[cfg(not(feature = "rpi"))]
     let gpio = if config.key.iter().any(|k| k.pin.is_some()) {
         return Err(format!("[[buttons.key]] with `pin`: {NO_RPI}"));

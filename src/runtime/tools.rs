@@ -3,170 +3,20 @@
 //! rate; the judgement (debounce, flicker, calibration) is in the pure
 //! modules [`crate::sensor_check`] and [`crate::calibrate`].
 
-use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::io::Write;
 
 use shakmaty::Bitboard;
 
 use crate::announce::Phrasebook;
-use crate::buttons::{ButtonDebouncer, KeySource, Keypad, Press};
 use crate::calibrate::{self, Calibration, Said, Step};
 use crate::config::Config;
 use crate::core::{BLIND_BOARD, Input};
-use crate::play::{Presence, PresenceChange};
+use crate::runtime::presence::{Presence, PresenceChange, Trouble};
+use crate::runtime::station::{Station, Stop};
 use crate::sensor_check::{self, Seen, SensorCheck};
-use crate::sensors::open::{open_keys, open_source};
-use crate::sensors::poller::Poller;
-use crate::sensors::{Layout, LossReport, SensorSource, SourceError};
+use crate::sensors::SensorSource;
 use crate::speech::{Kind, Speaker, Utterance};
 use crate::trace::{self, Header, Reading};
-
-/// When a command stops: after so many seconds, when `q` and Enter are
-/// typed (if standard input is a terminal or a pipe that says so), or at
-/// SIGTERM or SIGINT (`systemctl stop`, Ctrl-C). A second signal while it
-/// is stopping ends the process at once.
-#[derive(Clone)]
-pub struct Stop {
-    deadline: Option<Instant>,
-    quit: Arc<AtomicBool>,
-}
-
-impl Stop {
-    /// Stops after `seconds` (if given) or at a `q` line on standard input.
-    pub fn new(seconds: Option<f64>, watch_stdin: bool) -> Stop {
-        let quit = Arc::new(AtomicBool::new(false));
-        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-            // Registration fails only for a signal that cannot be caught;
-            // these two can. Without it the default (ending) still applies.
-            let _ = signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(&quit));
-            let _ = signal_hook::flag::register(signal, Arc::clone(&quit));
-        }
-        if watch_stdin {
-            let flag = quit.clone();
-            std::thread::spawn(move || {
-                // The end of standard input (none, or a closed pipe) is not a quit.
-                for line in std::io::stdin().lock().lines() {
-                    match line {
-                        Ok(l) if l.trim() == "q" => {
-                            flag.store(true, Ordering::SeqCst);
-                            return;
-                        }
-                        Ok(_) => {}
-                        Err(_) => return,
-                    }
-                }
-            });
-        }
-        Stop {
-            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
-            quit,
-        }
-    }
-
-    pub fn now(&self) -> bool {
-        self.quit.load(Ordering::SeqCst) || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// Stops as soon as possible (from another part of the command).
-    fn set(&self) {
-        self.quit.store(true, Ordering::SeqCst);
-    }
-}
-
-/// One turn of the scan loop.
-pub(crate) struct Tick {
-    pub t: u64,
-    /// The board by square, or why there is none this time.
-    pub board: Result<Bitboard, SourceError>,
-    /// Key presses completed in this turn, as inputs.
-    pub inputs: Vec<Input>,
-    /// What the source lost since the last such report (frames with a bad
-    /// checksum, noise, scans that never came), at most every ten seconds.
-    pub losses: Option<String>,
-}
-
-/// The source, its layout and the keys, run at the scan rate.
-pub(crate) struct Station {
-    source: Box<dyn SensorSource>,
-    layout: Layout,
-    keys: KeySource,
-    debouncer: ButtonDebouncer,
-    keypad: Keypad,
-    poller: Poller,
-    presses: Vec<Press>,
-    loss_report: LossReport,
-}
-
-impl Station {
-    pub fn open(config: &Config) -> Result<Station, String> {
-        // What `pegboard check-config` checks: the same verdict here.
-        config.check_sensors().map_err(|e| e.to_string())?;
-        Ok(Station {
-            source: open_source(&config.sensors)?,
-            layout: config.board.layout.clone(),
-            keys: open_keys(&config.buttons)?,
-            debouncer: ButtonDebouncer::new(config.buttons.timing()),
-            keypad: Keypad::new(config.buttons.keymaps(), config.buttons.player.into()),
-            poller: Poller::new(config.sensors.scan_hz),
-            presses: Vec::new(),
-            loss_report: LossReport::default(),
-        })
-    }
-
-    pub fn tick(&mut self) -> Tick {
-        let t = self.poller.wait();
-        let scan = self.source.scan(t);
-        let word = self.keys.read(scan.as_ref().ok().and_then(|s| s.buttons));
-        self.presses.clear();
-        self.debouncer.sample(t, word, &mut self.presses);
-        let inputs = self
-            .presses
-            .iter()
-            .filter_map(|&p| self.keypad.press(p))
-            .collect();
-        let losses = self
-            .loss_report
-            .update(t, self.source.losses())
-            .map(|what| format!("{}: {what}", self.source.describe()));
-        Tick {
-            t,
-            board: scan.map(|s| self.layout.to_board(s.occ)),
-            inputs,
-            losses,
-        }
-    }
-}
-
-/// Reports a source's trouble once when it starts and once when it ends,
-/// and what it lost on the way (rate-limited by the station).
-#[derive(Default)]
-pub(crate) struct Trouble {
-    now: Option<String>,
-}
-
-impl Trouble {
-    /// The messages to show for this tick: a change of state, and losses.
-    pub fn update(&mut self, tick: &Tick) -> Vec<String> {
-        let change = match &tick.board {
-            Ok(_) if self.now.take().is_some() => Some("sensors are back".to_string()),
-            Ok(_) => None,
-            Err(e) => {
-                // Stale and disconnected messages vary in their numbers: report the kind.
-                let kind = match e {
-                    SourceError::Stale { .. } => "stale".to_string(),
-                    other => other.to_string(),
-                };
-                (self.now.as_deref() != Some(&kind)).then(|| {
-                    self.now = Some(kind);
-                    e.to_string()
-                })
-            }
-        };
-        change.into_iter().chain(tick.losses.clone()).collect()
-    }
-}
 
 fn speak(speaker: Option<&Speaker>, text: String) {
     if let Some(s) = speaker {

@@ -4,19 +4,16 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::RecvTimeoutError;
 
 use crate::announce::Phrasebook;
-use crate::core::clock::Face;
-use crate::core::{BLIND_BOARD, Controller, Event, Input, Settings, Stamped};
-use crate::display::TerminalDisplay;
+use crate::core::{BLIND_BOARD, Controller, Input, Settings, Stamped};
 use crate::pgn::read_games;
-use crate::replay::feed;
+use crate::runtime::outputs::emit;
+use crate::runtime::replay::feed;
+use crate::runtime::voices::{SpeechSetup, Voices, announced};
 use crate::sim::{Style, simulate};
-use crate::speech::{
-    Delivery, Kind, READY_WITHIN, Report, Speaker, SpeechConfig, TextOutput, Utterance,
-    VoiceLanguage, build_chain,
-};
+use crate::speech::Report;
 use crate::trace::Entry;
 
 /// The Opera Game, Paris 1858: Morphy against the Duke of Brunswick and
@@ -38,90 +35,6 @@ pub struct DemoOptions {
     pub speech: Option<SpeechSetup>,
 }
 
-/// What the demo speaks with.
-#[derive(Debug, Clone)]
-pub struct SpeechSetup {
-    pub config: SpeechConfig,
-    pub language: VoiceLanguage,
-    pub delivery: Delivery,
-}
-
-impl SpeechSetup {
-    /// Starts the speaker thread on these voices, and waits (at most
-    /// [`READY_WITHIN`]) for them to open. The caller prints every line: the
-    /// printed line is the text voice's announcement. Returns the speaker,
-    /// its reports, and how events become utterances.
-    pub fn spawn(self) -> (Speaker, Receiver<Report>, Delivery) {
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let SpeechSetup {
-            config,
-            language,
-            delivery,
-        } = self;
-        let speaker = Speaker::spawn(
-            move || build_chain(&config, &language, TextOutput::PrintedByCaller),
-            tx,
-        );
-        // The first words are to be heard: give the voices a moment to open.
-        speaker.wait_ready(READY_WITHIN);
-        (speaker, rx, delivery)
-    }
-}
-
-fn clock(t: u64) -> String {
-    format!("{:02}:{:02}.{:03}", t / 60_000, (t / 1000) % 60, t % 1000)
-}
-
-/// The clock as an event shows it.
-fn face_of(event: &Event) -> Option<Face> {
-    match event {
-        Event::Clock {
-            running,
-            paused,
-            white,
-            black,
-            ..
-        } => Some(Face {
-            running: running.map(|s| s.0),
-            paused: *paused,
-            remaining: [white.remaining_ms, black.remaining_ms],
-            moves: [white.moves, black.moves],
-            periods: [white.period, black.period],
-            flags: [white.flag, black.flag],
-        }),
-        _ => None,
-    }
-}
-
-pub(crate) fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<()> {
-    if json {
-        writeln!(out, "{}", serde_json::to_string(e).unwrap_or_default())?;
-    }
-    let t = clock(e.t);
-    match &e.event {
-        Event::Ready { .. } => Ok(()),
-        Event::Clock { .. } => match face_of(&e.event) {
-            Some(face) => {
-                let line = TerminalDisplay::new(std::io::sink(), "White", "Black").line(&face);
-                writeln!(out, "[{t}]   ({line})")
-            }
-            None => Ok(()),
-        },
-        Event::Touch { square, piece, .. } => {
-            writeln!(out, "[{t}]   (touched {piece} on {square})")
-        }
-        Event::Move { ply, san, say, .. } => {
-            let number = ply.div_ceil(2);
-            let dots = if ply % 2 == 1 { "." } else { "..." };
-            writeln!(out, "[{t}] {number}{dots} {san:<8} « {say} »")
-        }
-        other => match other.spoken() {
-            Some(text) => writeln!(out, "[{t}] {:<12} « {text} »", other.name()),
-            None => Ok(()),
-        },
-    }
-}
-
 /// The demo game's trace: the game played by simulated hands.
 pub fn demo_trace(seed: u64) -> Result<Vec<Entry>, String> {
     let games = read_games(GAME.as_bytes()).map_err(|e| e.to_string())?;
@@ -134,12 +47,10 @@ pub fn demo_trace(seed: u64) -> Result<Vec<Entry>, String> {
     simulate(&game.record, seed, style)
 }
 
-/// The demo's link to its speaker: utterances out, start reports back.
-struct Voices {
-    speaker: Speaker,
-    reports: Receiver<Report>,
-    delivery: Delivery,
-    /// The voices that have spoken so far, each noted once on the transcript.
+/// The demo's voices, and what it has noted of them on the transcript.
+struct Spoken {
+    voices: Voices,
+    /// The voices that have spoken so far, each noted once.
     used: Vec<&'static str>,
     /// Whether "no voice works" has been noted.
     unsaid_noted: bool,
@@ -150,7 +61,7 @@ struct Voices {
 struct Session<'a> {
     c: Controller,
     events: Vec<Stamped>,
-    voices: Option<Voices>,
+    voices: Option<Spoken>,
     out: &'a mut dyn Write,
     json: bool,
     began: Instant,
@@ -162,27 +73,10 @@ struct Session<'a> {
 impl Session<'_> {
     /// Prints (and says) every event concluded so far.
     fn emit(&mut self) -> Result<(), String> {
-        let io = |e: std::io::Error| e.to_string();
-        while !self.events.is_empty() {
-            let events: Vec<Stamped> = self.events.drain(..).collect();
-            for e in events {
-                print_event(self.out, &e, self.json).map_err(io)?;
-                match self.voices.as_ref() {
-                    Some(v) => {
-                        if let Some(u) = Utterance::of(&e, &v.delivery) {
-                            v.speaker.say(u);
-                        }
-                    }
-                    // Printing only, the printed line is the announcement.
-                    None => {
-                        if let Event::Move { ply, .. } = e.event {
-                            self.c.input(e.t, Input::Announced(ply), &mut self.events);
-                        }
-                    }
-                }
-            }
-        }
-        self.out.flush().map_err(io)
+        let voices = self.voices.as_ref().map(|s| &s.voices);
+        emit(&mut self.c, &mut self.events, voices, self.out, self.json)
+            .and_then(|()| self.out.flush())
+            .map_err(|e| e.to_string())
     }
 
     /// Waits until simulated instant `t`, feeding the speaker's start
@@ -198,7 +92,7 @@ impl Session<'_> {
                 std::thread::sleep(target - elapsed);
                 break;
             };
-            match v.reports.recv_timeout(target - elapsed) {
+            match v.voices.next_report(target - elapsed) {
                 Ok(report) => {
                     if let Some(input) = report_input(&report, v, self.out)? {
                         let at = ((self.began.elapsed().as_secs_f64() * self.speed * 1000.0)
@@ -228,15 +122,10 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
          Simulated hands play it on the pegged board; each line is what pegboard says.\n"
     )
     .map_err(|e| e.to_string())?;
-    let voices = options.speech.clone().map(|setup| {
-        let (speaker, rx, delivery) = setup.spawn();
-        Voices {
-            speaker,
-            reports: rx,
-            delivery,
-            used: Vec::new(),
-            unsaid_noted: false,
-        }
+    let voices = options.speech.clone().map(|setup| Spoken {
+        voices: setup.spawn(),
+        used: Vec::new(),
+        unsaid_noted: false,
     });
     let mut c = Controller::new(
         &crate::core::StartPosition::default(),
@@ -280,8 +169,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
     s.emit()?;
     // Let the last words be heard.
     if let Some(v) = s.voices.take() {
-        v.speaker.wait_idle(Duration::from_secs(15));
-        v.speaker.quit();
+        v.voices.finish(Duration::from_secs(15));
     }
     Ok(())
 }
@@ -290,34 +178,25 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
 /// a note on the transcript the first time a voice speaks or fails.
 fn report_input(
     report: &Report,
-    v: &mut Voices,
+    v: &mut Spoken,
     out: &mut dyn Write,
 ) -> Result<Option<Input>, String> {
     let io = |e: std::io::Error| e.to_string();
     match report {
-        Report::Started {
-            kind, ply, voice, ..
-        } => {
+        Report::Started { voice, .. } => {
             if !v.used.contains(voice) {
                 v.used.push(voice);
                 writeln!(out, "          (speaking with the {voice} voice)").map_err(io)?;
             }
-            Ok(match (kind, ply) {
-                (Kind::Move, Some(p)) => Some(Input::Announced(*p)),
-                _ => None,
-            })
         }
-        Report::VoiceFailed(f) => {
-            eprintln!("pegboard: voice {}: {}", f.voice, f.error);
-            Ok(None)
-        }
+        Report::VoiceFailed(f) => eprintln!("pegboard: voice {}: {}", f.voice, f.error),
         Report::Unsaid(_) => {
             if !v.unsaid_noted {
                 v.unsaid_noted = true;
                 writeln!(out, "          (no voice works: text only)").map_err(io)?;
             }
-            Ok(None)
         }
-        Report::Idle => Ok(None),
+        Report::Idle => {}
     }
+    Ok(announced(report))
 }

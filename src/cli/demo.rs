@@ -1,0 +1,73 @@
+//! `pegboard demo`.
+
+use std::process::ExitCode;
+
+use clap::Args as ClapArgs;
+
+use super::load_config;
+use pegboard::runtime::demo::{self, DemoOptions};
+use pegboard::runtime::voices::SpeechSetup;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Play this many times faster than real time (e.g. 10).
+    #[arg(long, default_value_t = 1.0)]
+    speed: f64,
+    /// Vary the simulated hands' timing and bounces.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also print every event as a JSON line.
+    #[arg(long)]
+    events: bool,
+    /// Print only; do not speak.
+    #[arg(long)]
+    silent: bool,
+    /// A configuration file (language, style, voices; see config/pegboard.toml).
+    #[arg(long)]
+    config: Option<String>,
+    /// Play with a clock: a time control in minutes, e.g. 5+3 or
+    /// 40/90,30+30 (overrides the configuration's [clock] control).
+    #[arg(long)]
+    clock: Option<String>,
+}
+
+pub fn run(a: Args) -> ExitCode {
+    let (config, words) = match load_config(a.config.as_deref())
+        .and_then(|c| c.phrasebook().map(|w| (c, w)).map_err(|e| e.to_string()))
+    {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("pegboard demo: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut settings = config.settings();
+    if let Some(text) = a.clock {
+        match pegboard::core::clock::TimeControl::parse_human(&text) {
+            Ok(control) => settings.clock.control = Some(control),
+            Err(e) => {
+                eprintln!("pegboard demo: --clock: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let speech = (!a.silent).then(|| SpeechSetup::of(&config, &words));
+    let mut out = std::io::stdout().lock();
+    match demo::run(
+        DemoOptions {
+            speed: a.speed,
+            seed: a.seed,
+            events: a.events,
+            words,
+            settings,
+            speech,
+        },
+        &mut out,
+    ) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pegboard demo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! `pegboard play`: the daemon.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Args as ClapArgs;
+
+use super::{finish, load_config};
+use pegboard::core::StartPosition;
+use pegboard::runtime::play::{open_faces, play};
+use pegboard::runtime::station::Stop;
+use pegboard::runtime::voices::SpeechSetup;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// A configuration file (see config/pegboard.toml).
+    #[arg(long)]
+    config: Option<String>,
+    /// The start position as FEN (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Also print every event as a JSON line.
+    #[arg(long)]
+    events: bool,
+    /// Print only; do not speak.
+    #[arg(long)]
+    silent: bool,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    seconds: Option<f64>,
+}
+
+pub fn run(a: Args) -> ExitCode {
+    let stop = Stop::new(a.seconds, true);
+    let result = load_config(a.config.as_deref()).and_then(|c| {
+        let words = c.phrasebook().map_err(|e| e.to_string())?;
+        let speech = (!a.silent).then(|| SpeechSetup::of(&c, &words));
+        let start = StartPosition {
+            start: a.fen.unwrap_or_else(|| "startpos".to_string()),
+            chess960: false,
+        };
+        let faces = open_faces(&c, std::io::stdout().is_terminal())?;
+        play(
+            &c,
+            &start,
+            speech,
+            a.events,
+            &stop,
+            faces,
+            &mut std::io::stdout(),
+        )
+    });
+    finish("play", result)
+}

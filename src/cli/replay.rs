@@ -1,0 +1,102 @@
+//! `pegboard replay`.
+
+use std::io::{BufReader, Write};
+use std::process::ExitCode;
+
+use clap::Args as ClapArgs;
+
+use super::load_config;
+use pegboard::core::BLIND_BOARD;
+use pegboard::runtime::replay::{self, ReplayError, Until};
+use pegboard::trace;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// The trace file, or - for standard input.
+    trace: String,
+    /// A configuration file (see config/pegboard.toml).
+    #[arg(long)]
+    config: Option<String>,
+    /// Let simulated time run on to this instant (ms since the trace
+    /// began) after the last line, firing the timers due by then.
+    #[arg(long, value_name = "T")]
+    until: Option<u64>,
+}
+
+/// `pegboard replay`: streams the trace through the controller, writing
+/// each line's events as soon as it is read.
+pub fn run(a: Args) -> ExitCode {
+    let (path, config, until) = (a.trace.as_str(), a.config.as_deref(), a.until);
+    let config = match load_config(config) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pegboard replay: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let words = match config.phrasebook() {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("pegboard replay: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let input: Box<dyn std::io::BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(BufReader::new(f)),
+            Err(e) => {
+                eprintln!("pegboard replay: {path}: cannot be opened: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let name = if path == "-" { "<stdin>" } else { path };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut line = String::new();
+    let sink = |events: &[pegboard::core::Stamped]| {
+        for e in events {
+            line.clear();
+            // Events are plain data; they always serialize.
+            if let Ok(text) = serde_json::to_string(e) {
+                line.push_str(&text);
+            }
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    };
+    let until = until.map_or(Until::LastLine, Until::At);
+    let result = replay::stream(
+        trace::Reader::new(input, name),
+        name,
+        config.settings(),
+        words,
+        &[BLIND_BOARD],
+        until,
+        sink,
+    );
+    let flushed = out.flush();
+    match result {
+        Ok(done) => {
+            if flushed.is_err() {
+                return ExitCode::FAILURE;
+            }
+            match done.torn {
+                Some(e) => {
+                    eprintln!(
+                        "pegboard replay: {e} (the recording's last line is damaged, as a \
+                         power cut leaves it; everything before it was replayed)"
+                    );
+                    ExitCode::from(3)
+                }
+                None => ExitCode::SUCCESS,
+            }
+        }
+        Err(ReplayError::Trace(e)) => {
+            eprintln!("pegboard replay: {e}");
+            ExitCode::from(2)
+        }
+        Err(ReplayError::Write(_)) => ExitCode::FAILURE,
+    }
+}

@@ -1,0 +1,27 @@
+//! The runtime: the one door between the world and the game.
+//!
+//! The core ([`crate::core`]) is pure: it is fed scans, inputs and instants
+//! and answers with events. Everything that is not pure lives here: opening
+//! the sensors, keys and clock faces the configuration names ([`open`],
+//! [`rpi`]), the scan loop and its clock ([`station`]), the watch over a
+//! board that is lost and back ([`presence`]), the voices and their reports
+//! ([`voices`]), the fan-out of events to printing, speech and clock faces
+//! ([`outputs`]), and systemd ([`notify`]). The commands are run loops
+//! over these: [`play`] (the daemon), [`demo`], [`replay`] and the
+//! hardware tools in [`tools`] (`record`, `hw-test`, `calibrate`).
+//!
+//! Only the runtime constructs and owns a `Controller`. Other threads (the
+//! speaker, and later the network) reach it as inputs over channels.
+
+pub mod demo;
+pub mod notify;
+pub mod open;
+pub mod outputs;
+pub mod play;
+pub mod presence;
+pub mod replay;
+#[cfg(feature = "rpi")]
+pub mod rpi;
+pub mod station;
+pub mod tools;
+pub mod voices;

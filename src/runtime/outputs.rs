@@ -1,0 +1,92 @@
+//! Events to the people: each event printed as a line (and, with
+//! `--events`, as a JSON line), the printing every run loop shares.
+
+use std::io::Write;
+
+use crate::core::clock::Face;
+use crate::core::{Controller, Event, Input, Stamped};
+use crate::display::TerminalDisplay;
+use crate::runtime::voices::Voices;
+
+fn clock(t: u64) -> String {
+    format!("{:02}:{:02}.{:03}", t / 60_000, (t / 1000) % 60, t % 1000)
+}
+
+/// The clock as an event shows it.
+fn face_of(event: &Event) -> Option<Face> {
+    match event {
+        Event::Clock {
+            running,
+            paused,
+            white,
+            black,
+            ..
+        } => Some(Face {
+            running: running.map(|s| s.0),
+            paused: *paused,
+            remaining: [white.remaining_ms, black.remaining_ms],
+            moves: [white.moves, black.moves],
+            periods: [white.period, black.period],
+            flags: [white.flag, black.flag],
+        }),
+        _ => None,
+    }
+}
+
+/// Prints one event: the announcement as the player hears it, a touch
+/// or the clock as a note, nothing for the rest; with `json` its JSON line
+/// first.
+pub fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(e).unwrap_or_default())?;
+    }
+    let t = clock(e.t);
+    match &e.event {
+        Event::Ready { .. } => Ok(()),
+        Event::Clock { .. } => match face_of(&e.event) {
+            Some(face) => {
+                let line = TerminalDisplay::new(std::io::sink(), "White", "Black").line(&face);
+                writeln!(out, "[{t}]   ({line})")
+            }
+            None => Ok(()),
+        },
+        Event::Touch { square, piece, .. } => {
+            writeln!(out, "[{t}]   (touched {piece} on {square})")
+        }
+        Event::Move { ply, san, say, .. } => {
+            let number = ply.div_ceil(2);
+            let dots = if ply % 2 == 1 { "." } else { "..." };
+            writeln!(out, "[{t}] {number}{dots} {san:<8} « {say} »")
+        }
+        other => match other.spoken() {
+            Some(text) => writeln!(out, "[{t}] {:<12} « {text} »", other.name()),
+            None => Ok(()),
+        },
+    }
+}
+
+/// Hands every event to the outputs, and the events they lead to: each is
+/// printed, and said by `voices`. Without voices the printed line is the
+/// announcement, so a move counts as announced as it is printed (E2.3c).
+pub fn emit(
+    c: &mut Controller,
+    events: &mut Vec<Stamped>,
+    voices: Option<&Voices>,
+    out: &mut dyn Write,
+    json: bool,
+) -> std::io::Result<()> {
+    while !events.is_empty() {
+        for e in std::mem::take(events) {
+            print_event(out, &e, json)?;
+            match voices {
+                Some(v) => v.say(&e),
+                None => {
+                    if let Event::Move { ply, .. } = e.event {
+                        c.input(e.t, Input::Announced(ply), events);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! The scan loop's station: the configured source, its layout and the
+//! keys, read at the scan rate; and when a command stops.
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::Bitboard;
+
+use crate::buttons::{ButtonDebouncer, KeySource, Keypad, Press};
+use crate::config::Config;
+use crate::core::Input;
+use crate::runtime::open::{open_keys, open_source};
+use crate::sensors::poller::Poller;
+use crate::sensors::{Layout, LossReport, SensorSource, SourceError};
+
+/// When a command stops: after so many seconds, when `q` and Enter are
+/// typed (if standard input is a terminal or a pipe that says so), or at
+/// SIGTERM or SIGINT (`systemctl stop`, Ctrl-C). A second signal while it
+/// is stopping ends the process at once.
+#[derive(Clone)]
+pub struct Stop {
+    deadline: Option<Instant>,
+    quit: Arc<AtomicBool>,
+}
+
+impl Stop {
+    /// Stops after `seconds` (if given) or at a `q` line on standard input.
+    pub fn new(seconds: Option<f64>, watch_stdin: bool) -> Stop {
+        let quit = Arc::new(AtomicBool::new(false));
+        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+            // Registration fails only for a signal that cannot be caught;
+            // these two can. Without it the default (ending) still applies.
+            let _ = signal_hook::flag::register_conditional_shutdown(signal, 1, Arc::clone(&quit));
+            let _ = signal_hook::flag::register(signal, Arc::clone(&quit));
+        }
+        if watch_stdin {
+            let flag = quit.clone();
+            std::thread::spawn(move || {
+                // The end of standard input (none, or a closed pipe) is not a quit.
+                for line in std::io::stdin().lock().lines() {
+                    match line {
+                        Ok(l) if l.trim() == "q" => {
+                            flag.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        Ok(_) => {}
+                        Err(_) => return,
+                    }
+                }
+            });
+        }
+        Stop {
+            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            quit,
+        }
+    }
+
+    pub fn now(&self) -> bool {
+        self.quit.load(Ordering::SeqCst) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Stops as soon as possible (from another part of the command).
+    pub(crate) fn set(&self) {
+        self.quit.store(true, Ordering::SeqCst);
+    }
+}
+
+/// One turn of the scan loop.
+pub(crate) struct Tick {
+    pub t: u64,
+    /// The board by square, or why there is none this time.
+    pub board: Result<Bitboard, SourceError>,
+    /// Key presses completed in this turn, as inputs.
+    pub inputs: Vec<Input>,
+    /// What the source lost since the last such report (frames with a bad
+    /// checksum, noise, scans that never came), at most every ten seconds.
+    pub losses: Option<String>,
+}
+
+/// The source, its layout and the keys, run at the scan rate.
+pub(crate) struct Station {
+    pub(crate) source: Box<dyn SensorSource>,
+    pub(crate) layout: Layout,
+    keys: KeySource,
+    debouncer: ButtonDebouncer,
+    keypad: Keypad,
+    poller: Poller,
+    presses: Vec<Press>,
+    loss_report: LossReport,
+}
+
+impl Station {
+    pub fn open(config: &Config) -> Result<Station, String> {
+        // What `pegboard check-config` checks: the same verdict here.
+        config.check_sensors().map_err(|e| e.to_string())?;
+        Ok(Station {
+            source: open_source(&config.sensors)?,
+            layout: config.board.layout.clone(),
+            keys: open_keys(&config.buttons)?,
+            debouncer: ButtonDebouncer::new(config.buttons.timing()),
+            keypad: Keypad::new(config.buttons.keymaps(), config.buttons.player.into()),
+            poller: Poller::new(config.sensors.scan_hz),
+            presses: Vec::new(),
+            loss_report: LossReport::default(),
+        })
+    }
+
+    pub fn tick(&mut self) -> Tick {
+        let t = self.poller.wait();
+        let scan = self.source.scan(t);
+        let word = self.keys.read(scan.as_ref().ok().and_then(|s| s.buttons));
+        self.presses.clear();
+        self.debouncer.sample(t, word, &mut self.presses);
+        let inputs = self
+            .presses
+            .iter()
+            .filter_map(|&p| self.keypad.press(p))
+            .collect();
+        let losses = self
+            .loss_report
+            .update(t, self.source.losses())
+            .map(|what| format!("{}: {what}", self.source.describe()));
+        Tick {
+            t,
+            board: scan.map(|s| self.layout.to_board(s.occ)),
+            inputs,
+            losses,
+        }
+    }
+}
