@@ -1,6 +1,10 @@
-//! Button, keypad and console actions (the trace's `input` lines).
+//! Button, keypad and console actions, and their one codec: the name and
+//! fields an input is written with, in a trace line, a journal record or a
+//! console request (`{"input":"clock","color":"black"}`).
 
 use shakmaty::{Color, File, Rank, Role, Square};
+
+use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Input {
@@ -64,6 +68,32 @@ pub struct ClockSetting {
 }
 
 impl Input {
+    /// Every input's name, as written in a trace, a journal or a request.
+    pub const NAMES: [&'static str; 22] = [
+        "promote",
+        "adjust",
+        "clock",
+        "repeat",
+        "move_number",
+        "rank",
+        "file",
+        "announced",
+        "times",
+        "position",
+        "square",
+        "draw_offer",
+        "draw_claim",
+        "resign",
+        "pause",
+        "resume",
+        "set_clock",
+        "illegal_move",
+        "quickplay_claim",
+        "flag_claim",
+        "board_lost",
+        "board_back",
+    ];
+
     /// The input's name as written in a trace.
     pub fn name(&self) -> &'static str {
         match self {
@@ -89,6 +119,323 @@ impl Input {
             Input::FlagClaim(_) => "flag_claim",
             Input::BoardLost => "board_lost",
             Input::BoardBack => "board_back",
+        }
+    }
+}
+
+/// The fields an input may carry, as read from a line: each input takes
+/// the ones it needs, and a field it does not take is an error.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InputFields<'a> {
+    pub piece: Option<&'a str>,
+    pub color: Option<&'a str>,
+    pub square: Option<&'a str>,
+    pub count: Option<u32>,
+    pub rank: Option<u32>,
+    pub file: Option<&'a str>,
+    pub ply: Option<u32>,
+    pub white_ms: Option<u64>,
+    pub black_ms: Option<u64>,
+    pub white_moves: Option<u32>,
+    pub black_moves: Option<u32>,
+}
+
+fn square(field: &str, s: &str) -> Result<Square, String> {
+    s.parse::<Square>().map_err(|_| {
+        format!(
+            "`{field}` must be a square from a1 to h8, not \"{}\"",
+            crate::quote::short(s)
+        )
+    })
+}
+
+fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
+    match c {
+        Some("white") => Ok(Color::White),
+        Some("black") => Ok(Color::Black),
+        Some(other) => Err(format!(
+            "input `{input}`: `color` must be \"white\" or \"black\", not \"{}\"",
+            crate::quote::short(other)
+        )),
+        None => Err(format!(
+            "input `{input}` needs a `color` (\"white\" or \"black\")"
+        )),
+    }
+}
+
+impl Input {
+    /// Reads the input named `name` with its fields; the error says what
+    /// the input should have held.
+    pub fn decode(name: &str, f: &InputFields) -> Result<Input, String> {
+        let uses_piece = name == "promote";
+        let uses_color = matches!(
+            name,
+            "clock"
+                | "draw_offer"
+                | "draw_claim"
+                | "resign"
+                | "illegal_move"
+                | "quickplay_claim"
+                | "flag_claim"
+        );
+        let sets_clock = name == "set_clock";
+        let uses_square = name == "square";
+        for (field, present, used) in [
+            ("piece", f.piece.is_some(), uses_piece),
+            ("color", f.color.is_some(), uses_color),
+            ("square", f.square.is_some(), uses_square),
+            ("count", f.count.is_some(), name == "repeat"),
+            ("rank", f.rank.is_some(), name == "rank"),
+            ("file", f.file.is_some(), name == "file"),
+            ("ply", f.ply.is_some(), name == "announced"),
+            ("white_ms", f.white_ms.is_some(), sets_clock),
+            ("black_ms", f.black_ms.is_some(), sets_clock),
+            ("white_moves", f.white_moves.is_some(), sets_clock),
+            ("black_moves", f.black_moves.is_some(), sets_clock),
+        ] {
+            if present && !used {
+                return Err(format!("field `{field}` does not belong to input `{name}`"));
+            }
+        }
+        Ok(match name {
+            "promote" => Input::Promote(match f.piece {
+                Some("q") => Role::Queen,
+                Some("r") => Role::Rook,
+                Some("b") => Role::Bishop,
+                Some("n") => Role::Knight,
+                Some(other) => {
+                    return Err(format!(
+                        "input `promote`: `piece` must be q, r, b or n, not \"{}\"",
+                        crate::quote::short(other)
+                    ));
+                }
+                None => return Err("input `promote` needs a `piece` (q, r, b or n)".to_string()),
+            }),
+            "adjust" => Input::Adjust,
+            "clock" => Input::Clock(color(name, f.color)?),
+            "repeat" => match f.count {
+                None => Input::Repeat(1),
+                Some(n @ 1..) => Input::Repeat(n),
+                Some(0) => return Err("input `repeat`: `count` must be at least 1".to_string()),
+            },
+            "move_number" => Input::MoveNumber,
+            "rank" => match f.rank {
+                Some(r @ 1..=8) => Input::Rank(Rank::new(r - 1)),
+                Some(other) => {
+                    return Err(format!(
+                        "input `rank`: `rank` must be a number from 1 to 8, not {other}"
+                    ));
+                }
+                None => return Err("input `rank` needs a `rank` (1 to 8)".to_string()),
+            },
+            "file" => match f.file.and_then(|f| {
+                let mut chars = f.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => File::from_char(c),
+                    _ => None,
+                }
+            }) {
+                Some(f) => Input::File(f),
+                None => {
+                    return Err(format!(
+                        "input `file` needs a `file` from \"a\" to \"h\"{}",
+                        f.file
+                            .map(|f| format!(", not \"{}\"", crate::quote::short(f)))
+                            .unwrap_or_default()
+                    ));
+                }
+            },
+            "announced" => match f.ply {
+                Some(p @ 1..) => Input::Announced(p),
+                _ => return Err("input `announced` needs a `ply` (1 or more)".to_string()),
+            },
+            "times" => Input::Times,
+            "position" => Input::Position,
+            "square" => match f.square {
+                Some(s) => Input::Square(square("square", s)?),
+                None => return Err("input `square` needs a `square`".to_string()),
+            },
+            "draw_offer" => Input::DrawOffer(color(name, f.color)?),
+            "draw_claim" => Input::DrawClaim(color(name, f.color)?),
+            "resign" => Input::Resign(color(name, f.color)?),
+            "pause" => Input::Pause,
+            "resume" => Input::Resume,
+            "set_clock" => {
+                let setting = ClockSetting {
+                    white_ms: f.white_ms,
+                    black_ms: f.black_ms,
+                    white_moves: f.white_moves,
+                    black_moves: f.black_moves,
+                };
+                if setting == ClockSetting::default() {
+                    return Err(
+                        "input `set_clock` needs at least one of `white_ms`, `black_ms`, \
+                             `white_moves`, `black_moves`"
+                            .to_string(),
+                    );
+                }
+                for (field, ms) in [
+                    ("white_ms", setting.white_ms),
+                    ("black_ms", setting.black_ms),
+                ] {
+                    if ms.is_some_and(|ms| ms > MAX_TIME_MS) {
+                        return Err(format!(
+                            "input `set_clock`: `{field}` must be at most {MAX_TIME_MS} (100 hours)"
+                        ));
+                    }
+                }
+                for (field, n) in [
+                    ("white_moves", setting.white_moves),
+                    ("black_moves", setting.black_moves),
+                ] {
+                    if n.is_some_and(|n| n > MAX_MOVES) {
+                        return Err(format!(
+                            "input `set_clock`: `{field}` must be at most {MAX_MOVES}"
+                        ));
+                    }
+                }
+                Input::SetClock(setting)
+            }
+            "illegal_move" => Input::IllegalMove(color(name, f.color)?),
+            "quickplay_claim" => Input::QuickplayClaim(color(name, f.color)?),
+            "flag_claim" => Input::FlagClaim(color(name, f.color)?),
+            "board_lost" => Input::BoardLost,
+            "board_back" => Input::BoardBack,
+            other => {
+                let other = crate::quote::short(other);
+                return Err(format!(
+                    "unknown input \"{other}\" (known: {})",
+                    Input::NAMES.join(", ")
+                ));
+            }
+        })
+    }
+
+    /// The input's fields as written after its name in a JSON object
+    /// (`,"color":"black"`), empty for an input without fields.
+    pub fn fields(&self) -> String {
+        match self {
+            Input::Promote(role) => format!(r#","piece":"{}""#, role.char()),
+            Input::Clock(c)
+            | Input::DrawOffer(c)
+            | Input::DrawClaim(c)
+            | Input::Resign(c)
+            | Input::IllegalMove(c)
+            | Input::QuickplayClaim(c)
+            | Input::FlagClaim(c) => {
+                format!(
+                    r#","color":"{}""#,
+                    match c {
+                        Color::White => "white",
+                        Color::Black => "black",
+                    }
+                )
+            }
+            Input::Square(sq) => format!(r#","square":"{sq}""#),
+            Input::Repeat(1) => String::new(),
+            Input::Repeat(n) => format!(r#","count":{n}"#),
+            Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
+            Input::File(f) => format!(r#","file":"{}""#, f.char()),
+            Input::Announced(ply) => format!(r#","ply":{ply}"#),
+            Input::SetClock(c) => [
+                c.white_ms.map(|v| format!(r#","white_ms":{v}"#)),
+                c.black_ms.map(|v| format!(r#","black_ms":{v}"#)),
+                c.white_moves.map(|v| format!(r#","white_moves":{v}"#)),
+                c.black_moves.map(|v| format!(r#","black_moves":{v}"#)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            _ => String::new(),
+        }
+    }
+
+    /// The input as a JSON object, as a console request or a trace line
+    /// without its time: `{"input":"clock","color":"black"}`.
+    pub fn to_json(&self) -> String {
+        format!(r#"{{"input":"{}"{}}}"#, self.name(), self.fields())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads an input back from its JSON object, as a console request is.
+    fn from_json(text: &str) -> Result<Input, String> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let s = |k: &str| v.get(k).and_then(|x| x.as_str());
+        let n = |k: &str| v.get(k).and_then(|x| x.as_u64());
+        let small = |k: &str| n(k).and_then(|x| u32::try_from(x).ok());
+        Input::decode(
+            s("input").unwrap_or_default(),
+            &InputFields {
+                piece: s("piece"),
+                color: s("color"),
+                square: s("square"),
+                count: small("count"),
+                rank: small("rank"),
+                file: s("file"),
+                ply: small("ply"),
+                white_ms: n("white_ms"),
+                black_ms: n("black_ms"),
+                white_moves: small("white_moves"),
+                black_moves: small("black_moves"),
+            },
+        )
+    }
+
+    #[test]
+    fn every_input_is_written_and_read_back_through_the_one_codec() {
+        let all = [
+            Input::Promote(Role::Knight),
+            Input::Adjust,
+            Input::Clock(Color::Black),
+            Input::Repeat(1),
+            Input::Repeat(3),
+            Input::MoveNumber,
+            Input::Rank(Rank::Fourth),
+            Input::File(File::G),
+            Input::Announced(17),
+            Input::Times,
+            Input::Position,
+            Input::Square(Square::E4),
+            Input::DrawOffer(Color::White),
+            Input::DrawClaim(Color::Black),
+            Input::Resign(Color::White),
+            Input::Pause,
+            Input::Resume,
+            Input::SetClock(ClockSetting {
+                white_ms: Some(60_000),
+                black_moves: Some(12),
+                ..ClockSetting::default()
+            }),
+            Input::IllegalMove(Color::Black),
+            Input::QuickplayClaim(Color::White),
+            Input::FlagClaim(Color::Black),
+            Input::BoardLost,
+            Input::BoardBack,
+        ];
+        let mut named: Vec<&str> = all.iter().map(Input::name).collect();
+        named.dedup();
+        assert_eq!(named, Input::NAMES, "every input, each name once");
+        for input in all {
+            let json = input.to_json();
+            assert_eq!(from_json(&json), Ok(input), "{json}");
+        }
+        // Written as a console request would be.
+        assert_eq!(
+            Input::Clock(Color::Black).to_json(),
+            r#"{"input":"clock","color":"black"}"#
+        );
+    }
+
+    #[test]
+    fn an_unknown_input_lists_the_known_ones() {
+        let err = from_json(r#"{"input":"castle"}"#).expect_err("unknown");
+        assert!(err.contains("unknown input \"castle\""), "{err}");
+        for name in Input::NAMES {
+            assert!(err.contains(name), "{name} missing from: {err}");
         }
     }
 }

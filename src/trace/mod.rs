@@ -16,10 +16,11 @@ use std::fmt;
 use std::io::BufRead;
 
 use serde::Deserialize;
-use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
+use shakmaty::{Bitboard, Square};
 
-use crate::core::clock::{MAX_MOVES, MAX_TIME_MS, TimeControl};
-use crate::core::{ClockSetting, Input, StartPosition};
+use crate::core::clock::TimeControl;
+use crate::core::input::InputFields;
+use crate::core::{Input, StartPosition};
 
 /// What one trace line says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -305,167 +306,24 @@ fn square(field: &str, s: &str) -> Result<Square, String> {
     })
 }
 
-fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
-    match c {
-        Some("white") => Ok(Color::White),
-        Some("black") => Ok(Color::Black),
-        Some(other) => Err(format!(
-            "input `{input}`: `color` must be \"white\" or \"black\", not \"{}\"",
-            crate::quote::short(other)
-        )),
-        None => Err(format!(
-            "input `{input}` needs a `color` (\"white\" or \"black\")"
-        )),
-    }
-}
-
+/// The input on a line, read through the one codec of inputs.
 fn input(line: &Line) -> Result<Input, String> {
-    let name = line.input.as_deref().unwrap_or_default();
-    let uses_piece = name == "promote";
-    let uses_color = matches!(
-        name,
-        "clock"
-            | "draw_offer"
-            | "draw_claim"
-            | "resign"
-            | "illegal_move"
-            | "quickplay_claim"
-            | "flag_claim"
-    );
-    let sets_clock = name == "set_clock";
-    let uses_square = name == "square";
-    for (field, present, used) in [
-        ("piece", line.piece.is_some(), uses_piece),
-        ("color", line.color.is_some(), uses_color),
-        ("square", line.square.is_some(), uses_square),
-        ("count", line.count.is_some(), name == "repeat"),
-        ("rank", line.rank.is_some(), name == "rank"),
-        ("file", line.file.is_some(), name == "file"),
-        ("ply", line.ply.is_some(), name == "announced"),
-        ("white_ms", line.white_ms.is_some(), sets_clock),
-        ("black_ms", line.black_ms.is_some(), sets_clock),
-        ("white_moves", line.white_moves.is_some(), sets_clock),
-        ("black_moves", line.black_moves.is_some(), sets_clock),
-    ] {
-        if present && !used {
-            return Err(format!("field `{field}` does not belong to input `{name}`"));
-        }
-    }
-    Ok(match name {
-        "promote" => Input::Promote(match line.piece.as_deref() {
-            Some("q") => Role::Queen,
-            Some("r") => Role::Rook,
-            Some("b") => Role::Bishop,
-            Some("n") => Role::Knight,
-            Some(other) => {
-                return Err(format!(
-                    "input `promote`: `piece` must be q, r, b or n, not \"{}\"",
-                    crate::quote::short(other)
-                ));
-            }
-            None => return Err("input `promote` needs a `piece` (q, r, b or n)".to_string()),
-        }),
-        "adjust" => Input::Adjust,
-        "clock" => Input::Clock(color(name, line.color.as_deref())?),
-        "repeat" => match line.count {
-            None => Input::Repeat(1),
-            Some(n @ 1..) => Input::Repeat(n),
-            Some(0) => return Err("input `repeat`: `count` must be at least 1".to_string()),
+    Input::decode(
+        line.input.as_deref().unwrap_or_default(),
+        &InputFields {
+            piece: line.piece.as_deref(),
+            color: line.color.as_deref(),
+            square: line.square.as_deref(),
+            count: line.count,
+            rank: line.rank,
+            file: line.file.as_deref(),
+            ply: line.ply,
+            white_ms: line.white_ms,
+            black_ms: line.black_ms,
+            white_moves: line.white_moves,
+            black_moves: line.black_moves,
         },
-        "move_number" => Input::MoveNumber,
-        "rank" => match line.rank {
-            Some(r @ 1..=8) => Input::Rank(Rank::new(r - 1)),
-            Some(other) => {
-                return Err(format!(
-                    "input `rank`: `rank` must be a number from 1 to 8, not {other}"
-                ));
-            }
-            None => return Err("input `rank` needs a `rank` (1 to 8)".to_string()),
-        },
-        "file" => match line.file.as_deref().and_then(|f| {
-            let mut chars = f.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => File::from_char(c),
-                _ => None,
-            }
-        }) {
-            Some(f) => Input::File(f),
-            None => {
-                return Err(format!(
-                    "input `file` needs a `file` from \"a\" to \"h\"{}",
-                    line.file
-                        .as_deref()
-                        .map(|f| format!(", not \"{}\"", crate::quote::short(f)))
-                        .unwrap_or_default()
-                ));
-            }
-        },
-        "announced" => match line.ply {
-            Some(p @ 1..) => Input::Announced(p),
-            _ => return Err("input `announced` needs a `ply` (1 or more)".to_string()),
-        },
-        "times" => Input::Times,
-        "position" => Input::Position,
-        "square" => match line.square.as_deref() {
-            Some(s) => Input::Square(square("square", s)?),
-            None => return Err("input `square` needs a `square`".to_string()),
-        },
-        "draw_offer" => Input::DrawOffer(color(name, line.color.as_deref())?),
-        "draw_claim" => Input::DrawClaim(color(name, line.color.as_deref())?),
-        "resign" => Input::Resign(color(name, line.color.as_deref())?),
-        "pause" => Input::Pause,
-        "resume" => Input::Resume,
-        "set_clock" => {
-            let setting = ClockSetting {
-                white_ms: line.white_ms,
-                black_ms: line.black_ms,
-                white_moves: line.white_moves,
-                black_moves: line.black_moves,
-            };
-            if setting == ClockSetting::default() {
-                return Err(
-                    "input `set_clock` needs at least one of `white_ms`, `black_ms`, \
-                     `white_moves`, `black_moves`"
-                        .to_string(),
-                );
-            }
-            for (field, ms) in [
-                ("white_ms", setting.white_ms),
-                ("black_ms", setting.black_ms),
-            ] {
-                if ms.is_some_and(|ms| ms > MAX_TIME_MS) {
-                    return Err(format!(
-                        "input `set_clock`: `{field}` must be at most {MAX_TIME_MS} (100 hours)"
-                    ));
-                }
-            }
-            for (field, n) in [
-                ("white_moves", setting.white_moves),
-                ("black_moves", setting.black_moves),
-            ] {
-                if n.is_some_and(|n| n > MAX_MOVES) {
-                    return Err(format!(
-                        "input `set_clock`: `{field}` must be at most {MAX_MOVES}"
-                    ));
-                }
-            }
-            Input::SetClock(setting)
-        }
-        "illegal_move" => Input::IllegalMove(color(name, line.color.as_deref())?),
-        "quickplay_claim" => Input::QuickplayClaim(color(name, line.color.as_deref())?),
-        "flag_claim" => Input::FlagClaim(color(name, line.color.as_deref())?),
-        "board_lost" => Input::BoardLost,
-        "board_back" => Input::BoardBack,
-        other => {
-            let other = crate::quote::short(other);
-            return Err(format!(
-                "unknown input \"{other}\" (known: promote, adjust, clock, repeat, move_number, \
-                 times, position, square, rank, file, draw_offer, draw_claim, resign, announced, \
-                 pause, resume, set_clock, illegal_move, quickplay_claim, flag_claim, board_lost, \
-                 board_back)"
-            ));
-        }
-    })
+    )
 }
 
 /// Parses one line. `Ok(None)` for blank and comment lines. `first` is true
@@ -810,41 +668,11 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
             )
         }
         Reading::Input(input) => {
-            let extra = match input {
-                Input::Promote(role) => format!(r#","piece":"{}""#, role.char()),
-                Input::Clock(c)
-                | Input::DrawOffer(c)
-                | Input::DrawClaim(c)
-                | Input::Resign(c)
-                | Input::IllegalMove(c)
-                | Input::QuickplayClaim(c)
-                | Input::FlagClaim(c) => {
-                    format!(
-                        r#","color":"{}""#,
-                        match c {
-                            Color::White => "white",
-                            Color::Black => "black",
-                        }
-                    )
-                }
-                Input::Square(sq) => format!(r#","square":"{sq}""#),
-                Input::Repeat(1) => String::new(),
-                Input::Repeat(n) => format!(r#","count":{n}"#),
-                Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
-                Input::File(f) => format!(r#","file":"{}""#, f.char()),
-                Input::Announced(ply) => format!(r#","ply":{ply}"#),
-                Input::SetClock(c) => [
-                    c.white_ms.map(|v| format!(r#","white_ms":{v}"#)),
-                    c.black_ms.map(|v| format!(r#","black_ms":{v}"#)),
-                    c.white_moves.map(|v| format!(r#","white_moves":{v}"#)),
-                    c.black_moves.map(|v| format!(r#","black_moves":{v}"#)),
-                ]
-                .into_iter()
-                .flatten()
-                .collect(),
-                _ => String::new(),
-            };
-            format!(r#"{{"t":{t},"input":"{}"{extra}}}"#, input.name())
+            format!(
+                r#"{{"t":{t},"input":"{}"{}}}"#,
+                input.name(),
+                input.fields()
+            )
         }
     }
 }
