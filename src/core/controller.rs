@@ -5,7 +5,7 @@
 //! instants through [`Controller::advance`], so a replay is deterministic
 //! and every rule can be tested from a trace.
 
-use shakmaty::{Bitboard, CastlingMode, Color, Piece, Position, Square};
+use shakmaty::{Bitboard, ByColor, CastlingMode, Color, Piece, Position, Square};
 
 use super::clock::{Class, Clock, Signal};
 use super::debounce::{Debouncer, SquareChange};
@@ -70,7 +70,7 @@ impl Controller {
                 .with_increment(settings.clock.increment)
                 .with_warnings(
                     &settings.clock.warnings_ms,
-                    [warn.includes(Color::White), warn.includes(Color::Black)],
+                    ByColor::new_with(|c| warn.includes(c)),
                 )
         });
         Ok(Controller {

@@ -158,18 +158,18 @@ pub enum Event {
 impl Event {
     /// The `clock` event showing `face`.
     pub fn clock(cause: ClockCause, face: &Face) -> Event {
-        let side = |i: usize| SideTime {
-            remaining_ms: face.remaining[i],
-            moves: face.moves[i],
-            period: face.periods[i],
-            flag: face.flags[i],
+        let side = |c: Color| SideTime {
+            remaining_ms: *face.remaining.get(c),
+            moves: *face.moves.get(c),
+            period: *face.periods.get(c),
+            flag: *face.flags.get(c),
         };
         Event::Clock {
             cause,
             running: face.running.map(Side),
             paused: face.paused,
-            white: side(0),
-            black: side(1),
+            white: side(Color::White),
+            black: side(Color::Black),
         }
     }
 

@@ -9,8 +9,8 @@
 
 use serde::Serialize;
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, MoveList, Position,
-    fen::Fen, san::SanPlus, uci::UciMove, zobrist::Zobrist64,
+    Bitboard, ByColor, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, MoveList,
+    Position, fen::Fen, san::SanPlus, uci::UciMove, zobrist::Zobrist64,
 };
 
 /// How the game may start: the trace header's `start` and `variant`.
@@ -167,22 +167,15 @@ pub struct Game {
     /// Zobrist hash of every position so far, the start included.
     hashes: Vec<Zobrist64>,
     ending: Option<Ending>,
-    illegal_moves: [u32; 2],
+    illegal_moves: ByColor<u32>,
     /// Completed illegal moves the arbiter ruled on (7.4b), per player.
-    penalized_illegal_moves: [u32; 2],
+    penalized_illegal_moves: ByColor<u32>,
     draw_offer: Option<Color>,
     pending_claim: Option<Color>,
 }
 
 fn hash(pos: &Chess) -> Zobrist64 {
     pos.zobrist_hash(EnPassantMode::Legal)
-}
-
-fn color_index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
 }
 
 impl Game {
@@ -194,8 +187,8 @@ impl Game {
             pos,
             moves: Vec::new(),
             ending: None,
-            illegal_moves: [0, 0],
-            penalized_illegal_moves: [0, 0],
+            illegal_moves: ByColor::new_with(|_| 0),
+            penalized_illegal_moves: ByColor::new_with(|_| 0),
             draw_offer: None,
             pending_claim: None,
         };
@@ -280,12 +273,12 @@ impl Game {
     }
 
     pub fn illegal_moves(&self, color: Color) -> u32 {
-        self.illegal_moves[color_index(color)]
+        *self.illegal_moves.get(color)
     }
 
     /// Counts an illegal move (Art. 7.4) and returns the player's new total.
     pub fn record_illegal_move(&mut self, color: Color) -> u32 {
-        let n = &mut self.illegal_moves[color_index(color)];
+        let n = self.illegal_moves.get_mut(color);
         *n += 1;
         *n
     }
@@ -471,7 +464,7 @@ impl Game {
     /// ([`Game::record_illegal_move`]) never became moves (E2.3: they were
     /// not announced), so they are not counted here.
     pub fn record_penalized_illegal_move(&mut self, color: Color) -> u32 {
-        let n = &mut self.penalized_illegal_moves[color_index(color)];
+        let n = self.penalized_illegal_moves.get_mut(color);
         *n += 1;
         *n
     }

@@ -7,7 +7,12 @@ use super::{ClockDisplay, DisplayError, Face};
 use crate::core::event::{ClockCause, Event, Stamped};
 
 /// What a line shows: running side, paused, whole seconds, flags.
-type Shown = (Option<shakmaty::Color>, bool, [u64; 2], [bool; 2]);
+type Shown = (
+    Option<shakmaty::Color>,
+    bool,
+    shakmaty::ByColor<u64>,
+    shakmaty::ByColor<bool>,
+);
 
 /// Writes a `{"event":"clock","cause":"tick",…}` line whenever a shown
 /// second, the running side, a flag or the pause changes.
@@ -31,7 +36,7 @@ impl<W: Write> ClockDisplay for EventStreamDisplay<W> {
         let shown = (
             face.running,
             face.paused,
-            [face.remaining[0] / 1000, face.remaining[1] / 1000],
+            face.remaining.map(|ms| ms / 1000),
             face.flags,
         );
         if self.last == Some(shown) {

@@ -71,15 +71,19 @@ impl<W: Write> ClockDisplay for TerminalDisplay<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::ByColor;
 
     fn face(white: u64, black: u64, running: Option<Color>) -> Face {
         Face {
             running,
             paused: false,
-            remaining: [white, black],
-            moves: [0, 0],
-            periods: [1, 1],
-            flags: [white == 0, false],
+            remaining: ByColor { white, black },
+            moves: ByColor::new_with(|_| 0),
+            periods: ByColor::new_with(|_| 1),
+            flags: ByColor {
+                white: white == 0,
+                black: false,
+            },
         }
     }
 

@@ -3,6 +3,8 @@
 
 use std::io::Write;
 
+use shakmaty::ByColor;
+
 use crate::core::clock::Face;
 use crate::core::{Controller, Event, Input, Stamped};
 use crate::display::TerminalDisplay;
@@ -24,10 +26,22 @@ fn face_of(event: &Event) -> Option<Face> {
         } => Some(Face {
             running: running.map(|s| s.0),
             paused: *paused,
-            remaining: [white.remaining_ms, black.remaining_ms],
-            moves: [white.moves, black.moves],
-            periods: [white.period, black.period],
-            flags: [white.flag, black.flag],
+            remaining: ByColor {
+                white: white.remaining_ms,
+                black: black.remaining_ms,
+            },
+            moves: ByColor {
+                white: white.moves,
+                black: black.moves,
+            },
+            periods: ByColor {
+                white: white.period,
+                black: black.period,
+            },
+            flags: ByColor {
+                white: white.flag,
+                black: black.flag,
+            },
         }),
         _ => None,
     }

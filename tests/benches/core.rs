@@ -46,8 +46,10 @@ fn clock_tick(c: &mut Criterion) {
     // Time enough that no flag falls however many ticks criterion asks
     // for: every tick is a tick of a running clock.
     let control = TimeControl::sudden_death(1 << 50, Bonus::Increment(30_000));
-    let mut clock = Clock::new(control.clone())
-        .with_warnings(&[600_000, 300_000, 60_000, 30_000, 10_000], [true, true]);
+    let mut clock = Clock::new(control.clone()).with_warnings(
+        &[600_000, 300_000, 60_000, 30_000, 10_000],
+        shakmaty::ByColor::new_with(|_| true),
+    );
     clock.start(0, shakmaty::Color::White);
     let mut t = 0u64;
     c.bench_function("clock_tick", |b| {

@@ -12,7 +12,7 @@
 
 pub mod control;
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 pub use control::{
     Bonus, Class, ControlError, MAX_BONUS_MS, MAX_PERIOD_MOVES, MAX_PERIOD_MS, MAX_PERIODS, Period,
@@ -37,13 +37,6 @@ pub enum IncrementTiming {
     /// After each move, as the Laws word it: the clocks start at the bare
     /// period time and each press adds the increment of the move just made.
     After,
-}
-
-fn index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
 }
 
 /// One player's side of the clock.
@@ -95,28 +88,28 @@ pub enum Signal {
 pub struct Face {
     pub running: Option<Color>,
     pub paused: bool,
-    /// Remaining time, White then Black.
-    pub remaining: [u64; 2],
-    /// Moves completed, White then Black.
-    pub moves: [u32; 2],
-    /// The period in force, 1-based, White then Black.
-    pub periods: [u32; 2],
-    pub flags: [bool; 2],
+    /// Remaining time.
+    pub remaining: ByColor<u64>,
+    /// Moves completed.
+    pub moves: ByColor<u32>,
+    /// The period in force, 1-based.
+    pub periods: ByColor<u32>,
+    pub flags: ByColor<bool>,
 }
 
 impl Face {
     pub fn remaining(&self, color: Color) -> u64 {
-        self.remaining[index(color)]
+        *self.remaining.get(color)
     }
     pub fn flag(&self, color: Color) -> bool {
-        self.flags[index(color)]
+        *self.flags.get(color)
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
-    sides: [Side; 2],
+    sides: ByColor<Side>,
     running: Option<Color>,
     paused: bool,
     /// Whether the clock has ever been started.
@@ -127,7 +120,7 @@ pub struct Clock {
     /// Low-time warning thresholds, largest first; warnings are given for
     /// the sides marked in `warned`.
     thresholds: Vec<u64>,
-    warned: [bool; 2],
+    warned: ByColor<bool>,
     increment: IncrementTiming,
 }
 
@@ -147,13 +140,13 @@ impl Clock {
         };
         Clock {
             control,
-            sides: [side; 2],
+            sides: ByColor::new_with(|_| side),
             running: None,
             paused: false,
             started: false,
             since: 0,
             thresholds: Vec::new(),
-            warned: [false; 2],
+            warned: ByColor::new_with(|_| false),
             increment: IncrementTiming::After,
         }
     }
@@ -163,7 +156,7 @@ impl Clock {
     pub fn with_increment(mut self, timing: IncrementTiming) -> Clock {
         if timing == IncrementTiming::Before && self.increment == IncrementTiming::After {
             for c in [Color::White, Color::Black] {
-                let side = &mut self.sides[index(c)];
+                let side = self.sides.get_mut(c);
                 side.remaining = side
                     .remaining
                     .saturating_add(self.control.increment_for(side.moves));
@@ -176,7 +169,7 @@ impl Clock {
 
     /// Gives a low-time warning to the sides in `warned` when their time
     /// reaches each of `thresholds` (in ms) from above.
-    pub fn with_warnings(mut self, thresholds: &[u64], warned: [bool; 2]) -> Clock {
+    pub fn with_warnings(mut self, thresholds: &[u64], warned: ByColor<bool>) -> Clock {
         let mut t: Vec<u64> = thresholds.iter().copied().filter(|&ms| ms > 0).collect();
         t.sort_unstable_by(|a, b| b.cmp(a));
         t.dedup();
@@ -205,11 +198,11 @@ impl Clock {
     }
 
     pub fn moves(&self, color: Color) -> u32 {
-        self.sides[index(color)].moves
+        self.sides.get(color).moves
     }
 
     pub fn flag(&self, color: Color) -> Option<u64> {
-        self.sides[index(color)].flag
+        self.sides.get(color).flag
     }
 
     /// Whether `color` plays in the last period, for all remaining moves.
@@ -244,7 +237,7 @@ impl Clock {
 
     /// The time `color` has left at `t` (never below zero).
     pub fn remaining(&self, t: u64, color: Color) -> u64 {
-        let side = &self.sides[index(color)];
+        let side = self.sides.get(color);
         if self.ticking() != Some(color) {
             return side.remaining;
         }
@@ -254,23 +247,13 @@ impl Clock {
 
     /// The clock at `t`, as a display shows it.
     pub fn face(&self, t: u64) -> Face {
-        let side = |c: Color| &self.sides[index(c)];
         Face {
             running: self.running,
             paused: self.paused,
-            remaining: [
-                self.remaining(t, Color::White),
-                self.remaining(t, Color::Black),
-            ],
-            moves: [side(Color::White).moves, side(Color::Black).moves],
-            periods: [
-                side(Color::White).period as u32 + 1,
-                side(Color::Black).period as u32 + 1,
-            ],
-            flags: [
-                side(Color::White).flag.is_some(),
-                side(Color::Black).flag.is_some(),
-            ],
+            remaining: ByColor::new_with(|c| self.remaining(t, c)),
+            moves: self.sides.map(|s| s.moves),
+            periods: self.sides.map(|s| s.period as u32 + 1),
+            flags: self.sides.map(|s| s.flag.is_some()),
         }
     }
 
@@ -281,7 +264,7 @@ impl Clock {
             return;
         };
         let elapsed = t.saturating_sub(self.since);
-        let side = &mut self.sides[index(color)];
+        let side = self.sides.get_mut(color);
         let (from_delay, main) = Clock::split(side, elapsed);
         side.delay_left -= from_delay;
         side.remaining = side.remaining.saturating_sub(main);
@@ -291,8 +274,8 @@ impl Clock {
 
     /// `color` begins a move at `t`: its delay is fresh, nothing used yet.
     fn begin_move(&mut self, t: u64, color: Color) {
-        let delay = self.delay(&self.sides[index(color)]);
-        let side = &mut self.sides[index(color)];
+        let delay = self.delay(self.sides.get(color));
+        let side = self.sides.get_mut(color);
         side.delay_left = delay;
         side.move_used = 0;
         self.running = Some(color);
@@ -317,7 +300,7 @@ impl Clock {
                 return Press::Ignored;
             }
             // The first move is free; the opponent's clock starts now.
-            let side = &mut self.sides[index(color)];
+            let side = self.sides.get_mut(color);
             side.moves = side.moves.saturating_add(1);
             if self.increment == IncrementTiming::Before {
                 side.remaining = side
@@ -333,7 +316,7 @@ impl Clock {
         }
         self.settle(t);
         let control = &self.control;
-        let side = &mut self.sides[index(color)];
+        let side = self.sides.get_mut(color);
         let period = control.period_after(side.moves).1;
         // A fallen flag stays fallen: no bonus brings the time back.
         if side.flag.is_none() {
@@ -397,7 +380,7 @@ impl Clock {
     /// 7.4b, 9.5b, 10.2).
     pub fn add(&mut self, t: u64, color: Color, ms: u64) {
         self.settle(t);
-        let side = &mut self.sides[index(color)];
+        let side = self.sides.get_mut(color);
         side.remaining = side.remaining.saturating_add(ms).min(MAX_TIME_MS);
         self.rearm_warnings(color);
     }
@@ -405,7 +388,7 @@ impl Clock {
     /// The arbiter sets `color`'s time (6.13), at most [`MAX_TIME_MS`].
     pub fn set_time(&mut self, t: u64, color: Color, ms: u64) {
         self.settle(t);
-        let side = &mut self.sides[index(color)];
+        let side = self.sides.get_mut(color);
         side.remaining = ms.min(MAX_TIME_MS);
         side.flag = None;
         self.rearm_warnings(color);
@@ -417,7 +400,7 @@ impl Clock {
         let moves = moves.min(MAX_MOVES);
         self.settle(t);
         let period = self.control.period_after(moves).0;
-        let side = &mut self.sides[index(color)];
+        let side = self.sides.get_mut(color);
         side.moves = moves;
         side.period = period;
     }
@@ -425,7 +408,7 @@ impl Clock {
     /// Marks the warnings above `color`'s present time as still to come,
     /// and those at or below it as passed.
     fn rearm_warnings(&mut self, color: Color) {
-        let side = &mut self.sides[index(color)];
+        let side = self.sides.get_mut(color);
         side.next_warning = self
             .thresholds
             .iter()
@@ -436,10 +419,10 @@ impl Clock {
     /// The instant of the running side's next warning, and its threshold.
     fn next_warning(&self) -> Option<(u64, u64)> {
         let color = self.ticking()?;
-        if !self.warned[index(color)] {
+        if !*self.warned.get(color) {
             return None;
         }
-        let side = &self.sides[index(color)];
+        let side = self.sides.get(color);
         let &ms = self.thresholds.get(side.next_warning)?;
         let until = side
             .delay_left
@@ -450,7 +433,7 @@ impl Clock {
     /// The instant the running side's flag falls, if it has not yet.
     fn next_flag(&self) -> Option<u64> {
         let color = self.ticking()?;
-        let side = &self.sides[index(color)];
+        let side = self.sides.get(color);
         if side.flag.is_some() {
             return None;
         }
@@ -475,14 +458,14 @@ impl Clock {
         let color = self.ticking()?;
         if let Some(d) = self.next_flag().filter(|&d| d <= t) {
             self.settle(d);
-            let side = &mut self.sides[index(color)];
+            let side = self.sides.get_mut(color);
             side.flag = Some(d);
             side.next_warning = self.thresholds.len();
             return Some(Signal::Flag(color));
         }
         if let Some((d, ms)) = self.next_warning().filter(|&(d, _)| d <= t) {
             self.settle(d);
-            self.sides[index(color)].next_warning += 1;
+            self.sides.get_mut(color).next_warning += 1;
             return Some(Signal::Warning(color, ms));
         }
         None

@@ -67,7 +67,7 @@ fn art_6_3_next_period_time_is_added_when_the_move_count_is_reached() {
         c.remaining(3 * MIN, White),
         10 * MIN - 2 * MIN + MIN + 5 * MIN
     );
-    assert_eq!(c.face(3 * MIN).periods, [2, 1]);
+    assert_eq!(c.face(3 * MIN).periods, ByColor { white: 2, black: 1 });
     assert_eq!(c.moves_to_control(White), None);
     assert_eq!(c.moves_to_control(Black), Some(1));
 }
@@ -134,13 +134,19 @@ fn art_6_13_arbiter_sets_times_and_move_counter() {
     c.set_moves(MIN, Black, 39);
     assert_eq!(c.remaining(MIN, White), 12 * MIN);
     assert_eq!(c.remaining(2 * MIN, White), 11 * MIN);
-    assert_eq!(c.face(MIN).periods, [2, 1]);
+    assert_eq!(c.face(MIN).periods, ByColor { white: 2, black: 1 });
     assert_eq!(c.moves_to_control(Black), Some(1));
 }
 
 #[test]
 fn warnings_come_once_at_each_threshold_from_above() {
-    let mut c = clock("2").with_warnings(&[MIN, 30 * S, 10 * MIN], [true, false]);
+    let mut c = clock("2").with_warnings(
+        &[MIN, 30 * S, 10 * MIN],
+        ByColor {
+            white: true,
+            black: false,
+        },
+    );
     c.start(0, White);
     // 10 min is above the 2 min White starts with: never said.
     assert_eq!(c.next_deadline(), Some(MIN));
@@ -164,8 +170,8 @@ fn no_drift_over_eight_hours_of_one_ms_ticks() {
     let mut c = clock("240+30");
     c.start(0, White);
     let end = 8 * 60 * MIN;
-    let mut presses = [0u64; 2];
-    let mut used = [0u64; 2];
+    let mut presses = ByColor::<u64>::default();
+    let mut used = ByColor::<u64>::default();
     let mut move_start = 0u64;
     let mut mover = White;
     let mut t = 0u64;
@@ -176,19 +182,18 @@ fn no_drift_over_eight_hours_of_one_ms_ticks() {
         let _ = c.remaining(t, mover);
         if t == next_press {
             c.press(t, mover, White);
-            used[index(mover)] += t - move_start;
-            presses[index(mover)] += 1;
+            *used.get_mut(mover) += t - move_start;
+            *presses.get_mut(mover) += 1;
             move_start = t;
             mover = !mover;
             next_press = t + 10_007 + (t * 7919) % 160_000;
         }
     }
     for color in [White, Black] {
-        let i = index(color);
         let running = if color == mover { t - move_start } else { 0 };
         assert_eq!(
             c.remaining(t, color),
-            240 * MIN + presses[i] * 30 * S - used[i] - running,
+            240 * MIN + presses.get(color) * 30 * S - used.get(color) - running,
             "{color:?}"
         );
     }
@@ -217,31 +222,32 @@ proptest! {
         let mut c = Clock::new(control.clone());
         c.start(0, White);
         let mut t = 0u64;
-        let mut used = [0u64; 2];
-        let mut given = [300 * MIN; 2];
-        let mut saved = [0u64; 2];
-        let mut moves = [0u32; 2];
+        let mut used = ByColor::<u64>::default();
+        let mut given = ByColor::new_with(|_| 300 * MIN);
+        let mut saved = ByColor::<u64>::default();
+        let mut moves = ByColor::<u32>::default();
         let mut mover = White;
         for &dt in &times {
             t += dt;
-            let i = index(mover);
             c.press(t, mover, White);
-            used[i] += dt;
+            *used.get_mut(mover) += dt;
             match bonus {
-                Bonus::Increment(ms) => given[i] += ms,
-                Bonus::Bronstein(ms) => given[i] += dt.min(ms),
-                Bonus::Delay(ms) => saved[i] += dt.min(ms),
+                Bonus::Increment(ms) => *given.get_mut(mover) += ms,
+                Bonus::Bronstein(ms) => *given.get_mut(mover) += dt.min(ms),
+                Bonus::Delay(ms) => *saved.get_mut(mover) += dt.min(ms),
                 Bonus::None => {}
             }
-            moves[i] += 1;
-            if moves[i] == 20 {
-                given[i] += 60 * MIN;
+            *moves.get_mut(mover) += 1;
+            if *moves.get(mover) == 20 {
+                *given.get_mut(mover) += 60 * MIN;
             }
             mover = !mover;
         }
         for color in [White, Black] {
-            let i = index(color);
-            prop_assert_eq!(used[i] + c.remaining(t, color), given[i] + saved[i]);
+            prop_assert_eq!(
+                used.get(color) + c.remaining(t, color),
+                given.get(color) + saved.get(color)
+            );
         }
     }
 }
@@ -276,7 +282,7 @@ fn art_6_2_increment_before_each_move_shows_it_from_the_start() {
         }
         mover = !mover;
     }
-    assert_eq!(before.face(t).periods, [2, 2]);
+    assert_eq!(before.face(t).periods, ByColor { white: 2, black: 2 });
 }
 
 #[test]
