@@ -226,11 +226,25 @@ fn mcp23017_absent_chip_is_named_by_address() {
     for a in [0x20, 0x21, 0x23] {
         bus.add_chip(a);
     }
-    let Err(SourceError::Device(why)) = Mcp23017Bank::new(bus, DEFAULT_ADDRESSES, 0) else {
+    let Err(e) = Mcp23017Bank::new(bus, DEFAULT_ADDRESSES, 0) else {
         panic!("a missing chip must be an error");
     };
+    // The bus's own error kind is kept: no acknowledge is a missing chip.
     assert!(
-        why.contains("0x22") && why.contains("rows 4 and 5"),
+        matches!(
+            e,
+            SourceError::Bus {
+                address: 0x22,
+                first_row: 4,
+                kind: embedded_hal::i2c::ErrorKind::NoAcknowledge(_),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let why = e.to_string();
+    assert!(
+        why.contains("0x22") && why.contains("rows 4 and 5") && why.contains("does not answer"),
         "{why}"
     );
 }

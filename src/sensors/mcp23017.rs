@@ -13,7 +13,7 @@
 //! back, so a chip that lost its settings in a brown-out (and would read
 //! every square occupied) is set up again before its readings are used.
 
-use embedded_hal::i2c::I2c;
+use embedded_hal::i2c::{Error as _, I2c};
 
 use super::{RawScan, SensorSource, SourceError};
 
@@ -60,13 +60,15 @@ impl<B: I2c> Mcp23017Bank<B> {
         Ok(bank)
     }
 
-    fn no_answer(&self, k: usize, e: impl core::fmt::Debug) -> SourceError {
-        SourceError::Device(format!(
-            "MCP23017 at address {:#04x} (rows {} and {}) does not answer: {e:?}",
-            self.addresses[k],
-            2 * k,
-            2 * k + 1
-        ))
+    /// Chip `k` failed a transfer: its address, its rows, and the bus's
+    /// own error kind.
+    fn no_answer(&self, k: usize, e: B::Error) -> SourceError {
+        SourceError::Bus {
+            chip: "MCP23017",
+            address: self.addresses[k],
+            first_row: 2 * k as u8,
+            kind: e.kind(),
+        }
     }
 
     /// All inputs, inverted, pulled up; sequential register access.

@@ -47,6 +47,16 @@ pub enum SourceError {
     Stale { silent_ms: u64 },
     /// The device answered wrongly or not at all; the message says which.
     Device(String),
+    /// A chip on the I²C bus failed a transfer. `kind` is the bus's own
+    /// error kind: `NoAcknowledge` means no chip answered at `address`
+    /// (missing, unpowered, or set to another address).
+    Bus {
+        chip: &'static str,
+        address: u8,
+        /// The first of the two board rows the chip reads.
+        first_row: u8,
+        kind: embedded_hal::i2c::ErrorKind,
+    },
 }
 
 impl fmt::Display for SourceError {
@@ -57,6 +67,25 @@ impl fmt::Display for SourceError {
                 write!(f, "sensor data is stale: nothing new for {silent_ms} ms")
             }
             SourceError::Device(why) => write!(f, "sensor device error: {why}"),
+            SourceError::Bus {
+                chip,
+                address,
+                first_row,
+                kind,
+            } => {
+                let rows = format!("rows {first_row} and {}", first_row + 1);
+                match kind {
+                    embedded_hal::i2c::ErrorKind::NoAcknowledge(_) => write!(
+                        f,
+                        "{chip} at address {address:#04x} ({rows}) does not answer: no chip \
+                         acknowledged the address (missing, unpowered, or on another address)"
+                    ),
+                    other => write!(
+                        f,
+                        "{chip} at address {address:#04x} ({rows}): I2C bus error: {other}"
+                    ),
+                }
+            }
         }
     }
 }
