@@ -50,7 +50,7 @@ pub fn run(a: Args) -> ExitCode {
             Ok(false) => {
                 Err("stopped before the three corners were found; [board] is unchanged".to_string())
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.to_string()),
         }
     });
     finish("calibrate", result)

@@ -44,7 +44,7 @@ pub fn run(a: Args) -> ExitCode {
         if let Some(s) = speaker {
             voices::finish(s);
         }
-        r.map(|_| ())
+        r.map(|_| ()).map_err(|e| e.to_string())
     });
     finish("hw-test", result)
 }

@@ -39,7 +39,7 @@ pub fn run(a: Args) -> ExitCode {
             start: a.fen.unwrap_or_else(|| "startpos".to_string()),
             chess960: false,
         };
-        let faces = open_faces(&c, std::io::stdout().is_terminal())?;
+        let faces = open_faces(&c, std::io::stdout().is_terminal()).map_err(|e| e.to_string())?;
         play(
             &c,
             &start,
@@ -49,6 +49,7 @@ pub fn run(a: Args) -> ExitCode {
             faces,
             &mut std::io::stdout(),
         )
+        .map_err(|e| e.to_string())
     });
     finish("play", result)
 }

@@ -22,7 +22,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> ExitCode {
     let stop = Stop::new(a.seconds, true);
-    let result = load_config(a.config.as_deref())
-        .and_then(|c| tools::record(&c, &a.file, &stop, &mut std::io::stderr()));
+    let result = load_config(a.config.as_deref()).and_then(|c| {
+        tools::record(&c, &a.file, &stop, &mut std::io::stderr()).map_err(|e| e.to_string())
+    });
     finish("record", result.map(|_| ()))
 }

@@ -9,6 +9,7 @@ use crossbeam_channel::RecvTimeoutError;
 use crate::announce::Phrasebook;
 use crate::core::{BLIND_BOARD, Controller, Input, Settings, Stamped};
 use crate::pgn::read_games;
+use crate::runtime::error::{Error, Result};
 use crate::runtime::outputs::emit;
 use crate::runtime::replay::feed;
 use crate::runtime::voices::{SpeechSetup, Voices, announced};
@@ -36,15 +37,17 @@ pub struct DemoOptions {
 }
 
 /// The demo game's trace: the game played by simulated hands.
-pub fn demo_trace(seed: u64) -> Result<Vec<Entry>, String> {
-    let games = read_games(GAME.as_bytes()).map_err(|e| e.to_string())?;
-    let game = games.first().ok_or("the demo game is missing")?;
+pub fn demo_trace(seed: u64) -> Result<Vec<Entry>> {
+    let games = read_games(GAME.as_bytes()).map_err(|e| Error::Game(e.to_string()))?;
+    let game = games
+        .first()
+        .ok_or_else(|| Error::Game("the demo game is missing".into()))?;
     let style = Style {
         think: (1500, 4000),
         hand: (400, 1200),
         ..Style::default()
     };
-    simulate(&game.record, seed, style)
+    simulate(&game.record, seed, style).map_err(Error::Game)
 }
 
 /// The demo's voices, and what it has noted of them on the transcript.
@@ -72,16 +75,15 @@ struct Session<'a> {
 
 impl Session<'_> {
     /// Prints (and says) every event concluded so far.
-    fn emit(&mut self) -> Result<(), String> {
+    fn emit(&mut self) -> Result<()> {
         let voices = self.voices.as_ref().map(|s| &s.voices);
-        emit(&mut self.c, &mut self.events, voices, self.out, self.json)
-            .and_then(|()| self.out.flush())
-            .map_err(|e| e.to_string())
+        emit(&mut self.c, &mut self.events, voices, self.out, self.json)?;
+        Ok(self.out.flush()?)
     }
 
     /// Waits until simulated instant `t`, feeding the speaker's start
     /// reports to the controller as `announced` inputs on the way.
-    fn wait_until(&mut self, t: u64) -> Result<(), String> {
+    fn wait_until(&mut self, t: u64) -> Result<()> {
         loop {
             let target = Duration::from_secs_f64(t as f64 / 1000.0 / self.speed);
             let elapsed = self.began.elapsed();
@@ -114,14 +116,13 @@ impl Session<'_> {
 
 /// Plays the demo, writing what is spoken to `out` and, with
 /// `options.speech`, saying it.
-pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
+pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     let trace = demo_trace(options.seed)?;
     writeln!(
         out,
         "pegboard demo: the Opera Game, Morphy vs. the Duke of Brunswick, Paris 1858.\n\
          Simulated hands play it on the pegged board; each line is what pegboard says.\n"
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let voices = options.speech.clone().map(|setup| Spoken {
         voices: setup.spawn(),
         used: Vec::new(),
@@ -133,7 +134,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
         options.words.clone(),
         &[BLIND_BOARD],
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Error::Game(e.to_string()))?;
     let mut events = Vec::new();
     c.start(0, &mut events);
     let mut s = Session {
@@ -162,7 +163,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
             s.emit()?;
         }
         s.wait_until(entry.t)?;
-        feed(&mut s.c, entry, &mut s.events)?;
+        feed(&mut s.c, entry, &mut s.events).map_err(Error::Game)?;
         s.emit()?;
     }
     s.c.finish(&mut s.events);
@@ -176,24 +177,19 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<(), String> {
 
 /// What a speaker report means for the controller (a move announced), and
 /// a note on the transcript the first time a voice speaks or fails.
-fn report_input(
-    report: &Report,
-    v: &mut Spoken,
-    out: &mut dyn Write,
-) -> Result<Option<Input>, String> {
-    let io = |e: std::io::Error| e.to_string();
+fn report_input(report: &Report, v: &mut Spoken, out: &mut dyn Write) -> Result<Option<Input>> {
     match report {
         Report::Started { voice, .. } => {
             if !v.used.contains(voice) {
                 v.used.push(voice);
-                writeln!(out, "          (speaking with the {voice} voice)").map_err(io)?;
+                writeln!(out, "          (speaking with the {voice} voice)")?;
             }
         }
         Report::VoiceFailed(f) => eprintln!("pegboard: voice {}: {}", f.voice, f.error),
         Report::Unsaid(_) => {
             if !v.unsaid_noted {
                 v.unsaid_noted = true;
-                writeln!(out, "          (no voice works: text only)").map_err(io)?;
+                writeln!(out, "          (no voice works: text only)")?;
             }
         }
         Report::Idle => {}

@@ -14,6 +14,7 @@
 //! speaker, and later the network) reach it as inputs over channels.
 
 pub mod demo;
+pub mod error;
 pub mod notify;
 pub mod open;
 pub mod outputs;
@@ -25,3 +26,5 @@ pub mod rpi;
 pub mod station;
 pub mod tools;
 pub mod voices;
+
+pub use error::{Error, Result};

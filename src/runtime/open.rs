@@ -2,6 +2,7 @@
 
 use crate::buttons::KeySource;
 use crate::config::hardware::{ButtonsConfig, SensorsConfig, SourceKind};
+use crate::runtime::error::{Error, Result};
 use crate::sensors::SensorSource;
 use crate::sensors::serial::SerialScanner;
 use crate::sensors::trace_source::TraceSource;
@@ -11,7 +12,7 @@ const NO_RPI: &str = "this pegboard was built without Raspberry Pi support; buil
 
 /// Opens the configured sensor source. A serial scanner that is not
 /// plugged in yet is not an error: it is looked for at every scan.
-pub fn open_source(config: &SensorsConfig) -> Result<Box<dyn SensorSource>, String> {
+pub fn open_source(config: &SensorsConfig) -> Result<Box<dyn SensorSource>> {
     match config.source {
         SourceKind::Serial => {
             let s = &config.serial;
@@ -24,26 +25,33 @@ pub fn open_source(config: &SensorsConfig) -> Result<Box<dyn SensorSource>, Stri
         }
         SourceKind::Trace => {
             let Some(file) = &config.trace.file else {
-                return Err("[sensors] source = \"trace\" needs [sensors.trace] file".to_string());
+                return Err(Error::Hardware(
+                    "[sensors] source = \"trace\" needs [sensors.trace] file".to_string(),
+                ));
             };
             let reader = std::fs::File::open(file)
                 .map(std::io::BufReader::new)
-                .map_err(|e| format!("{file}: cannot be read: {e}"))?;
-            let entries = crate::trace::read(reader, file).map_err(|e| e.to_string())?;
-            Ok(Box::new(TraceSource::new(file, entries)?))
+                .map_err(|error| Error::File {
+                    path: file.clone(),
+                    error,
+                })?;
+            let entries = crate::trace::read(reader, file)?;
+            Ok(Box::new(
+                TraceSource::new(file, entries).map_err(Error::Game)?,
+            ))
         }
         #[cfg(feature = "rpi")]
         SourceKind::Matrix => crate::runtime::rpi::open_matrix(&config.matrix),
         #[cfg(feature = "rpi")]
         SourceKind::Mcp23017 => crate::runtime::rpi::open_mcp23017(&config.mcp23017),
         #[cfg(not(feature = "rpi"))]
-        SourceKind::Matrix | SourceKind::Mcp23017 => Err(NO_RPI.to_string()),
+        SourceKind::Matrix | SourceKind::Mcp23017 => Err(Error::Hardware(NO_RPI.to_string())),
     }
 }
 
 /// Opens the configured keys: GPIO buttons (on a Pi) and the serial
 /// scanner's button bits.
-pub fn open_keys(config: &ButtonsConfig) -> Result<KeySource, String> {
+pub fn open_keys(config: &ButtonsConfig) -> Result<KeySource> {
     let scanner_bits: Vec<(u8, u8)> = config
         .key
         .iter()
@@ -54,7 +62,9 @@ pub fn open_keys(config: &ButtonsConfig) -> Result<KeySource, String> {
     let gpio = crate::runtime::rpi::open_buttons(config)?;
     #[cfg(not(feature = "rpi"))]
     let gpio = if config.key.iter().any(|k| k.pin.is_some()) {
-        return Err(format!("[[buttons.key]] with `pin`: {NO_RPI}"));
+        return Err(Error::Hardware(format!(
+            "[[buttons.key]] with `pin`: {NO_RPI}"
+        )));
     } else {
         None
     };

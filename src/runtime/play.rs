@@ -17,6 +17,7 @@ use std::io::Write;
 use crate::config::{Config, FaceKind};
 use crate::core::{BLIND_BOARD, Controller, Input, Stamped, StartPosition};
 use crate::display::Faces;
+use crate::runtime::error::{Error, Result};
 use crate::runtime::notify::Notifier;
 use crate::runtime::outputs::emit;
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
@@ -26,7 +27,7 @@ use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, announced};
 /// The clock faces the configuration names: the TM1637 pair (on a build
 /// with Raspberry Pi support), and the status line when `terminal` (standard
 /// output is a terminal).
-pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces, String> {
+pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces> {
     let mut faces = Faces::default();
     for kind in &config.display.faces {
         match kind {
@@ -40,8 +41,8 @@ pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces, String> {
             #[cfg(not(feature = "rpi"))]
             FaceKind::Tm1637 => {
                 return Err(config.check_sensors().err().map_or_else(
-                    || "tm1637 needs Raspberry Pi support".into(),
-                    |e| e.to_string(),
+                    || Error::Hardware("tm1637 needs Raspberry Pi support".into()),
+                    Error::Config,
                 ));
             }
         }
@@ -58,15 +59,14 @@ pub fn play(
     stop: &Stop,
     mut faces: Faces,
     out: &mut dyn Write,
-) -> Result<(), String> {
-    let words = config.phrasebook().map_err(|e| e.to_string())?;
+) -> Result<()> {
+    let words = config.phrasebook().map_err(Error::Words)?;
     let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Game(e.to_string()))?;
     // The voices first (they may take a moment to open), then the sensors,
     // so that no reading waits in the meantime.
     let voices = speech.map(SpeechSetup::spawn);
     let mut station = Station::open(config)?;
-    let io = |e: std::io::Error| format!("cannot write: {e}");
     let mut events: Vec<Stamped> = Vec::new();
     let mut trouble = Trouble::default();
     let mut presence = None;
@@ -104,27 +104,27 @@ pub fn play(
         // Events may lead to more (the printed announcement).
         let printed = !events.is_empty() || !notes.is_empty();
         if printed {
-            faces.pause(out).map_err(io)?;
+            faces.pause(out)?;
         }
         for message in notes {
-            writeln!(out, "pegboard: {message}").map_err(io)?;
+            writeln!(out, "pegboard: {message}")?;
         }
-        emit(&mut c, &mut events, voices.as_ref(), out, json).map_err(io)?;
+        emit(&mut c, &mut events, voices.as_ref(), out, json)?;
         if printed {
-            faces.resume(out).map_err(io)?;
+            faces.resume(out)?;
         }
         if let Some(clock) = c.clock() {
-            for message in faces.show(tick.t, &clock.face(tick.t), out).map_err(io)? {
-                faces.pause(out).map_err(io)?;
-                writeln!(out, "pegboard: {message}").map_err(io)?;
-                faces.resume(out).map_err(io)?;
+            for message in faces.show(tick.t, &clock.face(tick.t), out)? {
+                faces.pause(out)?;
+                writeln!(out, "pegboard: {message}")?;
+                faces.resume(out)?;
             }
         }
-        out.flush().map_err(io)?;
+        out.flush()?;
     }
-    faces.finish(out).map_err(io)?;
+    faces.finish(out)?;
     service.stopping();
-    out.flush().map_err(io)?;
+    out.flush()?;
     if let Some(v) = voices {
         v.finish(FINAL_WORDS_WITHIN);
     }

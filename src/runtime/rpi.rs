@@ -14,17 +14,19 @@ use crate::buttons::GpioButtons;
 use crate::config::Tm1637Config;
 use crate::config::hardware::{ButtonsConfig, MatrixConfig, Mcp23017Config};
 use crate::display::{ClockDisplay, Tm1637, Tm1637Pair};
+use crate::runtime::error::{Error, Result};
 use crate::sensors::SensorSource;
 use crate::sensors::matrix::MatrixScanner;
 use crate::sensors::mcp23017::Mcp23017Bank;
 
 /// The diode matrix on the configured BCM pins: drive lines as outputs
 /// (released high), sense lines as inputs with pull-ups.
-pub fn open_matrix(config: &MatrixConfig) -> Result<Box<dyn SensorSource>, String> {
-    let gpio = Gpio::new().map_err(|e| format!("the GPIO cannot be opened: {e}"))?;
+pub fn open_matrix(config: &MatrixConfig) -> Result<Box<dyn SensorSource>> {
+    let gpio =
+        Gpio::new().map_err(|e| Error::Hardware(format!("the GPIO cannot be opened: {e}")))?;
     let pin = |n: u8| {
         gpio.get(n)
-            .map_err(|e| format!("[sensors.matrix] BCM pin {n}: {e}"))
+            .map_err(|e| Error::Hardware(format!("[sensors.matrix] BCM pin {n}: {e}")))
     };
     let mut drive = Vec::with_capacity(8);
     for &n in &config.drive {
@@ -35,28 +37,28 @@ pub fn open_matrix(config: &MatrixConfig) -> Result<Box<dyn SensorSource>, Strin
         sense.push(pin(n)?.into_input_pullup());
     }
     let (Ok(drive), Ok(sense)) = (drive.try_into(), sense.try_into()) else {
-        return Err("[sensors.matrix] needs 8 drive and 8 sense pins".to_string());
+        return Err(Error::Hardware(
+            "[sensors.matrix] needs 8 drive and 8 sense pins".to_string(),
+        ));
     };
-    let scanner = MatrixScanner::new(drive, sense, Delay::new(), config.timing())
-        .map_err(|e| e.to_string())?;
+    let scanner = MatrixScanner::new(drive, sense, Delay::new(), config.timing())?;
     Ok(Box::new(scanner))
 }
 
 /// The four expanders on the configured I²C bus.
-pub fn open_mcp23017(config: &Mcp23017Config) -> Result<Box<dyn SensorSource>, String> {
+pub fn open_mcp23017(config: &Mcp23017Config) -> Result<Box<dyn SensorSource>> {
     let bus = I2c::with_bus(config.bus).map_err(|e| {
-        format!(
+        Error::Hardware(format!(
             "I2C bus {} cannot be opened (is I2C enabled in raspi-config?): {e}",
             config.bus
-        )
+        ))
     })?;
-    let bank =
-        Mcp23017Bank::new(bus, config.addresses, config.verify_every).map_err(|e| e.to_string())?;
+    let bank = Mcp23017Bank::new(bus, config.addresses, config.verify_every)?;
     Ok(Box::new(bank))
 }
 
 /// The GPIO buttons, as a function that reads them.
-pub fn open_buttons(config: &ButtonsConfig) -> Result<Option<Box<dyn FnMut() -> u16>>, String> {
+pub fn open_buttons(config: &ButtonsConfig) -> Result<Option<Box<dyn FnMut() -> u16>>> {
     let pins: Vec<(u8, u8)> = config
         .key
         .iter()
@@ -66,12 +68,13 @@ pub fn open_buttons(config: &ButtonsConfig) -> Result<Option<Box<dyn FnMut() -> 
     if pins.is_empty() {
         return Ok(None);
     }
-    let gpio = Gpio::new().map_err(|e| format!("the GPIO cannot be opened: {e}"))?;
+    let gpio =
+        Gpio::new().map_err(|e| Error::Hardware(format!("the GPIO cannot be opened: {e}")))?;
     let mut inputs = Vec::with_capacity(pins.len());
     for (key, n) in pins {
         let pin = gpio
             .get(n)
-            .map_err(|e| format!("[[buttons.key]] BCM pin {n}: {e}"))?;
+            .map_err(|e| Error::Hardware(format!("[[buttons.key]] BCM pin {n}: {e}")))?;
         inputs.push((key, pin.into_input_pullup()));
     }
     let mut buttons = GpioButtons::new(inputs);
@@ -89,12 +92,12 @@ impl ErrorType for OpenDrain {
 }
 
 impl OutputPin for OpenDrain {
-    fn set_high(&mut self) -> Result<(), Infallible> {
+    fn set_high(&mut self) -> std::result::Result<(), Infallible> {
         self.0.set_mode(Mode::Input);
         Ok(())
     }
 
-    fn set_low(&mut self) -> Result<(), Infallible> {
+    fn set_low(&mut self) -> std::result::Result<(), Infallible> {
         self.0.set_low();
         self.0.set_mode(Mode::Output);
         Ok(())
@@ -102,23 +105,24 @@ impl OutputPin for OpenDrain {
 }
 
 impl InputPin for OpenDrain {
-    fn is_high(&mut self) -> Result<bool, Infallible> {
+    fn is_high(&mut self) -> std::result::Result<bool, Infallible> {
         Ok(self.0.is_high())
     }
 
-    fn is_low(&mut self) -> Result<bool, Infallible> {
+    fn is_low(&mut self) -> std::result::Result<bool, Infallible> {
         Ok(self.0.is_low())
     }
 }
 
 /// The two modules on the configured BCM pins.
-pub fn open_tm1637(config: &Tm1637Config) -> Result<Box<dyn ClockDisplay>, String> {
-    let gpio = Gpio::new().map_err(|e| format!("the GPIO cannot be opened: {e}"))?;
+pub fn open_tm1637(config: &Tm1637Config) -> Result<Box<dyn ClockDisplay>> {
+    let gpio =
+        Gpio::new().map_err(|e| Error::Hardware(format!("the GPIO cannot be opened: {e}")))?;
     let pin = |n: u8| {
         gpio.get(n)
-            .map_err(|e| format!("[display.tm1637] BCM pin {n}: {e}"))
+            .map_err(|e| Error::Hardware(format!("[display.tm1637] BCM pin {n}: {e}")))
     };
-    let data = |n: u8| -> Result<OpenDrain, String> {
+    let data = |n: u8| -> Result<OpenDrain> {
         let mut p = pin(n)?.into_io(Mode::Input);
         p.set_bias(Bias::PullUp);
         Ok(OpenDrain(p))

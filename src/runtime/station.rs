@@ -11,6 +11,7 @@ use shakmaty::Bitboard;
 use crate::buttons::{ButtonDebouncer, KeySource, Keypad, Press};
 use crate::config::Config;
 use crate::core::Input;
+use crate::runtime::error::Result;
 use crate::runtime::open::{open_keys, open_source};
 use crate::sensors::poller::Poller;
 use crate::sensors::{Layout, LossReport, SensorSource, SourceError};
@@ -71,7 +72,7 @@ impl Stop {
 pub(crate) struct Tick {
     pub t: u64,
     /// The board by square, or why there is none this time.
-    pub board: Result<Bitboard, SourceError>,
+    pub board: std::result::Result<Bitboard, SourceError>,
     /// Key presses completed in this turn, as inputs.
     pub inputs: Vec<Input>,
     /// What the source lost since the last such report (frames with a bad
@@ -92,9 +93,9 @@ pub(crate) struct Station {
 }
 
 impl Station {
-    pub fn open(config: &Config) -> Result<Station, String> {
+    pub fn open(config: &Config) -> Result<Station> {
         // What `pegboard check-config` checks: the same verdict here.
-        config.check_sensors().map_err(|e| e.to_string())?;
+        config.check_sensors()?;
         Ok(Station {
             source: open_source(&config.sensors)?,
             layout: config.board.layout.clone(),

@@ -11,6 +11,7 @@ use crate::announce::Phrasebook;
 use crate::calibrate::{self, Calibration, Said, Step};
 use crate::config::Config;
 use crate::core::{BLIND_BOARD, Input};
+use crate::runtime::error::{Error, Result};
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
 use crate::runtime::station::{Station, Stop};
 use crate::sensor_check::{self, Seen, SensorCheck};
@@ -30,8 +31,22 @@ fn speak(speaker: Option<&Speaker>, text: String) {
     }
 }
 
-fn io(e: std::io::Error) -> String {
-    format!("cannot write: {e}")
+/// Writes `text` to `path` so that a power cut leaves the old file or the
+/// new one: written beside, synced to the disk, renamed over, and the
+/// folder synced.
+fn replace_file(path: &str, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let tmp = format!("{path}.new");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    let dir = std::path::Path::new(path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    std::fs::File::open(dir)?.sync_all()
 }
 
 /// `pegboard record FILE`: writes everything the source delivers as a
@@ -43,28 +58,24 @@ fn io(e: std::io::Error) -> String {
 /// recording, not to its last change. Every line is flushed as it is
 /// written, so an interrupted recording keeps everything up to the
 /// interruption.
-pub fn record(
-    config: &Config,
-    file: &str,
-    stop: &Stop,
-    log: &mut dyn Write,
-) -> Result<u64, String> {
+pub fn record(config: &Config, file: &str, stop: &Stop, log: &mut dyn Write) -> Result<u64> {
     let mut station = Station::open(config)?;
-    let out = std::fs::File::create(file).map_err(|e| format!("{file}: cannot be created: {e}"))?;
+    let out = std::fs::File::create(file).map_err(|error| Error::File {
+        path: file.to_string(),
+        error,
+    })?;
     let mut out = std::io::LineWriter::new(out);
     writeln!(
         out,
         "{}",
         trace::write_line(0, &Reading::Header(Header::default()))
-    )
-    .map_err(io)?;
+    )?;
     writeln!(
         log,
         "recording {} at {} Hz into {file}; type q and Enter to stop",
         station.source.describe(),
         config.sensors.scan_hz
-    )
-    .map_err(io)?;
+    )?;
     let mut last: Option<Bitboard> = None;
     let mut trouble = Trouble::default();
     let mut lines = 0u64;
@@ -75,8 +86,8 @@ pub fn record(
         let tick = station.tick();
         now = tick.t;
         for message in trouble.update(&tick) {
-            writeln!(out, "# t={} ms: {message}", tick.t).map_err(io)?;
-            writeln!(log, "{message}").map_err(io)?;
+            writeln!(out, "# t={} ms: {message}", tick.t)?;
+            writeln!(log, "{message}")?;
         }
         // The board lost and back, as `play` tells the controller: a replay
         // then judges what changed meanwhile as `play` did.
@@ -86,7 +97,7 @@ pub fn record(
                 PresenceChange::Lost => Input::BoardLost,
                 PresenceChange::Back => Input::BoardBack,
             };
-            writeln!(out, "{}", trace::write_line(tick.t, &Reading::Input(input))).map_err(io)?;
+            writeln!(out, "{}", trace::write_line(tick.t, &Reading::Input(input)))?;
             lines += 1;
             written_t = tick.t;
         }
@@ -99,12 +110,12 @@ pub fn record(
                 board: BLIND_BOARD.to_string(),
                 occ: board,
             };
-            writeln!(out, "{}", trace::write_line(tick.t, &reading)).map_err(io)?;
+            writeln!(out, "{}", trace::write_line(tick.t, &reading))?;
             lines += 1;
             written_t = tick.t;
         }
         for input in tick.inputs {
-            writeln!(out, "{}", trace::write_line(tick.t, &Reading::Input(input))).map_err(io)?;
+            writeln!(out, "{}", trace::write_line(tick.t, &Reading::Input(input)))?;
             lines += 1;
             written_t = tick.t;
         }
@@ -114,11 +125,11 @@ pub fn record(
             board: BLIND_BOARD.to_string(),
             occ: board,
         };
-        writeln!(out, "{}", trace::write_line(now, &reading)).map_err(io)?;
+        writeln!(out, "{}", trace::write_line(now, &reading))?;
         lines += 1;
     }
-    out.flush().map_err(io)?;
-    writeln!(log, "{lines} lines written to {file}").map_err(io)?;
+    out.flush()?;
+    writeln!(log, "{lines} lines written to {file}")?;
     Ok(lines)
 }
 
@@ -132,7 +143,7 @@ pub fn hw_test(
     live_map: bool,
     stop: &Stop,
     out: &mut dyn Write,
-) -> Result<sensor_check::CheckReport, String> {
+) -> Result<sensor_check::CheckReport> {
     let mut station = Station::open(config)?;
     let mut check = SensorCheck::new(config.debounce.window_ms);
     writeln!(
@@ -140,8 +151,7 @@ pub fn hw_test(
         "hw-test: {} at {} Hz. Lift and put back every peg, one square at a time; type q and Enter to finish.",
         station.source.describe(),
         config.sensors.scan_hz
-    )
-    .map_err(io)?;
+    )?;
     let mut trouble = Trouble::default();
     let mut seen = Vec::new();
     let mut shown_faults = Vec::new();
@@ -149,12 +159,12 @@ pub fn hw_test(
     while !stop.now() {
         let tick = station.tick();
         for message in trouble.update(&tick) {
-            writeln!(out, "{message}").map_err(io)?;
+            writeln!(out, "{message}")?;
         }
         let faults = station.source.faults();
         if faults != shown_faults {
             for f in &faults {
-                writeln!(out, "wiring fault: {}", f.describe(&station.layout)).map_err(io)?;
+                writeln!(out, "wiring fault: {}", f.describe(&station.layout))?;
             }
             shown_faults = faults;
         }
@@ -167,26 +177,26 @@ pub fn hw_test(
                     Seen::Placed(sq) => (sq, "placed"),
                 };
                 if live_map {
-                    write!(out, "\x1b[H\x1b[2J").map_err(io)?;
+                    write!(out, "\x1b[H\x1b[2J")?;
                     redraw = true;
                 }
-                writeln!(out, "{:>7} ms  {sq} {what}", tick.t).map_err(io)?;
+                writeln!(out, "{:>7} ms  {sq} {what}", tick.t)?;
                 speak(speaker, words.square(sq));
             }
         }
         for input in &tick.inputs {
-            writeln!(out, "{:>7} ms  key: {}", tick.t, input.name()).map_err(io)?;
+            writeln!(out, "{:>7} ms  key: {}", tick.t, input.name())?;
         }
         if redraw {
-            writeln!(out, "{}", sensor_check::map_text(check.board())).map_err(io)?;
+            writeln!(out, "{}", sensor_check::map_text(check.board()))?;
             redraw = false;
         }
     }
     let report = check.report();
-    writeln!(out, "\n{}", sensor_check::map_text(check.board())).map_err(io)?;
-    writeln!(out, "{}", report.text()).map_err(io)?;
+    writeln!(out, "\n{}", sensor_check::map_text(check.board()))?;
+    writeln!(out, "{}", report.text())?;
     for f in station.source.faults() {
-        writeln!(out, "Wiring fault: {}", f.describe(&station.layout)).map_err(io)?;
+        writeln!(out, "Wiring fault: {}", f.describe(&station.layout))?;
     }
     Ok(report)
 }
@@ -201,17 +211,17 @@ pub fn calibrate(
     speaker: Option<&Speaker>,
     stop: &Stop,
     out: &mut dyn Write,
-) -> Result<bool, String> {
+) -> Result<bool> {
     let mut station = Station::open(config)?;
     station.layout = config.board.lines_in_order();
     let mut cal = Calibration::new(config.debounce.window_ms);
     let mut said = Vec::new();
     let mut trouble = Trouble::default();
-    writeln!(out, "calibrate: reading {}", station.source.describe()).map_err(io)?;
+    writeln!(out, "calibrate: reading {}", station.source.describe())?;
     while !stop.now() {
         let tick = station.tick();
         for message in trouble.update(&tick) {
-            writeln!(out, "{message}").map_err(io)?;
+            writeln!(out, "{message}")?;
         }
         let Ok(raw) = tick.board else { continue };
         said.clear();
@@ -222,33 +232,36 @@ pub fn calibrate(
                     writeln!(
                         out,
                         "Put pegs on a1, h1 and h8 (a full start position will do)."
-                    )
-                    .map_err(io)?;
+                    )?;
                 }
                 Said::Next(Step::Lift(sq)) => {
-                    writeln!(out, "Lift the peg on {sq}.").map_err(io)?;
+                    writeln!(out, "Lift the peg on {sq}.")?;
                     speak(speaker, words.square(*sq));
                 }
                 Said::Next(Step::PutBack(sq)) => {
-                    writeln!(out, "Seen. Put {sq} back.").map_err(io)?;
+                    writeln!(out, "Seen. Put {sq} back.")?;
                 }
                 Said::Next(Step::Done) => stop.set(),
-                Said::Problem(p) => writeln!(out, "{p}").map_err(io)?,
+                Said::Problem(p) => writeln!(out, "{p}")?,
                 Said::Found(corners) => {
                     let text = std::fs::read_to_string(config_file).unwrap_or_default();
-                    let new = calibrate::write_board(&text, *corners)?;
-                    // Written beside and renamed, so a power cut leaves the old or the new file.
-                    let tmp = format!("{config_file}.new");
-                    std::fs::write(&tmp, new)
-                        .and_then(|_| std::fs::rename(&tmp, config_file))
-                        .map_err(|e| format!("{config_file}: cannot be written: {e}"))?;
+                    let new = calibrate::write_board(&text, *corners).map_err(|why| {
+                        Error::Config(crate::config::ConfigError {
+                            file: config_file.to_string(),
+                            line: None,
+                            message: why,
+                        })
+                    })?;
+                    replace_file(config_file, &new).map_err(|error| Error::File {
+                        path: config_file.to_string(),
+                        error,
+                    })?;
                     let [a1, h1, h8] = corners;
                     writeln!(
                         out,
                         "Calibrated: a1 at row {}, column {}; h1 at {}, {}; h8 at {}, {}. Written to [board] in {config_file}.",
                         a1.0, a1.1, h1.0, h1.1, h8.0, h8.1
-                    )
-                    .map_err(io)?;
+                    )?;
                 }
             }
         }
