@@ -13,6 +13,7 @@ pub mod calibrate;
 pub mod config;
 pub mod core;
 pub mod display;
+pub mod laws;
 pub mod pgn;
 pub mod quote;
 pub mod runtime;

@@ -80,3 +80,17 @@ fn the_wings_below_the_runtime_do_not_reach_up() {
         }
     }
 }
+
+#[test]
+fn the_core_asks_the_phrasebook_for_sentences() {
+    // Phrase tables and templates belong to the phrasebook: the core asks
+    // it for sentences and never fills a template itself.
+    for (name, text) in all().iter().filter(|(n, _)| n.starts_with("src/core/")) {
+        for reach in ["words.words", "phrases::fill", ".phrases."] {
+            assert!(
+                !text.contains(reach),
+                "{name} reaches into the phrase tables: {reach}"
+            );
+        }
+    }
+}

@@ -10,6 +10,7 @@ use shakmaty::{
 use serde::Deserialize;
 
 use super::vocabulary::{FileNaming, Vocabulary};
+use crate::laws::Reason;
 
 /// How a move is announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -418,6 +419,112 @@ impl Phrasebook {
         )
     }
 
+    /// The moves asked for again (`repeat`), each already said with its
+    /// number, oldest first; or that there is none yet.
+    pub fn moves_again(&self, numbered: &[String]) -> String {
+        let p = &self.words.phrases;
+        if numbered.is_empty() {
+            p.no_move_yet.clone()
+        } else {
+            numbered.join(&p.moves_separator)
+        }
+    }
+
+    /// `color` offers a draw.
+    pub fn draw_offer(&self, color: Color) -> String {
+        fill(
+            &self.words.phrases.draw_offer,
+            &[("color", self.color(color))],
+        )
+    }
+
+    /// `color`'s flag has fallen.
+    pub fn flag(&self, color: Color) -> String {
+        fill(&self.words.phrases.flag, &[("color", self.color(color))])
+    }
+
+    /// The arbiter set the clock; `times` says both times as they are now.
+    pub fn clock_set(&self, times: &str) -> String {
+        format!("{} {times}", self.words.phrases.clock_set)
+    }
+
+    /// A pawn on `square` waits for its promotion piece.
+    pub fn promotion_pending(&self, square: Square) -> String {
+        fill(
+            &self.words.phrases.promotion_pending,
+            &[("square", &self.square(square))],
+        )
+    }
+
+    /// A notice with no values: which one, by its key in the language file.
+    pub fn notice(&self, notice: Notice) -> String {
+        let p = &self.words.phrases;
+        match notice {
+            Notice::NoClock => &p.no_clock,
+            Notice::GameOverAlready => &p.game_over_already,
+            Notice::ClaimPending => &p.claim_pending,
+            Notice::ClaimIncorrect => &p.claim_incorrect,
+            Notice::ClaimNotYourMove => &p.claim_not_your_move,
+            Notice::ClockPaused => &p.clock_paused,
+            Notice::ClockResumed => &p.clock_resumed,
+            Notice::BoardLost => &p.board_lost,
+            Notice::BoardBack => &p.board_back,
+            Notice::BothFlags => &p.both_flags,
+            Notice::QuickplayClaim => &p.quickplay_claim,
+            Notice::QuickplayClaimIncorrect => &p.quickplay_claim_incorrect,
+            Notice::FlagClaimIncorrect => &p.flag_claim_incorrect,
+            Notice::Restored => &p.restored,
+            Notice::TouchViolationCastle => &p.touch_violation_castle,
+        }
+        .clone()
+    }
+
+    /// The touched piece on `square` (a `role`) had to be moved, or
+    /// captured (`capture`), and was not (4.3).
+    pub fn touch_violation(&self, role: Role, square: Square, capture: bool) -> String {
+        let p = &self.words.phrases;
+        let template = if capture {
+            &p.touch_violation_capture
+        } else {
+            &p.touch_violation
+        };
+        fill(
+            template,
+            &[
+                ("piece", self.piece(role)),
+                ("square", &self.square(square)),
+            ],
+        )
+    }
+
+    /// The game is over: why, and the result. `by`: the player the ending
+    /// names (who resigned, whose flag fell).
+    pub fn game_over(&self, reason: Reason, outcome: KnownOutcome, by: Option<Color>) -> String {
+        let p = &self.words.phrases;
+        let drawn = outcome == KnownOutcome::Draw;
+        let template = match reason {
+            Reason::Checkmate => &p.game_over_checkmate,
+            Reason::Stalemate => &p.game_over_stalemate,
+            Reason::InsufficientMaterial => &p.game_over_insufficient_material,
+            Reason::ThreefoldRepetition => &p.game_over_threefold_repetition,
+            Reason::FiftyMoves => &p.game_over_fifty_moves,
+            Reason::FivefoldRepetition => &p.game_over_fivefold_repetition,
+            Reason::SeventyFiveMoves => &p.game_over_seventy_five_moves,
+            Reason::Resignation => &p.game_over_resignation,
+            Reason::Agreement => &p.game_over_agreement,
+            Reason::Flag if drawn => &p.game_over_flag_draw,
+            Reason::Flag => &p.game_over_flag,
+            Reason::BothFlags => &p.game_over_both_flags,
+            Reason::IllegalMoves if drawn => &p.game_over_illegal_moves_draw,
+            Reason::IllegalMoves => &p.game_over_illegal_moves,
+        };
+        let color = by.map(|c| self.color(c)).unwrap_or_default();
+        fill(
+            template,
+            &[("result", self.result(outcome)), ("color", color)],
+        )
+    }
+
     pub fn result(&self, outcome: KnownOutcome) -> &str {
         let p = &self.words.phrases;
         match outcome {
@@ -430,6 +537,27 @@ impl Phrasebook {
             KnownOutcome::Draw => &p.result_draw,
         }
     }
+}
+
+/// The sentences without values the game says: answers that there is
+/// nothing to do, and notices of the clock and the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notice {
+    NoClock,
+    GameOverAlready,
+    ClaimPending,
+    ClaimIncorrect,
+    ClaimNotYourMove,
+    ClockPaused,
+    ClockResumed,
+    BoardLost,
+    BoardBack,
+    BothFlags,
+    QuickplayClaim,
+    QuickplayClaimIncorrect,
+    FlagClaimIncorrect,
+    Restored,
+    TouchViolationCastle,
 }
 
 /// The announcement of a move given in UCI notation (`e2e4`, `e7e8q`,

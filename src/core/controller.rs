@@ -15,7 +15,7 @@ use super::input::{ClockSetting, Input};
 use super::settings::{ClockStart, FlagRule, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
-use crate::announce::phrases::{Phrasebook, fill};
+use crate::announce::phrases::{Notice, Phrasebook};
 
 /// The name of the visually handicapped player's board.
 pub const BLIND_BOARD: &str = "blind";
@@ -241,6 +241,11 @@ impl Controller {
         self.scan(t, board, occ, out);
     }
 
+    /// Says a notice without values.
+    fn notice(&self, t: u64, notice: Notice, out: &mut Vec<Stamped>) {
+        self.say(t, self.words.notice(notice), out);
+    }
+
     fn say(&self, t: u64, text: String, out: &mut Vec<Stamped>) {
         out.push(Stamped {
             t,
@@ -251,7 +256,6 @@ impl Controller {
     /// A button, keypad or console action at `t`.
     pub fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
         self.advance(t, out);
-        let p = &self.words.words.phrases;
         match input {
             Input::Promote(role) => {
                 for i in 0..self.boards.len() {
@@ -274,16 +278,13 @@ impl Controller {
             // 6.7: a player (or his assistant, E2.9c) presses the clock.
             Input::Clock(color) => self.press(t, color, out),
             Input::Repeat(n) => {
-                let moves = self.game.last_moves(n as usize);
-                let text = if moves.is_empty() {
-                    p.no_move_yet.clone()
-                } else {
-                    moves
-                        .iter()
-                        .map(|(before, pm)| self.words.numbered_move(pm.number, before, pm.m))
-                        .collect::<Vec<_>>()
-                        .join(&p.moves_separator)
-                };
+                let numbered: Vec<String> = self
+                    .game
+                    .last_moves(n as usize)
+                    .iter()
+                    .map(|(before, pm)| self.words.numbered_move(pm.number, before, pm.m))
+                    .collect();
+                let text = self.words.moves_again(&numbered);
                 self.say(t, text, out);
             }
             Input::MoveNumber => {
@@ -325,7 +326,9 @@ impl Controller {
                 }
             }
             Input::Times => {
-                let text = self.times_text(t).unwrap_or_else(|| p.no_clock.clone());
+                let text = self
+                    .times_text(t)
+                    .unwrap_or_else(|| self.words.notice(Notice::NoClock));
                 self.say(t, text, out);
             }
             Input::Position => {
@@ -338,70 +341,59 @@ impl Controller {
             }
             Input::DrawOffer(color) => {
                 if self.game.is_over() {
-                    let text = p.game_over_already.clone();
-                    self.say(t, text, out);
+                    self.notice(t, Notice::GameOverAlready, out);
                 } else if let Some(ending) = self.game.offer_draw(color) {
                     self.game_over(t, ending, out);
                 } else {
-                    let text = fill(&p.draw_offer, &[("color", self.words.color(color))]);
+                    let text = self.words.draw_offer(color);
                     self.say(t, text, out);
                 }
             }
             Input::DrawClaim(color) => {
-                let text = match self.game.claim_draw(color) {
+                let notice = match self.game.claim_draw(color) {
                     ClaimOutcome::Drawn(ending) => {
                         self.game_over(t, ending, out);
                         self.recompute_deadline();
                         return;
                     }
-                    ClaimOutcome::Pending => p.claim_pending.clone(),
+                    ClaimOutcome::Pending => Notice::ClaimPending,
                     ClaimOutcome::Incorrect => {
-                        let text = p.claim_incorrect.clone();
-                        self.say(t, text, out);
+                        self.notice(t, Notice::ClaimIncorrect, out);
                         self.penalty(t, !color, THREE_MINUTES, out);
                         self.recompute_deadline();
                         return;
                     }
-                    ClaimOutcome::NotYourMove => p.claim_not_your_move.clone(),
-                    ClaimOutcome::GameOver => p.game_over_already.clone(),
+                    ClaimOutcome::NotYourMove => Notice::ClaimNotYourMove,
+                    ClaimOutcome::GameOver => Notice::GameOverAlready,
                 };
-                self.say(t, text, out);
+                self.notice(t, notice, out);
             }
             Input::Resign(color) => match self.game.resign(color) {
                 Some(ending) => self.game_over(t, ending, out),
-                None => {
-                    let text = p.game_over_already.clone();
-                    self.say(t, text, out);
-                }
+                None => self.notice(t, Notice::GameOverAlready, out),
             },
             Input::Pause => {
                 if self.clock.as_mut().is_some_and(|c| c.pause(t)) {
                     self.clock_event(t, ClockCause::Pause, out);
-                    let text = self.words.words.phrases.clock_paused.clone();
-                    self.say(t, text, out);
+                    self.notice(t, Notice::ClockPaused, out);
                 }
             }
             Input::Resume => {
                 if self.clock.as_mut().is_some_and(|c| c.resume(t)) {
                     self.clock_event(t, ClockCause::Resume, out);
-                    let text = self.words.words.phrases.clock_resumed.clone();
-                    self.say(t, text, out);
+                    self.notice(t, Notice::ClockResumed, out);
                 }
             }
             Input::SetClock(setting) => self.set_clock(t, setting, out),
             Input::IllegalMove(color) => self.illegal_move(t, color, out),
             Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
             Input::FlagClaim(color) => self.flag_claim(t, color, out),
-            Input::BoardLost => {
-                let text = p.board_lost.clone();
-                self.say(t, text, out);
-            }
+            Input::BoardLost => self.notice(t, Notice::BoardLost, out),
             Input::BoardBack => {
                 for b in &mut self.boards {
                     b.tracker.board_back();
                 }
-                let text = p.board_back.clone();
-                self.say(t, text, out);
+                self.notice(t, Notice::BoardBack, out);
             }
         }
         self.recompute_deadline();
@@ -468,10 +460,7 @@ impl Controller {
                 let both = clock.flag(!color).is_some();
                 let last_period = clock.in_last_period(color) && clock.in_last_period(!color);
                 self.clock_event(t, ClockCause::Flag, out);
-                let say = fill(
-                    &self.words.words.phrases.flag,
-                    &[("color", self.words.color(color))],
-                );
+                let say = self.words.flag(color);
                 out.push(Stamped {
                     t,
                     event: Event::Flag {
@@ -490,8 +479,7 @@ impl Controller {
                             self.game_over(t, ending, out);
                         }
                     } else {
-                        let text = self.words.words.phrases.both_flags.clone();
-                        self.say(t, text, out);
+                        self.notice(t, Notice::BothFlags, out);
                     }
                 }
             }
@@ -514,8 +502,7 @@ impl Controller {
 
     fn set_clock(&mut self, t: u64, setting: ClockSetting, out: &mut Vec<Stamped>) {
         let Some(clock) = self.clock.as_mut() else {
-            let text = self.words.words.phrases.no_clock.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::NoClock, out);
             return;
         };
         for (color, ms, moves) in [
@@ -531,15 +518,14 @@ impl Controller {
         }
         let times = self.times_text(t).unwrap_or_default();
         self.clock_event(t, ClockCause::Set, out);
-        let text = format!("{} {times}", self.words.words.phrases.clock_set);
+        let text = self.words.clock_set(&times);
         self.say(t, text, out);
     }
 
     /// 7.4b: a completed illegal move, as the arbiter rules it.
     fn illegal_move(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
         if self.game.is_over() {
-            let text = self.words.words.phrases.game_over_already.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::GameOverAlready, out);
             return;
         }
         let count = self.game.record_penalized_illegal_move(color);
@@ -554,10 +540,8 @@ impl Controller {
 
     /// 10.2: a draw claim with less than two minutes left, for the arbiter.
     fn quickplay_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
-        let p = &self.words.words.phrases;
         if self.game.is_over() {
-            let text = p.game_over_already.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::GameOverAlready, out);
             return;
         }
         let valid = self.clock.as_ref().is_some_and(|c| {
@@ -568,21 +552,17 @@ impl Controller {
                 && c.remaining(t, color) < TWO_MINUTES
         });
         if valid {
-            let text = p.quickplay_claim.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::QuickplayClaim, out);
             self.penalty(t, !color, TWO_MINUTES, out);
         } else {
-            let text = p.quickplay_claim_incorrect.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::QuickplayClaimIncorrect, out);
         }
     }
 
     /// A4d, E2.9e: `color` claims that the opponent's flag has fallen.
     fn flag_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
-        let p = &self.words.words.phrases;
         if self.game.is_over() {
-            let text = p.game_over_already.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::GameOverAlready, out);
             return;
         }
         if self
@@ -594,34 +574,15 @@ impl Controller {
                 self.game_over(t, ending, out);
             }
         } else {
-            let text = p.flag_claim_incorrect.clone();
-            self.say(t, text, out);
+            self.notice(t, Notice::FlagClaimIncorrect, out);
         }
     }
 
     /// The game ended at `t`: say so, and stop the clock.
     fn game_over(&mut self, t: u64, ending: Ending, out: &mut Vec<Stamped>) {
-        let p = &self.words.words.phrases;
-        let result = self.words.result(ending.outcome);
-        let drawn = ending.outcome == shakmaty::KnownOutcome::Draw;
-        let template = match ending.reason {
-            Reason::Checkmate => &p.game_over_checkmate,
-            Reason::Stalemate => &p.game_over_stalemate,
-            Reason::InsufficientMaterial => &p.game_over_insufficient_material,
-            Reason::ThreefoldRepetition => &p.game_over_threefold_repetition,
-            Reason::FiftyMoves => &p.game_over_fifty_moves,
-            Reason::FivefoldRepetition => &p.game_over_fivefold_repetition,
-            Reason::SeventyFiveMoves => &p.game_over_seventy_five_moves,
-            Reason::Resignation => &p.game_over_resignation,
-            Reason::Agreement => &p.game_over_agreement,
-            Reason::Flag if drawn => &p.game_over_flag_draw,
-            Reason::Flag => &p.game_over_flag,
-            Reason::BothFlags => &p.game_over_both_flags,
-            Reason::IllegalMoves if drawn => &p.game_over_illegal_moves_draw,
-            Reason::IllegalMoves => &p.game_over_illegal_moves,
-        };
-        let color = ending.by.map(|c| self.words.color(c)).unwrap_or_default();
-        let say = fill(template, &[("result", result), ("color", color)]);
+        let say = self
+            .words
+            .game_over(ending.reason, ending.outcome, ending.by);
         out.push(Stamped {
             t,
             event: Event::GameOver {
@@ -649,23 +610,17 @@ impl Controller {
     }
 
     fn violation_text(&self, ob: &Obligation) -> String {
-        let p = &self.words.words.phrases;
-        let pos = self.game.position();
-        let on = |sq: Square| {
-            let role = pos.board().role_at(sq).unwrap_or(shakmaty::Role::Pawn);
-            [
-                ("piece", self.words.piece(role).to_string()),
-                ("square", self.words.square(sq)),
-            ]
-        };
-        let with = |template: &str, sq: Square| {
-            let [a, b] = on(sq);
-            fill(template, &[(a.0, &a.1), (b.0, &b.1)])
+        let role = |sq: Square| {
+            self.game
+                .position()
+                .board()
+                .role_at(sq)
+                .unwrap_or(shakmaty::Role::Pawn)
         };
         match ob.duty {
-            Duty::Move(sq) | Duty::KingMove(sq) => with(&p.touch_violation, sq),
-            Duty::Capture(sq) => with(&p.touch_violation_capture, sq),
-            Duty::Castle(_) => p.touch_violation_castle.clone(),
+            Duty::Move(sq) | Duty::KingMove(sq) => self.words.touch_violation(role(sq), sq, false),
+            Duty::Capture(sq) => self.words.touch_violation(role(sq), sq, true),
+            Duty::Castle(_) => self.words.notice(Notice::TouchViolationCastle),
         }
     }
 
@@ -735,8 +690,7 @@ impl Controller {
                     if let Some(ending) = self.game.ending() {
                         self.game_over(t, ending, out);
                     } else if claim_was_pending {
-                        let text = self.words.words.phrases.claim_incorrect.clone();
-                        self.say(t, text, out);
+                        self.notice(t, Notice::ClaimIncorrect, out);
                         self.penalty(t, !color, THREE_MINUTES, out);
                     }
                     for i in 0..self.boards.len() {
@@ -756,10 +710,7 @@ impl Controller {
                     self.touch_violation(t, &name, m, &obligation, true, out);
                 }
                 Verdict::PromotionPending(sq) => {
-                    let say = fill(
-                        &self.words.words.phrases.promotion_pending,
-                        &[("square", &self.words.square(sq))],
-                    );
+                    let say = self.words.promotion_pending(sq);
                     out.push(Stamped {
                         t,
                         event: Event::PromotionPending {
@@ -797,7 +748,7 @@ impl Controller {
                     t,
                     event: Event::Restored {
                         board: name.clone(),
-                        say: self.words.words.phrases.restored.clone(),
+                        say: self.words.notice(Notice::Restored),
                     },
                 }),
             }
