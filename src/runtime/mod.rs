@@ -3,7 +3,7 @@
 //! The core ([`crate::core`]) is pure: it is fed scans, inputs and instants
 //! and answers with events. Everything that is not pure lives here: opening
 //! the sensors, keys and clock faces the configuration names ([`open`],
-//! [`rpi`]), the scan loop and its clock ([`station`]), the watch over a
+//! `rpi`), the scan loop and its clock ([`station`]), the watch over a
 //! board that is lost and back ([`presence`]), the voices and their reports
 //! ([`voices`]), the fan-out of events to printing, speech and clock faces
 //! ([`outputs`]), and systemd ([`notify`]). The commands are run loops

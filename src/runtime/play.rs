@@ -7,7 +7,7 @@
 //! While the sensors are away (a serial scanner unplugged, stale data) the
 //! controller is not fed: the last good reading stands, nothing is
 //! concluded from the gap, and the game goes on when the readings return.
-//! [`Presence`](super::presence::Presence) decides when the board counts as lost and as back; the
+//! [`Presence`] decides when the board counts as lost and as back; the
 //! controller hears it as the `board_lost` and `board_back` inputs, tells
 //! the player, and judges a board that changed meanwhile as a mismatch to
 //! put right, never as an illegal move.

@@ -1,6 +1,6 @@
 //! Whether the board is there, as the player is told ([`Presence`]: lost
 //! once, back once when it holds), and what the log is told of a source's
-//! trouble ([`Trouble`]: each change of state, and what it lost).
+//! trouble (`Trouble`: each change of state, and what it lost).
 
 use super::station::Tick;
 use crate::sensors::SourceError;

@@ -1,0 +1,186 @@
+//! The clock and the arbiter's rules: presses (6.7, E2.3), flags and
+//! warnings (6.9, 6.11, A4d), penalties (7.4b, 9.5b, 10.2), pausing and
+//! setting the clock (6.12, 6.13).
+
+use super::*;
+
+impl Controller {
+    /// The clock's state at `t` as a `clock` event.
+    pub(super) fn clock_event(&self, t: u64, cause: ClockCause, out: &mut Vec<Stamped>) {
+        if let Some(clock) = &self.clock {
+            out.push(Stamped {
+                t,
+                event: Event::clock(cause, &clock.face(t)),
+            });
+        }
+    }
+
+    /// Both times at `t` and the moves to the next control of the player
+    /// to move, as said aloud (E2.9d); `None` without a clock.
+    pub(super) fn times_text(&self, t: u64) -> Option<String> {
+        let clock = self.clock.as_ref()?;
+        let face = clock.face(t);
+        let to_move = clock.running().unwrap_or(self.game.turn());
+        Some(self.words.times(
+            face.remaining(Color::White),
+            face.remaining(Color::Black),
+            clock.moves_to_control(to_move),
+        ))
+    }
+
+    /// `color`'s clock is pressed at `t` (6.7, E2.3).
+    pub(super) fn press(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if self.game.is_over() {
+            return;
+        }
+        let first = self.game.start_position().turn();
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        let cause = match clock.press(t, color, first) {
+            crate::core::clock::Press::Switched { new_period: true } => ClockCause::Period,
+            crate::core::clock::Press::Switched { new_period: false } => ClockCause::Press,
+            crate::core::clock::Press::Started => ClockCause::Start,
+            crate::core::clock::Press::Ignored => return,
+        };
+        self.clock_event(t, cause, out);
+    }
+
+    /// A flag fell or a warning is due.
+    pub(super) fn clock_signal(&mut self, t: u64, signal: Signal, out: &mut Vec<Stamped>) {
+        let Some(clock) = &self.clock else { return };
+        match signal {
+            Signal::Warning(color, ms) => out.push(Stamped {
+                t,
+                event: Event::TimeWarning {
+                    color: Side(color),
+                    remaining_ms: ms,
+                    say: self.words.time_warning(color, ms),
+                },
+            }),
+            Signal::Flag(color) => {
+                // A4d: in rapid and blitz without adequate supervision the
+                // flag counts only on a claim; otherwise at once (6.9).
+                let on_claim = self.settings.clock.flag == FlagRule::Claim
+                    && clock.control().class() != Class::Standard;
+                let both = clock.flag(!color).is_some();
+                let last_period = clock.in_last_period(color) && clock.in_last_period(!color);
+                self.clock_event(t, ClockCause::Flag, out);
+                let say = self.words.flag(color);
+                out.push(Stamped {
+                    t,
+                    event: Event::Flag {
+                        color: Side(color),
+                        say,
+                    },
+                });
+                if !on_claim {
+                    if let Some(ending) = self.game.lose(color, Reason::Flag) {
+                        self.game_over(t, ending, out);
+                    }
+                } else if both {
+                    // 6.11: both flags fell and no claim told which first.
+                    if last_period {
+                        if let Some(ending) = self.game.draw(Reason::BothFlags) {
+                            self.game_over(t, ending, out);
+                        }
+                    } else {
+                        self.notice(t, Notice::BothFlags, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `color` is given `ms` as a penalty for the opponent.
+    pub(super) fn penalty(&mut self, t: u64, color: Color, ms: u64, out: &mut Vec<Stamped>) {
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        if self.game.is_over() {
+            return;
+        }
+        clock.add(t, color, ms);
+        self.clock_event(t, ClockCause::Penalty, out);
+        let text = self.words.time_added(color, ms);
+        self.say(t, text, out);
+    }
+
+    pub(super) fn set_clock(&mut self, t: u64, setting: ClockSetting, out: &mut Vec<Stamped>) {
+        let Some(clock) = self.clock.as_mut() else {
+            self.notice(t, Notice::NoClock, out);
+            return;
+        };
+        for (color, ms, moves) in [
+            (Color::White, setting.white_ms, setting.white_moves),
+            (Color::Black, setting.black_ms, setting.black_moves),
+        ] {
+            if let Some(moves) = moves {
+                clock.set_moves(t, color, moves);
+            }
+            if let Some(ms) = ms {
+                clock.set_time(t, color, ms);
+            }
+        }
+        let times = self.times_text(t).unwrap_or_default();
+        self.clock_event(t, ClockCause::Set, out);
+        let text = self.words.clock_set(&times);
+        self.say(t, text, out);
+    }
+
+    /// 7.4b: a completed illegal move, as the arbiter rules it.
+    pub(super) fn illegal_move(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if self.game.is_over() {
+            self.notice(t, Notice::GameOverAlready, out);
+            return;
+        }
+        let count = self.game.record_penalized_illegal_move(color);
+        if count >= 3 && self.settings.clock.third_illegal_move_loses {
+            if let Some(ending) = self.game.lose(color, Reason::IllegalMoves) {
+                self.game_over(t, ending, out);
+            }
+        } else {
+            self.penalty(t, !color, TWO_MINUTES, out);
+        }
+    }
+
+    /// 10.2: a draw claim with less than two minutes left, for the arbiter.
+    pub(super) fn quickplay_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if self.game.is_over() {
+            self.notice(t, Notice::GameOverAlready, out);
+            return;
+        }
+        let valid = self.clock.as_ref().is_some_and(|c| {
+            c.running() == Some(color)
+                && !c.is_paused()
+                && c.flag(color).is_none()
+                && c.in_last_period(color)
+                && c.remaining(t, color) < TWO_MINUTES
+        });
+        if valid {
+            self.notice(t, Notice::QuickplayClaim, out);
+            self.penalty(t, !color, TWO_MINUTES, out);
+        } else {
+            self.notice(t, Notice::QuickplayClaimIncorrect, out);
+        }
+    }
+
+    /// A4d, E2.9e: `color` claims that the opponent's flag has fallen.
+    pub(super) fn flag_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if self.game.is_over() {
+            self.notice(t, Notice::GameOverAlready, out);
+            return;
+        }
+        if self
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.flag(!color).is_some())
+        {
+            if let Some(ending) = self.game.lose(!color, Reason::Flag) {
+                self.game_over(t, ending, out);
+            }
+        } else {
+            self.notice(t, Notice::FlagClaimIncorrect, out);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The inputs: keys, keypad, console and arbiter actions, and the
+//! questions they ask (`repeat`, `times`, `position` …), each answered in
+//! words from the phrasebook.
+
+use super::*;
+
+impl Controller {
+    /// A button, keypad or console action at `t`.
+    pub fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
+        self.advance(t, out);
+        match input {
+            Input::Promote(role) => {
+                for i in 0..self.boards.len() {
+                    let mut verdicts = Vec::new();
+                    self.boards[i].tracker.promote(
+                        t,
+                        role,
+                        &self.game,
+                        &self.settings,
+                        &mut verdicts,
+                    );
+                    self.apply(t, i, verdicts, out);
+                }
+            }
+            Input::Adjust => {
+                for b in &mut self.boards {
+                    b.tracker.adjust(&self.game);
+                }
+            }
+            // 6.7: a player (or his assistant, E2.9c) presses the clock.
+            Input::Clock(color) => self.press(t, color, out),
+            Input::Repeat(n) => {
+                let numbered: Vec<String> = self
+                    .game
+                    .last_moves(n as usize)
+                    .iter()
+                    .map(|(before, pm)| self.words.numbered_move(pm.number, before, pm.m))
+                    .collect();
+                let text = self.words.moves_again(&numbered);
+                self.say(t, text, out);
+            }
+            Input::MoveNumber => {
+                let text = self.words.move_number(self.game.position());
+                self.say(t, text, out);
+            }
+            Input::Rank(rank) => {
+                let text = self.words.rank_scan(self.game.position(), rank);
+                self.say(t, text, out);
+            }
+            Input::File(file) => {
+                let text = self.words.file_scan(self.game.position(), file);
+                self.say(t, text, out);
+            }
+            Input::Announced(ply) => {
+                // Only the newest executed move can become announced; a late
+                // or unknown report changes nothing.
+                if ply > self.announced && ply <= self.game.ply() {
+                    let skipped = self.announced + 1..ply;
+                    self.announced = ply;
+                    let color = self.game.moves()[ply as usize - 1].color;
+                    out.push(Stamped {
+                        t,
+                        event: Event::Announced {
+                            ply,
+                            color: Side(color),
+                        },
+                    });
+                    // E2.3: executed and announced, the move is complete;
+                    // the controller presses the clock for the players it
+                    // presses for. A move whose report never came is
+                    // complete too, since a later one was announced.
+                    for p in skipped.chain([ply]) {
+                        let color = self.game.moves()[p as usize - 1].color;
+                        if self.settings.clock.controller_presses.includes(color) {
+                            self.press(t, color, out);
+                        }
+                    }
+                }
+            }
+            Input::Times => {
+                let text = self
+                    .times_text(t)
+                    .unwrap_or_else(|| self.words.notice(Notice::NoClock));
+                self.say(t, text, out);
+            }
+            Input::Position => {
+                let text = self.words.position(self.game.position());
+                self.say(t, text, out);
+            }
+            Input::Square(sq) => {
+                let text = self.words.square_query(self.game.position(), sq);
+                self.say(t, text, out);
+            }
+            Input::DrawOffer(color) => {
+                if self.game.is_over() {
+                    self.notice(t, Notice::GameOverAlready, out);
+                } else if let Some(ending) = self.game.offer_draw(color) {
+                    self.game_over(t, ending, out);
+                } else {
+                    let text = self.words.draw_offer(color);
+                    self.say(t, text, out);
+                }
+            }
+            Input::DrawClaim(color) => {
+                let notice = match self.game.claim_draw(color) {
+                    ClaimOutcome::Drawn(ending) => {
+                        self.game_over(t, ending, out);
+                        self.recompute_deadline();
+                        return;
+                    }
+                    ClaimOutcome::Pending => Notice::ClaimPending,
+                    ClaimOutcome::Incorrect => {
+                        self.notice(t, Notice::ClaimIncorrect, out);
+                        self.penalty(t, !color, THREE_MINUTES, out);
+                        self.recompute_deadline();
+                        return;
+                    }
+                    ClaimOutcome::NotYourMove => Notice::ClaimNotYourMove,
+                    ClaimOutcome::GameOver => Notice::GameOverAlready,
+                };
+                self.notice(t, notice, out);
+            }
+            Input::Resign(color) => match self.game.resign(color) {
+                Some(ending) => self.game_over(t, ending, out),
+                None => self.notice(t, Notice::GameOverAlready, out),
+            },
+            Input::Pause => {
+                if self.clock.as_mut().is_some_and(|c| c.pause(t)) {
+                    self.clock_event(t, ClockCause::Pause, out);
+                    self.notice(t, Notice::ClockPaused, out);
+                }
+            }
+            Input::Resume => {
+                if self.clock.as_mut().is_some_and(|c| c.resume(t)) {
+                    self.clock_event(t, ClockCause::Resume, out);
+                    self.notice(t, Notice::ClockResumed, out);
+                }
+            }
+            Input::SetClock(setting) => self.set_clock(t, setting, out),
+            Input::IllegalMove(color) => self.illegal_move(t, color, out),
+            Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
+            Input::FlagClaim(color) => self.flag_claim(t, color, out),
+            Input::BoardLost => self.notice(t, Notice::BoardLost, out),
+            Input::BoardBack => {
+                for b in &mut self.boards {
+                    b.tracker.board_back();
+                }
+                self.notice(t, Notice::BoardBack, out);
+            }
+        }
+        self.recompute_deadline();
+    }
+}
