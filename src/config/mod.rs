@@ -218,7 +218,7 @@ impl Config {
         hardware::check(&config.sensors, &config.buttons, &config.display)
             .map_err(|(path, message)| at.error(&path, message))?;
         config
-            .phrasebook()
+            .words()
             .map_err(|message| at.error(&["language"], message))?;
         Ok(config)
     }
@@ -293,8 +293,19 @@ impl Config {
         }
     }
 
-    /// The words to speak, checked completely before anything starts.
-    pub fn phrasebook(&self) -> Result<Phrasebook, String> {
+    /// The words to speak, checked completely before anything starts. An
+    /// error names the configuration's `language` key and its line.
+    pub fn phrasebook(&self) -> Result<Phrasebook, ConfigError> {
+        self.words().map_err(|message| {
+            let (file, text) = match &self.source {
+                Some((file, text)) => (file.as_str(), text.as_str()),
+                None => ("the configuration", ""),
+            };
+            Locator::new(file, text).error(&["language"], message)
+        })
+    }
+
+    fn words(&self) -> Result<Phrasebook, String> {
         let name = self.language.as_deref().unwrap_or("fide");
         let words = match Vocabulary::built_in(name) {
             Some(parsed) => parsed.map_err(|e| e.to_string())?,

@@ -10,8 +10,6 @@ use crate::trace::TraceError;
 pub enum Error {
     /// The configuration cannot be used: its file, line and key.
     Config(ConfigError),
-    /// The words of the configured language cannot be loaded.
-    Words(String),
     /// The sensor source failed as it was opened (a chip that does not
     /// answer keeps the bus's error kind).
     Source(SourceError),
@@ -36,7 +34,7 @@ impl fmt::Display for Error {
             Error::Config(e) => write!(f, "{e}"),
             Error::Source(e) => write!(f, "{e}"),
             Error::Trace(e) => write!(f, "{e}"),
-            Error::Words(why) | Error::Hardware(why) | Error::Game(why) => f.write_str(why),
+            Error::Hardware(why) | Error::Game(why) => f.write_str(why),
             Error::File { path, error } => write!(f, "{path}: {error}"),
             Error::Write(e) => write!(f, "cannot write: {e}"),
         }

@@ -60,7 +60,7 @@ pub fn play(
     mut faces: Faces,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let words = config.phrasebook().map_err(Error::Words)?;
+    let words = config.phrasebook()?;
     let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
         .map_err(|e| Error::Game(e.to_string()))?;
     // The voices first (they may take a moment to open), then the sensors,
