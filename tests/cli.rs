@@ -374,16 +374,9 @@ fn clips_are_found_only_in_the_documented_places() {
 /// util-linux's `script`), and on a pipe.
 #[test]
 fn play_on_a_terminal_shows_the_clock_as_a_status_line_and_on_a_pipe_does_not() {
-    let trace = temp_file(
-        "face.jsonl",
-        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
-    );
-    let config = temp_file(
-        "face.toml",
-        &format!(
-            "[clock]\ncontrol = \"5+3\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{trace}\"\n"
-        ),
-    );
+    let dir = std::env::temp_dir().join(format!("pegboard-cli-face-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = common::nf3_play_config(&dir, "[clock]\ncontrol = \"5+3\"\n");
     let runner = std::env::var("PEGBOARD_TEST_RUNNER").unwrap_or_default();
     let line = format!(
         "{runner} {} play --silent --seconds 3 --config {config}",

@@ -18,23 +18,7 @@ fn dir(name: &str) -> std::path::PathBuf {
 
 /// A configuration whose sensors replay one move, 1. Nf3.
 fn config(d: &std::path::Path) -> String {
-    let trace = d.join("game.jsonl");
-    std::fs::write(
-        &trace,
-        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
-         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
-    )
-    .expect("trace");
-    let config = d.join("play.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
-            trace.display()
-        ),
-    )
-    .expect("config");
-    config.display().to_string()
+    common::nf3_play_config(d, "")
 }
 
 fn play(config: &str, envs: &[(&str, String)]) -> Child {

@@ -1,6 +1,8 @@
 //! The TM1637 clock display driver against simulated pins: a recorder
 //! decodes the two-wire protocol back into what the module would show.
 
+mod common;
+
 use std::cell::RefCell;
 use std::convert::Infallible;
 use std::rc::Rc;
@@ -222,24 +224,8 @@ fn an_unplugged_module_is_reported_and_the_other_still_shows() {
 fn play_with_modules(name: &str, white: Module, black: Module) -> String {
     let dir = std::env::temp_dir().join(format!("pegboard-tm1637-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary folder");
-    let trace = dir.join("nf3.jsonl");
-    std::fs::write(
-        &trace,
-        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
-         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
-    )
-    .expect("trace");
-    let path = dir.join("play.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[clock]\ncontrol = \"5+3\"\n[sensors]\nsource = \"trace\"\n\
-             [sensors.trace]\nfile = \"{}\"\n",
-            trace.display()
-        ),
-    )
-    .expect("config");
-    let config = Config::load(&path.display().to_string()).expect("config");
+    let path = common::nf3_play_config(&dir, "[clock]\ncontrol = \"5+3\"\n");
+    let config = Config::load(&path).expect("config");
     let mut faces = Faces::default();
     faces.add("tm1637", Box::new(Tm1637Pair { white, black }));
     let mut out = Vec::new();

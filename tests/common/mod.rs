@@ -77,3 +77,27 @@ pub fn pegboard_command() -> std::process::Command {
         _ => std::process::Command::new(binary),
     }
 }
+
+/// Writes into `dir` a trace of one move, 1. Nf3 (g1 lifted at 0.3 s, f3
+/// filled at 0.7 s), and a configuration that plays it as the sensor
+/// source, `before` being put at the top of the file (a `[clock]` table,
+/// say). Returns the configuration's path.
+pub fn nf3_play_config(dir: &std::path::Path, before: &str) -> String {
+    let trace = dir.join("nf3.jsonl");
+    std::fs::write(
+        &trace,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
+    )
+    .expect("trace");
+    let config = dir.join("nf3.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{before}[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            trace.display()
+        ),
+    )
+    .expect("config");
+    config.display().to_string()
+}
