@@ -191,7 +191,7 @@ impl Action {
     /// The names used in the configuration file.
     pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, digit1 … digit8";
 
-    pub fn parse(name: &str) -> Result<Action, String> {
+    pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
             "repeat" => Action::Repeat,
             "times" => Action::Times,

@@ -173,7 +173,7 @@ const IN_ORDER: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
 /// everything else in it, comments and the `rows` and `columns` orders
 /// included: calibration reads the board through those orders, so the
 /// corners it finds are logical rows and columns.
-pub fn write_board(config_text: &str, corners: [Position; 3]) -> Result<String, String> {
+pub(crate) fn write_board(config_text: &str, corners: [Position; 3]) -> Result<String, String> {
     let mut doc: toml_edit::DocumentMut = config_text
         .parse()
         .map_err(|e| format!("the configuration cannot be read: {e}"))?;

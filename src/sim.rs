@@ -339,7 +339,7 @@ pub struct GameRecord {
 /// Resolves a SAN from a game record. Records written by hand sometimes
 /// leave out the capture sign (`Nd7` for `Nxd7`); that is accepted when the
 /// move it can only mean is legal.
-pub fn resolve_san(pos: &Chess, san: &str) -> Result<Move, String> {
+pub(crate) fn resolve_san(pos: &Chess, san: &str) -> Result<Move, String> {
     let parsed = san.parse::<San>().map_err(|e| format!("{san}: {e}"))?;
     match parsed.to_move(pos) {
         Ok(m) => Ok(m),
@@ -370,12 +370,32 @@ pub fn resolve_san(pos: &Chess, san: &str) -> Result<Move, String> {
     }
 }
 
+/// Why a game record cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordError {
+    /// The start position is not one (its FEN, or a Chess960 number).
+    Start(crate::core::game::StartError),
+    /// The move at this index (0-based ply) is not a legal move in SAN.
+    Move { ply: usize, why: String },
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::Start(e) => write!(f, "{e}"),
+            RecordError::Move { ply, why } => write!(f, "ply {}: {why}", ply + 1),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
 /// The legal moves of a game record, and where (if anywhere) the record
 /// stops making sense: the index of the first move that cannot be played.
 pub fn playable_moves(
     record: &GameRecord,
-) -> Result<(Chess, CastlingMode, Vec<Move>, Option<usize>), String> {
-    let (start, mode) = record.start.position().map_err(|e| e.to_string())?;
+) -> Result<(Chess, CastlingMode, Vec<Move>, Option<usize>), RecordError> {
+    let (start, mode) = record.start.position().map_err(RecordError::Start)?;
     let mut pos = start.clone();
     let mut moves = Vec::new();
     for (i, san) in record.sans.iter().enumerate() {
@@ -391,12 +411,12 @@ pub fn playable_moves(
 }
 
 /// The moves of a game, checked against the rules.
-pub fn moves_of(record: &GameRecord) -> Result<(Chess, CastlingMode, Vec<Move>), String> {
-    let (start, mode) = record.start.position().map_err(|e| e.to_string())?;
+pub fn moves_of(record: &GameRecord) -> Result<(Chess, CastlingMode, Vec<Move>), RecordError> {
+    let (start, mode) = record.start.position().map_err(RecordError::Start)?;
     let mut pos = start.clone();
     let mut moves = Vec::new();
-    for san in &record.sans {
-        let m = resolve_san(&pos, san)?;
+    for (ply, san) in record.sans.iter().enumerate() {
+        let m = resolve_san(&pos, san).map_err(|why| RecordError::Move { ply, why })?;
         pos.play_unchecked(m);
         moves.push(m);
     }
@@ -406,7 +426,7 @@ pub fn moves_of(record: &GameRecord) -> Result<(Chess, CastlingMode, Vec<Move>),
 /// Simulates a whole game: a trace that plays every move, then ends the
 /// game the way the record says (resignation or agreed draw) if the last
 /// position does not end it by itself.
-pub fn simulate(record: &GameRecord, seed: u64, style: Style) -> Result<Vec<Entry>, String> {
+pub fn simulate(record: &GameRecord, seed: u64, style: Style) -> Result<Vec<Entry>, RecordError> {
     let (start, mode, moves) = moves_of(record)?;
     Ok(simulate_moves(record, &start, mode, &moves, seed, style))
 }

@@ -94,3 +94,28 @@ fn the_core_asks_the_phrasebook_for_sentences() {
         }
     }
 }
+
+#[test]
+fn library_errors_are_types_callers_can_branch_on() {
+    // No public function of the library answers with a bare string as its
+    // error (the command line, in src/cli, prints them and may).
+    for (name, text) in all()
+        .iter()
+        .filter(|(n, _)| !n.starts_with("src/cli/") && n != "src/main.rs")
+    {
+        let mut signature = String::new();
+        for line in text.lines() {
+            let line = line.trim_start();
+            if line.starts_with("pub fn") || !signature.is_empty() {
+                signature.push_str(line);
+                if line.contains('{') || line.ends_with(';') {
+                    assert!(
+                        !(signature.contains("Result<") && signature.contains(", String>")),
+                        "{name}: {signature}"
+                    );
+                    signature.clear();
+                }
+            }
+        }
+    }
+}

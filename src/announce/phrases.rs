@@ -560,29 +560,74 @@ pub enum Notice {
     TouchViolationCastle,
 }
 
+/// Why a move given in UCI notation cannot be announced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UciError {
+    /// The position is not a FEN.
+    NotFen { fen: String, why: String },
+    /// The FEN is no legal position.
+    IllegalPosition { fen: String, why: String },
+    /// The move is not written in UCI notation.
+    NotUci { uci: String, why: String },
+    /// The move is not legal in the position.
+    IllegalMove { uci: String, why: String },
+}
+
+impl std::fmt::Display for UciError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UciError::NotFen { fen, why } => write!(f, "--fen \"{fen}\": not a FEN: {why}"),
+            UciError::IllegalPosition { fen, why } => {
+                write!(f, "--fen \"{fen}\": not a legal position: {why}")
+            }
+            UciError::NotUci { uci, why } => {
+                write!(f, "--move {uci}: not a UCI move (like e2e4): {why}")
+            }
+            UciError::IllegalMove { uci, why } => {
+                write!(f, "--move {uci}: not legal in this position: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UciError {}
+
 /// The announcement of a move given in UCI notation (`e2e4`, `e7e8q`,
 /// `e1g1`) in the position `fen` (the start position if `None`).
-pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<String, String> {
+pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<String, UciError> {
     use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
+    let short = |s: &str| crate::quote::short(s).to_string();
     let pos: Chess = match fen {
         None => Chess::default(),
         Some(text) => {
-            let fen: Fen = text
-                .parse()
-                .map_err(|e| format!("--fen \"{text}\": not a FEN: {e}"))?;
+            let fen: Fen =
+                text.parse()
+                    .map_err(|e: shakmaty::fen::ParseFenError| UciError::NotFen {
+                        fen: short(text),
+                        why: e.to_string(),
+                    })?;
             match fen.clone().into_position(CastlingMode::Standard) {
                 Ok(pos) => pos,
-                Err(_) => fen
-                    .into_position(CastlingMode::Chess960)
-                    .map_err(|e| format!("--fen \"{text}\": not a legal position: {e}"))?,
+                Err(_) => fen.into_position(CastlingMode::Chess960).map_err(|e| {
+                    UciError::IllegalPosition {
+                        fen: short(text),
+                        why: e.to_string(),
+                    }
+                })?,
             }
         }
     };
     let m = uci
         .parse::<UciMove>()
-        .map_err(|e| format!("--move {uci}: not a UCI move (like e2e4): {e}"))?
+        .map_err(|e| UciError::NotUci {
+            uci: short(uci),
+            why: e.to_string(),
+        })?
         .to_move(&pos)
-        .map_err(|e| format!("--move {uci}: not legal in this position: {e}"))?;
+        .map_err(|e| UciError::IllegalMove {
+            uci: short(uci),
+            why: e.to_string(),
+        })?;
     Ok(words.move_text(&pos, m))
 }
 
@@ -799,5 +844,26 @@ mod tests {
             .to_move(&p)
             .expect("legal");
         assert_eq!(b.numbered_move(1, &p, m), "1. Black: Pawn Eva five");
+    }
+
+    #[test]
+    fn a_move_that_cannot_be_announced_says_which_part_is_wrong() {
+        let words = Phrasebook::default();
+        assert!(matches!(
+            announce_uci(&words, None, "d7d5"),
+            Err(UciError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            announce_uci(&words, None, "springer"),
+            Err(UciError::NotUci { .. })
+        ));
+        assert!(matches!(
+            announce_uci(&words, Some("not a fen"), "e2e4"),
+            Err(UciError::NotFen { .. })
+        ));
+        assert_eq!(
+            announce_uci(&words, None, "g1f3").as_deref(),
+            Ok("Springer Felix drei")
+        );
     }
 }

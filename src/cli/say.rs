@@ -58,7 +58,8 @@ fn say(a: Args) -> Result<(), String> {
     let (kind, text, ply) = match (a.text, a.r#move) {
         (Some(text), _) => (Kind::Answer, text, None),
         (None, Some(uci)) => {
-            let text = pegboard::announce::phrases::announce_uci(&words, a.fen.as_deref(), &uci)?;
+            let text = pegboard::announce::phrases::announce_uci(&words, a.fen.as_deref(), &uci)
+                .map_err(|e| e.to_string())?;
             (Kind::Move, text, Some(1))
         }
         (None, None) => return Err("give a text or --move".into()),

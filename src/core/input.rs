@@ -123,6 +123,36 @@ impl Input {
     }
 }
 
+/// Why a name and fields are no input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputError {
+    /// No input has this name.
+    Unknown(String),
+    /// The input does not take this field.
+    ForeignField { input: String, field: &'static str },
+    /// A field the input needs is missing or out of its range; the message
+    /// says what it should hold.
+    Field { input: String, message: String },
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::Unknown(name) => write!(
+                f,
+                "unknown input \"{name}\" (known: {})",
+                Input::NAMES.join(", ")
+            ),
+            InputError::ForeignField { input, field } => {
+                write!(f, "field `{field}` does not belong to input `{input}`")
+            }
+            InputError::Field { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
 /// The fields an input may carry, as read from a line: each input takes
 /// the ones it needs, and a field it does not take is an error.
 #[derive(Debug, Clone, Copy, Default)]
@@ -166,7 +196,11 @@ fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
 impl Input {
     /// Reads the input named `name` with its fields; the error says what
     /// the input should have held.
-    pub fn decode(name: &str, f: &InputFields) -> Result<Input, String> {
+    pub fn decode(name: &str, f: &InputFields) -> Result<Input, InputError> {
+        let bad = |message: String| InputError::Field {
+            input: crate::quote::short(name).to_string(),
+            message,
+        };
         let uses_piece = name == "promote";
         let uses_color = matches!(
             name,
@@ -194,7 +228,10 @@ impl Input {
             ("black_moves", f.black_moves.is_some(), sets_clock),
         ] {
             if present && !used {
-                return Err(format!("field `{field}` does not belong to input `{name}`"));
+                return Err(InputError::ForeignField {
+                    input: crate::quote::short(name).to_string(),
+                    field,
+                });
             }
         }
         Ok(match name {
@@ -204,29 +241,35 @@ impl Input {
                 Some("b") => Role::Bishop,
                 Some("n") => Role::Knight,
                 Some(other) => {
-                    return Err(format!(
+                    return Err(bad(format!(
                         "input `promote`: `piece` must be q, r, b or n, not \"{}\"",
                         crate::quote::short(other)
+                    )));
+                }
+                None => {
+                    return Err(bad(
+                        "input `promote` needs a `piece` (q, r, b or n)".to_string()
                     ));
                 }
-                None => return Err("input `promote` needs a `piece` (q, r, b or n)".to_string()),
             }),
             "adjust" => Input::Adjust,
-            "clock" => Input::Clock(color(name, f.color)?),
+            "clock" => Input::Clock(color(name, f.color).map_err(bad)?),
             "repeat" => match f.count {
                 None => Input::Repeat(1),
                 Some(n @ 1..) => Input::Repeat(n),
-                Some(0) => return Err("input `repeat`: `count` must be at least 1".to_string()),
+                Some(0) => {
+                    return Err(bad("input `repeat`: `count` must be at least 1".to_string()));
+                }
             },
             "move_number" => Input::MoveNumber,
             "rank" => match f.rank {
                 Some(r @ 1..=8) => Input::Rank(Rank::new(r - 1)),
                 Some(other) => {
-                    return Err(format!(
+                    return Err(bad(format!(
                         "input `rank`: `rank` must be a number from 1 to 8, not {other}"
-                    ));
+                    )));
                 }
-                None => return Err("input `rank` needs a `rank` (1 to 8)".to_string()),
+                None => return Err(bad("input `rank` needs a `rank` (1 to 8)".to_string())),
             },
             "file" => match f.file.and_then(|f| {
                 let mut chars = f.chars();
@@ -237,27 +280,31 @@ impl Input {
             }) {
                 Some(f) => Input::File(f),
                 None => {
-                    return Err(format!(
+                    return Err(bad(format!(
                         "input `file` needs a `file` from \"a\" to \"h\"{}",
                         f.file
                             .map(|f| format!(", not \"{}\"", crate::quote::short(f)))
                             .unwrap_or_default()
-                    ));
+                    )));
                 }
             },
             "announced" => match f.ply {
                 Some(p @ 1..) => Input::Announced(p),
-                _ => return Err("input `announced` needs a `ply` (1 or more)".to_string()),
+                _ => {
+                    return Err(bad(
+                        "input `announced` needs a `ply` (1 or more)".to_string()
+                    ));
+                }
             },
             "times" => Input::Times,
             "position" => Input::Position,
             "square" => match f.square {
-                Some(s) => Input::Square(square("square", s)?),
-                None => return Err("input `square` needs a `square`".to_string()),
+                Some(s) => Input::Square(square("square", s).map_err(bad)?),
+                None => return Err(bad("input `square` needs a `square`".to_string())),
             },
-            "draw_offer" => Input::DrawOffer(color(name, f.color)?),
-            "draw_claim" => Input::DrawClaim(color(name, f.color)?),
-            "resign" => Input::Resign(color(name, f.color)?),
+            "draw_offer" => Input::DrawOffer(color(name, f.color).map_err(bad)?),
+            "draw_claim" => Input::DrawClaim(color(name, f.color).map_err(bad)?),
+            "resign" => Input::Resign(color(name, f.color).map_err(bad)?),
             "pause" => Input::Pause,
             "resume" => Input::Resume,
             "set_clock" => {
@@ -268,20 +315,20 @@ impl Input {
                     black_moves: f.black_moves,
                 };
                 if setting == ClockSetting::default() {
-                    return Err(
+                    return Err(bad(
                         "input `set_clock` needs at least one of `white_ms`, `black_ms`, \
                              `white_moves`, `black_moves`"
                             .to_string(),
-                    );
+                    ));
                 }
                 for (field, ms) in [
                     ("white_ms", setting.white_ms),
                     ("black_ms", setting.black_ms),
                 ] {
                     if ms.is_some_and(|ms| ms > MAX_TIME_MS) {
-                        return Err(format!(
+                        return Err(bad(format!(
                             "input `set_clock`: `{field}` must be at most {MAX_TIME_MS} (100 hours)"
-                        ));
+                        )));
                     }
                 }
                 for (field, n) in [
@@ -289,25 +336,19 @@ impl Input {
                     ("black_moves", setting.black_moves),
                 ] {
                     if n.is_some_and(|n| n > MAX_MOVES) {
-                        return Err(format!(
+                        return Err(bad(format!(
                             "input `set_clock`: `{field}` must be at most {MAX_MOVES}"
-                        ));
+                        )));
                     }
                 }
                 Input::SetClock(setting)
             }
-            "illegal_move" => Input::IllegalMove(color(name, f.color)?),
-            "quickplay_claim" => Input::QuickplayClaim(color(name, f.color)?),
-            "flag_claim" => Input::FlagClaim(color(name, f.color)?),
+            "illegal_move" => Input::IllegalMove(color(name, f.color).map_err(bad)?),
+            "quickplay_claim" => Input::QuickplayClaim(color(name, f.color).map_err(bad)?),
+            "flag_claim" => Input::FlagClaim(color(name, f.color).map_err(bad)?),
             "board_lost" => Input::BoardLost,
             "board_back" => Input::BoardBack,
-            other => {
-                let other = crate::quote::short(other);
-                return Err(format!(
-                    "unknown input \"{other}\" (known: {})",
-                    Input::NAMES.join(", ")
-                ));
-            }
+            other => return Err(InputError::Unknown(crate::quote::short(other).to_string())),
         })
     }
 
@@ -362,8 +403,11 @@ mod tests {
     use super::*;
 
     /// Reads an input back from its JSON object, as a console request is.
-    fn from_json(text: &str) -> Result<Input, String> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    fn from_json(text: &str) -> Result<Input, InputError> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| InputError::Field {
+            input: String::new(),
+            message: e.to_string(),
+        })?;
         let s = |k: &str| v.get(k).and_then(|x| x.as_str());
         let n = |k: &str| v.get(k).and_then(|x| x.as_u64());
         let small = |k: &str| n(k).and_then(|x| u32::try_from(x).ok());
@@ -433,9 +477,29 @@ mod tests {
     #[test]
     fn an_unknown_input_lists_the_known_ones() {
         let err = from_json(r#"{"input":"castle"}"#).expect_err("unknown");
+        assert_eq!(err, InputError::Unknown("castle".into()));
+        let err = err.to_string();
         assert!(err.contains("unknown input \"castle\""), "{err}");
         for name in Input::NAMES {
             assert!(err.contains(name), "{name} missing from: {err}");
+        }
+    }
+
+    #[test]
+    fn a_refused_input_says_why_in_a_kind_callers_can_branch_on() {
+        assert_eq!(
+            from_json(r#"{"input":"adjust","color":"white"}"#),
+            Err(InputError::ForeignField {
+                input: "adjust".into(),
+                field: "color"
+            })
+        );
+        match from_json(r#"{"input":"clock"}"#) {
+            Err(InputError::Field { input, message }) => {
+                assert_eq!(input, "clock");
+                assert!(message.contains("needs a `color`"), "{message}");
+            }
+            other => panic!("{other:?}"),
         }
     }
 }

@@ -47,7 +47,7 @@ pub fn demo_trace(seed: u64) -> Result<Vec<Entry>> {
         hand: (400, 1200),
         ..Style::default()
     };
-    simulate(&game.record, seed, style).map_err(Error::Game)
+    simulate(&game.record, seed, style).map_err(|e| Error::Game(e.to_string()))
 }
 
 /// The demo's voices, and what it has noted of them on the transcript.

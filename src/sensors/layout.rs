@@ -13,6 +13,52 @@ use shakmaty::{Bitboard, Square};
 /// A matrix position as (row, column), each 0–7.
 pub type Position = (u8, u8);
 
+/// Why three corners and the line orders make no board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LayoutError {
+    /// A corner (`a1`, `h1` or `h8`) outside rows and columns 0 to 7.
+    OffTheMatrix { name: &'static str, at: Position },
+    /// A corner that is not at a corner of the matrix.
+    NotACorner { name: &'static str, at: Position },
+    /// h1 is not along an edge from a1, or h8 not along the other from h1.
+    NotABoard {
+        a1: Position,
+        h1: Position,
+        h8: Position,
+    },
+    /// `rows` or `columns` does not list each line 0 to 7 once.
+    Lines { name: &'static str, order: [u8; 8] },
+}
+
+impl std::fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LayoutError::OffTheMatrix { name, at: (r, c) } => {
+                write!(
+                    f,
+                    "{name} is at [{r}, {c}]; rows and columns go from 0 to 7"
+                )
+            }
+            LayoutError::NotACorner { name, at: (r, c) } => write!(
+                f,
+                "{name} is at [{r}, {c}], which is not a corner of the matrix; a1, h1 and h8 are \
+                 corners"
+            ),
+            LayoutError::NotABoard { a1, h1, h8 } => write!(
+                f,
+                "a1 [{}, {}], h1 [{}, {}] and h8 [{}, {}] do not make a board: h1 must be along \
+                 one edge from a1, and h8 along the other edge from h1",
+                a1.0, a1.1, h1.0, h1.1, h8.0, h8.1
+            ),
+            LayoutError::Lines { name, order } => {
+                write!(f, "{name} must list each line 0 to 7 once, not {order:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Matrix position index (row × 8 + column) of each square.
@@ -53,17 +99,13 @@ impl Layout {
         h8: Position,
         rows: [u8; 8],
         columns: [u8; 8],
-    ) -> Result<Layout, String> {
+    ) -> Result<Layout, LayoutError> {
         for (name, (r, c)) in [("a1", a1), ("h1", h1), ("h8", h8)] {
             if r > 7 || c > 7 {
-                return Err(format!(
-                    "{name} is at [{r}, {c}]; rows and columns go from 0 to 7"
-                ));
+                return Err(LayoutError::OffTheMatrix { name, at: (r, c) });
             }
             if !(r == 0 || r == 7) || !(c == 0 || c == 7) {
-                return Err(format!(
-                    "{name} is at [{r}, {c}], which is not a corner of the matrix; a1, h1 and h8 are corners"
-                ));
+                return Err(LayoutError::NotACorner { name, at: (r, c) });
             }
         }
         let step = |from: Position, to: Position| -> (i8, i8) {
@@ -76,18 +118,13 @@ impl Layout {
         let rank_step = step(h1, h8);
         let unit = |s: (i8, i8)| s.0.abs() + s.1.abs() == 1;
         if !unit(file_step) || !unit(rank_step) || file_step.0 * rank_step.0 != 0 {
-            return Err(format!(
-                "a1 [{}, {}], h1 [{}, {}] and h8 [{}, {}] do not make a board: h1 must be along one edge from a1, and h8 along the other edge from h1",
-                a1.0, a1.1, h1.0, h1.1, h8.0, h8.1
-            ));
+            return Err(LayoutError::NotABoard { a1, h1, h8 });
         }
         for (name, order) in [("rows", rows), ("columns", columns)] {
             let mut seen = [false; 8];
             for &line in &order {
                 if line > 7 || seen[line as usize] {
-                    return Err(format!(
-                        "{name} must list each line 0 to 7 once, not {order:?}"
-                    ));
+                    return Err(LayoutError::Lines { name, order });
                 }
                 seen[line as usize] = true;
             }
@@ -217,11 +254,19 @@ mod tests {
     #[test]
     fn not_corners_or_not_a_board_is_refused() {
         let e = Layout::new((0, 3), (0, 7), (7, 7), IN_ORDER, IN_ORDER).unwrap_err();
-        assert!(e.contains("a1") && e.contains("corner"), "{e}");
+        assert_eq!(
+            e,
+            LayoutError::NotACorner {
+                name: "a1",
+                at: (0, 3)
+            }
+        );
+        assert!(e.to_string().contains("not a corner"), "{e}");
         let e = Layout::new((0, 0), (7, 7), (7, 0), IN_ORDER, IN_ORDER).unwrap_err();
-        assert!(e.contains("do not make a board"), "{e}");
+        assert!(matches!(e, LayoutError::NotABoard { .. }), "{e}");
+        assert!(e.to_string().contains("do not make a board"), "{e}");
         let e =
             Layout::new((0, 0), (0, 7), (7, 7), [0, 0, 2, 3, 4, 5, 6, 7], IN_ORDER).unwrap_err();
-        assert!(e.contains("rows"), "{e}");
+        assert!(matches!(e, LayoutError::Lines { name: "rows", .. }), "{e}");
     }
 }

@@ -19,7 +19,7 @@ pub struct TraceSource {
 impl TraceSource {
     /// A source playing `entries`. The error says why the header's start
     /// position cannot be set up.
-    pub fn new(name: &str, entries: Vec<Entry>) -> Result<TraceSource, String> {
+    pub(crate) fn new(name: &str, entries: Vec<Entry>) -> Result<TraceSource, String> {
         let start = match entries.first().map(|e| &e.reading) {
             Some(Reading::Header(h)) => h.start.clone(),
             _ => StartPosition::default(),

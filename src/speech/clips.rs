@@ -84,10 +84,61 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-fn decode(path: &Path) -> Result<(rodio::SampleRate, rodio::ChannelCount, Vec<f32>), String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Why a clip set cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClipError {
+    /// The manifest is missing or malformed.
+    Manifest { path: PathBuf, why: String },
+    /// A clip is missing or not a sound file.
+    Clip { path: PathBuf, why: String },
+    /// A clip's sample rate or channels differ from the set's first clip.
+    Mismatch {
+        path: PathBuf,
+        found: (u32, u16),
+        first: PathBuf,
+        expected: (u32, u16),
+    },
+    /// The manifest names no clip.
+    Empty { path: PathBuf },
+}
+
+impl std::fmt::Display for ClipError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClipError::Manifest { path, why } | ClipError::Clip { path, why } => {
+                write!(f, "{}: {why}", path.display())
+            }
+            ClipError::Mismatch {
+                path,
+                found,
+                first,
+                expected,
+            } => write!(
+                f,
+                "{}: {} Hz, {} channel(s), but {} is {} Hz, {} channel(s); all clips of a set \
+                 must match",
+                path.display(),
+                found.0,
+                found.1,
+                first.display(),
+                expected.0,
+                expected.1
+            ),
+            ClipError::Empty { path } => write!(f, "{}: no clips", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ClipError {}
+
+fn decode(path: &Path) -> Result<(rodio::SampleRate, rodio::ChannelCount, Vec<f32>), ClipError> {
+    let clip = |why: String| ClipError::Clip {
+        path: path.to_path_buf(),
+        why,
+    };
+    let file = File::open(path).map_err(|e| clip(e.to_string()))?;
     let decoder = rodio::Decoder::new(BufReader::new(file))
-        .map_err(|e| format!("{}: not a sound file rodio can read: {e}", path.display()))?;
+        .map_err(|e| clip(format!("not a sound file rodio can read: {e}")))?;
     let rate = decoder.sample_rate();
     let channels = decoder.channels();
     Ok((rate, channels, decoder.collect()))
@@ -96,29 +147,33 @@ fn decode(path: &Path) -> Result<(rodio::SampleRate, rodio::ChannelCount, Vec<f3
 impl ClipSet {
     /// Loads `dir/<language>/manifest.toml`, every clip it names, and the
     /// earcons in `dir/earcons/`. Errors name the file.
-    pub fn load(dir: &Path, language: &str) -> Result<ClipSet, String> {
+    pub fn load(dir: &Path, language: &str) -> Result<ClipSet, ClipError> {
         let folder = dir.join(language);
         let manifest_path = folder.join("manifest.toml");
-        let text = std::fs::read_to_string(&manifest_path)
-            .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-        let manifest: Manifest = toml::from_str(&text)
-            .map_err(|e| format!("{}: {}", manifest_path.display(), e.to_string().trim_end()))?;
+        let manifest_error = |why: String| ClipError::Manifest {
+            path: manifest_path.clone(),
+            why,
+        };
+        let text =
+            std::fs::read_to_string(&manifest_path).map_err(|e| manifest_error(e.to_string()))?;
+        let manifest: Manifest =
+            toml::from_str(&text).map_err(|e| manifest_error(e.to_string().trim_end().into()))?;
         let mut format: Option<(rodio::SampleRate, rodio::ChannelCount, PathBuf)> = None;
         let mut check = |rate: rodio::SampleRate,
                          channels: rodio::ChannelCount,
                          path: &Path|
-         -> Result<(), String> {
+         -> Result<(), ClipError> {
             match &format {
                 None => {
                     format = Some((rate, channels, path.to_path_buf()));
                     Ok(())
                 }
-                Some((r, c, first)) if (*r, *c) != (rate, channels) => Err(format!(
-                    "{}: {rate} Hz, {channels} channel(s), but {} is {r} Hz, {c} channel(s); \
-                     all clips of a set must match",
-                    path.display(),
-                    first.display()
-                )),
+                Some((r, c, first)) if (*r, *c) != (rate, channels) => Err(ClipError::Mismatch {
+                    path: path.to_path_buf(),
+                    found: (rate.get(), channels.get()),
+                    first: first.clone(),
+                    expected: (r.get(), c.get()),
+                }),
                 Some(_) => Ok(()),
             }
         };
@@ -138,9 +193,12 @@ impl ClipSet {
             check(rate, channels, &path)?;
             earcons.insert(e, Arc::from(samples));
         }
-        let (sample_rate, channels) = format
-            .map(|(r, c, _)| (r, c))
-            .ok_or_else(|| format!("{}: no clips", manifest_path.display()))?;
+        let (sample_rate, channels) =
+            format
+                .map(|(r, c, _)| (r, c))
+                .ok_or_else(|| ClipError::Empty {
+                    path: manifest_path.clone(),
+                })?;
         Ok(ClipSet {
             sample_rate,
             channels,
@@ -244,7 +302,7 @@ pub const OUTPUT_FRAMES: u32 = 256;
 /// lines on a machine without a sound card) straight onto standard error.
 /// They are caught on this thread instead, and the last one is named in the
 /// error if no output opens.
-pub fn open_output() -> Result<rodio::MixerDeviceSink, String> {
+pub(crate) fn open_output() -> Result<rodio::MixerDeviceSink, String> {
     let alsa_said = alsa_messages();
     let short = rodio::DeviceSinkBuilder::from_default_device()
         .map(|b| b.with_buffer_size(cpal::BufferSize::Fixed(OUTPUT_FRAMES)))

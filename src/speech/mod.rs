@@ -154,7 +154,7 @@ pub struct VoiceLanguage {
 struct ClipCache {
     dir: PathBuf,
     language: String,
-    loaded: Option<Result<Arc<ClipSet>, String>>,
+    loaded: Option<Result<Arc<ClipSet>, clips::ClipError>>,
 }
 
 impl ClipCache {

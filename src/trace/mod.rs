@@ -282,7 +282,7 @@ pub fn occ_to_hex(occ: Bitboard) -> String {
 }
 
 /// Reads an occupancy word: exactly 16 lowercase hexadecimal digits.
-pub fn occ_from_hex(s: &str) -> Result<Bitboard, String> {
+pub(crate) fn occ_from_hex(s: &str) -> Result<Bitboard, String> {
     let valid = s.len() == 16
         && s.bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
@@ -324,12 +324,17 @@ fn input(line: &Line) -> Result<Input, String> {
             black_moves: line.black_moves,
         },
     )
+    .map_err(|e| e.to_string())
 }
 
 /// Parses one line. `Ok(None)` for blank and comment lines. `first` is true
 /// until the first non-comment line has been read; `prev_t` is that of the
 /// line before.
-pub fn parse_line(text: &str, first: bool, prev_t: u64) -> Result<Option<(u64, Reading)>, String> {
+pub(crate) fn parse_line(
+    text: &str,
+    first: bool,
+    prev_t: u64,
+) -> Result<Option<(u64, Reading)>, String> {
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
