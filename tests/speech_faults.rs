@@ -366,3 +366,26 @@ fn demo_with_the_text_voice_and_a_clock_announces_every_move_and_exits() {
     assert_eq!(last["black"]["moves"], 16, "{}", r.text());
     assert_exits_on_time(&r);
 }
+
+#[test]
+fn alsa_noise_never_reaches_the_user_and_one_line_says_why_a_voice_failed() {
+    // No sound server at all: the clips voice falls back to ALSA, which on
+    // a machine without a sound card prints dozens of `ALSA lib …` lines.
+    let _turn = one_at_a_time();
+    let mut env = AudioEnv::start("no-alsa", false);
+    env.stop_pulse();
+    let mut cmd = common::pegboard_command();
+    cmd.args(["say", "--voice", "clips", "--move", "e2e4"])
+        .envs(env.vars())
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let r = run(cmd, Duration::from_secs(30), |_| {});
+    let all = r.text();
+    assert!(r.success, "{all}");
+    assert!(!all.contains("ALSA lib"), "{all}");
+    assert_eq!(
+        r.stderr.matches("voice clips: not working").count(),
+        1,
+        "{all}"
+    );
+    assert!(r.stderr.contains("spoken by: text"), "{all}");
+}
