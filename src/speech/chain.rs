@@ -146,7 +146,7 @@ impl Chain {
                 error = slot.tend(now, bound, bound);
                 if let State::Opening { waited, .. } = &mut slot.state {
                     *waited = true;
-                    error = Some(VoiceError::Broken(format!(
+                    error = Some(VoiceError::Opening(format!(
                         "still connecting after {} ms; the next voice speaks meanwhile",
                         bound.as_millis()
                     )));

@@ -47,7 +47,7 @@ pub enum Report {
         confirmed: bool,
     },
     /// A voice failed; the next one in the chain was tried. Said once per
-    /// voice, until that voice speaks again.
+    /// voice (and once that it is still opening), until it speaks again.
     VoiceFailed(Failure),
     /// No voice could say this utterance.
     Unsaid(Utterance),
@@ -139,20 +139,23 @@ impl Drop for Speaker {
     }
 }
 
-/// The failures told so far: each voice's once, until it speaks again.
+/// The failures told so far: a voice's failure once, until that voice
+/// speaks again. That it is still being opened is told apart, so that why
+/// it then failed to open is told as well.
 #[derive(Default)]
-struct Told(Vec<&'static str>);
+struct Told(Vec<(&'static str, bool)>);
 
 impl Told {
     fn failure(&mut self, f: Failure, reports: &Sender<Report>) {
-        if !self.0.contains(&f.voice) {
-            self.0.push(f.voice);
+        let key = (f.voice, matches!(f.error, VoiceError::Opening(_)));
+        if !self.0.contains(&key) {
+            self.0.push(key);
             let _ = reports.send(Report::VoiceFailed(f));
         }
     }
 
     fn spoke(&mut self, voice: &'static str) {
-        self.0.retain(|v| *v != voice);
+        self.0.retain(|(v, _)| *v != voice);
     }
 }
 

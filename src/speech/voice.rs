@@ -15,6 +15,9 @@ pub enum VoiceError {
     /// The voice does not work (no speech-dispatcher, no sound device, a
     /// file that cannot be written). The chain skips it for a while.
     Broken(String),
+    /// The voice is still being opened; the next voice speaks meanwhile.
+    /// Whether it opens, or why not, is told when known.
+    Opening(String),
 }
 
 impl fmt::Display for VoiceError {
@@ -22,6 +25,7 @@ impl fmt::Display for VoiceError {
         match self {
             VoiceError::CannotSay(why) => write!(f, "cannot say this: {why}"),
             VoiceError::Broken(why) => write!(f, "not working: {why}"),
+            VoiceError::Opening(why) => write!(f, "not ready: {why}"),
         }
     }
 }
