@@ -146,7 +146,9 @@ fn a_named_voice_speech_dispatcher_lacks_is_said_and_the_clips_speak() {
     let config = env.dir.join("voice.toml");
     std::fs::write(
         &config,
-        "[speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
+        // The list of voices is read to check the name: about a second
+        // natively, far longer under an emulator; `say` waits for it.
+        "[speech]\nopen_within_ms = 300000\n[speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
     )
     .expect("config");
     let (heard, stderr) = heard_saying(

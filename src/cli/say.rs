@@ -9,9 +9,6 @@ use super::load_config;
 use pegboard::runtime::voices;
 use pegboard::speech::{Kind, Report, TextOutput, Utterance, VoiceName};
 
-/// How long `say` waits, at most, for its voices to open.
-const SAY_READY_WITHIN: Duration = Duration::from_secs(10);
-
 #[derive(ClapArgs)]
 pub struct Args {
     /// The words to say.
@@ -68,15 +65,16 @@ fn say(a: Args) -> Result<(), String> {
         (None, None) => return Err("give a text or --move".into()),
     };
     let (speaker, rx) = voices::speaker_with_reports(&config, &words, TextOutput::Stdout);
-    // `say` is for trying the voices: it gives a slow one (a named
-    // speech-dispatcher voice is looked up in a list of thousands) longer
-    // than a game does, so that it is heard, or why not is told.
+    // `say` is for trying the voices: it waits for a slow one (a named
+    // speech-dispatcher voice is looked up in a list of thousands) as long
+    // as a voice may take to open, so that it is heard, or why not is told.
     if !speaker.wait_ready(Duration::from_millis(200)) {
+        let within = Duration::from_millis(config.speech.open_within_ms);
         eprintln!(
-            "waiting up to {} s for the voices to connect ...",
-            SAY_READY_WITHIN.as_secs()
+            "waiting up to {} s ([speech] open_within_ms) for the voices to connect ...",
+            within.as_secs()
         );
-        speaker.wait_ready(SAY_READY_WITHIN);
+        speaker.wait_ready(within);
     }
     speaker.say(Utterance {
         kind,

@@ -15,9 +15,9 @@ use super::voice::{Progress, Voice, VoiceError};
 
 /// How long a broken voice is left alone before it is opened again.
 pub const RETRY_AFTER: Duration = Duration::from_secs(10);
-/// How long a voice may take to open (speech-dispatcher started on demand,
-/// a named voice looked up in its list: seconds on a Pi) before it is
-/// abandoned as hanging.
+/// The default of how long a voice may take to open (speech-dispatcher
+/// started on demand, a named voice looked up in its list: seconds on a
+/// Pi) before it is abandoned as hanging.
 pub const OPEN_DEADLINE: Duration = Duration::from_secs(20);
 /// The default bound on the start of an utterance: a voice that has not
 /// begun to sound by then has failed for it, and the next voice says it.
@@ -60,6 +60,7 @@ pub struct Failure {
 pub struct Chain {
     slots: Vec<Slot>,
     start_bound: Duration,
+    open_deadline: Duration,
 }
 
 impl Chain {
@@ -67,6 +68,7 @@ impl Chain {
         Chain {
             slots: Vec::new(),
             start_bound: START_BOUND,
+            open_deadline: OPEN_DEADLINE,
         }
     }
 
@@ -79,6 +81,12 @@ impl Chain {
 
     pub fn start_bound(&self) -> Duration {
         self.start_bound
+    }
+
+    /// Sets how long a voice may take to open before it is abandoned.
+    pub fn with_open_deadline(mut self, deadline: Duration) -> Chain {
+        self.open_deadline = deadline;
+        self
     }
 
     /// Adds a voice, opened on a worker thread of its own, now and again
@@ -115,10 +123,10 @@ impl Chain {
     /// openings that ended or took too long. Failures are returned for the
     /// log.
     pub fn open(&mut self, now: Instant) -> Vec<Failure> {
-        let bound = self.start_bound;
+        let limits = (self.start_bound, self.open_deadline);
         let mut failures = Vec::new();
         for slot in &mut self.slots {
-            if let Some(error) = slot.tend(now, bound, Duration::ZERO) {
+            if let Some(error) = slot.tend(now, limits, Duration::ZERO) {
                 failures.push(Failure {
                     voice: slot.name,
                     error,
@@ -138,12 +146,13 @@ impl Chain {
         first: usize,
     ) -> (Option<usize>, Vec<Failure>) {
         let bound = self.start_bound;
+        let limits = (self.start_bound, self.open_deadline);
         let mut failures = Vec::new();
         for (i, slot) in self.slots.iter_mut().enumerate().skip(first) {
-            let mut error = slot.tend(now, bound, Duration::ZERO);
+            let mut error = slot.tend(now, limits, Duration::ZERO);
             // A voice still opening is waited for once, at most the bound.
             if error.is_none() && matches!(slot.state, State::Opening { waited: false, .. }) {
-                error = slot.tend(now, bound, bound);
+                error = slot.tend(now, limits, bound);
                 if let State::Opening { waited, .. } = &mut slot.state {
                     *waited = true;
                     error = Some(VoiceError::Opening(format!(
@@ -246,7 +255,12 @@ impl Chain {
 impl Slot {
     /// Moves the slot on: a due voice is opened, an opening is looked at
     /// (waiting at most `wait`). Returns the failure to log, if any.
-    fn tend(&mut self, now: Instant, bound: Duration, wait: Duration) -> Option<VoiceError> {
+    fn tend(
+        &mut self,
+        now: Instant,
+        (bound, deadline): (Duration, Duration),
+        wait: Duration,
+    ) -> Option<VoiceError> {
         match &self.state {
             State::Closed { retry_at, stuck } => {
                 let due = retry_at.is_none_or(|t| now >= t);
@@ -269,7 +283,7 @@ impl Slot {
                     }
                 }
                 // Look at it now: most voices open in a few milliseconds.
-                self.tend(now, bound, wait)
+                self.tend(now, (bound, deadline), wait)
             }
             State::Opening { opening, since, .. } => match opening.poll(wait) {
                 Opened::Ready(voice) => {
@@ -284,12 +298,12 @@ impl Slot {
                     self.close(now);
                     Some(e)
                 }
-                Opened::Pending if now.saturating_duration_since(*since) > OPEN_DEADLINE => {
+                Opened::Pending if now.saturating_duration_since(*since) > deadline => {
                     opening.worker().abandon();
                     self.close(now);
                     Some(VoiceError::Broken(format!(
                         "did not open within {} s; left alone, to be tried again later",
-                        OPEN_DEADLINE.as_secs()
+                        deadline.as_secs()
                     )))
                 }
                 Opened::Pending => None,

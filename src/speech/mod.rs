@@ -80,6 +80,11 @@ pub struct SpeechConfig {
     /// before it has failed for the utterance and the next voice says it.
     #[serde(deserialize_with = "crate::bounded::u64_in::<_, 50, 10_000>")]
     pub start_within_ms: u64,
+    /// How long a voice may take to open (speech-dispatcher started on
+    /// demand, a named voice looked up) before it is abandoned as hanging
+    /// and tried again later; meanwhile the next voice speaks.
+    #[serde(deserialize_with = "crate::bounded::u64_in::<_, 1_000, 600_000>")]
+    pub open_within_ms: u64,
     pub speech_dispatcher: DispatcherSettings,
     pub clips: ClipsConfig,
     pub file: FileConfig,
@@ -95,6 +100,7 @@ impl Default for SpeechConfig {
             ],
             muted: false,
             start_within_ms: chain::START_BOUND.as_millis() as u64,
+            open_within_ms: chain::OPEN_DEADLINE.as_millis() as u64,
             speech_dispatcher: DispatcherSettings::default(),
             clips: ClipsConfig::default(),
             file: FileConfig::default(),
@@ -188,7 +194,9 @@ pub enum TextOutput {
 /// alone. Otherwise a `text` voice is always last unless the chain already
 /// ends in `text` or `null`, so that no word is ever lost.
 pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text: TextOutput) -> Chain {
-    let mut chain = Chain::new().with_start_bound(Duration::from_millis(config.start_within_ms));
+    let mut chain = Chain::new()
+        .with_start_bound(Duration::from_millis(config.start_within_ms))
+        .with_open_deadline(Duration::from_millis(config.open_within_ms));
     if config.muted {
         chain.push_voice(Box::new(NullVoice));
         return chain;
