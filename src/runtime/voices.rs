@@ -41,24 +41,27 @@ impl SpeechSetup {
     /// [`READY_WITHIN`]) for them to open. The caller prints every line: the
     /// printed line is the text voice's announcement.
     pub fn spawn(self) -> Voices {
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let SpeechSetup {
-            config,
-            language,
-            delivery,
-        } = self;
-        let speaker = Speaker::spawn(
-            move || build_chain(&config, &language, TextOutput::PrintedByCaller),
-            tx,
-        );
-        // The first words are to be heard: give the voices a moment to open.
-        speaker.wait_ready(READY_WITHIN);
+        let (speaker, reports) = start(self.config, self.language, TextOutput::PrintedByCaller);
         Voices {
             speaker,
-            reports: rx,
-            delivery,
+            reports,
+            delivery: self.delivery,
         }
     }
+}
+
+/// Starts the speaker thread on these voices and waits, at most
+/// [`READY_WITHIN`], for them to open: the first words are to be heard. A
+/// voice still opening after this is skipped meanwhile (and told).
+fn start(
+    speech: SpeechConfig,
+    language: VoiceLanguage,
+    text: TextOutput,
+) -> (Speaker, Receiver<Report>) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let speaker = Speaker::spawn(move || build_chain(&speech, &language, text), tx);
+    speaker.wait_ready(READY_WITHIN);
+    (speaker, rx)
 }
 
 /// A run's speaker, its reports, and how events become utterances.
@@ -117,13 +120,7 @@ pub fn speaker_with_reports(
     words: &Phrasebook,
     text: TextOutput,
 ) -> (Speaker, Receiver<Report>) {
-    let language = config.voice_language(words);
-    let speech = config.speech.clone();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let speaker = Speaker::spawn(move || build_chain(&speech, &language, text), tx);
-    // A voice still opening after this is skipped (and its failure told).
-    speaker.wait_ready(READY_WITHIN);
-    (speaker, rx)
+    start(config.speech.clone(), config.voice_language(words), text)
 }
 
 /// A speaker whose reports are not read: the commands that use it print
