@@ -330,6 +330,15 @@ fn play_with_a_speech_dispatcher_that_never_answers_announces_every_move_and_pre
     let r = run(cmd, Duration::from_secs(30), |_| {});
     assert!(r.success, "{}", r.text());
     assert_every_move_announced(&r, 3);
+    // The log says once why speech-dispatcher did not speak.
+    assert_eq!(
+        r.text()
+            .matches("pegboard: voice speech-dispatcher: not ready")
+            .count(),
+        1,
+        "{}",
+        r.text()
+    );
     // The clock was pressed at each announcement: Black's clock runs after
     // White's move, and so on.
     let running: Vec<String> = r

@@ -23,6 +23,7 @@ use crate::runtime::outputs::emit;
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
 use crate::runtime::station::{Station, Stop};
 use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, announced};
+use crate::speech::Report;
 
 /// The clock faces the configuration names: the TM1637 pair (on a build
 /// with Raspberry Pi support), and the status line when `terminal` (standard
@@ -80,7 +81,7 @@ pub fn play(
             Presence::new(tick.t)
         });
         c.advance(tick.t, &mut events);
-        let notes = trouble.update(&tick);
+        let mut notes = trouble.update(&tick);
         if let Some(change) = presence.update(tick.t, tick.board.is_ok()) {
             let input = match change {
                 PresenceChange::Lost => Input::BoardLost,
@@ -97,8 +98,15 @@ pub fn play(
             c.input(tick.t, input, &mut events);
         }
         if let Some(v) = &voices {
-            for input in v.reports().filter_map(|r| announced(&r)) {
-                c.input(tick.t, input, &mut events);
+            for report in v.reports() {
+                // A voice's failure goes to the log (once; the speaker
+                // says each once); a move's start is its announcement.
+                if let Report::VoiceFailed(f) = &report {
+                    notes.push(format!("voice {}: {}", f.voice, f.error));
+                }
+                if let Some(input) = announced(&report) {
+                    c.input(tick.t, input, &mut events);
+                }
             }
         }
         // Events may lead to more (the printed announcement).
