@@ -185,11 +185,16 @@ pub enum Action {
     File,
     /// A digit 1–8, for the three above.
     Digit(u8),
+    /// Start the clocks again (after pegboard restarted on a game, or a
+    /// pause).
+    Resume,
+    /// A new game; one under way is given up only on a second press.
+    NewGame,
 }
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -211,6 +216,8 @@ impl Action {
             "square" => Action::Square,
             "rank" => Action::Rank,
             "file" => Action::File,
+            "resume" => Action::Resume,
+            "new_game" => Action::NewGame,
             _ => match name
                 .strip_prefix("digit")
                 .and_then(|d| d.parse::<u8>().ok())
@@ -289,6 +296,8 @@ impl Keypad {
             Action::Resign => Input::Resign(self.player),
             Action::Clock => Input::Clock(!self.player),
             Action::OwnClock => Input::Clock(self.player),
+            Action::Resume => Input::Resume,
+            Action::NewGame => Input::NewGame,
             Action::PromoteNext => {
                 self.promotion = (self.promotion + 1) % PROMOTION_ORDER.len();
                 Input::Promote(PROMOTION_ORDER[self.promotion])

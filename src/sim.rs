@@ -445,7 +445,7 @@ pub fn simulate_moves(
     let mut hands = Hands::new(seed, style, start.board().occupied());
     hands.push(Reading::Header(crate::trace::Header {
         start: record.start.clone(),
-        time_control: None,
+        ..crate::trace::Header::default()
     }));
     let mut pos = start;
     for m in moves {

@@ -466,6 +466,32 @@ ENDINGS = {
            'game_over_seventy_five_moves': 'Taules per la regla de les setanta-cinc jugades.'},
 }
 
+GAME_PHRASE_KEYS = ['resumed', 'clocks_held', 'new_game', 'new_game_confirm']
+
+# Game after game: a game resumed after a restart, and a new game.
+GAMES = {
+    'de': {'resumed': 'Partie fortgesetzt.',
+           'clocks_held': 'Die Uhren stehen bis zur Taste Weiter.',
+           'new_game': 'Neue Partie.',
+           'new_game_confirm': 'Partie abbrechen? Zum Bestätigen noch einmal.'},
+    'en': {'resumed': 'Game resumed.',
+           'clocks_held': 'The clocks wait for the resume key.',
+           'new_game': 'New game.',
+           'new_game_confirm': 'Abandon this game? Press again to confirm.'},
+    'pt': {'resumed': 'Partida retomada.',
+           'clocks_held': 'Os relógios esperam pela tecla continuar.',
+           'new_game': 'Nova partida.',
+           'new_game_confirm': 'Abandonar esta partida? Carregue outra vez para confirmar.'},
+    'es': {'resumed': 'Partida reanudada.',
+           'clocks_held': 'Los relojes esperan a la tecla continuar.',
+           'new_game': 'Nueva partida.',
+           'new_game_confirm': '¿Abandonar esta partida? Pulse otra vez para confirmar.'},
+    'ca': {'resumed': 'Partida represa.',
+           'clocks_held': 'Els rellotges esperen la tecla continuar.',
+           'new_game': 'Nova partida.',
+           'new_game_confirm': 'Abandonar aquesta partida? Premeu un altre cop per confirmar.'},
+}
+
 HEADERS = {
     "de": "# German: German piece names, numbers and phrase words.",
     "en": "# English: English piece names, numbers and phrase words.\n# \"Knight Felix three\", \"Bishop takes Cesar six, check\".",
@@ -522,7 +548,7 @@ def write(code, table):
 
 for code, table in TRANSLATIONS.items():
     for phrases, keys in [(CLOCK, CLOCK_PHRASE_KEYS), (SENSORS, SENSOR_PHRASE_KEYS),
-                          (ENDINGS, ENDING_PHRASE_KEYS)]:
+                          (ENDINGS, ENDING_PHRASE_KEYS), (GAMES, GAME_PHRASE_KEYS)]:
         assert set(phrases[code]) == set(keys), code
         for key, value in phrases[code].items():
             table[("phrases", key)] = value

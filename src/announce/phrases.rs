@@ -475,6 +475,10 @@ impl Phrasebook {
             Notice::FlagClaimIncorrect => &p.flag_claim_incorrect,
             Notice::Restored => &p.restored,
             Notice::TouchViolationCastle => &p.touch_violation_castle,
+            Notice::Resumed => &p.resumed,
+            Notice::ClocksHeld => &p.clocks_held,
+            Notice::NewGame => &p.new_game,
+            Notice::NewGameConfirm => &p.new_game_confirm,
         }
         .clone()
     }
@@ -558,6 +562,12 @@ pub enum Notice {
     FlagClaimIncorrect,
     Restored,
     TouchViolationCastle,
+    Resumed,
+    /// After a restart, the clocks wait for the `resume` input.
+    ClocksHeld,
+    NewGame,
+    /// A `new_game` during a game under way asks to be confirmed.
+    NewGameConfirm,
 }
 
 /// Why a move given in UCI notation cannot be announced.

@@ -187,6 +187,10 @@ pub struct Phrases {
     pub board_back: String,
     pub game_over_fivefold_repetition: String,
     pub game_over_seventy_five_moves: String,
+    pub resumed: String,
+    pub clocks_held: String,
+    pub new_game: String,
+    pub new_game_confirm: String,
 }
 
 /// A language file that could not be used.

@@ -153,6 +153,24 @@ pub enum Event {
         remaining_ms: u64,
         say: String,
     },
+    /// `color` offers a draw (9.1); the scoresheet marks it `(=)`.
+    DrawOffer {
+        color: Side,
+        say: String,
+    },
+    /// pegboard started again on an unfinished game: its journal was fed
+    /// through the controller up to `ply`, and `say` tells the player
+    /// where the game stands.
+    Resumed {
+        ply: u32,
+        say: String,
+    },
+    /// This game is over for pegboard: the start position was set up
+    /// again after its end, or a `new_game` was given. The next game
+    /// begins at once, from the same start position.
+    NewGame {
+        say: String,
+    },
 }
 
 impl Event {
@@ -190,6 +208,9 @@ impl Event {
             Event::Clock { .. } => "clock",
             Event::Flag { .. } => "flag",
             Event::TimeWarning { .. } => "time_warning",
+            Event::DrawOffer { .. } => "draw_offer",
+            Event::Resumed { .. } => "resumed",
+            Event::NewGame { .. } => "new_game",
         }
     }
 
@@ -204,7 +225,10 @@ impl Event {
             | Event::Restored { say, .. }
             | Event::GameOver { say, .. }
             | Event::Flag { say, .. }
-            | Event::TimeWarning { say, .. } => Some(say),
+            | Event::TimeWarning { say, .. }
+            | Event::DrawOffer { say, .. }
+            | Event::Resumed { say, .. }
+            | Event::NewGame { say } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

@@ -56,6 +56,19 @@ pub enum Input {
     /// happening: a board that no single move explains is a mismatch with
     /// guidance, never an illegal move.
     BoardBack,
+    /// pegboard started again on this unfinished game (a power cut, a
+    /// crash): the journal up to here was this game. The clocks stop (a
+    /// `resume` restarts them), what happened while pegboard was off is
+    /// judged like a board that comes back, and the player hears where the
+    /// game stands. With `hold` false (`"clocks":"running"`) the clock
+    /// that was running runs on at once.
+    Restarted {
+        hold: bool,
+    },
+    /// Start a new game from the same start position. A game under way
+    /// (moves played, not over) is given up only on a second `new_game`
+    /// within ten seconds.
+    NewGame,
 }
 
 /// What the arbiter sets on the clock; `None` leaves a value as it is.
@@ -69,7 +82,7 @@ pub struct ClockSetting {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 22] = [
+    pub const NAMES: [&'static str; 24] = [
         "promote",
         "adjust",
         "clock",
@@ -92,6 +105,8 @@ impl Input {
         "flag_claim",
         "board_lost",
         "board_back",
+        "restarted",
+        "new_game",
     ];
 
     /// The input's name as written in a trace.
@@ -119,6 +134,8 @@ impl Input {
             Input::FlagClaim(_) => "flag_claim",
             Input::BoardLost => "board_lost",
             Input::BoardBack => "board_back",
+            Input::Restarted { .. } => "restarted",
+            Input::NewGame => "new_game",
         }
     }
 }
@@ -168,6 +185,8 @@ pub struct InputFields<'a> {
     pub black_ms: Option<u64>,
     pub white_moves: Option<u32>,
     pub black_moves: Option<u32>,
+    /// `restarted`: `held` or `running`.
+    pub clocks: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -226,6 +245,7 @@ impl Input {
             ("black_ms", f.black_ms.is_some(), sets_clock),
             ("white_moves", f.white_moves.is_some(), sets_clock),
             ("black_moves", f.black_moves.is_some(), sets_clock),
+            ("clocks", f.clocks.is_some(), name == "restarted"),
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
@@ -348,6 +368,17 @@ impl Input {
             "flag_claim" => Input::FlagClaim(color(name, f.color).map_err(bad)?),
             "board_lost" => Input::BoardLost,
             "board_back" => Input::BoardBack,
+            "restarted" => match f.clocks {
+                None | Some("held") => Input::Restarted { hold: true },
+                Some("running") => Input::Restarted { hold: false },
+                Some(other) => {
+                    return Err(bad(format!(
+                        "input `restarted`: `clocks` must be \"held\" or \"running\", not \"{}\"",
+                        crate::quote::short(other)
+                    )));
+                }
+            },
+            "new_game" => Input::NewGame,
             other => return Err(InputError::Unknown(crate::quote::short(other).to_string())),
         })
     }
@@ -378,6 +409,8 @@ impl Input {
             Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
             Input::File(f) => format!(r#","file":"{}""#, f.char()),
             Input::Announced(ply) => format!(r#","ply":{ply}"#),
+            Input::Restarted { hold: true } => String::new(),
+            Input::Restarted { hold: false } => r#","clocks":"running""#.to_string(),
             Input::SetClock(c) => [
                 c.white_ms.map(|v| format!(r#","white_ms":{v}"#)),
                 c.black_ms.map(|v| format!(r#","black_ms":{v}"#)),
@@ -425,6 +458,7 @@ mod tests {
                 black_ms: n("black_ms"),
                 white_moves: small("white_moves"),
                 black_moves: small("black_moves"),
+                clocks: s("clocks"),
             },
         )
     }
@@ -459,6 +493,9 @@ mod tests {
             Input::FlagClaim(Color::Black),
             Input::BoardLost,
             Input::BoardBack,
+            Input::Restarted { hold: true },
+            Input::Restarted { hold: false },
+            Input::NewGame,
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

@@ -320,7 +320,9 @@ impl Tracker {
         let mut castle_targets = Bitboard::EMPTY;
         for &m in &game.legal_moves() {
             let fp = Footprint::of(m, color, expected);
-            if fp.after == board && self.executed(&fp) {
+            // After an outage the hands were not seen: a board that one
+            // legal move explains is that move, however it was made.
+            if fp.after == board && (self.after_outage || self.executed(&fp)) {
                 exact.push(m);
             } else if landed.is_empty() && fp.in_progress(expected, board) {
                 progressing = true;
@@ -330,6 +332,15 @@ impl Tracker {
             }
         }
 
+        // Unseen, two different moves that leave the same board (a capture
+        // by one piece of either of two pieces) are not guessed between.
+        if self.after_outage
+            && exact
+                .iter()
+                .any(|m| (m.from(), m.to()) != (exact[0].from(), exact[0].to()))
+        {
+            exact.clear();
+        }
         if !exact.is_empty() {
             if exact.iter().all(|m| m.is_promotion()) {
                 let choice = self.promotion_choice.or(settings.default_promotion);

@@ -116,6 +116,7 @@ where
             let entry = entry.borrow();
             feed(&mut c, entry, &mut out).map_err(|message| error(entry.line, message))?;
             last_t = entry.t;
+            next_game(&mut c, last_t, &mut out);
         }
         sink(&out).map_err(ReplayError::Write)?;
         out.clear();
@@ -129,6 +130,8 @@ where
         Until::At(t) => c.advance(t.max(last_t), &mut out),
         Until::Idle => c.finish(&mut out),
     }
+    let end = out.last().map_or(last_t, |e| e.t);
+    next_game(&mut c, end, &mut out);
     sink(&out).map_err(ReplayError::Write)?;
     Ok(Replayed {
         controller: c,
@@ -162,6 +165,19 @@ pub fn replay(
             message: e.to_string(),
             kind: ErrorKind::Unreadable,
         }),
+    }
+}
+
+/// After a `new_game` event the next game is played, as `play` does:
+/// its controller takes over at `t`.
+pub(crate) fn next_game(c: &mut Controller, t: u64, out: &mut Vec<Stamped>) {
+    if c.new_game_given() {
+        let at = out
+            .iter()
+            .rev()
+            .find(|e| matches!(e.event, crate::core::Event::NewGame { .. }))
+            .map_or(t, |e| e.t);
+        *c = c.next_game(at, out);
     }
 }
 

@@ -199,6 +199,9 @@ impl Utterance {
             Event::Restored { .. } => (Kind::Board, Some(Earcon::Restored), None),
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
             Event::Say { .. } => (Kind::Answer, None, None),
+            Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {
+                (Kind::Game, None, None)
+            }
         };
         let earcon = earcon.filter(|&e| delivery.earcons.on(e));
         let text = stamped.event.spoken().unwrap_or_default().to_string();

@@ -52,6 +52,9 @@ pub struct Header {
     pub start: StartPosition,
     /// Overrides the configuration's `[clock]` control for this trace.
     pub time_control: Option<TimeControl>,
+    /// The game's PGN tags (Event, Site, Date, Round, White, Black), as a
+    /// journal's header keeps them for its scoresheet.
+    pub tags: std::collections::BTreeMap<String, String>,
 }
 
 /// One line of a trace, with its time and line number.
@@ -186,6 +189,9 @@ struct Line<'a> {
     black_ms: Option<u64>,
     white_moves: Option<u32>,
     black_moves: Option<u32>,
+    #[serde(borrow)]
+    clocks: Option<Cow<'a, str>>,
+    tags: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// What each field of a trace line holds, for errors about a value of the
@@ -215,6 +221,11 @@ const FIELD_KINDS: &[(&str, &str)] = &[
     ("black_ms", "a whole number of milliseconds"),
     ("white_moves", "a whole number of moves"),
     ("black_moves", "a whole number of moves"),
+    ("clocks", "\"held\" or \"running\""),
+    (
+        "tags",
+        "an object of PGN tags and their texts, like {\"White\":\"Anna\"}",
+    ),
 ];
 
 /// A JSON value, named for an error message, quoting at most a short
@@ -266,6 +277,9 @@ fn explain(text: &str, parser: String) -> String {
                 "count" | "rank" | "ply" | "white_moves" | "black_moves" => {
                     value.as_u64().is_some_and(|n| u32::try_from(n).is_ok())
                 }
+                "tags" => value
+                    .as_object()
+                    .is_some_and(|o| o.values().all(|v| v.is_string())),
                 _ => value.is_string(),
             };
             if !fits {
@@ -322,6 +336,7 @@ fn input(line: &Line) -> Result<Input, String> {
             black_ms: line.black_ms,
             white_moves: line.white_moves,
             black_moves: line.black_moves,
+            clocks: line.clocks.as_deref(),
         },
     )
     .map_err(|e| e.to_string())
@@ -385,9 +400,14 @@ pub(crate) fn parse_line(
         );
     }
     if line.trace.is_none()
-        && (line.start.is_some() || line.variant.is_some() || line.time_control.is_some())
+        && (line.start.is_some()
+            || line.variant.is_some()
+            || line.time_control.is_some()
+            || line.tags.is_some())
     {
-        return Err("`start`, `variant` and `time_control` belong to the header line".to_string());
+        return Err(
+            "`start`, `variant`, `time_control` and `tags` belong to the header line".to_string(),
+        );
     }
     if line.input.is_none()
         && (line.piece.is_some() || line.color.is_some() || line.square.is_some())
@@ -434,6 +454,7 @@ pub(crate) fn parse_line(
                 chess960,
             },
             time_control,
+            tags: line.tags.clone().unwrap_or_default(),
         })
     } else if let Some(occ) = line.occ.as_deref() {
         Reading::Scan {
@@ -640,6 +661,7 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
         Reading::Header(Header {
             start,
             time_control,
+            tags,
         }) => {
             let variant = if start.chess960 {
                 r#","variant":"chess960""#
@@ -650,8 +672,16 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
                 .as_ref()
                 .map(|c| format!(r#","time_control":"{}""#, c.to_pgn()))
                 .unwrap_or_default();
+            let tags = if tags.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    r#","tags":{}"#,
+                    serde_json::to_string(tags).unwrap_or_default()
+                )
+            };
             format!(
-                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}}}"#,
+                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}}}"#,
                 json_str(&start.start)
             )
         }

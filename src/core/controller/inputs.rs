@@ -51,32 +51,7 @@ impl Controller {
                 let text = self.words.file_scan(self.game.position(), file);
                 self.say(t, text, out);
             }
-            Input::Announced(ply) => {
-                // Only the newest executed move can become announced; a late
-                // or unknown report changes nothing.
-                if ply > self.announced && ply <= self.game.ply() {
-                    let skipped = self.announced + 1..ply;
-                    self.announced = ply;
-                    let color = self.game.moves()[ply as usize - 1].color;
-                    out.push(Stamped {
-                        t,
-                        event: Event::Announced {
-                            ply,
-                            color: Side(color),
-                        },
-                    });
-                    // E2.3: executed and announced, the move is complete;
-                    // the controller presses the clock for the players it
-                    // presses for. A move whose report never came is
-                    // complete too, since a later one was announced.
-                    for p in skipped.chain([ply]) {
-                        let color = self.game.moves()[p as usize - 1].color;
-                        if self.settings.clock.controller_presses.includes(color) {
-                            self.press(t, color, out);
-                        }
-                    }
-                }
-            }
+            Input::Announced(ply) => self.announce(t, ply, out),
             Input::Times => {
                 let text = self
                     .times_text(t)
@@ -97,8 +72,13 @@ impl Controller {
                 } else if let Some(ending) = self.game.offer_draw(color) {
                     self.game_over(t, ending, out);
                 } else {
-                    let text = self.words.draw_offer(color);
-                    self.say(t, text, out);
+                    out.push(Stamped {
+                        t,
+                        event: Event::DrawOffer {
+                            color: Side(color),
+                            say: self.words.draw_offer(color),
+                        },
+                    });
                 }
             }
             Input::DrawClaim(color) => {
@@ -147,7 +127,85 @@ impl Controller {
                 }
                 self.notice(t, Notice::BoardBack, out);
             }
+            Input::Restarted { hold } => self.restarted(t, hold, out),
+            Input::NewGame => {
+                let under_way = !self.game.is_over() && self.game.ply() > 0;
+                let confirmed = self
+                    .new_game_asked
+                    .is_some_and(|asked| t.saturating_sub(asked) <= NEW_GAME_CONFIRM_WITHIN);
+                if under_way && !confirmed {
+                    self.new_game_asked = Some(t);
+                    self.notice(t, Notice::NewGameConfirm, out);
+                } else {
+                    self.new_game(t, out);
+                }
+            }
         }
         self.recompute_deadline();
+    }
+
+    /// The speech output has begun to say the move of `ply` (E2.3c).
+    fn announce(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
+        // Only the newest executed move can become announced; a late
+        // or unknown report changes nothing.
+        if ply > self.announced && ply <= self.game.ply() {
+            let skipped = self.announced + 1..ply;
+            self.announced = ply;
+            let color = self.game.moves()[ply as usize - 1].color;
+            out.push(Stamped {
+                t,
+                event: Event::Announced {
+                    ply,
+                    color: Side(color),
+                },
+            });
+            // E2.3: executed and announced, the move is complete;
+            // the controller presses the clock for the players it
+            // presses for. A move whose report never came is
+            // complete too, since a later one was announced.
+            for p in skipped.chain([ply]) {
+                let color = self.game.moves()[p as usize - 1].color;
+                if self.settings.clock.controller_presses.includes(color) {
+                    self.press(t, color, out);
+                }
+            }
+        }
+    }
+
+    /// pegboard started again on this game (the `restarted` input): the
+    /// last move counts as announced (the summary says it), the clocks
+    /// stop unless told to run on (`hold` false), and what happened while
+    /// pegboard was off is judged as after an outage.
+    fn restarted(&mut self, t: u64, hold: bool, out: &mut Vec<Stamped>) {
+        let ply = self.game.ply();
+        if ply > self.announced {
+            self.announce(t, ply, out);
+        }
+        if hold && !self.game.is_over() && self.clock.as_mut().is_some_and(|c| c.pause(t)) {
+            self.clock_event(t, ClockCause::Pause, out);
+        }
+        for b in &mut self.boards {
+            b.tracker.board_back();
+        }
+        let mut parts = vec![self.words.notice(Notice::Resumed)];
+        if self.game.is_over() {
+            parts.push(self.words.notice(Notice::GameOverAlready));
+        } else {
+            parts.push(self.words.move_number(self.game.position()));
+            if let Some((before, pm)) = self.game.last_moves(1).first() {
+                parts.push(self.words.numbered_move(pm.number, before, pm.m));
+            }
+            parts.extend(self.times_text(t));
+            if self.clock.as_ref().is_some_and(|c| c.is_paused()) {
+                parts.push(self.words.notice(Notice::ClocksHeld));
+            }
+        }
+        out.push(Stamped {
+            t,
+            event: Event::Resumed {
+                ply,
+                say: parts.join(" "),
+            },
+        });
     }
 }

@@ -49,7 +49,14 @@ pub struct Controller {
     announced: u32,
     /// The clock, if a time control is set.
     clock: Option<Clock>,
+    /// When a `new_game` during a game under way asked to be confirmed.
+    new_game_asked: Option<u64>,
+    /// The `new_game` event has gone out: this game is finished with.
+    new_game_given: bool,
 }
+
+/// How long a `new_game` waits for its confirmation (ms).
+const NEW_GAME_CONFIRM_WITHIN: u64 = 10_000;
 
 /// Penalty times (7.4b, 10.2; 9.5b).
 const TWO_MINUTES: u64 = 120_000;
@@ -65,6 +72,15 @@ impl Controller {
         board_names: &[&str],
     ) -> Result<Controller, StartError> {
         let game = Game::from_start(start)?;
+        Ok(Controller::with_game(game, settings, words, board_names))
+    }
+
+    fn with_game(
+        game: Game,
+        settings: Settings,
+        words: Phrasebook,
+        board_names: &[&str],
+    ) -> Controller {
         let boards = board_names
             .iter()
             .map(|&name| BoardView {
@@ -82,7 +98,7 @@ impl Controller {
                     ByColor::new_with(|c| warn.includes(c)),
                 )
         });
-        Ok(Controller {
+        Controller {
             settings,
             words,
             game,
@@ -91,7 +107,56 @@ impl Controller {
             changes: Vec::new(),
             announced: 0,
             clock,
-        })
+            new_game_asked: None,
+            new_game_given: false,
+        }
+    }
+
+    /// The next game after a `new_game` event, from the same start
+    /// position with the same settings, opened at `t` (its `ready` and
+    /// clock events go to `out`). Each of its boards starts from the raw
+    /// reading this controller has last seen: a journal that opens with
+    /// the start and those readings rebuilds it exactly.
+    pub fn next_game(&self, t: u64, out: &mut Vec<Stamped>) -> Controller {
+        let game = Game::new(
+            self.game.start_position().clone(),
+            self.game.castling_mode(),
+        );
+        let names: Vec<&str> = self.board_names().collect();
+        let mut next =
+            Controller::with_game(game, self.settings.clone(), self.words.clone(), &names);
+        next.start(t, out);
+        for i in 0..self.boards.len() {
+            next.scan(t, i, self.raw(i), out);
+        }
+        next
+    }
+
+    /// Whether this game is finished with: the `new_game` event has gone
+    /// out, and the next game is to begin.
+    pub fn new_game_given(&self) -> bool {
+        self.new_game_given
+    }
+
+    /// Ends this game for pegboard: the `new_game` event, once. A clock
+    /// still running stops.
+    fn new_game(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        if self.new_game_given {
+            return;
+        }
+        self.new_game_given = true;
+        if let Some(clock) = self.clock.as_mut()
+            && clock.running().is_some()
+        {
+            clock.stop(t);
+            self.clock_event(t, ClockCause::Stop, out);
+        }
+        out.push(Stamped {
+            t,
+            event: Event::NewGame {
+                say: self.words.notice(Notice::NewGame),
+            },
+        });
     }
 
     /// Opens the event stream at `t`: the `ready` event, then, with a
@@ -206,6 +271,12 @@ impl Controller {
                 b.tracker
                     .changes(d, &changes, &self.game, &self.settings, &mut verdicts);
                 self.apply(d, i, verdicts, out);
+                // After the end, the start position set up again is the
+                // next game.
+                let start = self.game.start_position().board().occupied();
+                if self.game.is_over() && self.boards[i].tracker.occupied() == start {
+                    self.new_game(d, out);
+                }
             }
             self.changes = changes;
             if self.boards[i]
