@@ -60,6 +60,9 @@ enum Command {
     Calibrate(cli::calibrate::Args),
     /// Check a configuration file and say what is wrong with it.
     CheckConfig(cli::check_config::Args),
+    /// Print a game's scoresheet as PGN, from the journal directory: the
+    /// game being played or the last one, game N, or every game.
+    Pgn(cli::pgn::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,5 +75,6 @@ fn main() -> ExitCode {
         Command::HwTest(a) => cli::hw_test::run(a),
         Command::Calibrate(a) => cli::calibrate::run(a),
         Command::CheckConfig(a) => cli::check_config::run(a),
+        Command::Pgn(a) => cli::pgn::run(a),
     }
 }

@@ -384,6 +384,7 @@ fn play_on_a_terminal_shows_the_clock_as_a_status_line_and_on_a_pipe_does_not() 
     );
     let out = std::process::Command::new("script")
         .args(["-qfec", &line, "/dev/null"])
+        .env("XDG_STATE_HOME", common::fresh_state_dir())
         .stdin(std::process::Stdio::null())
         .output()
         .expect("script (util-linux) runs");

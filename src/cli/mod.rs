@@ -5,6 +5,7 @@ pub mod calibrate;
 pub mod check_config;
 pub mod demo;
 pub mod hw_test;
+pub mod pgn;
 pub mod play;
 pub mod record;
 pub mod replay;

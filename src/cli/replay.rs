@@ -41,18 +41,31 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let input: Box<dyn std::io::BufRead> = if path == "-" {
-        Box::new(std::io::stdin().lock())
+    let name = if path == "-" { "<stdin>" } else { path };
+    // A journal is a trace with a record's frame around each line.
+    let journal = path != "-" && pegboard::journal::store::is_journal(std::path::Path::new(path));
+    let lines: Box<dyn Iterator<Item = Result<trace::Entry, trace::TraceError>>> = if journal {
+        match pegboard::journal::store::load_file(std::path::Path::new(path)) {
+            Ok(loaded) => {
+                let damage = pegboard::journal::store::trace_error(&loaded);
+                Box::new(loaded.entries.into_iter().map(Ok).chain(damage.map(Err)))
+            }
+            Err(e) => {
+                eprintln!("pegboard replay: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else if path == "-" {
+        Box::new(trace::Reader::new(std::io::stdin().lock(), name))
     } else {
         match std::fs::File::open(path) {
-            Ok(f) => Box::new(BufReader::new(f)),
+            Ok(f) => Box::new(trace::Reader::new(BufReader::new(f), name)),
             Err(e) => {
                 eprintln!("pegboard replay: {path}: cannot be opened: {e}");
                 return ExitCode::from(2);
             }
         }
     };
-    let name = if path == "-" { "<stdin>" } else { path };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut line = String::new();
     let sink = |events: &[pegboard::core::Stamped]| {
@@ -68,7 +81,7 @@ pub fn run(a: Args) -> ExitCode {
     };
     let until = until.map_or(Until::LastLine, Until::At);
     let result = replay::stream(
-        trace::Reader::new(input, name),
+        lines,
         name,
         config.settings(),
         words,

@@ -38,10 +38,60 @@ pub struct Config {
     pub board: BoardConfig,
     pub buttons: ButtonsConfig,
     pub display: DisplayConfig,
+    pub journal: JournalConfig,
+    pub game: GameConfig,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::check_sensors`]).
     #[serde(skip)]
     pub source: Option<(String, String)>,
+}
+
+/// `[journal]`: where games are kept, and how a game resumes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct JournalConfig {
+    /// The journal directory; by default the service's state directory
+    /// (`/var/lib/pegboard`), else `$XDG_STATE_HOME/pegboard`.
+    pub dir: Option<std::path::PathBuf>,
+    pub resume: ResumeClocks,
+}
+
+/// After pegboard restarted on a game: do the clocks wait for the
+/// `resume` key, or run on at once?
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResumeClocks {
+    #[default]
+    Held,
+    Running,
+}
+
+/// `[game]`: the scoresheet's tags (PGN's Seven Tag Roster; the date is
+/// the day the game begins).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GameConfig {
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub round: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+}
+
+impl GameConfig {
+    /// The tags this names, by their PGN names.
+    pub fn tags(&self) -> std::collections::BTreeMap<String, String> {
+        [
+            ("Event", &self.event),
+            ("Site", &self.site),
+            ("Round", &self.round),
+            ("White", &self.white),
+            ("Black", &self.black),
+        ]
+        .into_iter()
+        .filter_map(|(tag, v)| v.clone().map(|v| (tag.to_string(), v)))
+        .collect()
+    }
 }
 
 /// A time control in the human form (`90+30`, `40/90,30+30`), read

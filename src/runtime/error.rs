@@ -24,6 +24,8 @@ pub enum Error {
     File { path: String, error: std::io::Error },
     /// The output (standard output, the log) could not be written.
     Write(std::io::Error),
+    /// The journal directory holds no such game, or cannot be read.
+    Journal(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -34,7 +36,7 @@ impl fmt::Display for Error {
             Error::Config(e) => write!(f, "{e}"),
             Error::Source(e) => write!(f, "{e}"),
             Error::Trace(e) => write!(f, "{e}"),
-            Error::Hardware(why) | Error::Game(why) => f.write_str(why),
+            Error::Hardware(why) | Error::Game(why) | Error::Journal(why) => f.write_str(why),
             Error::File { path, error } => write!(f, "{path}: {error}"),
             Error::Write(e) => write!(f, "cannot write: {e}"),
         }

@@ -15,6 +15,7 @@
 
 pub mod demo;
 pub mod error;
+pub(crate) mod keeper;
 pub mod notify;
 pub mod open;
 pub mod outputs;
@@ -23,6 +24,7 @@ pub mod presence;
 pub mod replay;
 #[cfg(feature = "rpi")]
 pub mod rpi;
+pub mod scoresheets;
 pub mod station;
 pub mod tools;
 pub mod voices;

@@ -79,11 +79,23 @@ pub fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Res
     }
 }
 
+/// Where inputs that the outputs cause go in: the controller itself, or
+/// the keeper that journals what it is fed.
+pub trait Door {
+    fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>);
+}
+
+impl Door for Controller {
+    fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
+        Controller::input(self, t, input, out);
+    }
+}
+
 /// Hands every event to the outputs, and the events they lead to: each is
 /// printed, and said by `voices`. Without voices the printed line is the
 /// announcement, so a move counts as announced as it is printed (E2.3c).
 pub fn emit(
-    c: &mut Controller,
+    door: &mut dyn Door,
     events: &mut Vec<Stamped>,
     voices: Option<&Voices>,
     out: &mut dyn Write,
@@ -96,7 +108,7 @@ pub fn emit(
                 Some(v) => v.say(&e),
                 None => {
                     if let Event::Move { ply, .. } = e.event {
-                        c.input(e.t, Input::Announced(ply), events);
+                        door.input(e.t, Input::Announced(ply), events);
                     }
                 }
             }

@@ -15,13 +15,15 @@
 use std::io::Write;
 
 use crate::config::{Config, FaceKind};
-use crate::core::{BLIND_BOARD, Controller, Input, Stamped, StartPosition};
+use crate::core::{BLIND_BOARD, Input, Stamped, StartPosition};
 use crate::display::Faces;
 use crate::runtime::error::{Error, Result};
+use crate::runtime::keeper::Keeper;
 use crate::runtime::notify::Notifier;
+use crate::runtime::outputs::Door as _;
 use crate::runtime::outputs::emit;
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
-use crate::runtime::station::{Station, Stop};
+use crate::runtime::station::{Station, Stop, Tick};
 use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, announced};
 use crate::speech::Report;
 
@@ -51,7 +53,16 @@ pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces> {
     Ok(faces)
 }
 
-/// Plays one game from `start` until `stop`, showing the clock on `faces`.
+/// One turn of the scan loop, as the game sees it: the tick and its
+/// instant in game time.
+struct Turn {
+    t: u64,
+    tick: Tick,
+}
+
+/// Plays game after game until `stop`, showing the clock on `faces`: the
+/// unfinished game in the journal directory if there is one, else a new
+/// game from `start`.
 pub fn play(
     config: &Config,
     start: &StartPosition,
@@ -61,77 +72,108 @@ pub fn play(
     mut faces: Faces,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let words = config.phrasebook()?;
-    let mut c = Controller::new(start, config.settings(), words, &[BLIND_BOARD])
-        .map_err(|e| Error::Game(e.to_string()))?;
     // The voices first (they may take a moment to open), then the sensors,
     // so that no reading waits in the meantime.
     let voices = speech.map(SpeechSetup::spawn);
     let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
     let mut trouble = Trouble::default();
-    let mut presence = None;
     let mut service = Notifier::from_env();
+    // The first tick opens the game; its instant in game time is where
+    // the journal's game stands (time pegboard was off is nobody's).
+    let first = station.tick();
+    let (mut keeper, game_t0) = Keeper::open(config, start, &[BLIND_BOARD], first.t, &mut events)?;
+    if let Some(files) = keeper.files() {
+        writeln!(
+            out,
+            "pegboard: game {} is kept in {}",
+            files.number,
+            files.journal.display()
+        )?;
+    }
+    let first_t = first.t;
+    let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
+    service.ready();
+    let mut presence = Presence::new(to_game(first.t));
+    let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
+    waiting.push_back(Turn {
+        t: to_game(first.t),
+        tick: first,
+    });
+    let mut now = game_t0;
     while !stop.now() {
-        let tick = station.tick();
         service.alive(std::time::Instant::now());
-        let presence = presence.get_or_insert_with(|| {
-            c.start(tick.t, &mut events);
-            service.ready();
-            Presence::new(tick.t)
-        });
-        c.advance(tick.t, &mut events);
-        let mut notes = trouble.update(&tick);
-        if let Some(change) = presence.update(tick.t, tick.board.is_ok()) {
-            let input = match change {
-                PresenceChange::Lost => Input::BoardLost,
-                PresenceChange::Back => Input::BoardBack,
-            };
-            c.input(tick.t, input, &mut events);
-        }
-        if let Ok(board) = tick.board
-            && presence.feeds()
+        // A turn that follows a change of the game waits until that is on
+        // the disk; the readings go on being taken meanwhile, on time.
+        while keeper.ready()
+            && let Some(turn) = waiting.pop_front()
         {
-            c.scan(tick.t, 0, board, &mut events);
-        }
-        for input in tick.inputs {
-            c.input(tick.t, input, &mut events);
-        }
-        if let Some(v) = &voices {
-            for report in v.reports() {
-                // A voice's failure goes to the log (once; the speaker
-                // says each once); a move's start is its announcement.
-                if let Report::VoiceFailed(f) = &report {
-                    notes.push(format!("voice {}: {}", f.voice, f.error));
-                }
-                if let Some(input) = announced(&report) {
-                    c.input(tick.t, input, &mut events);
+            let Turn { t, tick } = turn;
+            keeper.advance(t, &mut events);
+            let mut notes = trouble.update(&tick);
+            if let Some(change) = presence.update(t, tick.board.is_ok()) {
+                let input = match change {
+                    PresenceChange::Lost => Input::BoardLost,
+                    PresenceChange::Back => Input::BoardBack,
+                };
+                keeper.input(t, input, &mut events);
+            }
+            if let Ok(board) = tick.board
+                && presence.feeds()
+            {
+                keeper.scan(t, 0, board, &mut events);
+            }
+            for input in tick.inputs {
+                keeper.input(t, input, &mut events);
+            }
+            if let Some(v) = &voices {
+                for report in v.reports() {
+                    // A voice's failure goes to the log (once; the speaker
+                    // says each once); a move's start is its announcement.
+                    if let Report::VoiceFailed(f) = &report {
+                        notes.push(format!("voice {}: {}", f.voice, f.error));
+                    }
+                    if let Some(input) = announced(&report) {
+                        keeper.input(t, input, &mut events);
+                    }
                 }
             }
+            notes.extend(keeper.notes());
+            // Events may lead to more (the printed announcement).
+            let printed = !events.is_empty() || !notes.is_empty();
+            if printed {
+                faces.pause(out)?;
+            }
+            for message in notes {
+                writeln!(out, "pegboard: {message}")?;
+            }
+            emit(&mut keeper, &mut events, voices.as_ref(), out, json)?;
+            keeper.end_tick(t);
+            if printed {
+                faces.resume(out)?;
+            }
+            now = t;
         }
-        // Events may lead to more (the printed announcement).
-        let printed = !events.is_empty() || !notes.is_empty();
-        if printed {
-            faces.pause(out)?;
-        }
-        for message in notes {
-            writeln!(out, "pegboard: {message}")?;
-        }
-        emit(&mut c, &mut events, voices.as_ref(), out, json)?;
-        if printed {
-            faces.resume(out)?;
-        }
-        if let Some(clock) = c.clock() {
-            for message in faces.show(tick.t, &clock.face(tick.t), out)? {
+        if let Some(clock) = keeper.controller().clock() {
+            for message in faces.show(now, &clock.face(now), out)? {
                 faces.pause(out)?;
                 writeln!(out, "pegboard: {message}")?;
                 faces.resume(out)?;
             }
         }
         out.flush()?;
+        let tick = station.tick();
+        waiting.push_back(Turn {
+            t: to_game(tick.t),
+            tick,
+        });
     }
     faces.finish(out)?;
     service.stopping();
+    // Everything fed reaches the disk before the exit.
+    for message in keeper.finish(now) {
+        writeln!(out, "pegboard: {message}")?;
+    }
     out.flush()?;
     if let Some(v) = voices {
         v.finish(FINAL_WORDS_WITHIN);

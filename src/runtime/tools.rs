@@ -31,24 +31,6 @@ fn speak(speaker: Option<&Speaker>, text: String) {
     }
 }
 
-/// Writes `text` to `path` so that a power cut leaves the old file or the
-/// new one: written beside, synced to the disk, renamed over, and the
-/// folder synced.
-fn replace_file(path: &str, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let tmp = format!("{path}.new");
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_data()?;
-    drop(f);
-    std::fs::rename(&tmp, path)?;
-    let dir = std::path::Path::new(path)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    std::fs::File::open(dir)?.sync_all()
-}
-
 /// `pegboard record FILE`: writes everything the source delivers as a
 /// trace: a header, an `occ` line at each change of the raw (undebounced)
 /// board, an `input` line per key press, and a comment when the source
@@ -252,10 +234,12 @@ pub fn calibrate(
                             message: why,
                         })
                     })?;
-                    replace_file(config_file, &new).map_err(|error| Error::File {
-                        path: config_file.to_string(),
-                        error,
-                    })?;
+                    crate::journal::replace_file(std::path::Path::new(config_file), &new).map_err(
+                        |error| Error::File {
+                            path: config_file.to_string(),
+                            error,
+                        },
+                    )?;
                     let [a1, h1, h8] = corners;
                     writeln!(
                         out,

@@ -168,7 +168,9 @@ fn exits() -> [(&'static str, Vec<Duration>); 3] {
         let env = frozen_env(&format!("exit-play-{round}"));
         let mut cmd = Command::new(bin());
         let began = Instant::now();
-        cmd.args(["play", "--seconds", "3"]).envs(env.vars());
+        cmd.args(["play", "--seconds", "3"])
+            .envs(env.vars())
+            .env("XDG_STATE_HOME", env.dir.join("state"));
         let (_, exited) = timed(cmd);
         play.push((exited - began).saturating_sub(Duration::from_secs(3)));
     }
@@ -219,6 +221,7 @@ fn play_memory() -> (u64, usize, u64) {
         .args(["play", "--seconds", &seconds.to_string(), "--config"])
         .arg(&config)
         .envs(env.vars())
+        .env("XDG_STATE_HOME", env.dir.join("state"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -65,9 +65,13 @@ pub fn names(events: &[Value]) -> Vec<String> {
 /// emulator (the aarch64 build under qemu-aarch64, see
 /// `docs/cross-build.md`), `PEGBOARD_TEST_RUNNER` names it, and the binary
 /// is started through it too.
+///
+/// Each command keeps its games in a journal directory of its own
+/// (`XDG_STATE_HOME`), so that no test resumes another's game; a test
+/// that wants a journal of its own names `[journal] dir`.
 pub fn pegboard_command() -> std::process::Command {
     let binary = env!("CARGO_BIN_EXE_pegboard");
-    match std::env::var("PEGBOARD_TEST_RUNNER") {
+    let mut c = match std::env::var("PEGBOARD_TEST_RUNNER") {
         Ok(runner) if !runner.trim().is_empty() => {
             let mut words = runner.split_whitespace();
             let mut c = std::process::Command::new(words.next().unwrap_or_default());
@@ -75,7 +79,19 @@ pub fn pegboard_command() -> std::process::Command {
             c
         }
         _ => std::process::Command::new(binary),
-    }
+    };
+    c.env("XDG_STATE_HOME", fresh_state_dir())
+        .env_remove("STATE_DIRECTORY");
+    c
+}
+
+/// A directory no other command of this test run has used.
+pub fn fresh_state_dir() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("pegboard-state-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
 
 /// Writes into `dir` a trace of one move, 1. Nf3 (g1 lifted at 0.3 s, f3

@@ -200,12 +200,21 @@ impl Controller {
                 parts.push(self.words.notice(Notice::ClocksHeld));
             }
         }
+        // Each part a sentence of its own.
+        let say = parts
+            .iter()
+            .map(|p| {
+                if p.ends_with(['.', '!', '?']) {
+                    p.clone()
+                } else {
+                    format!("{p}.")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
         out.push(Stamped {
             t,
-            event: Event::Resumed {
-                ply,
-                say: parts.join(" "),
-            },
+            event: Event::Resumed { ply, say },
         });
     }
 }

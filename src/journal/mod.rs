@@ -1,0 +1,118 @@
+//! The journal: every game on disk as it is played, so that a power cut, a
+//! crash or a restart loses nothing.
+//!
+//! One append-only file per game in the journal directory
+//! (`game-0007.journal`), beside it the game's scoresheet (`game-0007.pgn`)
+//! and a small file with the last instant the game was seen alive
+//! (`game-0007.beat`). A record holds what the core was fed, as a trace
+//! line (`docs/trace-format.md`): changed scans, inputs, `announced`, each
+//! with its time. A journal is therefore a trace: `pegboard replay` reads
+//! it, and pegboard resumes a game by feeding it through the core again.
+//!
+//! - [`record`]: a record as a line of text with its length, sequence
+//!   number and CRC-32, and reading records back, torn or corrupt;
+//! - [`store`]: the directory: numbering games, finding the newest,
+//!   reading a game back as trace entries, the beat file;
+//! - [`writer`]: the thread that writes and syncs records (fdatasync)
+//!   and the scoresheet (temp file, fsync, rename), off the scan loop.
+
+pub mod record;
+pub mod store;
+pub mod writer;
+
+use std::path::{Path, PathBuf};
+
+pub use store::{GameFiles, Loaded, Store};
+pub use writer::Writer;
+
+/// What went wrong with the journal.
+#[derive(Debug)]
+pub enum Error {
+    /// A file or the directory could not be read or written.
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// A file named like a journal that is not one.
+    Foreign { path: PathBuf },
+    /// A record in the middle of a journal is damaged (`seq`, at byte
+    /// `offset`): the records before it are good, those after it are not
+    /// trusted.
+    Corrupt {
+        path: PathBuf,
+        seq: u64,
+        offset: u64,
+        why: String,
+    },
+    /// A whole record whose payload is no trace line.
+    Record {
+        path: PathBuf,
+        seq: u64,
+        message: String,
+    },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            Error::Foreign { path } => write!(
+                f,
+                "{}: not a pegboard journal (its first line is not \"{}\"); left alone",
+                path.display(),
+                record::MAGIC
+            ),
+            Error::Corrupt {
+                path,
+                seq,
+                offset,
+                why,
+            } => write!(
+                f,
+                "{}: record {seq} (byte {offset}) is damaged: {why}; the records before it are \
+                 kept, the file is left alone",
+                path.display()
+            ),
+            Error::Record { path, seq, message } => {
+                write!(f, "{}: record {seq}: {message}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |error| Error::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// Replaces a file's contents so that a power cut leaves the old or the
+/// new contents, never a mix: a temporary file beside it, written and
+/// synced, renamed over it, and the directory synced.
+pub fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".new");
+    let tmp = PathBuf::from(tmp);
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    sync_dir(path)
+}
+
+/// Syncs the directory that holds `path`, so that a file created or
+/// renamed there survives a power cut.
+pub fn sync_dir(path: &Path) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::File::open(dir)?.sync_all()
+}

@@ -1,0 +1,251 @@
+//! The journal's writer: a thread of its own that appends records, syncs
+//! them (fdatasync), rewrites the scoresheet atomically and keeps the beat
+//! file, so that the scan loop never waits on the SD card. The scan loop
+//! asks [`Writer::synced`] whether a record has reached the disk.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+
+use super::record::{MAGIC, encode};
+use super::store::{GameFiles, Loaded, write_beat};
+use super::{Result, io_error, replace_file, sync_dir};
+use crate::trace::{Reading, write_line};
+
+/// How often the writer wakes to keep the beat file current (ms).
+const BEAT_EVERY: Duration = Duration::from_millis(25);
+
+enum Message {
+    Line(String, u64),
+    Scoresheet(String),
+}
+
+#[derive(Default)]
+struct Shared {
+    /// The highest sequence number on disk.
+    synced: AtomicU64,
+    /// The latest instant the game was seen alive (`u64::MAX`: none yet).
+    beat: AtomicU64,
+    /// Why writing failed, until the scan loop has told it.
+    trouble: Mutex<Option<String>>,
+}
+
+/// The open journal of the game being played.
+pub struct Writer {
+    tx: Option<Sender<Message>>,
+    shared: Arc<Shared>,
+    next_seq: u64,
+    thread: Option<JoinHandle<()>>,
+    files: GameFiles,
+}
+
+impl Writer {
+    /// Starts a new game's journal with its header: created (never over an
+    /// existing file), synced, and its directory synced.
+    pub fn create(files: GameFiles, t: u64, header: &Reading) -> Result<Writer> {
+        let path = &files.journal;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(io_error(path))?;
+        let text = format!("{MAGIC}\n{}", encode(1, &write_line(t, header)));
+        f.write_all(text.as_bytes()).map_err(io_error(path))?;
+        f.sync_data().map_err(io_error(path))?;
+        sync_dir(path).map_err(io_error(path))?;
+        Ok(Writer::spawn(f, files, 2))
+    }
+
+    /// Goes on with a journal read back: a torn end is cut off at the last
+    /// whole record first.
+    pub fn resume(loaded: &Loaded) -> Result<Writer> {
+        let path = &loaded.files.journal;
+        let f = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io_error(path))?;
+        f.set_len(loaded.good_len).map_err(io_error(path))?;
+        f.sync_all().map_err(io_error(path))?;
+        let mut f = f;
+        std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).map_err(io_error(path))?;
+        Ok(Writer::spawn(
+            f,
+            loaded.files.clone(),
+            loaded.entries.len() as u64 + 1,
+        ))
+    }
+
+    fn spawn(file: File, files: GameFiles, next_seq: u64) -> Writer {
+        let shared = Arc::new(Shared::default());
+        shared.synced.store(next_seq - 1, Ordering::SeqCst);
+        shared.beat.store(u64::MAX, Ordering::SeqCst);
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let thread = {
+            let shared = Arc::clone(&shared);
+            let files = files.clone();
+            std::thread::Builder::new()
+                .name("journal".into())
+                .spawn(move || run(file, &files, &rx, &shared))
+                .ok()
+        };
+        if thread.is_none() {
+            shared.synced.store(u64::MAX, Ordering::SeqCst);
+            *lock(&shared.trouble) = Some("the journal's thread cannot start".into());
+        }
+        Writer {
+            tx: Some(tx),
+            shared,
+            next_seq,
+            thread,
+            files,
+        }
+    }
+
+    pub fn files(&self) -> &GameFiles {
+        &self.files
+    }
+
+    /// Appends what the core was fed at `t`; returns the record's number.
+    pub fn record(&mut self, t: u64, reading: &Reading) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let line = encode(seq, &write_line(t, reading));
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Message::Line(line, seq));
+        }
+        seq
+    }
+
+    /// The number of the last record handed in (0: none).
+    pub fn last(&self) -> u64 {
+        self.next_seq - 1
+    }
+
+    /// Whether record `seq` is on the disk (or writing has failed, and
+    /// nothing is to be waited for).
+    pub fn synced(&self, seq: u64) -> bool {
+        self.shared.synced.load(Ordering::SeqCst) >= seq
+    }
+
+    /// The game was alive at `t`.
+    pub fn beat(&self, t: u64) {
+        self.shared.beat.store(t, Ordering::SeqCst);
+    }
+
+    /// The scoresheet as it now stands, to be written atomically.
+    pub fn scoresheet(&self, pgn: String) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Message::Scoresheet(pgn));
+        }
+    }
+
+    /// Why writing failed, once.
+    pub fn trouble(&self) -> Option<String> {
+        lock(&self.shared.trouble).take()
+    }
+
+    /// Writes and syncs everything handed in, and ends the thread.
+    pub fn finish(mut self) -> Option<String> {
+        self.tx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.trouble()
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn run(mut file: File, files: &GameFiles, rx: &Receiver<Message>, shared: &Shared) {
+    let beat_file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&files.beat)
+        .ok();
+    let mut beat_written = u64::MAX;
+    let mut failed = false;
+    let fail = |what: String, failed: &mut bool| {
+        if !*failed {
+            *failed = true;
+            *lock(&shared.trouble) = Some(what);
+            // Nothing more will reach the disk: nobody is to wait for it.
+            shared.synced.store(u64::MAX, Ordering::SeqCst);
+        }
+    };
+    loop {
+        let mut batch = Vec::new();
+        let open = match rx.recv_timeout(BEAT_EVERY) {
+            Ok(m) => {
+                batch.push(m);
+                batch.extend(rx.try_iter());
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => true,
+            Err(RecvTimeoutError::Disconnected) => false,
+        };
+        let mut text = String::new();
+        let mut last = None;
+        let mut sheet = None;
+        for m in batch {
+            match m {
+                Message::Line(line, seq) => {
+                    text.push_str(&line);
+                    last = Some(seq);
+                }
+                Message::Scoresheet(pgn) => sheet = Some(pgn),
+            }
+        }
+        if let Some(seq) = last
+            && !failed
+        {
+            let written = file
+                .write_all(text.as_bytes())
+                .and_then(|()| file.sync_data());
+            match written {
+                Ok(()) => shared.synced.store(seq, Ordering::SeqCst),
+                Err(e) => fail(
+                    format!("{}: cannot be written: {e}", files.journal.display()),
+                    &mut failed,
+                ),
+            }
+        }
+        if let Some(pgn) = sheet
+            && let Err(e) = replace_file(&files.pgn, &pgn)
+        {
+            *lock(&shared.trouble) =
+                Some(format!("{}: cannot be written: {e}", files.pgn.display()));
+        }
+        let beat = shared.beat.load(Ordering::SeqCst);
+        if beat != beat_written
+            && beat != u64::MAX
+            && let Some(f) = &beat_file
+        {
+            let _ = write_beat(f, beat);
+            beat_written = beat;
+        }
+        if !open {
+            // The last beat reaches the disk with the records.
+            if let Some(f) = &beat_file {
+                let _ = f.sync_data();
+            }
+            return;
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The scoresheet (E2.5): the game as PGN, kept from the event stream.
+//!
+//! Pure: it is fed the events the controller concluded and writes the
+//! Seven Tag Roster, `TimeControl`, `Termination` (and for Chess960 or a
+//! set-up position `Variant`, `SetUp` and `FEN`), each move with the
+//! mover's clock after it as `[%clk h:mm:ss]`, and a draw offer as `(=)`
+//! in the comment after the move it was made with (9.1b).
+
+use std::collections::BTreeMap;
+
+use shakmaty::Color;
+
+use crate::core::event::ClockCause;
+use crate::core::{Event, Stamped};
+
+const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The tags of the Seven Tag Roster in their order; Result is written
+/// from the game.
+const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ScoreMove {
+    san: String,
+    color: Color,
+    /// The mover's time after the move, in ms.
+    clk: Option<u64>,
+    draw_offer: bool,
+}
+
+/// A game's scoresheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scoresheet {
+    tags: BTreeMap<String, String>,
+    time_control: Option<String>,
+    fen: Option<String>,
+    chess960: bool,
+    first_ply_color: Color,
+    first_move_number: u32,
+    moves: Vec<ScoreMove>,
+    /// A draw offered before the offerer's move: marked on that move.
+    offer_before_move: Option<Color>,
+    result: Option<(&'static str, &'static str)>,
+}
+
+/// The `Termination` tag's word for an ending (the PGN standard's words).
+fn termination(reason: crate::laws::Reason) -> &'static str {
+    use crate::laws::Reason::*;
+    match reason {
+        Flag | BothFlags => "time forfeit",
+        IllegalMoves => "rules infraction",
+        _ => "normal",
+    }
+}
+
+/// `h:mm:ss`, whole seconds shown (a clock shows 0:04:59 until 4:59 is
+/// gone).
+pub fn clk(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
+
+/// A tag value with `\` and `"` escaped, as PGN wants.
+fn escaped(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+impl Scoresheet {
+    /// An empty scoresheet: the given tags (others are `?`), and the time
+    /// control in the PGN `TimeControl` form, if there is a clock.
+    pub fn new(tags: &BTreeMap<String, String>, time_control: Option<String>) -> Scoresheet {
+        Scoresheet {
+            tags: tags.clone(),
+            time_control,
+            fen: None,
+            chess960: false,
+            first_ply_color: Color::White,
+            first_move_number: 1,
+            moves: Vec::new(),
+            offer_before_move: None,
+            result: None,
+        }
+    }
+
+    /// Takes in one event; true if the scoresheet changed.
+    pub fn observe(&mut self, e: &Stamped) -> bool {
+        match &e.event {
+            Event::Ready { fen, variant } => {
+                self.chess960 = *variant == "chess960";
+                self.fen = (fen != STANDARD_START || self.chess960).then(|| fen.clone());
+                let mut fields = fen.split(' ');
+                self.first_ply_color = match fields.nth(1) {
+                    Some("b") => Color::Black,
+                    _ => Color::White,
+                };
+                self.first_move_number = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
+                false
+            }
+            Event::Move { san, color, .. } => {
+                let offer = self.offer_before_move == Some(color.0);
+                if offer {
+                    self.offer_before_move = None;
+                }
+                self.moves.push(ScoreMove {
+                    san: san.clone(),
+                    color: color.0,
+                    clk: None,
+                    draw_offer: offer,
+                });
+                true
+            }
+            Event::Clock {
+                cause,
+                running,
+                white,
+                black,
+                ..
+            } => {
+                // The player who pressed: the one whose clock stopped. At
+                // the end, the player who made the last move.
+                let mover = match (cause, running) {
+                    (ClockCause::Press | ClockCause::Period, Some(r)) => !r.0,
+                    (ClockCause::Stop, _) => match self.moves.last() {
+                        Some(m) => m.color,
+                        None => return false,
+                    },
+                    _ => return false,
+                };
+                let remaining = match mover {
+                    Color::White => white.remaining_ms,
+                    Color::Black => black.remaining_ms,
+                };
+                match self.moves.iter_mut().rev().find(|m| m.color == mover) {
+                    Some(m) if m.clk.is_none() => {
+                        m.clk = Some(remaining);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            Event::DrawOffer { color, .. } => {
+                match self.moves.last_mut() {
+                    Some(m) if m.color == color.0 => m.draw_offer = true,
+                    _ => self.offer_before_move = Some(color.0),
+                }
+                true
+            }
+            Event::GameOver { result, reason, .. } => {
+                self.result = Some((result, termination(*reason)));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The number of moves (plies) written.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The game as PGN, ending with a blank line.
+    pub fn pgn(&self) -> String {
+        let (result, term) = self.result.unwrap_or(("*", "unterminated"));
+        let mut out = String::new();
+        for tag in ROSTER {
+            let default = if tag == "Date" { "????.??.??" } else { "?" };
+            let value = self.tags.get(tag).map_or(default, String::as_str);
+            out.push_str(&format!("[{tag} \"{}\"]\n", escaped(value)));
+        }
+        out.push_str(&format!("[Result \"{result}\"]\n"));
+        let control = self.time_control.as_deref().unwrap_or("-");
+        out.push_str(&format!("[TimeControl \"{}\"]\n", escaped(control)));
+        out.push_str(&format!("[Termination \"{term}\"]\n"));
+        if self.chess960 {
+            out.push_str("[Variant \"Chess960\"]\n");
+        }
+        if let Some(fen) = &self.fen {
+            out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", escaped(fen)));
+        }
+        out.push('\n');
+        let mut tokens = Vec::new();
+        let mut number = self.first_move_number;
+        for (i, m) in self.moves.iter().enumerate() {
+            match m.color {
+                Color::White => tokens.push(format!("{number}.")),
+                Color::Black if i == 0 => tokens.push(format!("{number}...")),
+                Color::Black => {}
+            }
+            tokens.push(m.san.clone());
+            let mut comment = Vec::new();
+            if m.draw_offer {
+                comment.push("(=)".to_string());
+            }
+            if let Some(ms) = m.clk {
+                comment.push(format!("[%clk {}]", clk(ms)));
+            }
+            if !comment.is_empty() {
+                tokens.push(format!("{{ {} }}", comment.join(" ")));
+            }
+            if m.color == Color::Black {
+                number += 1;
+            }
+        }
+        tokens.push(result.to_string());
+        // Lines of at most 80 characters, as PGN's export format wants.
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        out.push_str(&line);
+        out.push_str("\n\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clk_is_hours_minutes_and_whole_seconds() {
+        assert_eq!(clk(0), "0:00:00");
+        assert_eq!(clk(59_999), "0:00:59");
+        assert_eq!(clk(5_400_000), "1:30:00");
+        assert_eq!(clk(3_723_400), "1:02:03");
+    }
+
+    #[test]
+    fn an_empty_game_has_the_seven_tags_and_no_result() {
+        let pgn = Scoresheet::new(&BTreeMap::new(), None).pgn();
+        assert!(pgn.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n"), "{pgn}");
+        assert!(pgn.contains("[TimeControl \"-\"]"));
+        assert!(pgn.contains("[Termination \"unterminated\"]"));
+        assert!(pgn.ends_with("\n\n*\n\n"), "{pgn:?}");
+    }
+}
