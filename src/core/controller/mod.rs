@@ -272,9 +272,13 @@ impl Controller {
                     .changes(d, &changes, &self.game, &self.settings, &mut verdicts);
                 self.apply(d, i, verdicts, out);
                 // After the end, the start position set up again is the
-                // next game.
+                // next game (when the game did not end with its squares
+                // filled as at the start: then only `new_game` begins one).
                 let start = self.game.start_position().board().occupied();
-                if self.game.is_over() && self.boards[i].tracker.occupied() == start {
+                if self.game.is_over()
+                    && self.game.occupied() != start
+                    && self.boards[i].tracker.occupied() == start
+                {
                     self.new_game(d, out);
                 }
             }
