@@ -16,6 +16,9 @@ packages=(
     pulseaudio pulseaudio-utils
     # The serial scanner's test: a linked pseudo-terminal pair.
     socat
+    # The scoresheet's tests read every PGN back with python-chess too
+    # (from PyPI below: Debian 12 has no python3-chess).
+    python3 python3-pip
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -27,6 +30,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "pegboard setup: installing ${missing[*]}"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# python-chess, the reader the scoresheet tests hold pegboard's PGN against.
+if ! python3 -c 'import chess.pgn' >/dev/null 2>&1; then
+    echo "pegboard setup: installing python-chess (PyPI: chess)"
+    python3 -m pip install --quiet --disable-pip-version-check "chess==1.*" 2>/dev/null ||
+        python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "chess==1.*"
 fi
 
 if ! command -v cargo >/dev/null 2>&1 && [ -f "$HOME/.cargo/env" ]; then

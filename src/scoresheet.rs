@@ -38,7 +38,7 @@ pub struct Scoresheet {
     first_ply_color: Color,
     first_move_number: u32,
     moves: Vec<ScoreMove>,
-    /// A draw offered before the offerer's move: marked on that move.
+    /// A draw offered before the first move: marked on it.
     offer_before_move: Option<Color>,
     result: Option<(&'static str, &'static str)>,
 }
@@ -97,10 +97,7 @@ impl Scoresheet {
                 false
             }
             Event::Move { san, color, .. } => {
-                let offer = self.offer_before_move == Some(color.0);
-                if offer {
-                    self.offer_before_move = None;
-                }
+                let offer = self.offer_before_move.take().is_some();
                 self.moves.push(ScoreMove {
                     san: san.clone(),
                     color: color.0,
@@ -138,10 +135,13 @@ impl Scoresheet {
                     _ => false,
                 }
             }
+            // The offer is marked where it was made: after the last move
+            // (9.1b: an offer is made after making one's move; one made
+            // before it stands too, and is marked in the same place).
             Event::DrawOffer { color, .. } => {
                 match self.moves.last_mut() {
-                    Some(m) if m.color == color.0 => m.draw_offer = true,
-                    _ => self.offer_before_move = Some(color.0),
+                    Some(m) => m.draw_offer = true,
+                    None => self.offer_before_move = Some(color.0),
                 }
                 true
             }
@@ -231,6 +231,13 @@ mod tests {
         assert_eq!(clk(59_999), "0:00:59");
         assert_eq!(clk(5_400_000), "1:30:00");
         assert_eq!(clk(3_723_400), "1:02:03");
+    }
+
+    #[test]
+    fn tag_values_escape_quotes_and_backslashes() {
+        let tags = [("White".to_string(), r#"Anna "A\B""#.to_string())].into();
+        let pgn = Scoresheet::new(&tags, None).pgn();
+        assert!(pgn.contains(r#"[White "Anna \"A\\B\""]"#), "{pgn}");
     }
 
     #[test]

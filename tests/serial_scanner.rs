@@ -4,117 +4,21 @@
 //! again (socat restarted on the same names) in the middle of a move.
 
 mod common;
+#[path = "support/scanner.rs"]
+mod scanner;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, StartPosition};
-use pegboard::sensors::serial::protocol::{FrameParser, Message, encode};
+use pegboard::sensors::serial::protocol::{Message, encode};
 use pegboard::sensors::serial::{LinkState, LinkTiming, SerialScanner};
 use pegboard::sensors::{SensorSource, SourceError};
+use scanner::{Cable, Device};
 use shakmaty::{Bitboard, Square};
-
-/// Two linked pseudo-terminals: `host` for pegboard, `dev` for the
-/// simulated scanner. Killing socat is pulling the USB cable.
-struct Cable {
-    child: Child,
-}
-
-impl Cable {
-    fn plug(dir: &Path) -> Cable {
-        let host = dir.join("host");
-        let dev = dir.join("dev");
-        let _ = std::fs::remove_file(&host);
-        let _ = std::fs::remove_file(&dev);
-        let child = Command::new("socat")
-            .arg(format!("pty,raw,echo=0,link={}", host.display()))
-            .arg(format!("pty,raw,echo=0,link={}", dev.display()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("socat is installed by .ci/setup.sh");
-        let start = Instant::now();
-        while !(host.exists() && dev.exists()) {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "socat made no ptys"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        Cable { child }
-    }
-
-    fn unplug(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Cable {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The simulated scanner: reads the host's frames, writes its own.
-struct Device {
-    port: Box<dyn serialport::SerialPort>,
-    parser: FrameParser,
-}
-
-impl Device {
-    fn open(dir: &Path) -> Device {
-        let path: PathBuf = dir.join("dev");
-        let port = serialport::new(path.to_string_lossy(), 115_200)
-            .timeout(Duration::from_millis(20))
-            .open()
-            .expect("the device end opens");
-        Device {
-            port,
-            parser: FrameParser::new(),
-        }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.port.write_all(bytes).expect("device writes");
-        self.port.flush().expect("device flushes");
-    }
-
-    fn send_message(&mut self, m: &Message) {
-        self.send(&encode(m));
-    }
-
-    /// Waits for the host's HELLO and answers it.
-    fn answer_hello(&mut self) -> (u8, u8) {
-        let start = Instant::now();
-        let mut buffer = [0u8; 256];
-        loop {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "no HELLO from the host"
-            );
-            let n = self.port.read(&mut buffer).unwrap_or(0);
-            let mut out = Vec::new();
-            self.parser.push(&buffer[..n], &mut out);
-            if let Some(Message::Hello {
-                min_version,
-                max_version,
-            }) = out.into_iter().next()
-            {
-                self.send_message(&Message::Welcome {
-                    version: 1,
-                    scan_hz: 100,
-                    name: "simulated scanner".into(),
-                });
-                return (min_version, max_version);
-            }
-        }
-    }
-}
 
 /// Polls the host scanner in real time (times from `t0`) until `done`.
 fn poll_until(
