@@ -242,3 +242,39 @@ fn art_9_1_a_draw_offer_is_an_event_of_its_own() {
     assert_eq!(offers[0]["color"], "white");
     assert!(offers[0]["say"].as_str().is_some_and(|s| !s.is_empty()));
 }
+
+#[test]
+fn art_4_6_a_capture_seen_before_the_restart_is_not_taken_for_another() {
+    // 1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3: the bishop on f3 is
+    // taken off and the queen lifted; pegboard restarts; the queen lands
+    // on f3. Qxd6 would leave the same squares filled, but the hands were
+    // seen taking f3 first: 5. Qxf3.
+    let trace = r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"lift":"e7"}
+{"t":2100,"place":"e5"}
+{"t":3000,"lift":"g1"}
+{"t":3100,"place":"f3"}
+{"t":4000,"lift":"d7"}
+{"t":4100,"place":"d6"}
+{"t":5000,"lift":"d2"}
+{"t":5100,"place":"d4"}
+{"t":6000,"lift":"c8"}
+{"t":6100,"place":"g4"}
+{"t":7000,"lift":"e5"}
+{"t":7100,"lift":"d4"}
+{"t":7200,"place":"e5"}
+{"t":8000,"lift":"f3"}
+{"t":8100,"lift":"g4"}
+{"t":8200,"place":"f3"}
+{"t":9000,"lift":"f3"}
+{"t":9100,"lift":"d1"}
+{"t":9500,"input":"restarted"}
+{"t":9600,"place":"f3"}"#;
+    let ev = run(trace);
+    assert_eq!(
+        sans(&ev),
+        ["e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3"],
+        "{ev:?}"
+    );
+}

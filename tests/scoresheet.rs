@@ -114,7 +114,7 @@ fn check(read: &ReadGame, events: &[Stamped], reader: &str) {
 
 #[test]
 fn e2_5_a_real_game_reads_back_with_its_moves_clocks_and_result() {
-    // Morphy - Duke of Brunswick, Paris 1858: mate on the 17th move.
+    // Napoleon - Bertrand (the record as it has come down): a mate.
     let (events, pgn) = played("immortal-games.pgn", 18, "5400+30");
     let read = with_pgn_reader(&pgn);
     assert_eq!(read.len(), 1, "{pgn}");

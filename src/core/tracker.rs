@@ -316,14 +316,17 @@ impl Tracker {
         let color = pos.turn();
         let landed = self.landed_captures(pos, expected);
         let mut exact = MoveList::new();
+        let mut unseen = MoveList::new();
         let mut progressing = false;
         let mut castle_targets = Bitboard::EMPTY;
         for &m in &game.legal_moves() {
             let fp = Footprint::of(m, color, expected);
-            // After an outage the hands were not seen: a board that one
-            // legal move explains is that move, however it was made.
-            if fp.after == board && (self.after_outage || self.executed(&fp)) {
+            if fp.after == board && self.executed(&fp) {
                 exact.push(m);
+            } else if fp.after == board && self.after_outage {
+                // After an outage the hands were not seen: a board that one
+                // legal move explains is that move, however it was made.
+                unseen.push(m);
             } else if landed.is_empty() && fp.in_progress(expected, board) {
                 progressing = true;
                 if let Some(side) = m.castling_side() {
@@ -334,12 +337,12 @@ impl Tracker {
 
         // Unseen, two different moves that leave the same board (a capture
         // by one piece of either of two pieces) are not guessed between.
-        if self.after_outage
-            && exact
+        if exact.is_empty()
+            && unseen
                 .iter()
-                .any(|m| (m.from(), m.to()) != (exact[0].from(), exact[0].to()))
+                .all(|m| (m.from(), m.to()) == (unseen[0].from(), unseen[0].to()))
         {
-            exact.clear();
+            exact = unseen;
         }
         if !exact.is_empty() {
             if exact.iter().all(|m| m.is_promotion()) {

@@ -18,7 +18,7 @@ use super::{Result, io_error, replace_file, sync_dir};
 use crate::trace::{Reading, write_line};
 
 /// How often the writer wakes to keep the beat file current (ms).
-const BEAT_EVERY: Duration = Duration::from_millis(25);
+const BEAT_EVERY: Duration = Duration::from_millis(10);
 
 enum Message {
     Line(String, u64),
