@@ -151,3 +151,34 @@ fn play_tells_systemd_it_is_ready_and_pings_the_watchdog_from_its_scan_loop() {
     assert_eq!(code, Some(0), "{}", output(&mut child));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn sigterm_syncs_the_journal_up_to_the_instant_it_came() {
+    let d = dir("journal");
+    let config = config(&d);
+    let mut text = std::fs::read_to_string(&config).expect("config");
+    text.push_str(&format!(
+        "[journal]\ndir = \"{}\"\n",
+        d.join("journal").display()
+    ));
+    std::fs::write(&config, text).expect("config");
+    let mut child = play(&config, &[]);
+    // No clock: after the move (0.7 s) and its announcement nothing is
+    // journaled until the end; the last record is the end's own.
+    std::thread::sleep(Duration::from_millis(3000));
+    signal(&child, "TERM");
+    let (code, _) = ends_within(&mut child, Duration::from_secs(5));
+    let out = output(&mut child);
+    assert_eq!(code, Some(0), "{out}");
+    let store = pegboard::journal::Store::open(&d.join("journal")).expect("journal");
+    let loaded = store.load(1).expect("game 1");
+    assert_eq!(loaded.damage, None, "whole");
+    let last = loaded.entries.last().expect("records");
+    assert!(
+        last.t > 1500 && matches!(last.reading, pegboard::trace::Reading::Scan { .. }),
+        "the time at the signal is on the disk: {last:?}"
+    );
+    let beat = pegboard::journal::store::read_beat(&loaded.files.beat);
+    assert_eq!(beat, Some(last.t), "and the beat file says the same");
+    let _ = std::fs::remove_dir_all(&d);
+}
