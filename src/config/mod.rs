@@ -407,6 +407,25 @@ mod tests {
             "the default has no keys"
         );
         assert_eq!(c.display, DisplayConfig::default());
+        assert_eq!(c.journal, JournalConfig::default());
+        assert_eq!(c.game, GameConfig::default());
+    }
+
+    #[test]
+    fn the_journal_and_game_tables_read_and_name_a_wrong_key() {
+        let c = Config::parse(
+            "[journal]\ndir = \"/srv/games\"\nresume = \"running\"\n[game]\nwhite = \"Anna\"\n",
+            "p.toml",
+        )
+        .expect("valid");
+        assert_eq!(c.journal.dir, Some(std::path::PathBuf::from("/srv/games")));
+        assert_eq!(c.journal.resume, ResumeClocks::Running);
+        assert_eq!(c.game.tags().get("White").map(String::as_str), Some("Anna"));
+        let e = Config::parse("[journal]\nresume = \"later\"\n", "p.toml").expect_err("bad");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.to_string().contains("resume"), "{e}");
+        let e = Config::parse("[game]\nplayer = \"x\"\n", "p.toml").expect_err("bad");
+        assert_eq!(e.line, Some(2), "{e}");
     }
 
     #[test]
