@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{names, of, run, run_with, sans};
+use common::{names, of, run, run_with, sans, says};
 use pegboard::core::Settings;
 use pegboard::core::clock::TimeControl;
 
@@ -206,10 +206,7 @@ fn new_game_during_a_game_under_way_needs_a_second_press() {
 {"t":20000,"input":"new_game"}
 {"t":25000,"input":"new_game"}"#;
     let ev = run(trace);
-    let says: Vec<&str> = of(&ev, "say")
-        .iter()
-        .filter_map(|e| e["text"].as_str())
-        .collect();
+    let says = says(&ev);
     // The first asks; the second comes too late (18 s) and asks again;
     // the third, 5 s later, starts the new game.
     assert_eq!(

@@ -223,9 +223,12 @@ fn an_unplugged_module_is_reported_and_the_other_still_shows() {
 /// its faces the two modules; returns what play printed.
 fn play_with_modules(name: &str, white: Module, black: Module) -> String {
     let dir = std::env::temp_dir().join(format!("pegboard-tm1637-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temporary folder");
     let path = common::nf3_play_config(&dir, "[clock]\ncontrol = \"5+3\"\n");
-    let config = Config::load(&path).expect("config");
+    let mut config = Config::load(&path).expect("config");
+    // A journal of its own: no other run's game is taken up.
+    config.journal.dir = Some(dir.join("journal"));
     let mut faces = Faces::default();
     faces.add("tm1637", Box::new(Tm1637Pair { white, black }));
     let mut out = Vec::new();

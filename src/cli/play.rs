@@ -16,7 +16,9 @@ pub struct Args {
     /// A configuration file (see config/pegboard.toml).
     #[arg(long)]
     config: Option<String>,
-    /// The start position as FEN (default: the standard start).
+    /// The start position of a new game, as FEN (default: the standard
+    /// start). An unfinished game in the journal directory is taken up
+    /// instead, from its own start.
     #[arg(long)]
     fen: Option<String>,
     /// Also print every event as a JSON line.

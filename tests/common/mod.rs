@@ -54,6 +54,14 @@ pub fn sans(events: &[Value]) -> Vec<String> {
         .collect()
 }
 
+/// The text of every `say` event.
+pub fn says(events: &[Value]) -> Vec<&str> {
+    of(events, "say")
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect()
+}
+
 pub fn names(events: &[Value]) -> Vec<String> {
     events
         .iter()
