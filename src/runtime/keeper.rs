@@ -42,6 +42,8 @@ struct Keeping {
 
 pub(crate) struct Keeper {
     c: Controller,
+    /// The start position every game of this session begins from.
+    start: StartPosition,
     keeping: Option<Keeping>,
     sheet: Scoresheet,
     tags: BTreeMap<String, String>,
@@ -181,6 +183,7 @@ impl Keeper {
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
+            start: start.clone(),
             keeping: None,
             sheet,
             tags,
@@ -257,6 +260,7 @@ impl Keeper {
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
+            start: rebuilt.header.start.clone(),
             keeping: Some(Keeping {
                 store: store.clone(),
                 writer,
@@ -381,7 +385,7 @@ impl Keeper {
         }
         self.journaled = (0..self.journaled.len()).map(|i| self.c.raw(i)).collect();
         if let Some(store) = store {
-            let start = start_of(&self.c);
+            let start = self.start.clone();
             self.begin_journal(store, at, &start);
         }
         self.changed = true;
@@ -498,24 +502,5 @@ impl Door for Keeper {
         let n = out.len();
         self.c.input(t, input, out);
         self.took(n, out);
-    }
-}
-
-/// The start position a controller's game began from, as a journal's
-/// header writes it.
-fn start_of(c: &Controller) -> StartPosition {
-    use shakmaty::{CastlingMode, EnPassantMode, fen::Fen};
-    let chess960 = c.game().castling_mode() == CastlingMode::Chess960;
-    let fen = Fen::from_position(c.game().start_position(), EnPassantMode::Legal).to_string();
-    StartPosition {
-        start: if fen
-            == Fen::from_position(&shakmaty::Chess::default(), EnPassantMode::Legal).to_string()
-            && !chess960
-        {
-            "startpos".into()
-        } else {
-            fen
-        },
-        chess960,
     }
 }

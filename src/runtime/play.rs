@@ -17,7 +17,7 @@ use std::io::Write;
 use crate::config::{Config, FaceKind};
 use crate::core::{BLIND_BOARD, Input, Stamped, StartPosition};
 use crate::display::Faces;
-use crate::runtime::error::{Error, Result};
+use crate::runtime::error::Result;
 use crate::runtime::keeper::Keeper;
 use crate::runtime::notify::Notifier;
 use crate::runtime::outputs::Door as _;
@@ -44,8 +44,8 @@ pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces> {
             #[cfg(not(feature = "rpi"))]
             FaceKind::Tm1637 => {
                 return Err(config.check_sensors().err().map_or_else(
-                    || Error::Hardware("tm1637 needs Raspberry Pi support".into()),
-                    Error::Config,
+                    || crate::runtime::Error::Hardware("tm1637 needs Raspberry Pi support".into()),
+                    crate::runtime::Error::Config,
                 ));
             }
         }
