@@ -15,6 +15,7 @@ pub mod core;
 pub mod display;
 pub mod journal;
 pub mod laws;
+pub mod mirror;
 pub mod pgn;
 pub mod quote;
 pub mod runtime;

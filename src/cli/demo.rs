@@ -29,6 +29,11 @@ pub struct Args {
     /// 40/90,30+30 (overrides the configuration's [clock] control).
     #[arg(long)]
     clock: Option<String>,
+    /// Serve the sighted opponent's page (the mirror) while the demo plays,
+    /// on ADDR (default: [mirror] listen, 127.0.0.1:8080); open
+    /// http://ADDR/ in a browser.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    mirror: Option<String>,
 }
 
 pub fn run(a: Args) -> ExitCode {
@@ -61,6 +66,19 @@ pub fn run(a: Args) -> ExitCode {
             words,
             settings,
             speech,
+            mirror: a.mirror.map(|addr| {
+                let listen = if addr.is_empty() {
+                    let default = &config.mirror.listen;
+                    if default.is_empty() {
+                        "127.0.0.1:8080".to_string()
+                    } else {
+                        default.clone()
+                    }
+                } else {
+                    addr
+                };
+                (listen, config.mirror_sides())
+            }),
         },
         &mut out,
     ) {

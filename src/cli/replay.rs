@@ -21,6 +21,11 @@ pub struct Args {
     /// began) after the last line, firing the timers due by then.
     #[arg(long, value_name = "T")]
     until: Option<u64>,
+    /// Serve the mirror's page with the state at the end of the trace, on
+    /// ADDR (default: [mirror] listen, 127.0.0.1:8080), until q and Enter
+    /// or Ctrl-C.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    mirror: Option<String>,
 }
 
 /// `pegboard replay`: streams the trace through the controller, writing
@@ -66,9 +71,33 @@ pub fn run(a: Args) -> ExitCode {
             }
         }
     };
+    let mirror = match a.mirror.as_deref() {
+        Some(addr) => {
+            let listen = match (addr, config.mirror.listen.as_str()) {
+                ("", "") => "127.0.0.1:8080",
+                ("", configured) => configured,
+                (given, _) => given,
+            };
+            match pegboard::mirror::Mirror::start(
+                listen,
+                config.mirror_sides().0,
+                config.mirror_sides().1,
+            ) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    eprintln!("pegboard replay: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        None => None,
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut line = String::new();
     let sink = |events: &[pegboard::core::Stamped]| {
+        if let Some(m) = &mirror {
+            m.send(events);
+        }
         for e in events {
             line.clear();
             // Events are plain data; they always serialize.
@@ -90,6 +119,19 @@ pub fn run(a: Args) -> ExitCode {
         sink,
     );
     let flushed = out.flush();
+    drop(out);
+    if let Some(m) = mirror {
+        eprintln!(
+            "pegboard replay: the mirror shows the end of the trace at http://{}/ (q and Enter, \
+             or Ctrl-C, to stop)",
+            m.addr()
+        );
+        let stop = pegboard::runtime::station::Stop::new(None, true);
+        while !stop.now() {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        m.stop();
+    }
     match result {
         Ok(done) => {
             if flushed.is_err() {

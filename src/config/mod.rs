@@ -40,6 +40,7 @@ pub struct Config {
     pub display: DisplayConfig,
     pub journal: JournalConfig,
     pub game: GameConfig,
+    pub mirror: MirrorConfig,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::check_sensors`]).
     #[serde(skip)]
@@ -64,6 +65,49 @@ pub enum ResumeClocks {
     #[default]
     Held,
     Running,
+}
+
+/// `[mirror]`: the sighted opponent's page.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MirrorConfig {
+    /// The address and port the page is served on; "" serves none.
+    pub listen: String,
+    pub orientation: Orientation,
+}
+
+impl Default for MirrorConfig {
+    fn default() -> Self {
+        MirrorConfig {
+            listen: "127.0.0.1:8080".into(),
+            orientation: Orientation::Opponent,
+        }
+    }
+}
+
+/// Which side the mirror's board is seen from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Orientation {
+    /// The sighted opponent's: the colour the blind player does not play.
+    #[default]
+    Opponent,
+    White,
+    Black,
+}
+
+impl Config {
+    /// The blind player's colour (the keypad owner's), and the side the
+    /// mirror's board is seen from.
+    pub fn mirror_sides(&self) -> (shakmaty::Color, shakmaty::Color) {
+        let blind: shakmaty::Color = self.buttons.player.into();
+        let seen = match self.mirror.orientation {
+            Orientation::Opponent => !blind,
+            Orientation::White => shakmaty::Color::White,
+            Orientation::Black => shakmaty::Color::Black,
+        };
+        (blind, seen)
+    }
 }
 
 /// `[game]`: the scoresheet's tags (PGN's Seven Tag Roster; the date is
@@ -409,6 +453,7 @@ mod tests {
         assert_eq!(c.display, DisplayConfig::default());
         assert_eq!(c.journal, JournalConfig::default());
         assert_eq!(c.game, GameConfig::default());
+        assert_eq!(c.mirror, MirrorConfig::default());
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct DemoOptions {
     pub settings: Settings,
     /// Speak through these voices; `None`: print only.
     pub speech: Option<SpeechSetup>,
+    /// Serve the mirror on this address while the demo plays; the blind
+    /// player's colour and the side the board is seen from.
+    pub mirror: Option<(String, (shakmaty::Color, shakmaty::Color))>,
 }
 
 /// The demo game's trace: the game played by simulated hands.
@@ -65,6 +68,7 @@ struct Session<'a> {
     c: Controller,
     events: Vec<Stamped>,
     voices: Option<Spoken>,
+    mirror: Option<crate::mirror::Mirror>,
     out: &'a mut dyn Write,
     json: bool,
     began: Instant,
@@ -77,7 +81,14 @@ impl Session<'_> {
     /// Prints (and says) every event concluded so far.
     fn emit(&mut self) -> Result<()> {
         let voices = self.voices.as_ref().map(|s| &s.voices);
-        emit(&mut self.c, &mut self.events, voices, self.out, self.json)?;
+        emit(
+            &mut self.c,
+            &mut self.events,
+            voices,
+            self.mirror.as_ref(),
+            self.out,
+            self.json,
+        )?;
         Ok(self.out.flush()?)
     }
 
@@ -135,12 +146,17 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
         &[BLIND_BOARD],
     )
     .map_err(|e| Error::Game(e.to_string()))?;
+    let mirror = match &options.mirror {
+        Some((listen, sides)) => crate::runtime::outputs::open_mirror(listen, *sides, out)?,
+        None => None,
+    };
     let mut events = Vec::new();
     c.start(0, &mut events);
     let mut s = Session {
         events,
         c,
         voices,
+        mirror,
         out,
         json: options.events,
         began: Instant::now(),
@@ -171,6 +187,9 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     // Let the last words be heard.
     if let Some(v) = s.voices.take() {
         v.voices.finish(Duration::from_secs(15));
+    }
+    if let Some(m) = s.mirror.take() {
+        m.stop();
     }
     Ok(())
 }

@@ -55,6 +55,8 @@ pub(crate) struct Keeper {
     /// A record the next tick waits for, and since when.
     barrier: Option<(u64, Instant)>,
     slow_told: bool,
+    /// The scoresheet changed since it was last asked for.
+    sheet_changed: bool,
     /// Notes for the log (journal trouble, files left alone).
     notes: Vec<String>,
 }
@@ -191,6 +193,7 @@ impl Keeper {
             changed: false,
             barrier: None,
             slow_told: false,
+            sheet_changed: true,
             notes,
         };
         if let Some(store) = store {
@@ -271,6 +274,7 @@ impl Keeper {
             changed: false,
             barrier: None,
             slow_told: false,
+            sheet_changed: true,
             notes: std::mem::take(notes),
         };
         out.push(keeper.c.ready(at));
@@ -352,6 +356,7 @@ impl Keeper {
                     | Event::Announced { .. }
             );
         }
+        self.sheet_changed |= sheet_changed;
         if sheet_changed && let Some(k) = &self.keeping {
             k.writer.scoresheet(self.sheet.pgn());
         }
@@ -380,6 +385,7 @@ impl Keeper {
         self.tags.insert("Date".into(), today());
         let control = self.c.settings().clock.control.as_ref().map(|c| c.to_pgn());
         self.sheet = Scoresheet::new(&self.tags, control);
+        self.sheet_changed = true;
         for e in &out[n..] {
             self.sheet.observe(e);
         }
@@ -471,6 +477,11 @@ impl Keeper {
             return true;
         }
         false
+    }
+
+    /// The scoresheet, if it changed since the last call (for the mirror).
+    pub fn changed_scoresheet(&mut self) -> Option<String> {
+        std::mem::take(&mut self.sheet_changed).then(|| self.sheet.pgn())
     }
 
     /// Notes for the log since the last call.

@@ -8,7 +8,31 @@ use shakmaty::ByColor;
 use crate::core::clock::Face;
 use crate::core::{Controller, Event, Input, Stamped};
 use crate::display::TerminalDisplay;
+use crate::mirror::Mirror;
 use crate::runtime::voices::Voices;
+
+/// The mirror the configuration asks for (`[mirror] listen`), or the
+/// address `listen` given on the command line. One that cannot start is
+/// told on `out` and left out: the game goes on without it.
+pub fn open_mirror(
+    listen: &str,
+    sides: (shakmaty::Color, shakmaty::Color),
+    out: &mut dyn Write,
+) -> std::io::Result<Option<Mirror>> {
+    if listen.trim().is_empty() {
+        return Ok(None);
+    }
+    match Mirror::start(listen, sides.0, sides.1) {
+        Ok(m) => {
+            writeln!(out, "pegboard: the mirror is at http://{}/", m.addr())?;
+            Ok(Some(m))
+        }
+        Err(e) => {
+            writeln!(out, "pegboard: {e}; the game goes on without the mirror")?;
+            Ok(None)
+        }
+    }
+}
 
 fn clock(t: u64) -> String {
     format!("{:02}:{:02}.{:03}", t / 60_000, (t / 1000) % 60, t % 1000)
@@ -98,11 +122,16 @@ pub fn emit(
     door: &mut dyn Door,
     events: &mut Vec<Stamped>,
     voices: Option<&Voices>,
+    mirror: Option<&Mirror>,
     out: &mut dyn Write,
     json: bool,
 ) -> std::io::Result<()> {
     while !events.is_empty() {
-        for e in std::mem::take(events) {
+        let batch = std::mem::take(events);
+        if let Some(m) = mirror {
+            m.send(&batch);
+        }
+        for e in batch {
             print_event(out, &e, json)?;
             match voices {
                 Some(v) => v.say(&e),

@@ -83,6 +83,8 @@ pub fn play(
     // the journal's game stands (time pegboard was off is nobody's).
     let first = station.tick();
     let (mut keeper, game_t0) = Keeper::open(config, start, &[BLIND_BOARD], first.t, &mut events)?;
+    let mirror =
+        crate::runtime::outputs::open_mirror(&config.mirror.listen, config.mirror_sides(), out)?;
     if let Some(files) = keeper.files() {
         writeln!(
             out,
@@ -147,8 +149,18 @@ pub fn play(
             for message in notes {
                 writeln!(out, "pegboard: {message}")?;
             }
-            emit(&mut keeper, &mut events, voices.as_ref(), out, json)?;
+            emit(
+                &mut keeper,
+                &mut events,
+                voices.as_ref(),
+                mirror.as_ref(),
+                out,
+                json,
+            )?;
             keeper.end_tick(t);
+            if let (Some(m), Some(pgn)) = (&mirror, keeper.changed_scoresheet()) {
+                m.scoresheet(pgn);
+            }
             if printed {
                 faces.resume(out)?;
             }
@@ -170,6 +182,9 @@ pub fn play(
     }
     faces.finish(out)?;
     service.stopping();
+    if let Some(m) = mirror {
+        m.stop();
+    }
     // Everything fed reaches the disk before the exit.
     for message in keeper.finish(now) {
         writeln!(out, "pegboard: {message}")?;

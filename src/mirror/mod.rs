@@ -1,0 +1,13 @@
+//! The sighted opponent's mirror: a live page for any browser on the
+//! table, with the move to repeat on his own board, the position, both
+//! clocks and what is going on.
+//!
+//! - [`state`]: what the page shows, kept from the event stream (pure);
+//! - [`server`]: the web server, on a thread and a small runtime of its
+//!   own, fed events over a channel.
+
+pub mod server;
+pub mod state;
+
+pub use server::{Error, Mirror};
+pub use state::MirrorState;

@@ -1,0 +1,337 @@
+//! What the mirror shows, kept from the event stream (pure): the
+//! position, the moves, the move the sighted player must repeat on his own
+//! board, both clocks, and what is going on. Its JSON is `GET /state` and
+//! the first Server-Sent Event of every stream.
+
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Position, Role, Square};
+
+use crate::core::{Event, Stamped};
+
+/// One move as the mirror lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveEntry {
+    pub ply: u32,
+    pub color: &'static str,
+    pub san: String,
+    /// The SAN with figurines for the pieces ("♘f3").
+    pub figurine: String,
+    pub uci: String,
+    pub say: String,
+    pub from: String,
+    pub to: String,
+    /// The square of the piece taken, if any (for en passant not `to`).
+    pub captured: Option<String>,
+    /// Castling: the rook's squares, from and to.
+    pub rook: Option<(String, String)>,
+    /// Promotion: the new piece's figurine.
+    pub promotion: Option<String>,
+    pub en_passant: bool,
+}
+
+/// The clock as the page shows it; the running side ticks down in the
+/// page from `t` until the next `clock` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    pub white_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<&'static str>,
+    pub paused: bool,
+    pub white_flag: bool,
+    pub black_flag: bool,
+    /// The game time of the reading, in ms.
+    pub t: u64,
+}
+
+/// What is going on: the latest notice worth showing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Status {
+    /// The event's name: `touch`, `touch_violation`, `illegal`,
+    /// `mismatch`, `restored`, `promotion_pending`, `flag`, `draw_offer`,
+    /// `game_over`, `resumed`, `new_game`, or `say` for a spoken notice.
+    pub kind: &'static str,
+    pub text: String,
+    /// The squares it is about (a mismatch's missing and extra ones).
+    pub squares: Vec<String>,
+}
+
+/// The whole state of the mirror.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MirrorState {
+    pub fen: String,
+    pub ply: u32,
+    pub to_move: &'static str,
+    pub variant: &'static str,
+    pub moves: Vec<MoveEntry>,
+    pub last_move: Option<MoveEntry>,
+    /// The blind player's last move, until the sighted player's next move:
+    /// the move to make on the sighted player's board.
+    pub repeat: Option<MoveEntry>,
+    pub clock: Option<ClockView>,
+    pub status: Option<Status>,
+    pub result: Option<&'static str>,
+    /// The square of a piece held in the hand.
+    pub touched: Option<String>,
+    /// The square of a king in check.
+    pub check: Option<String>,
+    /// The blind player's colour, and the side the board is seen from.
+    pub blind: &'static str,
+    pub orientation: &'static str,
+    #[serde(skip)]
+    position: Chess,
+    #[serde(skip)]
+    mode: CastlingMode,
+    #[serde(skip)]
+    blind_color: Color,
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// A piece's figurine, white or black.
+pub fn figurine(color: Color, role: Role) -> char {
+    let white = ['♙', '♘', '♗', '♖', '♕', '♔'];
+    let black = ['♟', '♞', '♝', '♜', '♛', '♚'];
+    let i = match role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    };
+    match color {
+        Color::White => white[i],
+        Color::Black => black[i],
+    }
+}
+
+/// The SAN with its piece letters as figurines of the mover's colour.
+fn figurine_san(san: &str, color: Color) -> String {
+    san.chars()
+        .map(|c| match Role::from_char(c.to_ascii_lowercase()) {
+            Some(role) if c.is_ascii_uppercase() && role != Role::Pawn => figurine(color, role),
+            _ => c,
+        })
+        .collect()
+}
+
+impl MirrorState {
+    /// An empty mirror, for the blind player's colour `blind`, seen from
+    /// `orientation`'s side.
+    pub fn new(blind: Color, orientation: Color) -> MirrorState {
+        let position = Chess::default();
+        MirrorState {
+            fen: Fen::from_position(&position, shakmaty::EnPassantMode::Legal).to_string(),
+            ply: 0,
+            to_move: "white",
+            variant: "standard",
+            moves: Vec::new(),
+            last_move: None,
+            repeat: None,
+            clock: None,
+            status: None,
+            result: None,
+            touched: None,
+            check: None,
+            blind: side(blind),
+            orientation: side(orientation),
+            position,
+            mode: CastlingMode::Standard,
+            blind_color: blind,
+        }
+    }
+
+    fn set_position(&mut self, fen: &str) {
+        if let Ok(pos) = fen
+            .parse::<Fen>()
+            .ok()
+            .and_then(|f| f.into_position::<Chess>(self.mode).ok())
+            .ok_or(())
+        {
+            self.to_move = side(pos.turn());
+            self.check = pos
+                .is_check()
+                .then(|| pos.board().king_of(pos.turn()))
+                .flatten()
+                .map(|s| s.to_string());
+            self.position = pos;
+        }
+        self.fen = fen.to_string();
+    }
+
+    /// The details of a move played from the current position.
+    fn entry(&self, ply: u32, color: Color, uci: &str, san: &str, say: &str) -> MoveEntry {
+        let m = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&self.position).ok());
+        let (from, to) = match &m {
+            Some(m) => (
+                m.from().map(|s| s.to_string()).unwrap_or_default(),
+                m.to().to_string(),
+            ),
+            None => (
+                uci.get(0..2).unwrap_or("").into(),
+                uci.get(2..4).unwrap_or("").into(),
+            ),
+        };
+        let mut e = MoveEntry {
+            ply,
+            color: side(color),
+            san: san.to_string(),
+            figurine: figurine_san(san, color),
+            uci: uci.to_string(),
+            say: say.to_string(),
+            from,
+            to,
+            captured: None,
+            rook: None,
+            promotion: None,
+            en_passant: false,
+        };
+        if let Some(m) = m {
+            if let Some(side) = m.castling_side() {
+                let king_to = side.king_to(color);
+                let rook_to = side.rook_to(color);
+                e.to = king_to.to_string();
+                e.rook = Some((m.to().to_string(), rook_to.to_string()));
+            } else if m.is_en_passant() {
+                e.en_passant = true;
+                let captured = Square::from_coords(
+                    m.to().file(),
+                    m.from().map_or(m.to().rank(), |f| f.rank()),
+                );
+                e.captured = Some(captured.to_string());
+            } else if m.is_capture() {
+                e.captured = Some(m.to().to_string());
+            }
+            e.promotion = m.promotion().map(|r| figurine(color, r).to_string());
+        }
+        e
+    }
+
+    /// Takes in one event.
+    pub fn observe(&mut self, e: &Stamped) {
+        let status = |kind: &'static str, text: &str, squares: Vec<String>| {
+            Some(Status {
+                kind,
+                text: text.to_string(),
+                squares,
+            })
+        };
+        match &e.event {
+            Event::Ready { fen, variant } => {
+                // A new stream, or the next game: everything starts anew.
+                let (blind, orientation) = (self.blind_color, self.orientation);
+                *self = MirrorState::new(blind, Color::White);
+                self.orientation = orientation;
+                self.variant = variant;
+                self.mode = if *variant == "chess960" {
+                    CastlingMode::Chess960
+                } else {
+                    CastlingMode::Standard
+                };
+                self.set_position(fen);
+            }
+            Event::Move {
+                ply,
+                color,
+                uci,
+                san,
+                say,
+                fen,
+                ..
+            } => {
+                let entry = self.entry(*ply, color.0, uci, san, say);
+                self.repeat = (color.0 == self.blind_color).then(|| entry.clone());
+                self.moves.push(entry.clone());
+                self.last_move = Some(entry);
+                self.ply = *ply;
+                self.touched = None;
+                self.status = None;
+                self.set_position(fen);
+            }
+            Event::Clock {
+                running,
+                paused,
+                white,
+                black,
+                ..
+            } => {
+                self.clock = Some(ClockView {
+                    white_ms: white.remaining_ms,
+                    black_ms: black.remaining_ms,
+                    running: running.map(|s| side(s.0)),
+                    paused: *paused,
+                    white_flag: white.flag,
+                    black_flag: black.flag,
+                    t: e.t,
+                });
+            }
+            Event::Touch { square, .. } => {
+                self.touched = Some(square.clone());
+                self.status = status("touch", square, vec![square.clone()]);
+            }
+            Event::TouchViolation {
+                touched,
+                moved,
+                say,
+                ..
+            } => {
+                self.status = status("touch_violation", say, vec![touched.clone(), moved.clone()]);
+            }
+            Event::Illegal {
+                missing,
+                extra,
+                say,
+                ..
+            }
+            | Event::Mismatch {
+                missing,
+                extra,
+                say,
+                ..
+            } => {
+                let kind = if e.event.name() == "illegal" {
+                    "illegal"
+                } else {
+                    "mismatch"
+                };
+                let squares = missing
+                    .iter()
+                    .map(|m| m.square.clone())
+                    .chain(extra.iter().cloned())
+                    .collect();
+                self.status = status(kind, say, squares);
+            }
+            Event::Restored { say, .. } => {
+                self.touched = None;
+                self.status = status("restored", say, Vec::new());
+            }
+            Event::PromotionPending { square, say, .. } => {
+                self.status = status("promotion_pending", say, vec![square.clone()]);
+            }
+            Event::Flag { say, .. } => self.status = status("flag", say, Vec::new()),
+            Event::DrawOffer { say, .. } => self.status = status("draw_offer", say, Vec::new()),
+            Event::GameOver { result, say, .. } => {
+                self.result = Some(result);
+                self.status = status("game_over", say, Vec::new());
+            }
+            Event::Resumed { say, .. } => self.status = status("resumed", say, Vec::new()),
+            Event::NewGame { say } => self.status = status("new_game", say, Vec::new()),
+            Event::Say { text } => self.status = status("say", text, Vec::new()),
+            Event::Announced { .. } | Event::TimeWarning { .. } => {}
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,322 @@
+//! The mirror's web server over real sockets: every route, the state's
+//! fields after each move of real games, what it refuses (other methods,
+//! unknown paths, malformed and oversized requests), fifty event streams
+//! at once with none dropped, and a clean stop with streams open.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use pegboard::announce::Phrasebook;
+use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
+use pegboard::mirror::Mirror;
+use pegboard::pgn::read_games;
+use pegboard::runtime::replay::{Until, replay};
+use pegboard::sim::{Style, simulate};
+use serde_json::Value;
+use shakmaty::Color;
+
+fn start() -> Mirror {
+    Mirror::start("127.0.0.1:0", Color::White, Color::Black).expect("the mirror starts")
+}
+
+/// One request as raw bytes; the status code and the body.
+fn request(addr: SocketAddr, raw: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    s.write_all(raw).expect("sent");
+    let mut text = Vec::new();
+    let _ = s.read_to_end(&mut text);
+    let text = String::from_utf8_lossy(&text).into_owned();
+    let code = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (code, body)
+}
+
+fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    request(
+        addr,
+        format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+}
+
+fn state(addr: SocketAddr) -> Value {
+    let (code, body) = get(addr, "/state");
+    assert_eq!(code, 200);
+    serde_json::from_str(&body).expect("JSON")
+}
+
+/// Waits until the state says `ply` (events reach the server through a
+/// channel, so a moment may pass).
+fn state_at(addr: SocketAddr, ply: u64) -> Value {
+    let began = Instant::now();
+    loop {
+        let s = state(addr);
+        if s["ply"] == ply {
+            return s;
+        }
+        assert!(began.elapsed() < Duration::from_secs(5), "stuck at {s}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn game_events(file: &str, index: usize) -> Vec<Stamped> {
+    let path = format!("{}/tests/games/{file}", env!("CARGO_MANIFEST_DIR"));
+    let games = read_games(&std::fs::read(path).expect("games")).expect("PGN");
+    let entries = simulate(&games[index].record, 5, Style::default()).expect("simulated");
+    let mut settings = Settings::default();
+    settings.clock.control =
+        Some(pegboard::core::clock::TimeControl::parse_pgn("300+3").expect("control"));
+    replay(
+        &entries,
+        file,
+        settings,
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+        Until::Idle,
+    )
+    .expect("replays")
+}
+
+#[test]
+fn the_page_is_whole_small_and_served_with_every_route() {
+    let m = start();
+    let (code, page) = get(m.addr(), "/");
+    assert_eq!(code, 200);
+    assert!(page.len() < 150 * 1024, "{} bytes", page.len());
+    assert!(page.contains("EventSource(\"/events\")"));
+    for outside in ["http://", "https://", "src=\"//", "@import"] {
+        assert!(
+            !page.contains(outside),
+            "the page fetches nothing: {outside}"
+        );
+    }
+    let s = state(m.addr());
+    for field in [
+        "fen",
+        "ply",
+        "to_move",
+        "variant",
+        "moves",
+        "last_move",
+        "clock",
+        "status",
+        "result",
+    ] {
+        assert!(s.get(field).is_some(), "/state has {field}: {s}");
+    }
+    m.scoresheet("[Event \"?\"]\n\n1. e4 *\n".into());
+    let began = Instant::now();
+    loop {
+        let (code, body) = get(m.addr(), "/pgn");
+        assert_eq!(code, 200);
+        if body.contains("1. e4") {
+            break;
+        }
+        assert!(began.elapsed() < Duration::from_secs(5));
+    }
+    m.stop();
+}
+
+#[test]
+fn state_matches_the_game_after_every_move_of_real_games() {
+    for (file, index) in [
+        ("immortal-games.pgn", 17),
+        ("cutechess-fischerrandom.pgn", 1),
+        ("kasparov-deep-blue-1997.pgn", 5),
+    ] {
+        let m = start();
+        let events = game_events(file, index);
+        let mut sent = 0;
+        for (i, e) in events.iter().enumerate() {
+            let Event::Move {
+                ply,
+                san,
+                fen,
+                uci,
+                color,
+                ..
+            } = &e.event
+            else {
+                continue;
+            };
+            m.send(&events[sent..=i]);
+            sent = i + 1;
+            let s = state_at(m.addr(), u64::from(*ply));
+            assert_eq!(s["fen"], fen.as_str(), "{file} ply {ply}");
+            assert_eq!(s["moves"].as_array().map(Vec::len), Some(*ply as usize));
+            assert_eq!(s["last_move"]["san"], san.as_str());
+            assert_eq!(s["last_move"]["uci"], uci.as_str());
+            let to_move = if color.0 == Color::White {
+                "black"
+            } else {
+                "white"
+            };
+            assert_eq!(s["to_move"], to_move, "{file} ply {ply}");
+            // The move to repeat is the blind player's (White's) last one.
+            if color.0 == Color::White {
+                assert_eq!(s["repeat"]["san"], san.as_str());
+            } else {
+                assert!(s["repeat"].is_null());
+            }
+            assert!(s["clock"]["white_ms"].is_u64());
+        }
+        m.send(&events[sent..]);
+        m.stop();
+    }
+}
+
+#[test]
+fn other_methods_unknown_paths_and_bad_requests_are_refused_and_harm_nothing() {
+    let m = start();
+    let a = m.addr();
+    for method in ["POST", "PUT", "DELETE", "PATCH"] {
+        let (code, _) = request(
+            a,
+            format!("{method} /state HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        assert_eq!(code, 405, "{method}");
+    }
+    assert_eq!(get(a, "/nothing").0, 404);
+    assert_eq!(request(a, b"HELLO\r\n\r\n").0, 400);
+    assert_eq!(request(a, b"GET / HTTP/1.1\r\nHost x\r\n\r\n").0, 400);
+    // A head far over the bound: refused (431) or the connection closed.
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: x\r\nX-Fill: {}\r\n\r\n",
+        "a".repeat(64 * 1024)
+    );
+    let (code, _) = request(a, big.as_bytes());
+    assert!(code == 431 || code == 400 || code == 0, "{code}");
+    // Binary noise.
+    let noise: Vec<u8> = (0..4096u32).map(|i| (i * 37 % 251) as u8).collect();
+    let _ = request(a, &noise);
+    // And it still serves.
+    assert_eq!(get(a, "/state").0, 200);
+    m.stop();
+}
+
+/// Reads SSE lines until `done` says so; the `data:` lines read.
+fn sse_until(reader: &mut BufReader<TcpStream>, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
+    let mut data = Vec::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return data,
+            Ok(_) => {}
+        }
+        if let Some(d) = line.strip_prefix("data: ") {
+            data.push(d.trim_end().to_string());
+            if done(d) {
+                return data;
+            }
+        }
+    }
+}
+
+#[test]
+fn fifty_event_streams_each_get_the_state_then_every_event() {
+    let m = start();
+    let events = game_events("immortal-games.pgn", 17);
+    let mut readers = Vec::new();
+    for _ in 0..50 {
+        let mut s = TcpStream::connect(m.addr()).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            .expect("sent");
+        let mut r = BufReader::new(s);
+        // The state comes first.
+        let first = sse_until(&mut r, |_| true);
+        assert!(first[0].contains("\"fen\""), "{first:?}");
+        readers.push(r);
+    }
+    m.send(&events);
+    let moves = events
+        .iter()
+        .filter(|e| matches!(e.event, Event::Move { .. }))
+        .count();
+    let handles: Vec<_> = readers
+        .into_iter()
+        .map(|mut r| {
+            std::thread::spawn(move || {
+                let lines = sse_until(&mut r, |d| d.contains("\"event\":\"game_over\""));
+                lines
+                    .iter()
+                    .filter(|d| d.contains("\"event\":\"move\""))
+                    .count()
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(
+            h.join().expect("reader"),
+            moves,
+            "no stream dropped an event"
+        );
+    }
+    // The stop ends open streams at once.
+    let began = Instant::now();
+    m.stop();
+    assert!(began.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn streams_past_the_bound_are_refused_not_queued() {
+    let m = start();
+    let mut open = Vec::new();
+    for _ in 0..pegboard::mirror::server::MAX_STREAMS {
+        let mut s = TcpStream::connect(m.addr()).expect("connects");
+        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            .expect("sent");
+        s.set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("timeout");
+        let mut r = BufReader::new(s);
+        sse_until(&mut r, |_| true);
+        open.push(r);
+    }
+    let (code, _) = get(m.addr(), "/events");
+    assert_eq!(code, 503);
+    drop(open);
+    // Closed streams free their places.
+    let began = Instant::now();
+    loop {
+        let mut s = TcpStream::connect(m.addr()).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("timeout");
+        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            .expect("sent");
+        let mut head = String::new();
+        let _ = BufReader::new(s).read_line(&mut head);
+        if head.contains("200") {
+            break;
+        }
+        assert!(began.elapsed() < Duration::from_secs(5), "{head}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    m.stop();
+}
+
+#[test]
+fn an_address_in_use_or_malformed_is_a_clear_error() {
+    let m = start();
+    let taken = m.addr().to_string();
+    let e = Mirror::start(&taken, Color::White, Color::Black)
+        .err()
+        .expect("in use");
+    assert!(e.to_string().contains("cannot listen on"), "{e}");
+    let e = Mirror::start("localhost", Color::White, Color::Black)
+        .err()
+        .expect("no port");
+    assert!(e.to_string().contains("[mirror] listen"), "{e}");
+    m.stop();
+}
