@@ -19,6 +19,9 @@ packages=(
     # The scoresheet's tests read every PGN back with python-chess too
     # (from PyPI below: Debian 12 has no python3-chess).
     python3 python3-pip
+    # The mirror's browser tests: Debian's Chromium and its chromedriver,
+    # driven over WebDriver (never a browser downloaded by a tool).
+    chromium chromium-driver
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,378 @@
+//! The mirror in a real browser: Debian's Chromium, headless, driven by
+//! its chromedriver over WebDriver (fantoccini). Both come from apt
+//! (`.ci/setup.sh`); nothing is downloaded. Games are replayed into a
+//! running mirror and the page is read as the sighted player sees it: the
+//! pieces on the board against the FEN, the move to repeat (castling, en
+//! passant, promotion spelled out), the clocks and a flag, a mismatch's
+//! squares, the result, a page opened in the middle of a game, and a page
+//! that reconnects after the server restarts. Each scenario leaves a
+//! screenshot in `target/mirror-screenshots/`.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use pegboard::announce::Phrasebook;
+use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
+use pegboard::mirror::Mirror;
+use pegboard::runtime::replay::{Until, replay};
+use pegboard::trace;
+use serde_json::{Value, json};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position, Square};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// chromedriver on a port of its own, ended with the test.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = free_port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver runs (.ci/setup.sh installs chromium-driver)");
+        let began = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                began.elapsed() < Duration::from_secs(20),
+                "chromedriver never listened"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver { child, port }
+    }
+
+    async fn browser(&self) -> Client {
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": "/usr/bin/chromium",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1280,900"]
+            }),
+        );
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("a headless Chromium session")
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The events of a trace; timers fire until the last line and 2 s more
+/// (a debounce, a settle time), a flag only when it falls by then.
+fn events_of(text: &str, settings: Settings) -> Vec<Stamped> {
+    let entries = trace::read(text.as_bytes(), "test").expect("trace");
+    let end = entries.last().map_or(0, |e| e.t) + 2000;
+    replay(
+        &entries,
+        "test",
+        settings,
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+        Until::At(end),
+    )
+    .expect("replays")
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.expect("script runs")
+}
+
+/// Waits until the page shows `ply` moves.
+async fn wait_ply(c: &Client, ply: u32) {
+    let began = Instant::now();
+    loop {
+        if js(c, "return document.body.dataset.ply || ''").await == json!(ply.to_string()) {
+            return;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(15),
+            "the page never showed ply {ply}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id))
+        .await
+        .expect("element")
+        .text()
+        .await
+        .expect("text")
+}
+
+/// The board as the page draws it: square → piece letter.
+async fn board(c: &Client) -> Vec<(String, String)> {
+    let v = js(
+        c,
+        "return [...document.querySelectorAll('#board g')].map(g => [g.dataset.square, g.dataset.piece])",
+    )
+    .await;
+    serde_json::from_value(v).expect("pairs")
+}
+
+fn pieces_of(fen: &str) -> Vec<(String, String)> {
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .expect("FEN")
+        .into_position(CastlingMode::Chess960)
+        .expect("position");
+    let mut v: Vec<(String, String)> = Square::ALL
+        .iter()
+        .map(|&sq| {
+            let p = pos
+                .board()
+                .piece_at(sq)
+                .map(|p| p.char().to_string())
+                .unwrap_or_default();
+            (sq.to_string(), p)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("a screenshot");
+    let dir = format!("{}/target/mirror-screenshots", env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(format!("{dir}/{name}.png"), png).expect("written");
+}
+
+fn with_clock(control: &str) -> Settings {
+    let mut s = Settings::default();
+    s.clock.control =
+        Some(pegboard::core::clock::TimeControl::parse_pgn(control).expect("control"));
+    s
+}
+
+/// The Opera game's first 12 moves, by hand: 12. O-O-O is White's.
+const OPERA: &str = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"lift":"e7"}
+{"t":2100,"place":"e5"}"#;
+
+#[test]
+fn the_page_shows_the_game_as_it_is_played() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let port = free_port();
+        let listen = format!("127.0.0.1:{port}");
+        let m = Mirror::start(&listen, Color::White, Color::Black).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+
+        // 1. e4 e5 2. Nf3 d6: the board against each FEN, the move to
+        // repeat after White's moves.
+        let events = events_of(
+            &format!(
+                "{OPERA}\n{{\"t\":3000,\"lift\":\"g1\"}}\n{{\"t\":3100,\"place\":\"f3\"}}\n\
+                 {{\"t\":4000,\"lift\":\"d7\"}}\n{{\"t\":4100,\"place\":\"d6\"}}"
+            ),
+            with_clock("300+3"),
+        );
+        let mut sent = 0;
+        for (i, e) in events.iter().enumerate() {
+            if let Event::Move {
+                ply, fen, color, ..
+            } = &e.event
+            {
+                m.send(&events[sent..=i]);
+                sent = i + 1;
+                wait_ply(&c, *ply).await;
+                let mut shown = board(&c).await;
+                shown.sort();
+                assert_eq!(shown, pieces_of(fen), "ply {ply}");
+                let repeat = text(&c, "repeat-move").await;
+                if color.0 == Color::White && *ply == 3 {
+                    assert_eq!(repeat, "♘ g1 → f3");
+                    assert!(
+                        text(&c, "repeat-note")
+                            .await
+                            .contains("to play on your board")
+                    );
+                }
+                if color.0 == Color::Black {
+                    assert_eq!(repeat, "–", "cleared by the sighted player's move");
+                }
+            }
+        }
+        m.send(&events[sent..]);
+        let white = text(&c, "clock-white").await;
+        assert!(white.starts_with("White 5:0"), "{white}");
+        screenshot(&c, "moves").await;
+
+        // Opened in the middle of the game: a second page is not stale.
+        let c2 = driver.browser().await;
+        c2.goto(&format!("http://{listen}/")).await.expect("page");
+        wait_ply(&c2, 4).await;
+        assert_eq!(text(&c2, "moves").await.lines().count(), 2);
+        c2.close().await.expect("closed");
+
+        // The server restarts: the page reconnects and catches up.
+        m.stop();
+        let m = Mirror::start(&listen, Color::White, Color::Black).expect("mirror again");
+        let again = events_of(OPERA, with_clock("300+3"));
+        let began = Instant::now();
+        loop {
+            m.send(&again);
+            if js(&c, "return document.body.dataset.ply").await == json!("2") {
+                break;
+            }
+            assert!(
+                began.elapsed() < Duration::from_secs(20),
+                "never reconnected"
+            );
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        screenshot(&c, "reconnected").await;
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}
+
+#[test]
+fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_show() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, Color::White, Color::Black).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+
+        // Castling: White O-O from a set-up position.
+        let castle = events_of(
+            r#"{"t":0,"trace":1,"start":"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"}
+{"t":1000,"lift":"e1"}
+{"t":1100,"place":"g1"}
+{"t":1200,"lift":"h1"}
+{"t":1300,"place":"f1"}"#,
+            Settings::default(),
+        );
+        m.send(&castle);
+        wait_ply(&c, 1).await;
+        let repeat = text(&c, "repeat-move").await;
+        assert!(
+            repeat.contains("e1 → g1") && repeat.contains("h1 → f1"),
+            "{repeat}"
+        );
+        screenshot(&c, "castling").await;
+
+        // En passant: 1. e4 a6 2. e5 d5 3. exd6.
+        let ep = events_of(
+            r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"lift":"a7"}
+{"t":2100,"place":"a6"}
+{"t":3000,"lift":"e4"}
+{"t":3100,"place":"e5"}
+{"t":4000,"lift":"d7"}
+{"t":4100,"place":"d5"}
+{"t":5000,"lift":"e5"}
+{"t":5100,"place":"d6"}
+{"t":5200,"lift":"d5"}"#,
+            Settings::default(),
+        );
+        m.send(&ep);
+        wait_ply(&c, 5).await;
+        let note = text(&c, "repeat-note").await;
+        assert!(note.contains("en passant: take the pawn on d5"), "{note}");
+
+        // Promotion: a8=Q.
+        let promo = events_of(
+            r#"{"t":0,"trace":1,"start":"8/P7/8/8/8/8/k7/4K3 w - - 0 1"}
+{"t":1000,"lift":"a7"}
+{"t":1100,"place":"a8"}
+{"t":1200,"input":"promote","piece":"q"}"#,
+            Settings::default(),
+        );
+        m.send(&promo);
+        wait_ply(&c, 1).await;
+        let note = text(&c, "repeat-note").await;
+        assert!(note.contains("promotes to ♕"), "{note}");
+
+        // White's flag falls (a 3-second game) and the result shows.
+        let flag = events_of(
+            r#"{"t":0,"trace":1,"start":"startpos","time_control":"3"}
+{"t":3500,"input":"times"}"#,
+            with_clock("3"),
+        );
+        m.send(&flag);
+        let began = Instant::now();
+        loop {
+            let kind = js(&c, "return document.getElementById('result').textContent").await;
+            if kind.as_str().is_some_and(|k| k.contains("0-1")) {
+                break;
+            }
+            assert!(began.elapsed() < Duration::from_secs(10), "no result shown");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let classes = js(
+            &c,
+            "return document.getElementById('clock-white').className",
+        )
+        .await;
+        assert!(
+            classes.as_str().is_some_and(|k| k.contains("flag")),
+            "{classes}"
+        );
+        screenshot(&c, "flag").await;
+        // Pieces moved while the board was disconnected: a mismatch.
+        let mismatch = events_of(
+            r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":500,"input":"board_lost"}
+{"t":1000,"input":"board_back"}
+{"t":1000,"occ":"ffef00101000efff"}"#,
+            Settings::default(),
+        );
+        m.send(&mismatch);
+        let began = Instant::now();
+        loop {
+            if js(&c, "return document.getElementById('status').dataset.kind").await
+                == json!("mismatch")
+            {
+                break;
+            }
+            assert!(began.elapsed() < Duration::from_secs(10), "no status shown");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let status = text(&c, "status").await;
+        assert!(status.contains("e4") && status.contains("e5"), "{status}");
+        screenshot(&c, "mismatch").await;
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}
