@@ -3,6 +3,8 @@
 //! unknown paths, malformed and oversized requests), fifty event streams
 //! at once with none dropped, and a clean stop with streams open.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -319,4 +321,52 @@ fn an_address_in_use_or_malformed_is_a_clear_error() {
         .expect("no port");
     assert!(e.to_string().contains("[mirror] listen"), "{e}");
     m.stop();
+}
+
+#[test]
+fn play_serves_its_game_and_scoresheet_on_the_mirror() {
+    let dir = std::env::temp_dir().join(format!("pegboard-mirror-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = common::nf3_play_config(&dir, "[mirror]\nlisten = \"127.0.0.1:0\"\n");
+    let mut child = common::pegboard_command()
+        .args(["play", "--silent", "--seconds", "4", "--config", &config])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    let addr: SocketAddr = loop {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).expect("a line") > 0,
+            "no mirror line"
+        );
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("pegboard: the mirror is at http://")
+        {
+            break rest.trim_end_matches('/').parse().expect("an address");
+        }
+    };
+    let s = state_at(addr, 1);
+    assert_eq!(s["last_move"]["san"], "Nf3");
+    assert_eq!(
+        s["repeat"]["figurine"], "♘f3",
+        "White is the blind player by default"
+    );
+    let began = Instant::now();
+    loop {
+        let (_, pgn) = get(addr, "/pgn");
+        if pgn.contains("1. Nf3") {
+            break;
+        }
+        assert!(began.elapsed() < Duration::from_secs(5), "{pgn}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut rest = String::new();
+    let _ = out.read_to_string(&mut rest);
+    assert!(child.wait().expect("ends").success());
+    let _ = std::fs::remove_dir_all(&dir);
 }
