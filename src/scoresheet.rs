@@ -39,7 +39,7 @@ pub struct Scoresheet {
     first_move_number: u32,
     moves: Vec<ScoreMove>,
     /// A draw offered before the first move: marked on it.
-    offer_before_move: Option<Color>,
+    offer_before_move: bool,
     result: Option<(&'static str, &'static str)>,
 }
 
@@ -77,7 +77,7 @@ impl Scoresheet {
             first_ply_color: Color::White,
             first_move_number: 1,
             moves: Vec::new(),
-            offer_before_move: None,
+            offer_before_move: false,
             result: None,
         }
     }
@@ -97,7 +97,7 @@ impl Scoresheet {
                 false
             }
             Event::Move { san, color, .. } => {
-                let offer = self.offer_before_move.take().is_some();
+                let offer = std::mem::take(&mut self.offer_before_move);
                 self.moves.push(ScoreMove {
                     san: san.clone(),
                     color: color.0,
@@ -138,10 +138,10 @@ impl Scoresheet {
             // The offer is marked where it was made: after the last move
             // (9.1b: an offer is made after making one's move; one made
             // before it stands too, and is marked in the same place).
-            Event::DrawOffer { color, .. } => {
+            Event::DrawOffer { .. } => {
                 match self.moves.last_mut() {
                     Some(m) => m.draw_offer = true,
-                    None => self.offer_before_move = Some(color.0),
+                    None => self.offer_before_move = true,
                 }
                 true
             }

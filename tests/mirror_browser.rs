@@ -100,19 +100,36 @@ async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.expect("script runs")
 }
 
-/// Waits until the page shows `ply` moves.
-async fn wait_ply(c: &Client, ply: u32) {
+/// Runs `script` every 20 ms until its value satisfies `ok`; fails the
+/// test, saying `what`, after `within`.
+async fn wait_until(
+    c: &Client,
+    script: &str,
+    within: Duration,
+    what: &str,
+    ok: impl Fn(&Value) -> bool,
+) {
     let began = Instant::now();
     loop {
-        if js(c, "return document.body.dataset.ply || ''").await == json!(ply.to_string()) {
+        if ok(&js(c, script).await) {
             return;
         }
-        assert!(
-            began.elapsed() < Duration::from_secs(15),
-            "the page never showed ply {ply}"
-        );
+        assert!(began.elapsed() < within, "{what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Waits until the page shows `ply` moves.
+async fn wait_ply(c: &Client, ply: u32) {
+    let want = json!(ply.to_string());
+    wait_until(
+        c,
+        "return document.body.dataset.ply || ''",
+        Duration::from_secs(15),
+        &format!("the page never showed ply {ply}"),
+        |v| *v == want,
+    )
+    .await;
 }
 
 async fn text(c: &Client, id: &str) -> String {
@@ -331,15 +348,14 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
             with_clock("3"),
         );
         m.send(&flag);
-        let began = Instant::now();
-        loop {
-            let kind = js(&c, "return document.getElementById('result').textContent").await;
-            if kind.as_str().is_some_and(|k| k.contains("0-1")) {
-                break;
-            }
-            assert!(began.elapsed() < Duration::from_secs(10), "no result shown");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        wait_until(
+            &c,
+            "return document.getElementById('result').textContent",
+            Duration::from_secs(10),
+            "no result shown",
+            |v| v.as_str().is_some_and(|k| k.contains("0-1")),
+        )
+        .await;
         let classes = js(
             &c,
             "return document.getElementById('clock-white').className",
@@ -359,16 +375,14 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
             Settings::default(),
         );
         m.send(&mismatch);
-        let began = Instant::now();
-        loop {
-            if js(&c, "return document.getElementById('status').dataset.kind").await
-                == json!("mismatch")
-            {
-                break;
-            }
-            assert!(began.elapsed() < Duration::from_secs(10), "no status shown");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        wait_until(
+            &c,
+            "return document.getElementById('status').dataset.kind",
+            Duration::from_secs(10),
+            "no status shown",
+            |v| *v == json!("mismatch"),
+        )
+        .await;
         let status = text(&c, "status").await;
         assert!(status.contains("e4") && status.contains("e5"), "{status}");
         screenshot(&c, "mismatch").await;

@@ -149,11 +149,10 @@ impl MirrorState {
     }
 
     fn set_position(&mut self, fen: &str) {
-        if let Ok(pos) = fen
+        if let Some(pos) = fen
             .parse::<Fen>()
             .ok()
             .and_then(|f| f.into_position::<Chess>(self.mode).ok())
-            .ok_or(())
         {
             self.to_move = side(pos.turn());
             self.check = pos
@@ -299,11 +298,7 @@ impl MirrorState {
                 say,
                 ..
             } => {
-                let kind = if e.event.name() == "illegal" {
-                    "illegal"
-                } else {
-                    "mismatch"
-                };
+                let kind = e.event.name();
                 let squares = missing
                     .iter()
                     .map(|m| m.square.clone())
