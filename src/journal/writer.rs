@@ -1,5 +1,6 @@
 //! The journal's writer: a thread of its own that appends records, syncs
-//! them (fdatasync), rewrites the scoresheet atomically and keeps the beat
+//! them (fdatasync) and rewrites the scoresheet atomically, with a second
+//! thread that keeps the beat
 //! file, so that the scan loop never waits on the SD card. The scan loop
 //! asks [`Writer::synced`] whether a record has reached the disk.
 
@@ -17,7 +18,7 @@ use super::store::{GameFiles, Loaded, write_beat};
 use super::{Result, io_error, replace_file, sync_dir};
 use crate::trace::{Reading, write_line};
 
-/// How often the writer wakes to keep the beat file current (ms).
+/// How often the beat file is brought up to date, and the writer wakes.
 const BEAT_EVERY: Duration = Duration::from_millis(10);
 
 enum Message {
@@ -33,6 +34,8 @@ struct Shared {
     beat: AtomicU64,
     /// Why writing failed, until the scan loop has told it.
     trouble: Mutex<Option<String>>,
+    /// The records are all written: the beat is written a last time.
+    done: std::sync::atomic::AtomicBool,
 }
 
 /// The open journal of the game being played.
@@ -41,6 +44,9 @@ pub struct Writer {
     shared: Arc<Shared>,
     next_seq: u64,
     thread: Option<JoinHandle<()>>,
+    /// Keeps the beat file apart from the records, so that a slow sync
+    /// never leaves the beat behind.
+    beat_thread: Option<JoinHandle<()>>,
     files: GameFiles,
 }
 
@@ -93,6 +99,14 @@ impl Writer {
                 .spawn(move || run(file, &files, &rx, &shared))
                 .ok()
         };
+        let beat_thread = {
+            let shared = Arc::clone(&shared);
+            let path = files.beat.clone();
+            std::thread::Builder::new()
+                .name("journal-beat".into())
+                .spawn(move || beat(&path, &shared))
+                .ok()
+        };
         if thread.is_none() {
             shared.synced.store(u64::MAX, Ordering::SeqCst);
             *lock(&shared.trouble) = Some("the journal's thread cannot start".into());
@@ -102,6 +116,7 @@ impl Writer {
             shared,
             next_seq,
             thread,
+            beat_thread,
             files,
         }
     }
@@ -151,20 +166,25 @@ impl Writer {
 
     /// Writes and syncs everything handed in, and ends the thread.
     pub fn finish(mut self) -> Option<String> {
+        self.end();
+        self.trouble()
+    }
+
+    fn end(&mut self) {
         self.tx = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
-        self.trouble()
+        self.shared.done.store(true, Ordering::SeqCst);
+        if let Some(t) = self.beat_thread.take() {
+            let _ = t.join();
+        }
     }
 }
 
 impl Drop for Writer {
     fn drop(&mut self) {
-        self.tx = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        self.end();
     }
 }
 
@@ -173,13 +193,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn run(mut file: File, files: &GameFiles, rx: &Receiver<Message>, shared: &Shared) {
-    let beat_file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&files.beat)
-        .ok();
-    let mut beat_written = u64::MAX;
     let mut failed = false;
     let fail = |what: String, failed: &mut bool| {
         if !*failed {
@@ -232,20 +245,36 @@ fn run(mut file: File, files: &GameFiles, rx: &Receiver<Message>, shared: &Share
             *lock(&shared.trouble) =
                 Some(format!("{}: cannot be written: {e}", files.pgn.display()));
         }
-        let beat = shared.beat.load(Ordering::SeqCst);
-        if beat != beat_written
-            && beat != u64::MAX
-            && let Some(f) = &beat_file
-        {
-            let _ = write_beat(f, beat);
-            beat_written = beat;
-        }
         if !open {
-            // The last beat reaches the disk with the records.
-            if let Some(f) = &beat_file {
-                let _ = f.sync_data();
-            }
             return;
         }
+    }
+}
+
+/// Rewrites the beat file whenever the game's instant moved on, every
+/// [`BEAT_EVERY`], until the records are all written; then once more, and
+/// syncs it.
+fn beat(path: &std::path::Path, shared: &Shared) {
+    let Ok(file) = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+    else {
+        return;
+    };
+    let mut written = u64::MAX;
+    loop {
+        let done = shared.done.load(Ordering::SeqCst);
+        let t = shared.beat.load(Ordering::SeqCst);
+        if t != written && t != u64::MAX {
+            let _ = write_beat(&file, t);
+            written = t;
+        }
+        if done {
+            let _ = file.sync_data();
+            return;
+        }
+        std::thread::sleep(BEAT_EVERY);
     }
 }
