@@ -16,6 +16,10 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
 use pegboard::mirror::Mirror;
+
+#[path = "support/mirror.rs"]
+mod mirror_view;
+use mirror_view::{english, view_in};
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::trace;
 use serde_json::{Value, json};
@@ -204,7 +208,7 @@ fn the_page_shows_the_game_as_it_is_played() {
         let c = driver.browser().await;
         let port = free_port();
         let listen = format!("127.0.0.1:{port}");
-        let m = Mirror::start(&listen, Color::White, Color::Black).expect("mirror");
+        let m = Mirror::start(&listen, english()).expect("mirror");
         c.goto(&format!("http://{listen}/")).await.expect("page");
 
         // 1. e4 e5 2. Nf3 d6: the board against each FEN, the move to
@@ -256,7 +260,7 @@ fn the_page_shows_the_game_as_it_is_played() {
 
         // The server restarts: the page reconnects and catches up.
         m.stop();
-        let m = Mirror::start(&listen, Color::White, Color::Black).expect("mirror again");
+        let m = Mirror::start(&listen, english()).expect("mirror again");
         let again = events_of(OPERA, with_clock("300+3"));
         let began = Instant::now();
         loop {
@@ -286,7 +290,7 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
         let driver = Driver::start();
         let c = driver.browser().await;
         let listen = format!("127.0.0.1:{}", free_port());
-        let m = Mirror::start(&listen, Color::White, Color::Black).expect("mirror");
+        let m = Mirror::start(&listen, english()).expect("mirror");
         c.goto(&format!("http://{listen}/")).await.expect("page");
 
         // Castling: White O-O from a set-up position.
@@ -305,6 +309,14 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
             repeat.contains("e1 → g1") && repeat.contains("h1 → f1"),
             "{repeat}"
         );
+        // All four squares of king and rook are marked on the board.
+        let marked = js(
+            &c,
+            "return [...document.querySelectorAll('#board g')].filter(g => \
+             g.querySelector('rect').getAttribute('fill') === 'var(--mark)').map(g => g.dataset.square).sort()",
+        )
+        .await;
+        assert_eq!(marked, json!(["e1", "f1", "g1", "h1"]));
         screenshot(&c, "castling").await;
 
         // En passant: 1. e4 a6 2. e5 d5 3. exd6.
@@ -386,6 +398,88 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
         let status = text(&c, "status").await;
         assert!(status.contains("e4") && status.contains("e5"), "{status}");
         screenshot(&c, "mismatch").await;
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}
+
+#[test]
+fn the_page_speaks_the_configured_language() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, view_in("de")).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        assert_eq!(
+            js(&c, "return document.documentElement.lang").await,
+            json!("de")
+        );
+        assert_eq!(
+            js(&c, "return document.title").await,
+            json!("pegboard-Spiegel")
+        );
+        let headings = js(
+            &c,
+            "return [...document.querySelectorAll('h2')].map(h => h.textContent)",
+        )
+        .await;
+        assert_eq!(
+            headings,
+            json!([
+                "Brett",
+                "Auf Ihrem Brett auszuführen",
+                "Uhren",
+                "Was geschieht",
+                "Züge"
+            ])
+        );
+        // The knight on g1 is lifted and held.
+        let held = events_of(
+            r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"lift":"g1"}"#,
+            with_clock("300"),
+        );
+        m.send(&held);
+        wait_until(
+            &c,
+            "return document.getElementById('status').textContent",
+            Duration::from_secs(10),
+            "the touch is not shown",
+            |v| *v == json!("♘ Springer g1 berührt"),
+        )
+        .await;
+        let white = text(&c, "clock-white").await;
+        assert!(
+            white.starts_with("Weiß 4:5") || white.starts_with("Weiß 5:00"),
+            "{white}"
+        );
+        // Then played: Nf3, with the German note and table of squares.
+        let played = events_of(
+            r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"lift":"g1"}
+{"t":1100,"place":"f3"}"#,
+            with_clock("300"),
+        );
+        m.send(&played);
+        wait_ply(&c, 1).await;
+        let note = text(&c, "repeat-note").await;
+        assert!(note.ends_with("auf Ihrem Brett ausführen"), "{note}");
+        let cells = js(
+            &c,
+            "return [...document.querySelectorAll('#squares td')].map(td => td.textContent)",
+        )
+        .await;
+        let cells: Vec<String> = serde_json::from_value(cells).expect("cells");
+        // Rank 3 is the sixth row of the table (rank 8 first), f its sixth cell.
+        assert_eq!(cells[5 * 8 + 5], "Springer (Weiß)");
+        assert_eq!(cells[5 * 8 + 6], "leer");
+        assert_eq!(cells[8 * 7 + 6], "leer", "g1 is empty now");
+        screenshot(&c, "german").await;
         m.stop();
         c.close().await.expect("closed");
     });

@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
 use pegboard::mirror::Mirror;
+
+#[path = "support/mirror.rs"]
+mod mirror_view;
+use mirror_view::english;
 use pegboard::pgn::read_games;
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Style, simulate};
@@ -19,7 +23,7 @@ use serde_json::Value;
 use shakmaty::Color;
 
 fn start() -> Mirror {
-    Mirror::start("127.0.0.1:0", Color::White, Color::Black).expect("the mirror starts")
+    Mirror::start("127.0.0.1:0", english()).expect("the mirror starts")
 }
 
 /// One request as raw bytes; the status code and the body.
@@ -312,11 +316,9 @@ fn streams_past_the_bound_are_refused_not_queued() {
 fn an_address_in_use_or_malformed_is_a_clear_error() {
     let m = start();
     let taken = m.addr().to_string();
-    let e = Mirror::start(&taken, Color::White, Color::Black)
-        .err()
-        .expect("in use");
+    let e = Mirror::start(&taken, english()).err().expect("in use");
     assert!(e.to_string().contains("cannot listen on"), "{e}");
-    let e = Mirror::start("localhost", Color::White, Color::Black)
+    let e = Mirror::start("localhost", english())
         .err()
         .expect("no port");
     assert!(e.to_string().contains("[mirror] listen"), "{e}");
@@ -369,4 +371,212 @@ fn play_serves_its_game_and_scoresheet_on_the_mirror() {
     let _ = out.read_to_string(&mut rest);
     assert!(child.wait().expect("ends").success());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How long until the server closes `s`, which sends nothing more.
+fn closed_after(mut s: TcpStream) -> Duration {
+    let began = Instant::now();
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => return began.elapsed(),
+            Ok(_) => {}
+        }
+    }
+}
+
+#[test]
+fn idle_and_slow_connections_are_closed_and_take_nothing_from_the_others() {
+    let m = start();
+    let a = m.addr();
+    // One that says nothing, one that stops in the middle of its head, and
+    // one that waits after a whole request on a kept-alive connection.
+    let silent = TcpStream::connect(a).expect("connects");
+    let mut slow = TcpStream::connect(a).expect("connects");
+    slow.write_all(b"GET /state HTTP/1.1\r\nHost: x\r\n")
+        .expect("sent");
+    let mut kept = TcpStream::connect(a).expect("connects");
+    kept.write_all(b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("sent");
+    let idle = [silent, slow, kept].map(|s| std::thread::spawn(move || closed_after(s)));
+    // Meanwhile everybody else is served.
+    for _ in 0..20 {
+        assert_eq!(get(a, "/state").0, 200);
+    }
+    for (which, t) in ["silent", "slow", "kept alive"].iter().zip(idle) {
+        let t = t.join().expect("reader");
+        assert!(
+            t >= Duration::from_secs(9) && t <= Duration::from_secs(13),
+            "{which}: closed after {t:?}"
+        );
+    }
+    m.stop();
+}
+
+/// The Opera Game (Morphy – Duke of Brunswick and Count Isouard, Paris
+/// 1858) as the scoresheets of the time give it.
+const OPERA_SANS: &str = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 \
+                          Bg5 b5 Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 \
+                          Qb8+ Nxb8 Rd8#";
+
+/// The position after the Opera Game, played out by shakmaty.
+fn opera_final_fen() -> String {
+    use shakmaty::{Chess, EnPassantMode, Position, fen::Fen, san::San};
+    let mut p = Chess::default();
+    for san in OPERA_SANS.split_whitespace() {
+        let m = san.parse::<San>().expect("SAN").to_move(&p).expect("legal");
+        p.play_unchecked(m);
+    }
+    Fen::from_position(&p, EnPassantMode::Legal).to_string()
+}
+
+/// Reads lines from `from` until one names the mirror's address.
+fn mirror_address(from: &mut impl BufRead) -> SocketAddr {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            from.read_line(&mut line).expect("a line") > 0,
+            "no line names the mirror"
+        );
+        if let Some((_, rest)) = line.split_once("http://") {
+            let addr = rest.split('/').next().unwrap_or_default();
+            return addr.parse().expect("an address");
+        }
+    }
+}
+
+fn the_opera_game_is_over(s: &Value) {
+    let sans: Vec<&str> = s["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter_map(|m| m["san"].as_str())
+        .collect();
+    assert_eq!(sans.join(" "), OPERA_SANS);
+    assert_eq!(s["fen"], opera_final_fen().as_str());
+    assert_eq!(s["result"], "1-0");
+    assert_eq!(s["check"], "e8", "the mated king is marked");
+}
+
+#[test]
+fn replay_serves_the_end_of_the_trace_in_the_configured_language_until_told_to_stop() {
+    let dir = std::env::temp_dir().join(format!("pegboard-mirror-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = format!(
+        "{}/tests/games/immortal-games.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let games = read_games(&std::fs::read(path).expect("games")).expect("PGN");
+    assert_eq!(games[17].black, "Duke of Brunswick");
+    let entries = simulate(&games[17].record, 3, Style::default()).expect("simulated");
+    let trace: String = entries
+        .iter()
+        .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
+        .collect();
+    let trace_file = dir.join("opera.jsonl");
+    std::fs::write(&trace_file, trace).expect("trace");
+    let config = dir.join("de.toml");
+    std::fs::write(&config, "language = \"de\"\n").expect("config");
+    let child = common::pegboard_command()
+        .arg("replay")
+        .arg("--config")
+        .arg(&config)
+        .arg(&trace_file)
+        // Past the last placement's debounce window, as a recording needs.
+        .args([
+            "--until",
+            &(entries.last().map_or(0, |e| e.t) + 5000).to_string(),
+        ])
+        .args(["--mirror", "127.0.0.1:0"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("replay starts");
+    let mut child = common::Reaped(child);
+    let mut err = BufReader::new(child.0.stderr.take().expect("stderr"));
+    let addr = mirror_address(&mut err);
+    the_opera_game_is_over(&state(addr));
+    // The page speaks the configured language.
+    let (code, page) = get(addr, "/");
+    assert_eq!(code, 200);
+    assert!(page.contains("<html lang=\"de\">"));
+    assert!(
+        page.contains("\"moves\":\"Züge\""),
+        "German words in the page"
+    );
+    // A stream opened now starts with the same state.
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("sent");
+    let mut reader = BufReader::new(s);
+    let data = sse_until(&mut reader, |d| d.starts_with("{\"fen\""));
+    let first: Value = serde_json::from_str(&data[0]).expect("the state");
+    the_opera_game_is_over(&first);
+    // q and Enter: it stops, and on time.
+    let began = Instant::now();
+    child
+        .0
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"q\n")
+        .expect("q");
+    let status = child.0.wait().expect("ends");
+    assert!(status.success(), "{status}");
+    assert!(
+        began.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        began.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_demo_serves_its_game_on_the_mirror_while_it_plays() {
+    let child = common::pegboard_command()
+        .args([
+            "demo",
+            "--silent",
+            "--speed",
+            "40",
+            "--mirror",
+            "127.0.0.1:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("demo starts");
+    let mut child = common::Reaped(child);
+    let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
+    let addr = mirror_address(&mut out);
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("sent");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let mut reader = BufReader::new(s);
+    // Every state the stream sends until the demo ends and closes it.
+    let mut plies = Vec::new();
+    let mut last = Value::Null;
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap_or(0) > 0 {
+        if let Some(json) = line.trim().strip_prefix("data: {\"fen\"") {
+            last = serde_json::from_str(&format!("{{\"fen\"{json}")).expect("a state");
+            plies.push(last["ply"].as_u64().unwrap_or(0));
+        }
+        line.clear();
+    }
+    assert!(plies.len() > 10, "the page followed the game: {plies:?}");
+    assert!(plies.windows(2).all(|w| w[0] <= w[1]), "{plies:?}");
+    the_opera_game_is_over(&last);
+    let mut rest = String::new();
+    let _ = out.read_to_string(&mut rest);
+    assert!(child.0.wait().expect("ends").success());
 }

@@ -62,7 +62,8 @@ def words_of(value):
 def all_words(table):
     for section, content in table.items():
         # [spoken] says how words are said; its values are not words to show.
-        if section in ("language", "spoken"):
+        # [display] is the mirror page's, never spoken.
+        if section in ("language", "spoken", "display"):
             continue
         stack = [content]
         while stack:

@@ -492,6 +492,60 @@ GAMES = {
            'new_game_confirm': 'Abandonar aquesta partida? Premeu un altre cop per confirmar.'},
 }
 
+DISPLAY_KEYS = ['title', 'board', 'board_table', 'repeat', 'to_play', 'clocks', 'status',
+                'moves', 'result', 'dark', 'large', 'paused', 'reconnecting', 'takes',
+                'en_passant', 'castling', 'promotes', 'empty', 'piece']
+
+# The mirror page's words, per language.
+DISPLAY = {
+    'de': dict(title='pegboard-Spiegel', board='Brett',
+               board_table='Das Brett als Tabelle der Felder',
+               repeat='Auf Ihrem Brett auszuführen', to_play='auf Ihrem Brett ausführen',
+               clocks='Uhren', status='Was geschieht', moves='Züge',
+               result='Ergebnis: {result}', dark='dunkel', large='große Schrift',
+               paused='angehalten', reconnecting='Verbindung unterbrochen, neuer Versuch …',
+               takes='schlägt auf {square}',
+               en_passant='en passant: den Bauern auf {square} entfernen',
+               castling='Rochade: König {king}, Turm {rook}',
+               promotes='Umwandlung in {piece}', empty='leer', piece='{piece} ({color})'),
+    'en': dict(title='pegboard mirror', board='Board',
+               board_table='The board as a table of squares',
+               repeat='Move to play on your board', to_play='to play on your board',
+               clocks='Clocks', status='What is going on', moves='Moves',
+               result='Result: {result}', dark='dark', large='large type',
+               paused='paused', reconnecting='Connection lost, reconnecting…',
+               takes='takes on {square}', en_passant='en passant: take the pawn on {square}',
+               castling='castling: king {king}, rook {rook}', promotes='promotes to {piece}',
+               empty='empty', piece='{color} {piece}'),
+    'pt': dict(title='espelho pegboard', board='Tabuleiro',
+               board_table='O tabuleiro como tabela de casas',
+               repeat='Lance a fazer no seu tabuleiro', to_play='a fazer no seu tabuleiro',
+               clocks='Relógios', status='O que se passa', moves='Lances',
+               result='Resultado: {result}', dark='escuro', large='letra grande',
+               paused='parado', reconnecting='Ligação perdida, a tentar de novo…',
+               takes='captura em {square}', en_passant='en passant: retire o peão de {square}',
+               castling='roque: rei {king}, torre {rook}', promotes='promove a {piece}',
+               empty='vazia', piece='{piece} ({color})'),
+    'es': dict(title='espejo pegboard', board='Tablero',
+               board_table='El tablero como tabla de casillas',
+               repeat='Jugada para hacer en su tablero', to_play='para hacer en su tablero',
+               clocks='Relojes', status='Qué ocurre', moves='Jugadas',
+               result='Resultado: {result}', dark='oscuro', large='letra grande',
+               paused='parado', reconnecting='Conexión perdida, reconectando…',
+               takes='captura en {square}', en_passant='al paso: retire el peón de {square}',
+               castling='enroque: rey {king}, torre {rook}', promotes='corona {piece}',
+               empty='vacía', piece='{piece} ({color})'),
+    'ca': dict(title='mirall pegboard', board='Tauler',
+               board_table='El tauler com a taula de caselles',
+               repeat='Jugada per fer al vostre tauler', to_play='per fer al vostre tauler',
+               clocks='Rellotges', status='Què passa', moves='Jugades',
+               result='Resultat: {result}', dark='fosc', large='lletra gran',
+               paused='aturat', reconnecting='Connexió perduda, reconnectant…',
+               takes='captura a {square}', en_passant='en passant: retireu el peó de {square}',
+               castling='enroc: rei {king}, torre {rook}', promotes='corona {piece}',
+               empty='buida', piece='{piece} ({color})'),
+}
+
 HEADERS = {
     "de": "# German: German piece names, numbers and phrase words.",
     "en": "# English: English piece names, numbers and phrase words.\n# \"Knight Felix three\", \"Bishop takes Cesar six, check\".",
@@ -552,5 +606,8 @@ for code, table in TRANSLATIONS.items():
         assert set(phrases[code]) == set(keys), code
         for key, value in phrases[code].items():
             table[("phrases", key)] = value
+    assert set(DISPLAY[code]) == set(DISPLAY_KEYS), code
+    for key, value in DISPLAY[code].items():
+        table[("display", key)] = value
     write(code, table)
     print(f"wrote {code}.toml")

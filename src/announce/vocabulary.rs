@@ -38,9 +38,74 @@ pub struct Vocabulary {
     pub colors: Colors,
     pub moves: MoveWords,
     pub phrases: Phrases,
+    /// The mirror page's own words (optional: English without it).
+    #[serde(default)]
+    pub display: DisplayWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
+}
+
+/// `[display]`: the words the sighted opponent's mirror page shows around
+/// the game (its headings, buttons and notes). The moves, pieces, colours
+/// and status lines come from the rest of the language file. The table is
+/// optional, so a language file written before it still works and its page
+/// is in English; a table that is there must be whole.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayWords {
+    /// The page's title.
+    pub title: String,
+    /// Heading over the board.
+    pub board: String,
+    /// What a screen reader calls the board's table of squares.
+    pub board_table: String,
+    /// Heading over the move the sighted player must make on his board.
+    pub repeat: String,
+    /// The note under that move.
+    pub to_play: String,
+    pub clocks: String,
+    /// Heading over the status line.
+    pub status: String,
+    /// Heading over the move list.
+    pub moves: String,
+    /// `{result}`: 1-0, 0-1 or 1/2-1/2.
+    pub result: String,
+    /// The dark-mode button.
+    pub dark: String,
+    /// The large-type button.
+    pub large: String,
+    /// Beside a clock that is stopped.
+    pub paused: String,
+    /// While the page has lost the daemon and is trying again.
+    pub reconnecting: String,
+    /// `{square}`: the square of a captured piece.
+    pub takes: String,
+    /// `{square}`: the pawn to remove after an en passant capture.
+    pub en_passant: String,
+    /// `{king}`, `{rook}`: "e1 → g1".
+    pub castling: String,
+    /// `{piece}`: the piece a pawn becomes.
+    pub promotes: String,
+    /// An empty square in the table of squares.
+    pub empty: String,
+    /// A piece in the table of squares: `{piece}`, `{color}`.
+    pub piece: String,
+}
+
+impl Default for DisplayWords {
+    /// The English words, from the built-in `en` language file.
+    fn default() -> DisplayWords {
+        #[derive(Deserialize)]
+        struct Display {
+            display: DisplayWords,
+        }
+        // The built-in file is checked by a unit test, as for `fide()`.
+        match toml::from_str::<Display>(include_str!("lang/en.toml")) {
+            Ok(d) => d.display,
+            Err(e) => panic!("the built-in English display words are broken: {e}"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -319,6 +384,35 @@ mod tests {
         );
         assert_eq!(v.piece(Role::Bishop), "Laeufer");
         assert_eq!(v.moves.castle_long, "Lange Rochade");
+    }
+
+    #[test]
+    fn every_built_in_language_has_its_own_display_words() {
+        let english = DisplayWords::default();
+        assert_eq!(english.moves, "Moves");
+        for name in Vocabulary::built_in_names() {
+            let v = Vocabulary::built_in(name).expect("listed").expect("parses");
+            if name != "en" {
+                assert_ne!(v.display, english, "{name} shows English words");
+            }
+        }
+        let de = Vocabulary::built_in("de").expect("de").expect("parses");
+        assert_eq!(de.display.moves, "Züge");
+    }
+
+    #[test]
+    fn a_language_file_without_display_words_shows_the_page_in_english() {
+        let start = FIDE.find("\n[display]\n").expect("fide has [display]");
+        let end = FIDE
+            .find("# How words a synthesizer")
+            .expect("and [spoken]");
+        let without = format!("{}{}", &FIDE[..start], &FIDE[end..]);
+        let v = Vocabulary::parse(&without, "old.toml").expect("still a language file");
+        assert_eq!(v.display, DisplayWords::default());
+        // A table that is there must be whole, and the missing key is named.
+        let partial = FIDE.replace("moves = \"Züge\"\n", "");
+        let err = Vocabulary::parse(&partial, "x.toml").unwrap_err();
+        assert!(err.message.contains("moves"), "{}", err.message);
     }
 
     #[test]

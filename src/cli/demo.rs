@@ -57,6 +57,12 @@ pub fn run(a: Args) -> ExitCode {
         }
     }
     let speech = (!a.silent).then(|| SpeechSetup::of(&config, &words));
+    let mirror = a.mirror.map(|given| {
+        (
+            config.mirror.address(&given),
+            config.mirror_view(&words.words),
+        )
+    });
     let mut out = std::io::stdout().lock();
     match demo::run(
         DemoOptions {
@@ -66,19 +72,7 @@ pub fn run(a: Args) -> ExitCode {
             words,
             settings,
             speech,
-            mirror: a.mirror.map(|addr| {
-                let listen = if addr.is_empty() {
-                    let default = &config.mirror.listen;
-                    if default.is_empty() {
-                        "127.0.0.1:8080".to_string()
-                    } else {
-                        default.clone()
-                    }
-                } else {
-                    addr
-                };
-                (listen, config.mirror_sides())
-            }),
+            mirror,
         },
         &mut out,
     ) {

@@ -73,16 +73,9 @@ pub fn run(a: Args) -> ExitCode {
     };
     let mirror = match a.mirror.as_deref() {
         Some(addr) => {
-            let listen = match (addr, config.mirror.listen.as_str()) {
-                ("", "") => "127.0.0.1:8080",
-                ("", configured) => configured,
-                (given, _) => given,
-            };
-            match pegboard::mirror::Mirror::start(
-                listen,
-                config.mirror_sides().0,
-                config.mirror_sides().1,
-            ) {
+            let listen = config.mirror.address(addr);
+            let view = config.mirror_view(&words.words);
+            match pegboard::mirror::Mirror::start(&listen, view) {
                 Ok(m) => Some(m),
                 Err(e) => {
                     eprintln!("pegboard replay: {e}");

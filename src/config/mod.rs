@@ -85,6 +85,18 @@ impl Default for MirrorConfig {
     }
 }
 
+impl MirrorConfig {
+    /// Where `--mirror [ADDR]` serves: `given` if it is not empty, else
+    /// `listen`, else the default address (the flag asks for a mirror even
+    /// when the configuration turns it off).
+    pub fn address(&self, given: &str) -> String {
+        [given, self.listen.as_str()]
+            .into_iter()
+            .find(|a| !a.trim().is_empty())
+            .map_or_else(|| MirrorConfig::default().listen, str::to_string)
+    }
+}
+
 /// Which side the mirror's board is seen from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -97,16 +109,16 @@ pub enum Orientation {
 }
 
 impl Config {
-    /// The blind player's colour (the keypad owner's), and the side the
-    /// mirror's board is seen from.
-    pub fn mirror_sides(&self) -> (shakmaty::Color, shakmaty::Color) {
+    /// The mirror's view: the blind player's colour (the keypad owner's),
+    /// the side its board is seen from, and its page in `words`' language.
+    pub fn mirror_view(&self, words: &Vocabulary) -> crate::mirror::View {
         let blind: shakmaty::Color = self.buttons.player.into();
         let seen = match self.mirror.orientation {
             Orientation::Opponent => !blind,
             Orientation::White => shakmaty::Color::White,
             Orientation::Black => shakmaty::Color::Black,
         };
-        (blind, seen)
+        crate::mirror::View::new(blind, seen, words)
     }
 }
 

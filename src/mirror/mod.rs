@@ -3,11 +3,15 @@
 //! clocks and what is going on.
 //!
 //! - [`state`]: what the page shows, kept from the event stream (pure);
+//! - [`page`]: the page in the configured language, and [`View`]: whom
+//!   the mirror serves;
 //! - [`server`]: the web server, on a thread and a small runtime of its
 //!   own, fed events over a channel.
 
+pub mod page;
 pub mod server;
 pub mod state;
 
+pub use page::View;
 pub use server::{Error, Mirror};
 pub use state::MirrorState;

@@ -15,14 +15,12 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::stream::{self, Stream};
-use shakmaty::Color;
+
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::page::View;
 use super::state::MirrorState;
 use crate::core::Stamped;
-
-/// The page, whole: no fonts, scripts or styles from elsewhere.
-const PAGE: &str = include_str!("page.html");
 
 /// At most this many event streams at once; more get 503.
 pub const MAX_STREAMS: usize = 64;
@@ -78,6 +76,8 @@ struct Inner {
 
 #[derive(Clone)]
 struct Shared {
+    /// The page, in the configured language.
+    page: axum::body::Bytes,
     inner: Arc<Mutex<Inner>>,
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
@@ -108,9 +108,8 @@ pub struct Mirror {
 
 impl Mirror {
     /// Listens on `listen` (`"127.0.0.1:8080"`; port 0 picks a free one)
-    /// and serves from a thread of its own. `blind`: the blind player's
-    /// colour; `orientation`: the side the board is seen from.
-    pub fn start(listen: &str, blind: Color, orientation: Color) -> Result<Mirror, Error> {
+    /// and serves `view` from a thread of its own.
+    pub fn start(listen: &str, view: View) -> Result<Mirror, Error> {
         let address: SocketAddr = listen
             .parse()
             .map_err(|_| Error::Address(listen.to_string()))?;
@@ -120,8 +119,9 @@ impl Mirror {
         })?;
         listener.set_nonblocking(true).map_err(Error::Start)?;
         let addr = listener.local_addr().map_err(Error::Start)?;
-        let state = MirrorState::new(blind, orientation);
+        let state = MirrorState::new(view.blind, view.orientation);
         let shared = Shared {
+            page: view.page.into(),
             inner: Arc::new(Mutex::new(Inner {
                 json: state.to_json().into(),
                 state,
@@ -252,13 +252,13 @@ fn take(shared: &Shared, events: &[Stamped]) {
     let _ = shared.lines.send(lines.into());
 }
 
-async fn page() -> Response {
+async fn page(State(shared): State<Shared>) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        PAGE,
+        shared.page.clone(),
     )
         .into_response()
 }

@@ -36,7 +36,7 @@ pub struct DemoOptions {
     pub speech: Option<SpeechSetup>,
     /// Serve the mirror on this address while the demo plays; the blind
     /// player's colour and the side the board is seen from.
-    pub mirror: Option<(String, (shakmaty::Color, shakmaty::Color))>,
+    pub mirror: Option<(String, crate::mirror::View)>,
 }
 
 /// The demo game's trace: the game played by simulated hands.
@@ -147,7 +147,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     )
     .map_err(|e| Error::Game(e.to_string()))?;
     let mirror = match &options.mirror {
-        Some((listen, sides)) => crate::runtime::outputs::open_mirror(listen, *sides, out)?,
+        Some((listen, view)) => crate::runtime::outputs::open_mirror(listen, view.clone(), out)?,
         None => None,
     };
     let mut events = Vec::new();

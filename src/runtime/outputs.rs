@@ -16,13 +16,13 @@ use crate::runtime::voices::Voices;
 /// told on `out` and left out: the game goes on without it.
 pub fn open_mirror(
     listen: &str,
-    sides: (shakmaty::Color, shakmaty::Color),
+    view: crate::mirror::View,
     out: &mut dyn Write,
 ) -> std::io::Result<Option<Mirror>> {
     if listen.trim().is_empty() {
         return Ok(None);
     }
-    match Mirror::start(listen, sides.0, sides.1) {
+    match Mirror::start(listen, view) {
         Ok(m) => {
             writeln!(out, "pegboard: the mirror is at http://{}/", m.addr())?;
             Ok(Some(m))

@@ -83,8 +83,8 @@ pub fn play(
     // the journal's game stands (time pegboard was off is nobody's).
     let first = station.tick();
     let (mut keeper, game_t0) = Keeper::open(config, start, &[BLIND_BOARD], first.t, &mut events)?;
-    let mirror =
-        crate::runtime::outputs::open_mirror(&config.mirror.listen, config.mirror_sides(), out)?;
+    let view = config.mirror_view(&config.phrasebook()?.words);
+    let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, out)?;
     if let Some(files) = keeper.files() {
         writeln!(
             out,

@@ -21,12 +21,15 @@ use fantoccini::ClientBuilder;
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
 use pegboard::mirror::Mirror;
+
+#[path = "../support/mirror.rs"]
+mod mirror_view;
+use mirror_view::english;
 use pegboard::pgn::read_games;
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::sensors::poller::Poller;
 use pegboard::sim::{Style, simulate};
 use serde_json::json;
-use shakmaty::Color;
 
 fn quantile(v: &mut [Duration], q: f64) -> Duration {
     v.sort();
@@ -94,7 +97,7 @@ fn dom_latency() {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("Chromium");
-        let m = Mirror::start("127.0.0.1:0", Color::White, Color::Black).expect("mirror");
+        let m = Mirror::start("127.0.0.1:0", english()).expect("mirror");
         c.goto(&format!("http://{}/", m.addr())).await.expect("page");
         let mut took = Vec::new();
         let mut sent = 0;
@@ -171,7 +174,7 @@ fn viewers(addr: SocketAddr, n: usize) -> Vec<std::thread::JoinHandle<usize>> {
 
 fn scan_loop_with_viewers() {
     let events = game();
-    let m = Mirror::start("127.0.0.1:0", Color::White, Color::Black).expect("mirror");
+    let m = Mirror::start("127.0.0.1:0", english()).expect("mirror");
     let page = get(m.addr(), "/");
     println!("page weight: {} bytes, all of it (one file)", page.len());
     let readers = viewers(m.addr(), 20);

@@ -125,3 +125,16 @@ pub fn nf3_play_config(dir: &std::path::Path, before: &str) -> String {
     .expect("config");
     config.display().to_string()
 }
+
+/// A child process that is killed and reaped when the test lets go of it,
+/// so a failing assertion leaves no daemon behind.
+pub struct Reaped(pub std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}

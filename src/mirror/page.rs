@@ -1,0 +1,118 @@
+//! The page, in the configured language: `page.html` with the language
+//! file's words put inside it as JSON, made once when the mirror starts.
+
+use serde::Serialize;
+use shakmaty::Color;
+
+use crate::announce::vocabulary::{DisplayWords, Vocabulary};
+
+/// The page, whole: no fonts, scripts or styles from elsewhere.
+const PAGE: &str = include_str!("page.html");
+
+/// Where the words go in the page.
+const WORDS_AT: &str = "{\"words\":\"here\"}";
+
+/// Who the mirror is for and how it speaks to him.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The blind player's colour: his moves are the ones to repeat.
+    pub blind: Color,
+    /// The side the board is seen from.
+    pub orientation: Color,
+    /// The page, with its words.
+    pub page: String,
+}
+
+impl View {
+    /// The mirror for a blind player of colour `blind`, its board seen from
+    /// `orientation`'s side, its page in `words`' language.
+    pub fn new(blind: Color, orientation: Color, words: &Vocabulary) -> View {
+        View {
+            blind,
+            orientation,
+            page: page(words),
+        }
+    }
+}
+
+/// The words the page's script reads.
+#[derive(Serialize)]
+struct PageWords<'a> {
+    display: &'a DisplayWords,
+    /// By FEN letter: `k`, `q`, `r`, `b`, `n`, `p`.
+    pieces: [(char, &'a str); 6],
+    white: &'a str,
+    black: &'a str,
+    /// The status line when a piece is touched: `{piece} {square}`.
+    touch: &'a str,
+}
+
+/// The page in `words`' language.
+pub fn page(words: &Vocabulary) -> String {
+    let p = &words.pieces;
+    let table = PageWords {
+        display: &words.display,
+        pieces: [
+            ('k', &p.king),
+            ('q', &p.queen),
+            ('r', &p.rook),
+            ('b', &p.bishop),
+            ('n', &p.knight),
+            ('p', &p.pawn),
+        ],
+        white: &words.colors.white,
+        black: &words.colors.black,
+        touch: &words.phrases.touch,
+    };
+    // Words are plain strings; they always serialize. "</" is written
+    // "<\/" (the same string to JSON) so no word can end the script.
+    let json = serde_json::to_string(&table)
+        .unwrap_or_default()
+        .replace("</", "<\\/");
+    let lang = escape_attribute(&words.language.synthesizer);
+    PAGE.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
+        .replacen(WORDS_AT, &json, 1)
+}
+
+fn escape_attribute(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words_in(page: &str) -> serde_json::Value {
+        let tag = "<script id=\"words\" type=\"application/json\">";
+        let start = page.find(tag).expect("words") + tag.len();
+        let end = start + page[start..].find("</script>").expect("end");
+        serde_json::from_str(&page[start..end]).expect("json")
+    }
+
+    #[test]
+    fn the_page_carries_its_language_and_words() {
+        let de = Vocabulary::built_in("de").expect("de").expect("parses");
+        let page = page(&de);
+        assert!(page.contains("<html lang=\"de\">"));
+        let w = words_in(&page);
+        assert_eq!(w["display"]["moves"], "Züge");
+        assert_eq!(w["pieces"][4], serde_json::json!(["n", "Springer"]));
+        assert_eq!(w["white"], "Weiß");
+    }
+
+    #[test]
+    fn no_word_can_end_the_script_or_the_attribute() {
+        let mut v = Vocabulary::fide();
+        v.display.moves = "</script><script>alert(1)</script>".into();
+        v.language.synthesizer = "de\"><x".into();
+        let page = page(&v);
+        assert!(!page.contains("alert(1)</script>"));
+        assert_eq!(
+            words_in(&page)["display"]["moves"],
+            "</script><script>alert(1)</script>"
+        );
+        assert!(page.contains("<html lang=\"dex\">"));
+    }
+}
