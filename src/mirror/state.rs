@@ -250,11 +250,18 @@ impl MirrorState {
             } => {
                 let entry = self.entry(*ply, color.0, uci, san, say);
                 self.repeat = (color.0 == self.blind_color).then(|| entry.clone());
+                // A touch violation is reported just before the move it
+                // concerns (4.3): it stays shown with that move.
+                let violated = self.status.as_ref().is_some_and(|s| {
+                    s.kind == "touch_violation" && s.squares.get(1) == Some(&entry.from)
+                });
                 self.moves.push(entry.clone());
                 self.last_move = Some(entry);
                 self.ply = *ply;
                 self.touched = None;
-                self.status = None;
+                if !violated {
+                    self.status = None;
+                }
                 self.set_position(fen);
             }
             Event::Clock {
@@ -328,5 +335,100 @@ impl MirrorState {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::announce::Phrasebook;
+    use crate::core::{BLIND_BOARD, Settings};
+    use crate::runtime::replay::{Until, replay};
+
+    /// The mirror after the trace `text`, its timers run 2 s past its end.
+    fn after(text: &str) -> serde_json::Value {
+        let entries = crate::trace::read(text.as_bytes(), "test").expect("trace");
+        let end = entries.last().map_or(0, |e| e.t) + 2000;
+        let events = replay(
+            &entries,
+            "test",
+            Settings::default(),
+            Phrasebook::default(),
+            &[BLIND_BOARD],
+            Until::At(end),
+        )
+        .expect("replays");
+        let mut m = MirrorState::new(Color::White, Color::Black);
+        for e in &events {
+            m.observe(e);
+        }
+        serde_json::from_str(&m.to_json()).expect("JSON")
+    }
+
+    const START: &str = r#"{"t":0,"trace":1,"start":"startpos"}"#;
+
+    #[test]
+    fn art_4_3_a_touched_piece_is_marked_and_named_in_the_status() {
+        let s = after(&format!("{START}\n{{\"t\":1000,\"lift\":\"g1\"}}"));
+        assert_eq!(s["touched"], "g1");
+        assert_eq!(s["status"]["kind"], "touch");
+        assert_eq!(s["status"]["squares"], serde_json::json!(["g1"]));
+    }
+
+    #[test]
+    fn art_4_3_a_touch_violation_stays_shown_with_its_move_and_names_both_squares() {
+        // The knight on g1 is touched, the pawn on e2 moved.
+        let violation = format!(
+            "{START}\n{{\"t\":1000,\"lift\":\"g1\"}}\n{{\"t\":1100,\"place\":\"g1\"}}\n\
+             {{\"t\":1500,\"lift\":\"e2\"}}\n{{\"t\":1600,\"place\":\"e4\"}}"
+        );
+        let s = after(&violation);
+        assert_eq!(s["ply"], 1);
+        assert_eq!(s["status"]["kind"], "touch_violation", "{s}");
+        assert_eq!(s["status"]["squares"], serde_json::json!(["g1", "e2"]));
+        // The next move clears it.
+        let s = after(&format!(
+            "{violation}\n{{\"t\":5000,\"lift\":\"e7\"}}\n{{\"t\":5100,\"place\":\"e5\"}}"
+        ));
+        assert_eq!(s["ply"], 2);
+        assert!(s["status"].is_null(), "{s}");
+    }
+
+    #[test]
+    fn art_9_1_draw_offer_and_art_9_2_incorrect_claim_show_in_the_status() {
+        let s = after(&format!(
+            "{START}\n{{\"t\":1000,\"lift\":\"e2\"}}\n{{\"t\":1100,\"place\":\"e4\"}}\n\
+             {{\"t\":1200,\"input\":\"draw_offer\",\"color\":\"white\"}}"
+        ));
+        assert_eq!(s["status"]["kind"], "draw_offer", "{s}");
+        let s = after(&format!(
+            "{START}\n{{\"t\":1000,\"input\":\"draw_claim\",\"color\":\"white\"}}"
+        ));
+        let words = Phrasebook::default();
+        assert_eq!(s["status"]["kind"], "say", "{s}");
+        assert_eq!(
+            s["status"]["text"],
+            words.words.phrases.claim_incorrect.as_str()
+        );
+    }
+
+    #[test]
+    fn art_3_7_e_promotion_pending_names_the_square() {
+        let s = after(
+            "{\"t\":0,\"trace\":1,\"start\":\"8/P7/8/8/8/8/k7/4K3 w - - 0 1\"}\n\
+             {\"t\":1000,\"lift\":\"a7\"}\n{\"t\":1100,\"place\":\"a8\"}",
+        );
+        assert_eq!(s["status"]["kind"], "promotion_pending", "{s}");
+        assert_eq!(s["status"]["squares"], serde_json::json!(["a8"]));
+        assert_eq!(s["ply"], 0, "no move until the piece is chosen");
+    }
+
+    #[test]
+    fn art_5_1_b_resignation_gives_the_result() {
+        let s = after(&format!(
+            "{START}\n{{\"t\":1000,\"input\":\"resign\",\"color\":\"black\"}}"
+        ));
+        assert_eq!(s["result"], "1-0");
+        assert_eq!(s["status"]["kind"], "game_over");
     }
 }
