@@ -123,6 +123,13 @@ async fn wait_until(
     }
 }
 
+/// Waits up to 10 s until the page's `expression` (its value) satisfies
+/// `ok`.
+async fn shows(c: &Client, expression: &str, what: &str, ok: impl Fn(&Value) -> bool) {
+    let script = format!("return {expression}");
+    wait_until(c, &script, Duration::from_secs(10), what, ok).await;
+}
+
 /// Waits until the page shows `ply` moves.
 async fn wait_ply(c: &Client, ply: u32) {
     let want = json!(ply.to_string());
@@ -360,10 +367,9 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
             with_clock("3"),
         );
         m.send(&flag);
-        wait_until(
+        shows(
             &c,
-            "return document.getElementById('result').textContent",
-            Duration::from_secs(10),
+            "document.getElementById('result').textContent",
             "no result shown",
             |v| v.as_str().is_some_and(|k| k.contains("0-1")),
         )
@@ -387,10 +393,9 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
             Settings::default(),
         );
         m.send(&mismatch);
-        wait_until(
+        shows(
             &c,
-            "return document.getElementById('status').dataset.kind",
-            Duration::from_secs(10),
+            "document.getElementById('status').dataset.kind",
             "no status shown",
             |v| *v == json!("mismatch"),
         )
@@ -445,10 +450,9 @@ fn the_page_speaks_the_configured_language() {
             with_clock("300"),
         );
         m.send(&held);
-        wait_until(
+        shows(
             &c,
-            "return document.getElementById('status').textContent",
-            Duration::from_secs(10),
+            "document.getElementById('status').textContent",
             "the touch is not shown",
             |v| *v == json!("♘ Springer g1 berührt"),
         )
