@@ -492,6 +492,32 @@ GAMES = {
            'new_game_confirm': 'Abandonar aquesta partida? Premeu un altre cop per confirmar.'},
 }
 
+BOARDS_PHRASE_KEYS = ['board_matches', 'held', 'retraced', 'relay_refused']
+
+# Two boards: a board that matches, a move held, a retrace, a relayed move refused.
+BOARDS = {
+    'de': {'board_matches': 'Ihr Brett stimmt mit der Partie überein.',
+           'held': 'Der Zug wartet: das andere Brett stimmt nicht mit der Partie überein.',
+           'retraced': 'Die Partie ist zurückgesetzt.',
+           'relay_refused': 'Der gemeldete Zug ist nicht möglich.'},
+    'en': {'board_matches': 'Your board matches the game.',
+           'held': 'The move waits: the other board differs from the game.',
+           'retraced': 'The game is set back.',
+           'relay_refused': 'The relayed move is not possible.'},
+    'pt': {'board_matches': 'O seu tabuleiro está de acordo com a partida.',
+           'held': 'O lance espera: o outro tabuleiro não está de acordo com a partida.',
+           'retraced': 'A partida voltou atrás.',
+           'relay_refused': 'O lance transmitido não é possível.'},
+    'es': {'board_matches': 'Su tablero coincide con la partida.',
+           'held': 'La jugada espera: el otro tablero no coincide con la partida.',
+           'retraced': 'La partida ha vuelto atrás.',
+           'relay_refused': 'La jugada transmitida no es posible.'},
+    'ca': {'board_matches': 'El vostre tauler coincideix amb la partida.',
+           'held': "La jugada espera: l'altre tauler no coincideix amb la partida.",
+           'retraced': 'La partida ha tornat enrere.',
+           'relay_refused': 'La jugada transmesa no és possible.'},
+}
+
 DISPLAY_KEYS = ['title', 'board', 'board_table', 'repeat', 'to_play', 'clocks', 'status',
                 'moves', 'result', 'dark', 'large', 'paused', 'reconnecting', 'takes',
                 'en_passant', 'castling', 'promotes', 'empty', 'piece']
@@ -602,7 +628,8 @@ def write(code, table):
 
 for code, table in TRANSLATIONS.items():
     for phrases, keys in [(CLOCK, CLOCK_PHRASE_KEYS), (SENSORS, SENSOR_PHRASE_KEYS),
-                          (ENDINGS, ENDING_PHRASE_KEYS), (GAMES, GAME_PHRASE_KEYS)]:
+                          (ENDINGS, ENDING_PHRASE_KEYS), (GAMES, GAME_PHRASE_KEYS),
+                          (BOARDS, BOARDS_PHRASE_KEYS)]:
         assert set(phrases[code]) == set(keys), code
         for key, value in phrases[code].items():
             table[("phrases", key)] = value

@@ -127,6 +127,19 @@ impl Phrasebook {
         text
     }
 
+    /// The move in the long form whatever the configured style, for the
+    /// player who must make it on his own board: "Springer Gustav acht
+    /// nach Felix sechs". Castling stays "Kurze Rochade".
+    pub fn long_move_text(&self, before: &Chess, m: Move) -> String {
+        let san_plus = SanPlus::from_move(before.clone(), m);
+        let mut text = match san_plus.san {
+            San::Normal { .. } => self.long_text(m),
+            _ => self.san_text(&san_plus.san, m.is_en_passant()),
+        };
+        self.push_suffix(&mut text, san_plus.suffix);
+        text
+    }
+
     fn long_text(&self, m: Move) -> String {
         let w = &self.words;
         let mut parts: Vec<String> = vec![w.piece(m.role()).to_string()];
@@ -479,6 +492,10 @@ impl Phrasebook {
             Notice::ClocksHeld => &p.clocks_held,
             Notice::NewGame => &p.new_game,
             Notice::NewGameConfirm => &p.new_game_confirm,
+            Notice::BoardMatches => &p.board_matches,
+            Notice::Held => &p.held,
+            Notice::Retraced => &p.retraced,
+            Notice::RelayRefused => &p.relay_refused,
         }
         .clone()
     }
@@ -568,6 +585,14 @@ pub enum Notice {
     NewGame,
     /// A `new_game` during a game under way asks to be confirmed.
     NewGameConfirm,
+    /// The board asked about shows the game.
+    BoardMatches,
+    /// A move waits while another board differs (`hold_on_divergence`).
+    Held,
+    /// The game was taken back (E2.8).
+    Retraced,
+    /// A relayed move cannot be played.
+    RelayRefused,
 }
 
 /// Why a move given in UCI notation cannot be announced.

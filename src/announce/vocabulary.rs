@@ -256,6 +256,10 @@ pub struct Phrases {
     pub clocks_held: String,
     pub new_game: String,
     pub new_game_confirm: String,
+    pub board_matches: String,
+    pub held: String,
+    pub retraced: String,
+    pub relay_refused: String,
 }
 
 /// A language file that could not be used.

@@ -19,7 +19,9 @@ use crate::announce::phrases::{Style, Styles};
 use crate::announce::vocabulary::FileNaming;
 use crate::announce::{Phrasebook, Vocabulary};
 use crate::core::clock::{IncrementTiming, TimeControl};
-use crate::core::{ClockSettings, ClockStart, FlagRule, Players, Settings, TouchPolicy};
+use crate::core::{
+    BLIND_BOARD, ClockSettings, ClockStart, FlagRule, Players, Settings, TouchPolicy,
+};
 use crate::speech::{Delivery, EarconSwitches, SpeechConfig, VoiceLanguage};
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -123,8 +125,8 @@ impl Config {
 }
 
 /// `[game]`: the scoresheet's tags (PGN's Seven Tag Roster; the date is
-/// the day the game begins).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// the day the game begins), and where each player's moves are made.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GameConfig {
     pub event: Option<String>,
@@ -132,6 +134,36 @@ pub struct GameConfig {
     pub round: Option<String>,
     pub white: Option<String>,
     pub black: Option<String>,
+    /// The board White's moves are made on (a `[[boards]]` name), or
+    /// "relay": typed in or keyed by an assistant.
+    pub white_moves_on: String,
+    pub black_moves_on: String,
+    /// While a board differs from the game unexplained (E2.7), moves on
+    /// the other boards wait until it is put right.
+    pub hold_on_divergence: bool,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            event: None,
+            site: None,
+            round: None,
+            white: None,
+            black: None,
+            white_moves_on: BLIND_BOARD.to_string(),
+            black_moves_on: BLIND_BOARD.to_string(),
+            hold_on_divergence: false,
+        }
+    }
+}
+
+/// A `[game] …_moves_on` value: a board's name, or "relay".
+fn seat(moves_on: &str) -> crate::core::Seat {
+    match moves_on {
+        "relay" => crate::core::Seat::Relay,
+        board => crate::core::Seat::Board(board.to_string()),
+    }
 }
 
 impl GameConfig {
@@ -372,6 +404,11 @@ impl Config {
                 PromotionDefault::N => Some(Role::Knight),
             },
             clock: self.clock.settings(),
+            seats: crate::core::Seats {
+                white: seat(&self.game.white_moves_on),
+                black: seat(&self.game.black_moves_on),
+            },
+            hold_on_divergence: self.game.hold_on_divergence,
         }
     }
 

@@ -171,9 +171,71 @@ pub enum Event {
     NewGame {
         say: String,
     },
+    /// The game moved on through another board or a relayed move, or was
+    /// retraced: `board` now shows an earlier position, and its player is
+    /// to bring it to the game's position after `ply` moves by hand.
+    /// `moves`: the moves to repeat (UCI), when the board only lags
+    /// behind; empty after a retrace. `missing` and `extra`: what is to
+    /// change, square by square. `say`: the move in the long form
+    /// ("Springer Gustav acht nach Felix sechs"), or the squares.
+    Replicate {
+        board: String,
+        ply: u32,
+        moves: Vec<String>,
+        missing: Vec<MissingPiece>,
+        extra: Vec<String>,
+        say: String,
+    },
+    /// `board` shows the game's position after `ply` moves again: the
+    /// replication is done (and was done right).
+    Replicated {
+        board: String,
+        ply: u32,
+    },
+    /// `board` differs from the game in a way no pending replication
+    /// explains, and has been still for the settle time (E2.7): put right
+    /// as `missing` and `extra` say. Ends with `replicated` or `restored`.
+    Diverged {
+        board: String,
+        missing: Vec<MissingPiece>,
+        extra: Vec<String>,
+        say: String,
+    },
+    /// The game was taken back to the position after `ply` moves (E2.8);
+    /// every board then replicates back to it.
+    Retraced {
+        ply: u32,
+        fen: String,
+        say: String,
+    },
+    /// A relayed move (the `move` input) or a retrace was refused and the
+    /// game is unchanged: `given` is what was given (`Nf7`, `g8f6`, a
+    /// ply), `reason` is `illegal`, `game_over` or `no_such_ply`.
+    Refused {
+        given: String,
+        reason: &'static str,
+        say: String,
+    },
 }
 
 impl Event {
+    /// The board the event is about, for events about one board.
+    pub fn board(&self) -> Option<&str> {
+        match self {
+            Event::Touch { board, .. }
+            | Event::Move { board, .. }
+            | Event::PromotionPending { board, .. }
+            | Event::TouchViolation { board, .. }
+            | Event::Illegal { board, .. }
+            | Event::Mismatch { board, .. }
+            | Event::Restored { board, .. }
+            | Event::Replicate { board, .. }
+            | Event::Replicated { board, .. }
+            | Event::Diverged { board, .. } => Some(board),
+            _ => None,
+        }
+    }
+
     /// The `clock` event showing `face`.
     pub fn clock(cause: ClockCause, face: &Face) -> Event {
         let side = |c: Color| SideTime {
@@ -211,6 +273,11 @@ impl Event {
             Event::DrawOffer { .. } => "draw_offer",
             Event::Resumed { .. } => "resumed",
             Event::NewGame { .. } => "new_game",
+            Event::Replicate { .. } => "replicate",
+            Event::Replicated { .. } => "replicated",
+            Event::Diverged { .. } => "diverged",
+            Event::Retraced { .. } => "retraced",
+            Event::Refused { .. } => "refused",
         }
     }
 
@@ -228,11 +295,16 @@ impl Event {
             | Event::TimeWarning { say, .. }
             | Event::DrawOffer { say, .. }
             | Event::Resumed { say, .. }
-            | Event::NewGame { say } => Some(say),
+            | Event::NewGame { say }
+            | Event::Replicate { say, .. }
+            | Event::Diverged { say, .. }
+            | Event::Retraced { say, .. }
+            | Event::Refused { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }
             | Event::Announced { .. }
+            | Event::Replicated { .. }
             | Event::Clock { .. } => None,
         }
     }

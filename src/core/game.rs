@@ -323,6 +323,36 @@ impl Game {
         self.moves.last()
     }
 
+    /// The position after the first `ply` moves (0: the start), if the
+    /// game has had that many.
+    pub fn position_at(&self, ply: u32) -> Option<Chess> {
+        let mut pos = self.start.clone();
+        for played in self.moves.get(..ply as usize)? {
+            pos.play_unchecked(played.m);
+        }
+        Some(pos)
+    }
+
+    /// Takes the game back to the position after `ply` moves (E2.8: the
+    /// moves are retraced to the last position both boards agreed on).
+    /// Later moves, an ending, a draw offer and a pending claim are gone;
+    /// the illegal moves counted stay counted. `false`, and nothing
+    /// changed, if the game has not had `ply` moves.
+    pub fn retrace(&mut self, ply: u32) -> bool {
+        let Some(kept) = self.moves.get(..ply as usize) else {
+            return false;
+        };
+        let kept: Vec<Move> = kept.iter().map(|p| p.m).collect();
+        let mut again = Game::new(self.start.clone(), self.mode);
+        for m in kept {
+            again.play(m);
+        }
+        again.illegal_moves = self.illegal_moves;
+        again.penalized_illegal_moves = self.penalized_illegal_moves;
+        *self = again;
+        true
+    }
+
     pub fn pending_claim(&self) -> Option<Color> {
         self.pending_claim
     }

@@ -2,6 +2,8 @@
 //! fields an input is written with, in a trace line, a journal record or a
 //! console request (`{"input":"clock","color":"black"}`).
 
+use shakmaty::san::San;
+use shakmaty::uci::UciMove;
 use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
@@ -69,6 +71,24 @@ pub enum Input {
     /// (moves played, not over) is given up only on a second `new_game`
     /// within ten seconds.
     NewGame,
+    /// A move made on a board pegboard does not read, relayed by an
+    /// assistant (E2.9a, E2.10): played if legal, else refused.
+    Move(Relayed),
+    /// The arbiter takes the game back to the position after this many
+    /// moves (E2.8); every board is then guided back to it.
+    Retrace(u32),
+    /// Say what the player's own board must do to show the game: the move
+    /// to make on it, or the squares.
+    ToReplicate,
+    /// Say what differs between the player's own board and the game.
+    Differences,
+}
+
+/// A relayed move as it was given: in UCI (`g8f6`) or SAN (`Nf6`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relayed {
+    Uci(UciMove),
+    San(San),
 }
 
 /// What the arbiter sets on the clock; `None` leaves a value as it is.
@@ -82,7 +102,7 @@ pub struct ClockSetting {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 24] = [
+    pub const NAMES: [&'static str; 28] = [
         "promote",
         "adjust",
         "clock",
@@ -107,6 +127,10 @@ impl Input {
         "board_back",
         "restarted",
         "new_game",
+        "move",
+        "retrace",
+        "to_replicate",
+        "differences",
     ];
 
     /// The input's name as written in a trace.
@@ -136,6 +160,10 @@ impl Input {
             Input::BoardBack => "board_back",
             Input::Restarted { .. } => "restarted",
             Input::NewGame => "new_game",
+            Input::Move(_) => "move",
+            Input::Retrace(_) => "retrace",
+            Input::ToReplicate => "to_replicate",
+            Input::Differences => "differences",
         }
     }
 }
@@ -187,6 +215,10 @@ pub struct InputFields<'a> {
     pub black_moves: Option<u32>,
     /// `restarted`: `held` or `running`.
     pub clocks: Option<&'a str>,
+    /// `move`: the move in UCI, or…
+    pub uci: Option<&'a str>,
+    /// …in SAN.
+    pub san: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -240,7 +272,13 @@ impl Input {
             ("count", f.count.is_some(), name == "repeat"),
             ("rank", f.rank.is_some(), name == "rank"),
             ("file", f.file.is_some(), name == "file"),
-            ("ply", f.ply.is_some(), name == "announced"),
+            (
+                "ply",
+                f.ply.is_some(),
+                name == "announced" || name == "retrace",
+            ),
+            ("uci", f.uci.is_some(), name == "move"),
+            ("san", f.san.is_some(), name == "move"),
             ("white_ms", f.white_ms.is_some(), sets_clock),
             ("black_ms", f.black_ms.is_some(), sets_clock),
             ("white_moves", f.white_moves.is_some(), sets_clock),
@@ -379,6 +417,36 @@ impl Input {
                 }
             },
             "new_game" => Input::NewGame,
+            "move" => match (f.uci, f.san) {
+                (Some(u), None) => Input::Move(Relayed::Uci(u.parse().map_err(|_| {
+                    bad(format!(
+                        "input `move`: `uci` must be a move in UCI such as \"g8f6\", not \"{}\"",
+                        crate::quote::short(u)
+                    ))
+                })?)),
+                (None, Some(s)) => Input::Move(Relayed::San(s.parse().map_err(|_| {
+                    bad(format!(
+                        "input `move`: `san` must be a move in SAN such as \"Nf6\", not \"{}\"",
+                        crate::quote::short(s)
+                    ))
+                })?)),
+                _ => {
+                    return Err(bad(
+                        "input `move` needs either a `uci` (\"g8f6\") or a `san` (\"Nf6\")"
+                            .to_string(),
+                    ));
+                }
+            },
+            "retrace" => match f.ply {
+                Some(p) => Input::Retrace(p),
+                None => {
+                    return Err(bad(
+                        "input `retrace` needs a `ply`: the moves to keep (0 or more)".to_string(),
+                    ));
+                }
+            },
+            "to_replicate" => Input::ToReplicate,
+            "differences" => Input::Differences,
             other => return Err(InputError::Unknown(crate::quote::short(other).to_string())),
         })
     }
@@ -408,7 +476,9 @@ impl Input {
             Input::Repeat(n) => format!(r#","count":{n}"#),
             Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
             Input::File(f) => format!(r#","file":"{}""#, f.char()),
-            Input::Announced(ply) => format!(r#","ply":{ply}"#),
+            Input::Announced(ply) | Input::Retrace(ply) => format!(r#","ply":{ply}"#),
+            Input::Move(Relayed::Uci(u)) => format!(r#","uci":"{u}""#),
+            Input::Move(Relayed::San(s)) => format!(r#","san":"{s}""#),
             Input::Restarted { hold: true } => String::new(),
             Input::Restarted { hold: false } => r#","clocks":"running""#.to_string(),
             Input::SetClock(c) => [
@@ -459,6 +529,8 @@ mod tests {
                 white_moves: small("white_moves"),
                 black_moves: small("black_moves"),
                 clocks: s("clocks"),
+                uci: s("uci"),
+                san: s("san"),
             },
         )
     }
@@ -496,6 +568,14 @@ mod tests {
             Input::Restarted { hold: true },
             Input::Restarted { hold: false },
             Input::NewGame,
+            Input::Move(Relayed::Uci("g8f6".parse().expect("uci"))),
+            Input::Move(Relayed::Uci("e7e8q".parse().expect("uci"))),
+            Input::Move(Relayed::San("Nf6".parse().expect("san"))),
+            Input::Move(Relayed::San("O-O-O".parse().expect("san"))),
+            Input::Retrace(0),
+            Input::Retrace(12),
+            Input::ToReplicate,
+            Input::Differences,
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();
@@ -509,6 +589,24 @@ mod tests {
             Input::Clock(Color::Black).to_json(),
             r#"{"input":"clock","color":"black"}"#
         );
+    }
+
+    #[test]
+    fn a_relayed_move_must_read_as_uci_or_san_and_not_both() {
+        for bad in [
+            r#"{"input":"move"}"#,
+            r#"{"input":"move","uci":"g8f6","san":"Nf6"}"#,
+            r#"{"input":"move","uci":"knight f6"}"#,
+            r#"{"input":"move","san":"Zz9"}"#,
+            r#"{"input":"retrace"}"#,
+            r#"{"input":"clock","color":"white","uci":"e2e4"}"#,
+        ] {
+            assert!(from_json(bad).is_err(), "{bad}");
+        }
+        let err = from_json(r#"{"input":"move","uci":"knight f6"}"#)
+            .expect_err("bad")
+            .to_string();
+        assert!(err.contains("`uci` must be a move in UCI"), "{err}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod event;
 pub mod footprint;
 pub mod game;
 pub mod input;
+pub mod replica;
 pub mod settings;
 pub mod touch;
 pub mod tracker;
@@ -19,4 +20,6 @@ pub use controller::{BLIND_BOARD, Controller};
 pub use event::{Event, Stamped};
 pub use game::{Game, StartPosition};
 pub use input::{ClockSetting, Input};
-pub use settings::{ClockSettings, ClockStart, FlagRule, Players, Settings, TouchPolicy};
+pub use settings::{
+    ClockSettings, ClockStart, FlagRule, Players, Seat, Seats, Settings, TouchPolicy,
+};

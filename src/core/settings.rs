@@ -37,6 +37,74 @@ pub struct Settings {
     /// `None`: wait for the `promote` input (E2.1, 4.6c).
     pub default_promotion: Option<Role>,
     pub clock: ClockSettings,
+    /// Where each player's moves are made (E1): on a board, or relayed.
+    pub seats: Seats,
+    /// While a board differs from the game in a way no pending replication
+    /// explains (E2.7), moves on the other boards wait for it to be put
+    /// right. Off: play goes on, the divergence stays reported.
+    pub hold_on_divergence: bool,
+}
+
+/// Where a player's moves come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seat {
+    /// Made on the named board and seen by its sensors.
+    Board(String),
+    /// Made on a board pegboard does not read (a wooden board) and
+    /// relayed as `move` inputs by an assistant (E2.9a, E2.10).
+    Relay,
+}
+
+impl Seat {
+    /// The board the moves are made on, if pegboard reads it.
+    pub fn board(&self) -> Option<&str> {
+        match self {
+            Seat::Board(name) => Some(name),
+            Seat::Relay => None,
+        }
+    }
+
+    /// The seat as a trace header writes it; `None` for the blind
+    /// player's board, where moves are made when nothing else is said.
+    pub fn written(&self) -> Option<String> {
+        match self {
+            Seat::Board(name) if name == super::controller::BLIND_BOARD => None,
+            Seat::Board(name) => Some(name.clone()),
+            Seat::Relay => Some("relay".to_string()),
+        }
+    }
+}
+
+/// Where White's and Black's moves come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seats {
+    pub white: Seat,
+    pub black: Seat,
+}
+
+impl Seats {
+    pub fn of(&self, color: Color) -> &Seat {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// Which players move on the board `name`.
+    pub fn moving_on(&self, name: &str) -> shakmaty::ByColor<bool> {
+        shakmaty::ByColor::new_with(|c| self.of(c).board() == Some(name))
+    }
+}
+
+impl Default for Seats {
+    /// Both players on the blind player's board: the one-board setup.
+    fn default() -> Self {
+        let blind = Seat::Board(super::controller::BLIND_BOARD.to_string());
+        Seats {
+            white: blind.clone(),
+            black: blind,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -49,6 +117,8 @@ impl Default for Settings {
             touch_policy: TouchPolicy::Warn,
             default_promotion: None,
             clock: ClockSettings::default(),
+            seats: Seats::default(),
+            hold_on_divergence: false,
         }
     }
 }

@@ -18,11 +18,14 @@
 //! The tracker does not change the game; it hands its verdicts to the
 //! controller, which plays the move and tells the tracker the new position.
 
-use shakmaty::{Bitboard, CastlingMode, Chess, Move, MoveList, Piece, Position, Role, Square};
+use shakmaty::{
+    Bitboard, ByColor, CastlingMode, Chess, Move, MoveList, Piece, Position, Role, Square,
+};
 
 use super::debounce::SquareChange;
 use super::footprint::Footprint;
 use super::game::Game;
+use super::replica::{Judgement, Lag, Marks};
 use super::settings::{Settings, TouchPolicy};
 use super::touch::{Obligation, Touch, before_the_move, obligation};
 
@@ -52,8 +55,16 @@ pub enum Verdict {
         missing: Vec<(Square, Piece)>,
         extra: Vec<Square>,
     },
-    /// A reported mismatch or illegal move has been put right.
+    /// A reported mismatch, illegal move or divergence has been put right.
     Restored,
+    /// The board was behind the game and now shows it.
+    Replicated,
+    /// A board that is behind the game, or where the player to move does
+    /// not move, differs in a way no replication explains (E2.7).
+    Diverged {
+        missing: Vec<(Square, Piece)>,
+        extra: Vec<Square>,
+    },
 }
 
 /// Sequence number of the latest lift or placement of each square during
@@ -83,10 +94,17 @@ pub struct Tracker {
     /// never an illegal move charged to a player. Cleared once the board
     /// agrees with the game again.
     after_outage: bool,
+    /// The players whose moves are made on this board.
+    moves_for: ByColor<bool>,
+    /// The board is behind the game (another board or a relayed move
+    /// moved it on, or it was retraced): the replication to be done.
+    lag: Option<Lag>,
 }
 
 impl Tracker {
-    pub fn new(occ: Bitboard, game: &Game) -> Tracker {
+    /// A board showing `occ`, on which the players `moves_for` make their
+    /// moves.
+    pub fn new(occ: Bitboard, game: &Game, moves_for: ByColor<bool>) -> Tracker {
         Tracker {
             occ,
             ply: game.ply(),
@@ -102,7 +120,65 @@ impl Tracker {
             castle_at: None,
             reported: None,
             after_outage: false,
+            moves_for,
+            lag: None,
         }
+    }
+
+    /// The game moved on (or back) without this board: it still shows
+    /// `shown`, and is to follow by hand. `moves`: the moves that took the
+    /// game from `shown` to where it is, if it only moved on. A board
+    /// already behind keeps the position it showed.
+    pub fn fall_behind(&mut self, shown: Chess, moves: Option<Vec<Move>>) {
+        match &mut self.lag {
+            Some(lag) => {
+                lag.moves = match (lag.moves.take(), moves) {
+                    (Some(mut before), Some(more)) => {
+                        before.extend(more);
+                        Some(before)
+                    }
+                    _ => None,
+                };
+            }
+            None => {
+                self.clear_turn();
+                self.reported = None;
+                self.lag = Some(Lag { base: shown, moves });
+            }
+        }
+    }
+
+    /// The replication this board still has to do, if any.
+    pub fn lag(&self) -> Option<&Lag> {
+        self.lag.as_ref()
+    }
+
+    /// Does this board differ from the game unexplained, reported and not
+    /// yet put right (E2.7)?
+    pub fn diverged(&self, game: &Game) -> bool {
+        self.reported.is_some() && (self.lag.is_some() || !self.moves_for[game.turn()])
+    }
+
+    /// The position this board shows (or is believed to): the game's, or
+    /// the one it showed when it fell behind.
+    pub fn shown(&self, game: &Game) -> Chess {
+        match &self.lag {
+            Some(lag) => lag.base.clone(),
+            None => game.position().clone(),
+        }
+    }
+
+    fn clear_turn(&mut self) {
+        self.seq = 0;
+        self.lifted = [0; 64];
+        self.placed = [0; 64];
+        self.touches.clear();
+        self.adjust_pending = false;
+        self.adjusted = Bitboard::EMPTY;
+        self.promotion_choice = None;
+        self.promotion_said = None;
+        self.castle_at = None;
+        self.settle_at = None;
     }
 
     /// The sensors are back after an outage (the `board_back` input).
@@ -133,21 +209,13 @@ impl Tracker {
     }
 
     /// Starts a new turn's state when the game has moved on.
+    /// A board behind the game keeps its marks until it has caught up.
     fn sync(&mut self, game: &Game) {
-        if self.ply == game.ply() {
+        if self.ply == game.ply() || self.lag.is_some() {
             return;
         }
         self.ply = game.ply();
-        self.seq = 0;
-        self.lifted = [0; 64];
-        self.placed = [0; 64];
-        self.touches.clear();
-        self.adjust_pending = false;
-        self.adjusted = Bitboard::EMPTY;
-        self.promotion_choice = None;
-        self.promotion_said = None;
-        self.castle_at = None;
-        self.settle_at = None;
+        self.clear_turn();
     }
 
     /// Stable square changes that happened together at `t`.
@@ -179,7 +247,10 @@ impl Tracker {
                 continue;
             }
             self.adjusted.discard(sq);
-            if game.is_over() || !expected.contains(sq) {
+            // Only the player to move touches, on his own board; a board
+            // being brought up to date is not played on (E2.7).
+            let playing = self.lag.is_none() && self.moves_for[game.turn()];
+            if game.is_over() || !expected.contains(sq) || !playing {
                 continue;
             }
             if self.touches.iter().any(|t| t.square == sq) {
@@ -250,12 +321,91 @@ impl Tracker {
     /// Were all pieces of the move taken out, and did every piece that lands
     /// on an occupied square land after its origin was emptied?
     fn executed(&self, fp: &Footprint) -> bool {
-        let all_lifted = fp.sources.into_iter().all(|s| self.lifted[s as usize] != 0);
-        all_lifted
-            && fp.landings.iter().flatten().all(|&(to, from)| {
-                let from_seq = self.lifted[from as usize];
-                from_seq != 0 && self.placed[to as usize] > from_seq
-            })
+        self.marks().executed(fp)
+    }
+
+    fn marks(&self) -> Marks<'_> {
+        Marks {
+            lifted: &self.lifted,
+            placed: &self.placed,
+        }
+    }
+
+    /// A board behind the game: done, under way, or wrong once still.
+    fn evaluate_lag(
+        &mut self,
+        t: u64,
+        game: &Game,
+        settings: &Settings,
+        settled: bool,
+        out: &mut Vec<Verdict>,
+    ) {
+        let Some(lag) = &self.lag else { return };
+        match lag.judge(game.position(), self.occ, &self.marks()) {
+            Judgement::Done => {
+                self.lag = None;
+                self.reported = None;
+                self.ply = game.ply();
+                self.clear_turn();
+                out.push(Verdict::Replicated);
+            }
+            Judgement::Waiting => self.settle_at = None,
+            Judgement::Wrong { missing, extra } => {
+                let verdict = Verdict::Diverged { missing, extra };
+                self.report_when_still(t, settings, settled, out, verdict);
+            }
+        }
+    }
+
+    /// A board the player to move does not play on: it should show the
+    /// game, and anything else once still is a divergence.
+    fn evaluate_view(
+        &mut self,
+        t: u64,
+        game: &Game,
+        settings: &Settings,
+        settled: bool,
+        out: &mut Vec<Verdict>,
+    ) {
+        let expected = game.occupied();
+        if self.occ == expected {
+            self.settle_at = None;
+            if self.reported.take().is_some() {
+                out.push(Verdict::Restored);
+            }
+            return;
+        }
+        let pos = game.position();
+        let missing = (expected & !self.occ)
+            .into_iter()
+            .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
+            .collect();
+        let extra = (self.occ & !expected).into_iter().collect();
+        let verdict = Verdict::Diverged { missing, extra };
+        self.report_when_still(t, settings, settled, out, verdict);
+    }
+
+    /// Reports what `verdict` makes of the board once it has been still
+    /// for the settle time, and once only for the same board.
+    fn report_when_still(
+        &mut self,
+        t: u64,
+        settings: &Settings,
+        settled: bool,
+        out: &mut Vec<Verdict>,
+        verdict: Verdict,
+    ) {
+        if self.reported == Some(self.occ) {
+            return;
+        }
+        if !settled {
+            if self.settle_at.is_none() {
+                self.settle_at = Some(t + settings.settle_ms);
+            }
+            return;
+        }
+        self.reported = Some(self.occ);
+        out.push(verdict);
     }
 
     /// Chess960 castling where king and rook trade squares leaves the
@@ -295,10 +445,16 @@ impl Tracker {
         castle_wait_over: bool,
         out: &mut Vec<Verdict>,
     ) {
+        if self.lag.is_some() {
+            return self.evaluate_lag(t, game, settings, settled, out);
+        }
         if game.is_over() {
             self.settle_at = None;
             self.castle_at = None;
             return;
+        }
+        if !self.moves_for[game.turn()] {
+            return self.evaluate_view(t, game, settings, settled, out);
         }
         let expected = game.occupied();
         let board = self.occ;

@@ -69,6 +69,10 @@ pub struct MirrorState {
     /// The blind player's last move, until the sighted player's next move:
     /// the move to make on the sighted player's board.
     pub repeat: Option<MoveEntry>,
+    /// With a sighted player's board pegboard reads: the squares it must
+    /// still change to show the game, until it does (`null` then, and
+    /// always without such a board).
+    pub replicating: Option<Vec<String>>,
     pub clock: Option<ClockView>,
     pub status: Option<Status>,
     pub result: Option<&'static str>,
@@ -135,6 +139,7 @@ impl MirrorState {
             moves: Vec::new(),
             last_move: None,
             repeat: None,
+            replicating: None,
             clock: None,
             status: None,
             result: None,
@@ -329,7 +334,55 @@ impl MirrorState {
             Event::Resumed { say, .. } => self.status = status("resumed", say, Vec::new()),
             Event::NewGame { say } => self.status = status("new_game", say, Vec::new()),
             Event::Say { text } => self.status = status("say", text, Vec::new()),
-            Event::Announced { .. } | Event::TimeWarning { .. } => {}
+            Event::Replicate {
+                board,
+                missing,
+                extra,
+                ..
+            } if *board != crate::core::BLIND_BOARD => {
+                let squares = missing
+                    .iter()
+                    .map(|m| m.square.clone())
+                    .chain(extra.iter().cloned())
+                    .collect();
+                self.replicating = Some(squares);
+            }
+            Event::Replicated { board, .. } if *board != crate::core::BLIND_BOARD => {
+                // The sighted player's board shows the move: done.
+                self.replicating = None;
+                self.repeat = None;
+                if self.status.as_ref().is_some_and(|s| s.kind == "diverged") {
+                    self.status = None;
+                }
+            }
+            Event::Diverged {
+                missing,
+                extra,
+                say,
+                ..
+            } => {
+                let squares = missing
+                    .iter()
+                    .map(|m| m.square.clone())
+                    .chain(extra.iter().cloned())
+                    .collect();
+                self.status = status("diverged", say, squares);
+            }
+            Event::Retraced { ply, fen, say } => {
+                self.moves.truncate(*ply as usize);
+                self.ply = *ply;
+                self.last_move = self.moves.last().cloned();
+                self.repeat = None;
+                self.touched = None;
+                self.result = None;
+                self.set_position(fen);
+                self.status = status("retraced", say, Vec::new());
+            }
+            Event::Refused { say, .. } => self.status = status("refused", say, Vec::new()),
+            Event::Replicate { .. }
+            | Event::Replicated { .. }
+            | Event::Announced { .. }
+            | Event::TimeWarning { .. } => {}
         }
     }
 

@@ -297,6 +297,8 @@ impl Keeper {
             start: start.clone(),
             time_control: self.c.settings().clock.control.clone(),
             tags: self.tags.clone(),
+            white_moves_on: self.c.settings().seats.white.written(),
+            black_moves_on: self.c.settings().seats.black.written(),
         });
         match Writer::create(files, t, &header) {
             Ok(mut writer) => {

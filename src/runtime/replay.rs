@@ -101,11 +101,12 @@ where
         _ => (Header::default(), first),
     };
     let mut settings = settings;
-    // The trace's own time control is the one its game was played with.
-    if header.time_control.is_some() {
-        settings.clock.control = header.time_control;
-    }
-    let mut c = Controller::new(&header.start, settings, words, boards)
+    // The trace's own time control and seats are the ones its game was
+    // played with.
+    header.apply(&mut settings);
+    let boards = crate::core::controller::boards_of(boards, &settings);
+    let boards: Vec<&str> = boards.iter().map(String::as_str).collect();
+    let mut c = Controller::new(&header.start, settings, words, &boards)
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
     let mut out = Vec::new();
     c.start(start_t, &mut out);

@@ -183,6 +183,16 @@ impl Utterance {
     /// give nothing.
     pub fn of(stamped: &Stamped, delivery: &Delivery) -> Option<Utterance> {
         let mut volume = 100;
+        // What happens on another board is for its own player (the mirror
+        // shows it); the blind player hears the moves made there.
+        if stamped
+            .event
+            .board()
+            .is_some_and(|b| b != crate::core::BLIND_BOARD)
+            && !matches!(stamped.event, Event::Move { .. })
+        {
+            return None;
+        }
         let (kind, earcon, ply) = match &stamped.event {
             Event::Ready { .. } | Event::Announced { .. } | Event::Clock { .. } => return None,
             Event::Flag { .. } => (Kind::Game, Some(Earcon::Flag), None),
@@ -202,6 +212,14 @@ impl Utterance {
             Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {
                 (Kind::Game, None, None)
             }
+            // One move to repeat was said as the move itself, in the long
+            // form; a retrace or several moves are said square by square.
+            Event::Replicate { moves, .. } if moves.len() == 1 => return None,
+            Event::Replicate { .. } => (Kind::Board, None, None),
+            Event::Replicated { .. } => return None,
+            Event::Diverged { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
+            Event::Retraced { .. } => (Kind::Game, None, None),
+            Event::Refused { .. } => (Kind::Game, Some(Earcon::Illegal), None),
         };
         let earcon = earcon.filter(|&e| delivery.earcons.on(e));
         let text = stamped.event.spoken().unwrap_or_default().to_string();

@@ -55,6 +55,30 @@ pub struct Header {
     /// The game's PGN tags (Event, Site, Date, Round, White, Black), as a
     /// journal's header keeps them for its scoresheet.
     pub tags: std::collections::BTreeMap<String, String>,
+    /// Where White's and Black's moves are made, when not on the blind
+    /// player's board: a board's name or "relay" (overrides `[game]`).
+    pub white_moves_on: Option<String>,
+    pub black_moves_on: Option<String>,
+}
+
+impl Header {
+    /// `settings` with what this header fixes for its game: the time
+    /// control and where each player moves.
+    pub fn apply(&self, settings: &mut crate::core::Settings) {
+        if self.time_control.is_some() {
+            settings.clock.control = self.time_control.clone();
+        }
+        let seat = |name: &str| match name {
+            "relay" => crate::core::Seat::Relay,
+            board => crate::core::Seat::Board(board.to_string()),
+        };
+        if let Some(w) = &self.white_moves_on {
+            settings.seats.white = seat(w);
+        }
+        if let Some(b) = &self.black_moves_on {
+            settings.seats.black = seat(b);
+        }
+    }
 }
 
 /// One line of a trace, with its time and line number.
@@ -191,7 +215,13 @@ struct Line<'a> {
     black_moves: Option<u32>,
     #[serde(borrow)]
     clocks: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    uci: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    san: Option<Cow<'a, str>>,
     tags: Option<std::collections::BTreeMap<String, String>>,
+    white_moves_on: Option<String>,
+    black_moves_on: Option<String>,
 }
 
 /// What each field of a trace line holds, for errors about a value of the
@@ -222,10 +252,14 @@ const FIELD_KINDS: &[(&str, &str)] = &[
     ("white_moves", "a whole number of moves"),
     ("black_moves", "a whole number of moves"),
     ("clocks", "\"held\" or \"running\""),
+    ("uci", "a move in UCI in quotes, like \"g8f6\""),
+    ("san", "a move in SAN in quotes, like \"Nf6\""),
     (
         "tags",
         "an object of PGN tags and their texts, like {\"White\":\"Anna\"}",
     ),
+    ("white_moves_on", "a board's name or \"relay\", in quotes"),
+    ("black_moves_on", "a board's name or \"relay\", in quotes"),
 ];
 
 /// A JSON value, named for an error message, quoting at most a short
@@ -337,6 +371,8 @@ fn input(line: &Line) -> Result<Input, String> {
             white_moves: line.white_moves,
             black_moves: line.black_moves,
             clocks: line.clocks.as_deref(),
+            uci: line.uci.as_deref(),
+            san: line.san.as_deref(),
         },
     )
     .map_err(|e| e.to_string())
@@ -403,10 +439,14 @@ pub(crate) fn parse_line(
         && (line.start.is_some()
             || line.variant.is_some()
             || line.time_control.is_some()
-            || line.tags.is_some())
+            || line.tags.is_some()
+            || line.white_moves_on.is_some()
+            || line.black_moves_on.is_some())
     {
         return Err(
-            "`start`, `variant`, `time_control` and `tags` belong to the header line".to_string(),
+            "`start`, `variant`, `time_control`, `tags`, `white_moves_on` and `black_moves_on` \
+             belong to the header line"
+                .to_string(),
         );
     }
     if line.input.is_none()
@@ -455,6 +495,8 @@ pub(crate) fn parse_line(
             },
             time_control,
             tags: line.tags.clone().unwrap_or_default(),
+            white_moves_on: line.white_moves_on.clone(),
+            black_moves_on: line.black_moves_on.clone(),
         })
     } else if let Some(occ) = line.occ.as_deref() {
         Reading::Scan {
@@ -662,6 +704,8 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
             start,
             time_control,
             tags,
+            white_moves_on,
+            black_moves_on,
         }) => {
             let variant = if start.chess960 {
                 r#","variant":"chess960""#
@@ -680,8 +724,15 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
                     serde_json::to_string(tags).unwrap_or_default()
                 )
             };
+            let seats: String = [
+                ("white_moves_on", white_moves_on),
+                ("black_moves_on", black_moves_on),
+            ]
+            .into_iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| format!(r#","{k}":{}"#, json_str(v))))
+            .collect();
             format!(
-                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}}}"#,
+                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}{seats}}}"#,
                 json_str(&start.start)
             )
         }

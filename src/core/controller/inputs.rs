@@ -3,6 +3,7 @@
 //! words from the phrasebook.
 
 use super::*;
+use crate::core::input::Relayed;
 
 impl Controller {
     /// A button, keypad or console action at `t`.
@@ -128,6 +129,19 @@ impl Controller {
                 self.notice(t, Notice::BoardBack, out);
             }
             Input::Restarted { hold } => self.restarted(t, hold, out),
+            Input::Move(relayed) => self.relayed(t, relayed, out),
+            Input::Retrace(ply) => self.retrace(t, ply, out),
+            Input::ToReplicate => {
+                let text = match self.board_index(BLIND_BOARD) {
+                    Some(b) => self.replication_text(b),
+                    None => self.words.notice(Notice::BoardMatches),
+                };
+                self.say(t, text, out);
+            }
+            Input::Differences => {
+                let text = self.differences_text(BLIND_BOARD);
+                self.say(t, text, out);
+            }
             Input::NewGame => {
                 let under_way = !self.game.is_over() && self.game.ply() > 0;
                 let confirmed = self
@@ -142,6 +156,105 @@ impl Controller {
             }
         }
         self.recompute_deadline();
+    }
+
+    /// A move relayed from a board pegboard does not read (E2.9a): played
+    /// if legal here and now, else refused with the game unchanged.
+    fn relayed(&mut self, t: u64, relayed: Relayed, out: &mut Vec<Stamped>) {
+        let (given, m) = match relayed {
+            Relayed::Uci(u) => (u.to_string(), u.to_move(self.game.position()).ok()),
+            Relayed::San(s) => (s.to_string(), s.to_move(self.game.position()).ok()),
+        };
+        let refused = |reason, say| Stamped {
+            t,
+            event: Event::Refused {
+                given: given.clone(),
+                reason,
+                say,
+            },
+        };
+        if self.game.is_over() {
+            out.push(refused(
+                "game_over",
+                self.words.notice(Notice::GameOverAlready),
+            ));
+        } else if let Some(m) = m.filter(|&m| self.game.position().is_legal(m)) {
+            self.play(t, None, m, false, out);
+        } else {
+            out.push(refused("illegal", self.words.notice(Notice::RelayRefused)));
+        }
+    }
+
+    /// The arbiter takes the game back to the position after `ply` moves
+    /// (E2.8). The clocks stay as they are until he sets them; every board
+    /// is guided back, square by square.
+    fn retrace(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
+        if ply > self.game.ply() {
+            out.push(Stamped {
+                t,
+                event: Event::Refused {
+                    given: ply.to_string(),
+                    reason: "no_such_ply",
+                    say: self.words.move_number(self.game.position()),
+                },
+            });
+            return;
+        }
+        let shown: Vec<shakmaty::Chess> = self
+            .boards
+            .iter()
+            .map(|b| b.tracker.shown(&self.game))
+            .collect();
+        self.game.retrace(ply);
+        self.announced = self.announced.min(ply);
+        self.new_game_asked = None;
+        let say = format!(
+            "{} {}",
+            self.words.notice(Notice::Retraced),
+            self.words.move_number(self.game.position())
+        );
+        out.push(Stamped {
+            t,
+            event: Event::Retraced {
+                ply,
+                fen: self.game.fen(),
+                say,
+            },
+        });
+        for (i, shown) in shown.into_iter().enumerate() {
+            let lagging = self.boards[i].tracker.lag().is_some();
+            if lagging || !super::super::replica::differing(&shown, self.game.position()).is_empty()
+            {
+                self.boards[i].tracker.fall_behind(shown, None);
+                self.replicate(t, i, out);
+            }
+        }
+        for i in 0..self.boards.len() {
+            let mut more = Vec::new();
+            self.boards[i]
+                .tracker
+                .after_move(t, false, &self.game, &self.settings, &mut more);
+            self.apply(t, i, more, out);
+        }
+    }
+
+    /// What differs between the board `name` and the game, in words.
+    fn differences_text(&self, name: &str) -> String {
+        let Some(b) = self.board_index(name) else {
+            return self.words.notice(Notice::BoardMatches);
+        };
+        let pos = self.game.position();
+        let board = self.boards[b].tracker.occupied();
+        let expected = pos.board().occupied();
+        if board == expected {
+            return self.words.notice(Notice::BoardMatches);
+        }
+        let missing: Vec<(Square, Piece)> = (expected & !board)
+            .into_iter()
+            .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
+            .collect();
+        let extra: Vec<Square> = (board & !expected).into_iter().collect();
+        self.words.mismatch(&missing, &extra)
     }
 
     /// The speech output has begun to say the move of `ply` (E2.3c).

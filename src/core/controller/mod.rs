@@ -29,11 +29,28 @@ mod inputs;
 /// The name of the visually handicapped player's board.
 pub const BLIND_BOARD: &str = "blind";
 
+/// The boards a game is played with: `named`, and every board a player
+/// moves on (`settings.seats`), each once.
+pub fn boards_of(named: &[&str], settings: &Settings) -> Vec<String> {
+    let mut boards: Vec<String> = named.iter().map(|s| s.to_string()).collect();
+    for seat in [&settings.seats.white, &settings.seats.black] {
+        if let Some(b) = seat.board()
+            && !boards.iter().any(|x| x == b)
+        {
+            boards.push(b.to_string());
+        }
+    }
+    boards
+}
+
 #[derive(Debug, Clone)]
 struct BoardView {
     name: String,
     debounce: Debouncer,
     tracker: Tracker,
+    /// A move made here waits while another board differs from the game
+    /// (`hold_on_divergence`).
+    held: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -86,7 +103,8 @@ impl Controller {
             .map(|&name| BoardView {
                 name: name.to_string(),
                 debounce: Debouncer::new(settings.debounce_ms, game.occupied()),
-                tracker: Tracker::new(game.occupied(), &game),
+                tracker: Tracker::new(game.occupied(), &game, settings.seats.moving_on(name)),
+                held: false,
             })
             .collect();
         let clock = settings.clock.control.clone().map(|control| {
@@ -406,6 +424,123 @@ impl Controller {
         });
     }
 
+    /// Plays the legal move `m` at `t`, made on `board` (`None`: relayed),
+    /// and leaves every other board behind it, to be brought up by hand.
+    fn play(
+        &mut self,
+        t: u64,
+        board: Option<usize>,
+        m: shakmaty::Move,
+        settled: bool,
+        out: &mut Vec<Stamped>,
+    ) {
+        let before = self.game.position().clone();
+        let color: Color = before.turn();
+        let claim_was_pending = self.game.pending_claim() == Some(color);
+        // The blind player, who must now make the move on his own board,
+        // hears where to find the piece (E2.7).
+        let blind_follows = self
+            .board_index(BLIND_BOARD)
+            .is_some_and(|b| Some(b) != board && self.boards[b].tracker.lag().is_none());
+        let say = if blind_follows {
+            self.words.long_move_text(&before, m)
+        } else {
+            self.words.move_text(&before, m)
+        };
+        let shown: Vec<shakmaty::Chess> = self
+            .boards
+            .iter()
+            .map(|b| b.tracker.shown(&self.game))
+            .collect();
+        let Some(played) = self.game.play(m) else {
+            return;
+        };
+        let name = board.map_or("relay", |b| self.boards[b].name.as_str());
+        out.push(Stamped {
+            t,
+            event: Event::Move {
+                board: name.to_string(),
+                ply: played.ply,
+                color: Side(played.color),
+                uci: played.uci.clone(),
+                san: played.san.clone(),
+                say,
+                fen: played.fen.clone(),
+            },
+        });
+        if let Some(ending) = self.game.ending() {
+            self.game_over(t, ending, out);
+        } else if claim_was_pending {
+            self.notice(t, Notice::ClaimIncorrect, out);
+            self.penalty(t, !color, THREE_MINUTES, out);
+        }
+        for (i, shown) in shown.into_iter().enumerate() {
+            if Some(i) != board {
+                self.boards[i].tracker.fall_behind(shown, Some(vec![m]));
+                self.replicate(t, i, out);
+            }
+        }
+        for i in 0..self.boards.len() {
+            let mut more = Vec::new();
+            let s = if Some(i) == board { settled } else { false };
+            self.boards[i]
+                .tracker
+                .after_move(t, s, &self.game, &self.settings, &mut more);
+            self.apply(t, i, more, out);
+        }
+    }
+
+    /// What board `i` must do to catch up with the game, as an event.
+    fn replicate(&self, t: u64, i: usize, out: &mut Vec<Stamped>) {
+        let Some(lag) = self.boards[i].tracker.lag() else {
+            return;
+        };
+        let target = self.game.position();
+        let (missing, extra) = super::replica::changes(&lag.base, target);
+        let moves: Vec<shakmaty::Move> = lag.moves.clone().unwrap_or_default();
+        let say = self.replication_text(i);
+        out.push(Stamped {
+            t,
+            event: Event::Replicate {
+                board: self.boards[i].name.clone(),
+                ply: self.game.ply(),
+                moves: moves
+                    .iter()
+                    .map(|&m| m.to_uci(self.game.castling_mode()).to_string())
+                    .collect(),
+                missing: self.missing_list(&missing),
+                extra: extra.iter().map(|s| s.to_string()).collect(),
+                say,
+            },
+        });
+    }
+
+    /// What board `i` must do to catch up, in words: the one move in the
+    /// long form, else square by square; `None` when it shows the game.
+    fn replication_text(&self, i: usize) -> String {
+        let Some(lag) = self.boards[i].tracker.lag() else {
+            return self.words.notice(Notice::BoardMatches);
+        };
+        if let Some([m]) = lag.moves.as_deref() {
+            return self.words.long_move_text(&lag.base, *m);
+        }
+        let (missing, extra) = super::replica::changes(&lag.base, self.game.position());
+        self.words.mismatch(&missing, &extra)
+    }
+
+    /// A board was put right: moves held for it go ahead.
+    fn release_held(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        for i in 0..self.boards.len() {
+            if self.boards[i].held && !self.boards.iter().any(|b| b.tracker.diverged(&self.game)) {
+                let mut more = Vec::new();
+                self.boards[i]
+                    .tracker
+                    .after_move(t, true, &self.game, &self.settings, &mut more);
+                self.apply(t, i, more, out);
+            }
+        }
+    }
+
     fn apply(&mut self, t: u64, board: usize, verdicts: Vec<Verdict>, out: &mut Vec<Stamped>) {
         let name = self.boards[board].name.clone();
         for verdict in verdicts {
@@ -424,47 +559,45 @@ impl Controller {
                     violation,
                     settled,
                 } => {
+                    let waits_for = self.settings.hold_on_divergence.then(|| {
+                        self.boards
+                            .iter()
+                            .enumerate()
+                            .find(|(j, b)| *j != board && b.tracker.diverged(&self.game))
+                            .map(|(j, _)| j)
+                    });
+                    if let Some(Some(_)) = waits_for {
+                        if !self.boards[board].held {
+                            self.boards[board].held = true;
+                            self.notice(t, Notice::Held, out);
+                        }
+                        continue;
+                    }
+                    self.boards[board].held = false;
                     if let Some(ob) = &violation {
                         self.touch_violation(t, &name, m, ob, false, out);
                     }
-                    let before = self.game.position().clone();
-                    let color: Color = before.turn();
-                    let claim_was_pending = self.game.pending_claim() == Some(color);
-                    let say = self.words.move_text(&before, m);
-                    let Some(played) = self.game.play(m) else {
-                        continue;
-                    };
+                    self.play(t, Some(board), m, settled, out);
+                }
+                Verdict::Replicated => {
                     out.push(Stamped {
                         t,
-                        event: Event::Move {
+                        event: Event::Replicated {
                             board: name.clone(),
-                            ply: played.ply,
-                            color: Side(played.color),
-                            uci: played.uci.clone(),
-                            san: played.san.clone(),
-                            say,
-                            fen: played.fen.clone(),
+                            ply: self.game.ply(),
                         },
                     });
-                    if let Some(ending) = self.game.ending() {
-                        self.game_over(t, ending, out);
-                    } else if claim_was_pending {
-                        self.notice(t, Notice::ClaimIncorrect, out);
-                        self.penalty(t, !color, THREE_MINUTES, out);
-                    }
-                    for i in 0..self.boards.len() {
-                        let mut more = Vec::new();
-                        let s = if i == board { settled } else { false };
-                        self.boards[i].tracker.after_move(
-                            t,
-                            s,
-                            &self.game,
-                            &self.settings,
-                            &mut more,
-                        );
-                        self.apply(t, i, more, out);
-                    }
+                    self.release_held(t, out);
                 }
+                Verdict::Diverged { missing, extra } => out.push(Stamped {
+                    t,
+                    event: Event::Diverged {
+                        board: name.clone(),
+                        missing: self.missing_list(&missing),
+                        extra: extra.iter().map(|s| s.to_string()).collect(),
+                        say: self.words.mismatch(&missing, &extra),
+                    },
+                }),
                 Verdict::Rejected { m, obligation } => {
                     self.touch_violation(t, &name, m, &obligation, true, out);
                 }
@@ -503,13 +636,16 @@ impl Controller {
                         say: self.words.mismatch(&missing, &extra),
                     },
                 }),
-                Verdict::Restored => out.push(Stamped {
-                    t,
-                    event: Event::Restored {
-                        board: name.clone(),
-                        say: self.words.notice(Notice::Restored),
-                    },
-                }),
+                Verdict::Restored => {
+                    out.push(Stamped {
+                        t,
+                        event: Event::Restored {
+                            board: name.clone(),
+                            say: self.words.notice(Notice::Restored),
+                        },
+                    });
+                    self.release_held(t, out);
+                }
             }
         }
     }
