@@ -96,8 +96,22 @@ impl Hands {
         }
     }
 
+    /// The hands of the board named `board` (the blind player's is the
+    /// default).
+    pub fn on_board(mut self, board: &str) -> Hands {
+        self.board = board.to_string();
+        self
+    }
+
     pub fn now(&self) -> u64 {
         self.t
+    }
+
+    /// Lets time run on to `t`, if it is later.
+    pub fn wait_until(&mut self, t: u64) {
+        if t > self.t {
+            self.wait(t - self.t);
+        }
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -222,7 +236,18 @@ impl Hands {
         let (lo, hi) = self.style.think;
         let think = self.rng.range(lo, hi);
         self.wait(think);
-        let promote_before = self.rng.chance(50);
+        self.make(pos, m, mode, true);
+    }
+
+    /// Makes a move already played elsewhere on this board (E2.7): the
+    /// same handling, without saying the promotion piece, which the game
+    /// already knows.
+    pub fn replicate(&mut self, pos: &Chess, m: Move, mode: CastlingMode) {
+        self.make(pos, m, mode, false);
+    }
+
+    fn make(&mut self, pos: &Chess, m: Move, mode: CastlingMode, says: bool) {
+        let promote_before = says && self.rng.chance(50);
         if let (Some(role), true) = (m.promotion(), promote_before) {
             self.input(Input::Promote(role));
             let ms = self.rng.range(100, 600);
@@ -319,7 +344,7 @@ impl Hands {
             }
             Move::Put { to, .. } => self.place(to),
         }
-        if let (Some(role), false) = (m.promotion(), promote_before) {
+        if let (Some(role), false, true) = (m.promotion(), promote_before, says) {
             let ms = self.rng.range(100, 900);
             self.wait(ms);
             self.input(Input::Promote(role));
@@ -467,4 +492,130 @@ pub fn simulate_moves(
     }
     hands.wait(3000);
     hands.into_entries()
+}
+
+/// Where the sighted player's moves come from in a two-board simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sighted {
+    /// His own board, read by sensors (`"sighted"`).
+    Board,
+    /// A wooden board: an assistant relays each move as a `move` input.
+    Relay,
+}
+
+/// Simulates a whole game on two boards (E1): the blind player (White,
+/// on `"blind"`) and the sighted player (Black) each move on their own
+/// board, and each board's player makes the opponent's move on his own
+/// board after `delay` ms (a range) once it is played, before his own.
+/// With [`Sighted::Relay`] Black's moves are relayed and only the blind
+/// player's board is read.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_two_boards(
+    record: &GameRecord,
+    start: &Chess,
+    mode: CastlingMode,
+    moves: &[Move],
+    seed: u64,
+    style: Style,
+    sighted: Sighted,
+    delay: (u64, u64),
+) -> Vec<Entry> {
+    let occ = start.board().occupied();
+    let mut blind = Hands::new(seed, style, occ);
+    let mut other = Hands::new(seed ^ 0x5eed, style, occ).on_board("sighted");
+    let mut entries = vec![Entry {
+        t: 0,
+        line: 0,
+        reading: Reading::Header(crate::trace::Header {
+            start: record.start.clone(),
+            black_moves_on: Some(
+                match sighted {
+                    Sighted::Board => "sighted",
+                    Sighted::Relay => "relay",
+                }
+                .to_string(),
+            ),
+            ..crate::trace::Header::default()
+        }),
+    }];
+    // A move is executed a debounce window after its last change; the
+    // other board's player starts on it a human delay later.
+    let settle = crate::core::debounce::DEFAULT_WINDOW_MS + MAX_CHATTER_MS;
+    let mut pos = start.clone();
+    for &m in moves {
+        let white = pos.turn() == Color::White;
+        let done = match (white, sighted) {
+            (true, _) => {
+                blind.play(&pos, m, mode);
+                blind.last_change + settle
+            }
+            (false, Sighted::Board) => {
+                other.play(&pos, m, mode);
+                other.last_change + settle
+            }
+            (false, Sighted::Relay) => {
+                let (lo, hi) = style.think;
+                let think = blind.rng.range(lo, hi);
+                let at = blind.now().max(other.now()) + think;
+                other.wait_until(at);
+                entries.push(Entry {
+                    t: at,
+                    line: 0,
+                    reading: Reading::Input(Input::Move(crate::core::input::Relayed::Uci(
+                        m.to_uci(mode),
+                    ))),
+                });
+                at
+            }
+        };
+        let follower = if white { &mut other } else { &mut blind };
+        if white && sighted == Sighted::Relay {
+            // The wooden board is not read; its player keeps pace.
+            follower.wait_until(done);
+        } else {
+            let wait = follower.rng.range(delay.0, delay.1);
+            follower.wait_until(done + wait);
+            follower.replicate(&pos, m, mode);
+        }
+        // The mover's next move comes after his own board caught up.
+        let (mover, follower) = if white {
+            (&mut blind, &mut other)
+        } else {
+            (&mut other, &mut blind)
+        };
+        let caught_up = follower.last_change + settle;
+        mover.wait_until(caught_up.max(follower.now()));
+        follower.wait_until(mover.now());
+        pos.play_unchecked(m);
+    }
+    let end = blind.now().max(other.now()) + 2000;
+    blind.wait_until(end);
+    let mut tail = Vec::new();
+    if !pos.is_game_over() {
+        let decided = |input| Entry {
+            t: end,
+            line: 0,
+            reading: Reading::Input(input),
+        };
+        match record.result.as_str() {
+            "1-0" => tail.push(decided(Input::Resign(Color::Black))),
+            "0-1" => tail.push(decided(Input::Resign(Color::White))),
+            "1/2-1/2" => {
+                tail.push(decided(Input::DrawOffer(pos.turn())));
+                tail.push(decided(Input::DrawOffer(!pos.turn())));
+            }
+            _ => {}
+        }
+    }
+    blind.wait(3000);
+    let mut readings: Vec<Entry> = blind.into_entries();
+    if sighted == Sighted::Board {
+        readings.extend(other.into_entries());
+    }
+    readings.extend(entries.drain(1..));
+    // One timeline: by time, each board's own order kept.
+    readings.sort_by_key(|e| e.t);
+    entries.extend(readings.into_iter().filter(|e| e.t <= end));
+    entries.extend(tail);
+    entries
 }

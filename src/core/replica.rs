@@ -43,9 +43,18 @@ impl Marks<'_> {
 pub enum Judgement {
     /// The game's position: the replication is done.
     Done,
-    /// Nothing done yet, or a piece still in the hand on the way.
+    /// Nothing done yet, or a piece surely still in the hand on the way
+    /// (fewer pieces on the board than there will be).
     Waiting,
-    /// Something else: what to put where, and which squares to empty.
+    /// Only the squares the replication changes differ, but it is not done:
+    /// perhaps under way, perhaps left half done (a captured piece not
+    /// taken off, a rook not moved). What to put where, if it stays so.
+    Underway {
+        missing: Vec<(Square, Piece)>,
+        extra: Vec<Square>,
+    },
+    /// A square the replication does not change differs: what to put
+    /// where, and which squares to empty.
     Wrong {
         missing: Vec<(Square, Piece)>,
         extra: Vec<Square>,
@@ -112,7 +121,11 @@ impl Lag {
             .filter_map(|sq| target.board().piece_at(sq).map(|p| (sq, p)))
             .collect();
         let extra = (board & !target_occ | stale).into_iter().collect();
-        Judgement::Wrong { missing, extra }
+        if agrees_outside {
+            Judgement::Underway { missing, extra }
+        } else {
+            Judgement::Wrong { missing, extra }
+        }
     }
 }
 
@@ -206,7 +219,7 @@ mod tests {
     #[test]
     fn e2_7_capture_without_removing_the_piece_is_wrong() {
         // 1. e4 d5 2. exd5: the pawn lifted, d5's pawn never taken out.
-        let Judgement::Wrong { missing, extra } = judge("e4 d5", "exd5", "-e4") else {
+        let Judgement::Underway { missing, extra } = judge("e4 d5", "exd5", "-e4") else {
             panic!("not wrong");
         };
         assert_eq!(
@@ -230,7 +243,7 @@ mod tests {
     #[test]
     fn e2_7_castling_with_only_the_king_moved_is_wrong() {
         let before = "e4 e5 Nf3 Nc6 Bc4 Bc5";
-        let Judgement::Wrong { missing, extra } = judge(before, "O-O", "-e1 +g1") else {
+        let Judgement::Underway { missing, extra } = judge(before, "O-O", "-e1 +g1") else {
             panic!("not wrong");
         };
         assert_eq!(
@@ -250,7 +263,7 @@ mod tests {
     #[test]
     fn e2_7_en_passant_without_removing_the_pawn_is_wrong() {
         let before = "e4 a6 e5 d5";
-        let Judgement::Wrong { missing, extra } = judge(before, "exd6", "-e5 +d6") else {
+        let Judgement::Underway { missing, extra } = judge(before, "exd6", "-e5 +d6") else {
             panic!("not wrong");
         };
         assert!(missing.is_empty());

@@ -67,6 +67,11 @@ pub enum Verdict {
     },
 }
 
+/// A replication that looks under way is reported after this many settle
+/// times of stillness (a hand may rest with a piece in it), one that
+/// cannot be after one.
+pub const UNDERWAY_SETTLES: u64 = 4;
+
 /// Sequence number of the latest lift or placement of each square during
 /// the current turn; 0 means none.
 type Seq = u32;
@@ -350,9 +355,15 @@ impl Tracker {
                 out.push(Verdict::Replicated);
             }
             Judgement::Waiting => self.settle_at = None,
+            Judgement::Underway { missing, extra } => {
+                // A hand may rest this long in the middle of a replication.
+                let wait = settings.settle_ms * UNDERWAY_SETTLES;
+                let verdict = Verdict::Diverged { missing, extra };
+                self.report_when_still(t, wait, settled, out, verdict);
+            }
             Judgement::Wrong { missing, extra } => {
                 let verdict = Verdict::Diverged { missing, extra };
-                self.report_when_still(t, settings, settled, out, verdict);
+                self.report_when_still(t, settings.settle_ms, settled, out, verdict);
             }
         }
     }
@@ -382,15 +393,15 @@ impl Tracker {
             .collect();
         let extra = (self.occ & !expected).into_iter().collect();
         let verdict = Verdict::Diverged { missing, extra };
-        self.report_when_still(t, settings, settled, out, verdict);
+        self.report_when_still(t, settings.settle_ms, settled, out, verdict);
     }
 
-    /// Reports what `verdict` makes of the board once it has been still
-    /// for the settle time, and once only for the same board.
+    /// Reports `verdict` once the board has been still for `wait` ms, and
+    /// once only for the same board.
     fn report_when_still(
         &mut self,
         t: u64,
-        settings: &Settings,
+        wait: u64,
         settled: bool,
         out: &mut Vec<Verdict>,
         verdict: Verdict,
@@ -400,7 +411,7 @@ impl Tracker {
         }
         if !settled {
             if self.settle_at.is_none() {
-                self.settle_at = Some(t + settings.settle_ms);
+                self.settle_at = Some(t + wait);
             }
             return;
         }

@@ -1,0 +1,559 @@
+//! Two boards, one game (E1, E2.7, E2.8): the blind player's pegged board
+//! and the sighted player's board, or his moves relayed by hand.
+
+mod common;
+
+use common::{of, parse, run_with, sans};
+use pegboard::core::Settings;
+use pegboard::pgn::{PgnGame, read_games};
+use pegboard::sim::{Sighted, Style, playable_moves, simulate_two_boards};
+use serde_json::Value;
+use shakmaty::Position;
+use shakmaty::san::SanPlus;
+
+fn games(file: &str) -> Vec<PgnGame> {
+    let path = format!("{}/tests/games/{file}", env!("CARGO_MANIFEST_DIR"));
+    let pgn = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    read_games(&pgn).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Every game of `file`, played on two boards (or relayed), `seeds` times.
+fn two_boards(file: &str, seeds: u64, sighted: Sighted) {
+    for (i, game) in games(file).iter().enumerate() {
+        let (start, mode, moves, _) = playable_moves(&game.record).expect("valid start");
+        let mut pos = start.clone();
+        let want: Vec<String> = moves
+            .iter()
+            .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
+            .collect();
+        let black_moves = moves
+            .iter()
+            .enumerate()
+            .filter(|(ply, _)| (*ply % 2 == 1) == start.turn().is_white())
+            .count();
+        for seed in 0..seeds {
+            let trace = simulate_two_boards(
+                &game.record,
+                &start,
+                mode,
+                &moves,
+                seed * 7919 + i as u64,
+                Style::default(),
+                sighted,
+                (300, 3000),
+            );
+            let events = run_with(&trace, Settings::default());
+            let label = format!(
+                "{file} game {} ({} - {}), seed {seed}",
+                i + 1,
+                game.white,
+                game.black
+            );
+            assert_eq!(sans(&events), want, "{label}");
+            for bad in [
+                "illegal",
+                "mismatch",
+                "touch_violation",
+                "diverged",
+                "refused",
+            ] {
+                let found = of(&events, bad);
+                assert!(found.is_empty(), "{label}: unexpected {bad}: {found:?}");
+            }
+            // Every move is made on the other board too, and confirmed.
+            let replicated = of(&events, "replicated");
+            let replicas = if sighted == Sighted::Board {
+                moves.len()
+            } else {
+                black_moves
+            };
+            assert_eq!(replicated.len(), replicas, "{label}");
+            // No touch while replicating: every touch is the mover's, on
+            // his own board.
+            for touch in of(&events, "touch") {
+                let own = match touch["board"].as_str() {
+                    Some("blind") => "white",
+                    _ => "black",
+                };
+                assert_eq!(touch["color"], own, "{label}: {touch}");
+            }
+            if sighted == Sighted::Relay {
+                assert!(of(&events, "touch").iter().all(|t| t["board"] == "blind"));
+            }
+        }
+    }
+}
+
+#[test]
+fn real_games_on_two_boards_each_player_on_his_own() {
+    two_boards("immortal-games.pgn", 1, Sighted::Board);
+    two_boards("kasparov-deep-blue-1997.pgn", 2, Sighted::Board);
+    two_boards("cutechess-fischerrandom.pgn", 2, Sighted::Board);
+    two_boards("molinari-bordais-1979.pgn", 3, Sighted::Board);
+    two_boards("nepomniachtchi-liren-game1.pgn", 2, Sighted::Board);
+}
+
+#[test]
+fn real_games_with_the_sighted_players_moves_relayed() {
+    two_boards("immortal-games.pgn", 1, Sighted::Relay);
+    two_boards("kasparov-deep-blue-1997.pgn", 2, Sighted::Relay);
+    two_boards("cutechess-fischerrandom.pgn", 2, Sighted::Relay);
+    two_boards("nepomniachtchi-liren-game1.pgn", 2, Sighted::Relay);
+}
+
+const TWO: &str = r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"sighted"}"#;
+
+fn run(lines: &str) -> Vec<Value> {
+    run_with(&parse(&format!("{TWO}\n{lines}")), Settings::default())
+}
+
+fn one<'a>(events: &'a [Value], name: &str) -> &'a Value {
+    let found = of(events, name);
+    assert_eq!(found.len(), 1, "one {name}: {found:?}");
+    found[0]
+}
+
+/// The events of board `name`, by kind, in order.
+fn on<'a>(events: &'a [Value], board: &str) -> Vec<&'a str> {
+    events
+        .iter()
+        .filter(|e| e["board"] == board)
+        .filter_map(|e| e["event"].as_str())
+        .collect()
+}
+
+fn squares(v: &Value) -> (Vec<String>, Vec<String>) {
+    let missing = v["missing"]
+        .as_array()
+        .expect("missing")
+        .iter()
+        .map(|m| {
+            format!(
+                "{}{}",
+                m["piece"].as_str().unwrap_or_default(),
+                m["square"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    let extra = v["extra"]
+        .as_array()
+        .expect("extra")
+        .iter()
+        .filter_map(|x| x.as_str().map(str::to_string))
+        .collect();
+    (missing, extra)
+}
+
+#[test]
+fn e1_each_player_moves_on_his_own_board_and_the_other_replicates() {
+    let ev = run(r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":3000,"board":"sighted","lift":"e2"}
+{"t":3200,"board":"sighted","place":"e4"}
+{"t":5000,"board":"sighted","lift":"e7"}
+{"t":5200,"board":"sighted","place":"e5"}
+{"t":7000,"lift":"e7"}
+{"t":7300,"place":"e5"}"#);
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    let replicate = of(&ev, "replicate");
+    assert_eq!(replicate.len(), 2);
+    assert_eq!(replicate[0]["board"], "sighted");
+    assert_eq!(replicate[0]["moves"], serde_json::json!(["e2e4"]));
+    // The blind player is told where to find the piece (E2.7).
+    assert_eq!(replicate[1]["board"], "blind");
+    assert_eq!(replicate[1]["say"], "Bauer Eva sieben nach Eva fünf");
+    let black = &of(&ev, "move")[1];
+    assert_eq!(black["board"], "sighted");
+    assert_eq!(
+        black["say"], "Bauer Eva sieben nach Eva fünf",
+        "said in the long form"
+    );
+    assert_eq!(
+        on(&ev, "sighted"),
+        ["replicate", "replicated", "touch", "move"]
+    );
+    assert_eq!(
+        on(&ev, "blind"),
+        ["touch", "move", "replicate", "replicated"]
+    );
+}
+
+#[test]
+fn e2_7_the_sighted_board_left_a_move_behind_is_reported_until_put_right() {
+    // 1. e4 on the pegged board; the sighted player plays ...e5 on his
+    // board without first making 1. e4 there.
+    let ev = run(r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":3000,"board":"sighted","lift":"e7"}
+{"t":3200,"board":"sighted","place":"e5"}
+{"t":9000,"board":"sighted","lift":"e5"}
+{"t":9200,"board":"sighted","place":"e7"}
+{"t":10000,"board":"sighted","lift":"e2"}
+{"t":10200,"board":"sighted","place":"e4"}
+{"t":12000,"board":"sighted","lift":"e7"}
+{"t":12200,"board":"sighted","place":"e5"}"#);
+    assert_eq!(
+        sans(&ev),
+        ["e4", "e5"],
+        "no move before the board caught up"
+    );
+    let diverged = one(&ev, "diverged");
+    assert_eq!(diverged["board"], "sighted");
+    assert_eq!(
+        squares(diverged),
+        (
+            vec!["Pe4".into(), "pe7".into()],
+            vec!["e2".into(), "e5".into()]
+        )
+    );
+    assert!(
+        diverged["t"].as_u64() >= Some(3200 + 1000),
+        "reported once still"
+    );
+    assert_eq!(
+        on(&ev, "sighted"),
+        ["replicate", "diverged", "replicated", "touch", "move"]
+    );
+    assert!(
+        of(&ev, "touch")
+            .iter()
+            .all(|t| t["t"].as_u64() > Some(10200) || t["board"] == "blind")
+    );
+}
+
+/// A position, White (the blind player) to move, Black on the sighted
+/// board; `lines` follow.
+fn from(fen: &str, lines: &str) -> Vec<Value> {
+    let header = format!(r#"{{"t":0,"trace":1,"start":"{fen}","black_moves_on":"sighted"}}"#);
+    run_with(&parse(&format!("{header}\n{lines}")), Settings::default())
+}
+
+#[test]
+fn e2_7_a_knight_replicated_to_the_wrong_square() {
+    let ev = run(r#"{"t":1000,"lift":"g1"}
+{"t":1100,"place":"f3"}
+{"t":3000,"board":"sighted","lift":"g1"}
+{"t":3200,"board":"sighted","place":"h3"}
+{"t":6000,"board":"sighted","lift":"h3"}
+{"t":6200,"board":"sighted","place":"f3"}"#);
+    let diverged = one(&ev, "diverged");
+    assert_eq!(squares(diverged), (vec!["Nf3".into()], vec!["h3".into()]));
+    assert_eq!(
+        diverged["t"],
+        3200 + 20 + 1000,
+        "once still for the settle time"
+    );
+    assert_eq!(on(&ev, "sighted"), ["replicate", "diverged", "replicated"]);
+}
+
+#[test]
+fn e2_7_a_capture_replicated_without_taking_off_the_captured_piece() {
+    // 1. exd5 on the pegged board; on the sighted board the pawn is
+    // lifted from e4 and the black pawn on d5 stays.
+    let ev = from(
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        r#"{"t":1000,"lift":"e4"}
+{"t":1200,"lift":"d5"}
+{"t":1400,"place":"d5"}
+{"t":3000,"board":"sighted","lift":"e4"}
+{"t":12000,"board":"sighted","lift":"d5"}
+{"t":12300,"board":"sighted","place":"d5"}"#,
+    );
+    assert_eq!(sans(&ev), ["exd5"]);
+    let diverged = one(&ev, "diverged");
+    assert_eq!(squares(diverged), (vec!["Pd5".into()], vec!["d5".into()]));
+    // A hand may rest with a piece in it: the guidance waits longer.
+    assert_eq!(diverged["t"], 3020 + 4 * 1000);
+    assert_eq!(on(&ev, "sighted"), ["replicate", "diverged", "replicated"]);
+}
+
+#[test]
+fn e2_7_castling_replicated_with_only_the_king_moved() {
+    let ev = from(
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        r#"{"t":1000,"lift":"e1"}
+{"t":1100,"place":"g1"}
+{"t":1300,"lift":"h1"}
+{"t":1400,"place":"f1"}
+{"t":5000,"board":"sighted","lift":"e1"}
+{"t":5200,"board":"sighted","place":"g1"}
+{"t":12000,"board":"sighted","lift":"h1"}
+{"t":12300,"board":"sighted","place":"f1"}"#,
+    );
+    assert_eq!(sans(&ev), ["O-O"]);
+    let diverged = one(&ev, "diverged");
+    assert_eq!(squares(diverged), (vec!["Rf1".into()], vec!["h1".into()]));
+    assert_eq!(on(&ev, "sighted"), ["replicate", "diverged", "replicated"]);
+}
+
+#[test]
+fn e2_7_en_passant_replicated_without_removing_the_pawn() {
+    let ev = from(
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        r#"{"t":1000,"lift":"e5"}
+{"t":1100,"place":"d6"}
+{"t":1300,"lift":"d5"}
+{"t":3000,"board":"sighted","lift":"e5"}
+{"t":3200,"board":"sighted","place":"d6"}
+{"t":12000,"board":"sighted","lift":"d5"}"#,
+    );
+    assert_eq!(sans(&ev), ["exd6"]);
+    let diverged = one(&ev, "diverged");
+    assert_eq!(squares(diverged), (vec![], vec!["d5".into()]));
+    assert_eq!(on(&ev, "sighted"), ["replicate", "diverged", "replicated"]);
+}
+
+#[test]
+fn e2_8_retrace_two_moves_and_both_boards_are_guided_back() {
+    let ev = run(r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"board":"sighted","lift":"e2"}
+{"t":2100,"board":"sighted","place":"e4"}
+{"t":3000,"board":"sighted","lift":"e7"}
+{"t":3100,"board":"sighted","place":"e5"}
+{"t":4000,"lift":"e7"}
+{"t":4100,"place":"e5"}
+{"t":5000,"lift":"g1"}
+{"t":5100,"place":"f3"}
+{"t":6000,"board":"sighted","lift":"g1"}
+{"t":6100,"board":"sighted","place":"f3"}
+{"t":8000,"input":"retrace","ply":1}
+{"t":9000,"lift":"f3"}
+{"t":9100,"place":"g1"}
+{"t":9200,"lift":"e5"}
+{"t":9300,"place":"e7"}
+{"t":10000,"board":"sighted","lift":"e5"}
+{"t":10100,"board":"sighted","place":"e7"}
+{"t":10200,"board":"sighted","lift":"f3"}
+{"t":10300,"board":"sighted","place":"g1"}
+{"t":12000,"board":"sighted","lift":"c7"}
+{"t":12100,"board":"sighted","place":"c5"}"#);
+    assert_eq!(sans(&ev), ["e4", "e5", "Nf3", "c5"]);
+    let retraced = one(&ev, "retraced");
+    assert_eq!(retraced["ply"], 1);
+    assert_eq!(
+        retraced["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    let back: Vec<&Value> = of(&ev, "replicate")
+        .into_iter()
+        .filter(|r| r["t"] == 8000)
+        .collect();
+    assert_eq!(back.len(), 2, "both boards are guided back");
+    for r in &back {
+        assert_eq!(r["moves"], serde_json::json!([]));
+        assert_eq!(
+            squares(r),
+            (
+                vec!["Ng1".into(), "pe7".into()],
+                vec!["f3".into(), "e5".into()]
+            )
+        );
+    }
+    let caught_up: Vec<&Value> = of(&ev, "replicated")
+        .into_iter()
+        .filter(|r| r["t"].as_u64() > Some(8000))
+        .collect();
+    assert_eq!(caught_up.len(), 2);
+    assert!(caught_up.iter().all(|r| r["ply"] == 1));
+    assert!(of(&ev, "diverged").is_empty());
+    assert_eq!(
+        of(&ev, "move")[3]["ply"],
+        2,
+        "play goes on from the retraced position"
+    );
+}
+
+#[test]
+fn art_6_7_a_the_sighted_players_move_completes_on_his_clock_press() {
+    let mut settings = Settings::default();
+    settings.clock.control =
+        Some(pegboard::core::clock::TimeControl::parse_pgn("300").expect("control"));
+    // pegboard presses the clock for the blind player only.
+    settings.clock.controller_presses = pegboard::core::Players::White;
+    let ev = run_with(
+        &parse(&format!(
+            "{TWO}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":3000,"board":"sighted","lift":"e2"}
+{"t":3200,"board":"sighted","place":"e4"}
+{"t":5000,"board":"sighted","lift":"e7"}
+{"t":5200,"board":"sighted","place":"e5"}
+{"t":9000,"input":"clock","color":"black"}"#
+        )),
+        settings,
+    );
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    let presses: Vec<(u64, String)> = of(&ev, "clock")
+        .iter()
+        .filter(|c| c["cause"] == "press")
+        .map(|c| {
+            (
+                c["t"].as_u64().unwrap_or(0),
+                c["running"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        presses,
+        [(1200, "black".to_string()), (9000, "white".to_string())],
+        "Black's clock runs from his release until his press"
+    );
+}
+
+#[test]
+fn art_7_4_an_illegal_move_on_the_sighted_board() {
+    // After 1. e4, Black's bishop jumps from f8 over its own pawn to c5.
+    let ev = run(r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"board":"sighted","lift":"e2"}
+{"t":2100,"board":"sighted","place":"e4"}
+{"t":3000,"board":"sighted","lift":"f8"}
+{"t":3100,"board":"sighted","place":"c5"}
+{"t":6000,"board":"sighted","lift":"c5"}
+{"t":6100,"board":"sighted","place":"f8"}
+{"t":7000,"board":"sighted","lift":"e7"}
+{"t":7100,"board":"sighted","place":"e5"}"#);
+    let illegal = one(&ev, "illegal");
+    assert_eq!(illegal["board"], "sighted");
+    assert_eq!(illegal["color"], "black");
+    assert_eq!(squares(illegal), (vec!["bf8".into()], vec!["c5".into()]));
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    assert!(
+        of(&ev, "diverged").is_empty(),
+        "an illegal move is no divergence"
+    );
+}
+
+const RELAY: &str = r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"relay"}"#;
+
+#[test]
+fn e2_9_a_relayed_move_is_played_and_the_blind_player_guided_to_make_it() {
+    let ev = run_with(
+        &parse(&format!(
+            "{RELAY}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":3000,"input":"move","san":"Nf6"}
+{"t":4000,"lift":"d2"}
+{"t":4200,"place":"d2"}
+{"t":5000,"lift":"g8"}
+{"t":5300,"place":"f6"}
+{"t":7000,"lift":"e4"}
+{"t":7200,"place":"e5"}
+{"t":9000,"input":"move","uci":"f6d5"}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(sans(&ev), ["e4", "Nf6", "e5", "Nd5"]);
+    let relayed = &of(&ev, "move")[1];
+    assert_eq!(relayed["board"], "relay");
+    assert_eq!(relayed["say"], "Springer Gustav acht nach Felix sechs");
+    // Nf6 was made on the pegged board; Nd5 is still to be made there.
+    assert_eq!(
+        on(&ev, "blind")
+            .iter()
+            .filter(|e| **e == "replicated")
+            .count(),
+        1
+    );
+    assert_eq!(
+        of(&ev, "replicate").last().map(|r| &r["moves"]),
+        Some(&serde_json::json!(["f6d5"]))
+    );
+    // The d2 pawn lifted while the board was being brought up to date is
+    // no touch: e4-e5 breaks no touch-move rule.
+    assert!(of(&ev, "touch_violation").is_empty());
+    assert!(of(&ev, "touch").iter().all(|t| t["square"] != "d2"));
+}
+
+#[test]
+fn e2_9_an_illegal_relayed_move_is_refused_and_the_game_is_unchanged() {
+    let ev = run_with(
+        &parse(&format!(
+            "{RELAY}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":3000,"input":"move","san":"Nc3"}
+{"t":3500,"input":"move","uci":"e7e4"}
+{"t":4000,"input":"move","san":"e5"}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 2);
+    assert_eq!(refused[0]["given"], "Nc3");
+    assert_eq!(refused[1]["given"], "e7e4");
+    assert!(refused.iter().all(|r| r["reason"] == "illegal"));
+    assert_eq!(refused[0]["say"], "Der gemeldete Zug ist nicht möglich.");
+}
+
+#[test]
+fn the_keypad_says_the_move_to_make_and_what_differs() {
+    let ev = run_with(
+        &parse(&format!(
+            "{RELAY}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":3000,"input":"move","san":"Nf6"}
+{"t":3500,"input":"to_replicate"}
+{"t":3600,"input":"differences"}
+{"t":5000,"lift":"g8"}
+{"t":5300,"place":"f6"}
+{"t":6000,"input":"to_replicate"}
+{"t":6100,"input":"differences"}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(
+        common::says(&ev),
+        [
+            "Springer Gustav acht nach Felix sechs",
+            "Brett stimmt nicht. Entfernen von Gustav acht. Schwarz Springer auf Felix sechs stellen.",
+            "Ihr Brett stimmt mit der Partie überein.",
+            "Ihr Brett stimmt mit der Partie überein.",
+        ]
+    );
+}
+
+#[test]
+fn e2_7_with_hold_on_divergence_the_other_board_waits() {
+    let mut settings = Settings::default();
+    settings.hold_on_divergence = true;
+    // The sighted board has a knight on the wrong square; White's next
+    // move waits until it is put right.
+    let ev = run_with(
+        &parse(&format!(
+            "{TWO}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"board":"sighted","lift":"e2"}
+{"t":2100,"board":"sighted","place":"e4"}
+{"t":3000,"board":"sighted","lift":"e7"}
+{"t":3100,"board":"sighted","place":"e5"}
+{"t":4000,"lift":"e7"}
+{"t":4100,"place":"e5"}
+{"t":5000,"board":"sighted","lift":"b8"}
+{"t":5100,"board":"sighted","place":"a6"}
+{"t":8000,"lift":"g1"}
+{"t":8100,"place":"f3"}
+{"t":10000,"board":"sighted","lift":"a6"}
+{"t":10100,"board":"sighted","place":"b8"}"#
+        )),
+        settings,
+    );
+    assert_eq!(sans(&ev), ["e4", "e5", "Nf3"]);
+    let nf3 = &of(&ev, "move")[2];
+    assert_eq!(
+        nf3["t"], 10120,
+        "played once the sighted board is right again"
+    );
+    assert_eq!(one(&ev, "diverged")["board"], "sighted");
+    assert!(
+        common::says(&ev)
+            .contains(&"Der Zug wartet: das andere Brett stimmt nicht mit der Partie überein.")
+    );
+}
