@@ -521,8 +521,10 @@ fn the_keypad_says_the_move_to_make_and_what_differs() {
 
 #[test]
 fn e2_7_with_hold_on_divergence_the_other_board_waits() {
-    let mut settings = Settings::default();
-    settings.hold_on_divergence = true;
+    let settings = Settings {
+        hold_on_divergence: true,
+        ..Settings::default()
+    };
     // The sighted board has a knight on the wrong square; White's next
     // move waits until it is put right.
     let ev = run_with(
