@@ -559,3 +559,66 @@ fn e2_7_with_hold_on_divergence_the_other_board_waits() {
             .contains(&"Der Zug wartet: das andere Brett stimmt nicht mit der Partie überein.")
     );
 }
+
+/// A random legal game of up to `plies` moves, chosen by `choices`.
+fn random_game(choices: &[u16]) -> Vec<shakmaty::Move> {
+    let mut pos = shakmaty::Chess::default();
+    let mut moves = Vec::new();
+    for &c in choices {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[c as usize % legal.len()];
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    moves
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, .. Default::default() })]
+
+    #[test]
+    fn random_games_on_two_boards_give_the_same_moves_and_the_boards_converge(
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 1..80),
+        seed in proptest::prelude::any::<u64>(),
+        chatter in 0u64..=100,
+        glitch in 0u64..=100,
+        quick in 100u64..1500,
+        slow in 1500u64..6000,
+        relay in proptest::prelude::any::<bool>(),
+    ) {
+        let moves = random_game(&choices);
+        let record = pegboard::sim::GameRecord {
+            start: pegboard::core::StartPosition::default(),
+            sans: Vec::new(),
+            result: "*".to_string(),
+        };
+        let style = Style { chatter, glitch, ..Style::default() };
+        let sighted = if relay { Sighted::Relay } else { Sighted::Board };
+        let trace = simulate_two_boards(
+            &record,
+            &shakmaty::Chess::default(),
+            shakmaty::CastlingMode::Standard,
+            &moves,
+            seed,
+            style,
+            sighted,
+            (quick, slow),
+        );
+        let events = run_with(&trace, Settings::default());
+        let mut pos = shakmaty::Chess::default();
+        let want: Vec<String> = moves
+            .iter()
+            .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
+            .collect();
+        proptest::prop_assert_eq!(sans(&events), want);
+        // Every board caught up with every move made elsewhere, and none
+        // was ever found wrong.
+        let made_elsewhere = if relay { moves.len() / 2 } else { moves.len() };
+        proptest::prop_assert_eq!(of(&events, "replicated").len(), made_elsewhere);
+        proptest::prop_assert!(of(&events, "diverged").is_empty());
+        proptest::prop_assert!(of(&events, "touch_violation").is_empty());
+    }
+}
