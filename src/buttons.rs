@@ -190,11 +190,15 @@ pub enum Action {
     Resume,
     /// A new game; one under way is given up only on a second press.
     NewGame,
+    /// Say the move to make on one's own board (two boards, E2.7).
+    ToReplicate,
+    /// Say what differs between one's own board and the game.
+    Differences,
 }
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -218,6 +222,8 @@ impl Action {
             "file" => Action::File,
             "resume" => Action::Resume,
             "new_game" => Action::NewGame,
+            "to_replicate" => Action::ToReplicate,
+            "differences" => Action::Differences,
             _ => match name
                 .strip_prefix("digit")
                 .and_then(|d| d.parse::<u8>().ok())
@@ -298,6 +304,8 @@ impl Keypad {
             Action::OwnClock => Input::Clock(self.player),
             Action::Resume => Input::Resume,
             Action::NewGame => Input::NewGame,
+            Action::ToReplicate => Input::ToReplicate,
+            Action::Differences => Input::Differences,
             Action::PromoteNext => {
                 self.promotion = (self.promotion + 1) % PROMOTION_ORDER.len();
                 Input::Promote(PROMOTION_ORDER[self.promotion])

@@ -622,3 +622,68 @@ proptest::proptest! {
         proptest::prop_assert!(of(&events, "touch_violation").is_empty());
     }
 }
+
+#[test]
+fn play_reads_the_sighted_players_board_and_keeps_the_game_in_its_journal() {
+    let dir = std::env::temp_dir().join(format!("pegboard-two-boards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let blind = dir.join("blind.jsonl");
+    std::fs::write(
+        &blind,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+         {\"t\":300,\"lift\":\"e2\"}\n{\"t\":500,\"place\":\"e4\"}\n\
+         {\"t\":2600,\"lift\":\"e7\"}\n{\"t\":2800,\"place\":\"e5\"}\n",
+    )
+    .expect("trace");
+    let sighted = dir.join("sighted.jsonl");
+    std::fs::write(
+        &sighted,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+         {\"t\":1000,\"lift\":\"e2\"}\n{\"t\":1200,\"place\":\"e4\"}\n\
+         {\"t\":1800,\"lift\":\"e7\"}\n{\"t\":2000,\"place\":\"e5\"}\n",
+    )
+    .expect("trace");
+    let config = dir.join("two.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[game]\nblack_moves_on = \"sighted\"\n\
+             [mirror]\nlisten = \"\"\n\
+             [journal]\ndir = \"{}\"\n\
+             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n\
+             [[boards]]\nname = \"sighted\"\n[boards.sensors]\nsource = \"trace\"\n\
+             [boards.sensors.trace]\nfile = \"{}\"\n",
+            dir.join("games").display(),
+            blind.display(),
+            sighted.display()
+        ),
+    )
+    .expect("config");
+    let out = common::pegboard_command()
+        .args(["play", "--silent", "--events", "--seconds", "4", "--config"])
+        .arg(&config)
+        .output()
+        .expect("play runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(sans(&events), ["e4", "e5"]);
+    assert_eq!(of(&events, "move")[1]["board"], "sighted");
+    let replicated: Vec<&str> = of(&events, "replicated")
+        .iter()
+        .filter_map(|r| r["board"].as_str())
+        .collect();
+    assert_eq!(replicated, ["sighted", "blind"]);
+    // The journal replays to the same game: its header names the seats.
+    let pgn = common::pegboard_command()
+        .args(["pgn", "--config"])
+        .arg(&config)
+        .output()
+        .expect("pgn runs");
+    let pgn = String::from_utf8_lossy(&pgn.stdout);
+    assert!(pgn.contains("1. e4 e5"), "{pgn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

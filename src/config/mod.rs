@@ -43,10 +43,27 @@ pub struct Config {
     pub journal: JournalConfig,
     pub game: GameConfig,
     pub mirror: MirrorConfig,
+    /// Boards besides the blind player's (which is `[sensors]` and
+    /// `[board]`): the sighted player's, read by sensors of its own.
+    pub boards: Vec<OtherBoard>,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::check_sensors`]).
     #[serde(skip)]
     pub source: Option<(String, String)>,
+}
+
+/// A `[[boards]]` entry: another board of the game, its sensors and
+/// layout. Which player moves on it is `[game] white_moves_on` /
+/// `black_moves_on`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OtherBoard {
+    /// The board's name in traces, events and `[game]`: "sighted".
+    pub name: String,
+    #[serde(default)]
+    pub sensors: SensorsConfig,
+    #[serde(default)]
+    pub board: BoardConfig,
 }
 
 /// `[journal]`: where games are kept, and how a game resumes.
@@ -355,10 +372,88 @@ impl Config {
         }
         hardware::check(&config.sensors, &config.buttons, &config.display)
             .map_err(|(path, message)| at.error(&path, message))?;
+        config.check_boards().map_err(|(path, message)| {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            at.error(&path, message)
+        })?;
         config
             .words()
             .map_err(|message| at.error(&["language"], message))?;
         Ok(config)
+    }
+
+    /// The names of the boards: the blind player's, then `[[boards]]`.
+    pub fn board_names(&self) -> Vec<&str> {
+        std::iter::once(BLIND_BOARD)
+            .chain(self.boards.iter().map(|b| b.name.as_str()))
+            .collect()
+    }
+
+    /// Each `[[boards]]` name is new and plain, and each player moves on
+    /// a board there is (or "relay").
+    fn check_boards(&self) -> Result<(), (Vec<String>, String)> {
+        let owned = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for (i, b) in self.boards.iter().enumerate() {
+            let plain = !b.name.is_empty()
+                && b.name.len() <= 32
+                && b.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+            let problem = if !plain {
+                Some(format!(
+                    "[[boards]] name = \"{}\": a board's name is 1 to 32 of a-z, 0-9, _ and -, \
+                     like \"sighted\"",
+                    crate::quote::short(&b.name)
+                ))
+            } else if b.name == BLIND_BOARD {
+                Some(
+                    "[[boards]] name = \"blind\": the blind player's board is [sensors] and \
+                     [board]; [[boards]] names the others, like \"sighted\""
+                        .to_string(),
+                )
+            } else if b.name == "relay" {
+                Some(
+                    "[[boards]] name = \"relay\": \"relay\" means moves relayed by hand, no board"
+                        .to_string(),
+                )
+            } else if self.boards[..i].iter().any(|o| o.name == b.name) {
+                Some(format!("[[boards]] name = \"{}\" is given twice", b.name))
+            } else {
+                None
+            };
+            let index = i.to_string();
+            if let Some(message) = problem {
+                return Err((owned(&["boards", &index, "name"]), message));
+            }
+            hardware::check(
+                &b.sensors,
+                &ButtonsConfig::default(),
+                &DisplayConfig::default(),
+            )
+            .map_err(|(path, message)| {
+                let mut p = owned(&["boards", &index]);
+                p.extend(path.iter().map(|s| s.to_string()));
+                (p, format!("[[boards]] \"{}\": {message}", b.name))
+            })?;
+        }
+        let names = self.board_names();
+        for (key, value) in [
+            ("white_moves_on", &self.game.white_moves_on),
+            ("black_moves_on", &self.game.black_moves_on),
+        ] {
+            if value != "relay" && !names.contains(&value.as_str()) {
+                return Err((
+                    owned(&["game", key]),
+                    format!(
+                        "[game] {key} = \"{}\": no such board (the boards: {}; or \"relay\" \
+                         for moves relayed by hand)",
+                        crate::quote::short(value),
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn load(path: &str) -> Result<Config, ConfigError> {
@@ -386,7 +481,21 @@ impl Config {
         };
         let at = Locator::new(file, text);
         hardware::usable(&self.sensors, &self.buttons, &self.display)
-            .map_err(|(path, message)| at.error(&path, message))
+            .map_err(|(path, message)| at.error(&path, message))?;
+        for (i, b) in self.boards.iter().enumerate() {
+            let index = i.to_string();
+            hardware::usable(
+                &b.sensors,
+                &ButtonsConfig::default(),
+                &DisplayConfig::default(),
+            )
+            .map_err(|(path, message)| {
+                let mut p = vec!["boards", index.as_str()];
+                p.extend(path.iter().map(String::as_str));
+                at.error(&p, format!("[[boards]] \"{}\": {message}", b.name))
+            })?;
+        }
+        Ok(())
     }
 
     pub fn settings(&self) -> Settings {
@@ -671,6 +780,38 @@ mod tests {
             Ok(())
         );
         assert_eq!(ok("[display.tm1637]\nwhite_clk = 26\n"), Ok(()));
+    }
+
+    #[test]
+    fn a_second_board_and_the_seats_are_read_and_checked() {
+        let c = Config::parse(
+            "[game]\nblack_moves_on = \"sighted\"\n\
+             [[boards]]\nname = \"sighted\"\n[boards.sensors]\nsource = \"serial\"\n\
+             [boards.sensors.serial]\nport = \"/dev/ttyACM1\"\n",
+            "c.toml",
+        )
+        .expect("valid");
+        assert_eq!(c.board_names(), ["blind", "sighted"]);
+        assert_eq!(c.boards[0].sensors.serial.port, "/dev/ttyACM1");
+        let seats = c.settings().seats;
+        assert_eq!(seats.white, crate::core::Seat::Board("blind".into()));
+        assert_eq!(seats.black, crate::core::Seat::Board("sighted".into()));
+        let relay = Config::parse("[game]\nwhite_moves_on = \"relay\"\n", "c.toml").expect("valid");
+        assert_eq!(relay.settings().seats.white, crate::core::Seat::Relay);
+        assert_eq!(
+            error("[game]\nblack_moves_on = \"sighty\"\n"),
+            "c.toml:2: [game] black_moves_on = \"sighty\": no such board (the boards: blind; or \
+             \"relay\" for moves relayed by hand)"
+        );
+        assert!(
+            error("[[boards]]\nname = \"blind\"\n")
+                .starts_with("c.toml:2: [[boards]] name = \"blind\""),
+        );
+        assert!(
+            error("[[boards]]\nname = \"a\"\n[[boards]]\nname = \"a\"\n")
+                .starts_with("c.toml:4: [[boards]] name = \"a\" is given twice"),
+        );
+        assert!(error("[[boards]]\nname = \"Two Words\"\n").contains("1 to 32 of a-z"));
     }
 
     #[test]

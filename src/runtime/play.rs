@@ -15,7 +15,7 @@
 use std::io::Write;
 
 use crate::config::{Config, FaceKind};
-use crate::core::{BLIND_BOARD, Input, Stamped, StartPosition};
+use crate::core::{Input, Stamped, StartPosition};
 use crate::display::Faces;
 use crate::runtime::error::Result;
 use crate::runtime::keeper::Keeper;
@@ -82,7 +82,8 @@ pub fn play(
     // The first tick opens the game; its instant in game time is where
     // the journal's game stands (time pegboard was off is nobody's).
     let first = station.tick();
-    let (mut keeper, game_t0) = Keeper::open(config, start, &[BLIND_BOARD], first.t, &mut events)?;
+    let boards = config.board_names();
+    let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
     let view = config.mirror_view(&config.phrasebook()?.words);
     let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, out)?;
     if let Some(files) = keeper.files() {
@@ -103,6 +104,7 @@ pub fn play(
         tick: first,
     });
     let mut now = game_t0;
+    let mut other_lost: Vec<Option<u64>> = vec![None; config.boards.len()];
     while !stop.now() {
         service.alive(std::time::Instant::now());
         // A turn that follows a change of the game waits until that is on
@@ -124,6 +126,26 @@ pub fn play(
                 && presence.feeds()
             {
                 keeper.scan(t, 0, board, &mut events);
+            }
+            // The other boards: a reading that fails is skipped (the board
+            // is believed to show what it last showed) and told once.
+            for (i, other) in tick.others.iter().enumerate() {
+                match other {
+                    Ok(board) => {
+                        if other_lost[i].take().is_some() {
+                            notes.push(format!("board {}: read again", boards[i + 1]));
+                        }
+                        if let Some(index) = keeper.controller().board_index(boards[i + 1]) {
+                            keeper.scan(t, index, *board, &mut events);
+                        }
+                    }
+                    Err(e) => {
+                        if other_lost[i].is_none() {
+                            notes.push(format!("board {}: {e}; its readings wait", boards[i + 1]));
+                            other_lost[i] = Some(t);
+                        }
+                    }
+                }
             }
             for input in tick.inputs {
                 keeper.input(t, input, &mut events);

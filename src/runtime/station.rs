@@ -73,6 +73,9 @@ pub(crate) struct Tick {
     pub t: u64,
     /// The board by square, or why there is none this time.
     pub board: std::result::Result<Bitboard, SourceError>,
+    /// The other boards (`[[boards]]`), in their order: each by square,
+    /// or why there is none.
+    pub others: Vec<std::result::Result<Bitboard, SourceError>>,
     /// Key presses completed in this turn, as inputs.
     pub inputs: Vec<Input>,
     /// What the source lost since the last such report (frames with a bad
@@ -84,6 +87,8 @@ pub(crate) struct Tick {
 pub(crate) struct Station {
     pub(crate) source: Box<dyn SensorSource>,
     pub(crate) layout: Layout,
+    /// The other boards' sources and layouts, in `[[boards]]` order.
+    others: Vec<(Box<dyn SensorSource>, Layout)>,
     keys: KeySource,
     debouncer: ButtonDebouncer,
     keypad: Keypad,
@@ -99,6 +104,11 @@ impl Station {
         Ok(Station {
             source: open_source(&config.sensors)?,
             layout: config.board.layout.clone(),
+            others: config
+                .boards
+                .iter()
+                .map(|b| Ok((open_source(&b.sensors)?, b.board.layout.clone())))
+                .collect::<Result<_>>()?,
             keys: open_keys(&config.buttons)?,
             debouncer: ButtonDebouncer::new(config.buttons.timing()),
             keypad: Keypad::new(config.buttons.keymaps(), config.buttons.player.into()),
@@ -123,9 +133,15 @@ impl Station {
             .loss_report
             .update(t, self.source.losses())
             .map(|what| format!("{}: {what}", self.source.describe()));
+        let others = self
+            .others
+            .iter_mut()
+            .map(|(source, layout)| source.scan(t).map(|s| layout.to_board(s.occ)))
+            .collect();
         Tick {
             t,
             board: scan.map(|s| self.layout.to_board(s.occ)),
+            others,
             inputs,
             losses,
         }
