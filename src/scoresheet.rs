@@ -149,6 +149,13 @@ impl Scoresheet {
                 self.result = Some((result, termination(*reason)));
                 true
             }
+            // The arbiter took the game back (E2.8): the moves after that
+            // ply were never played, nor was a result reached with them.
+            Event::Retraced { ply, .. } => {
+                self.moves.truncate(*ply as usize);
+                self.result = None;
+                true
+            }
             _ => false,
         }
     }

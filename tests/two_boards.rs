@@ -665,7 +665,11 @@ fn play_reads_the_sighted_players_board_and_keeps_the_game_in_its_journal() {
         .arg(&config)
         .output()
         .expect("play runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -686,4 +690,38 @@ fn play_reads_the_sighted_players_board_and_keeps_the_game_in_its_journal() {
     let pgn = String::from_utf8_lossy(&pgn.stdout);
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn e2_8_a_retraced_game_keeps_only_its_kept_moves_on_the_scoresheet() {
+    let entries = parse(&format!(
+        "{RELAY}\n{}",
+        r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"input":"move","san":"e5"}
+{"t":3000,"input":"retrace","ply":1}
+{"t":4000,"input":"move","san":"c5"}
+{"t":5000,"input":"retrace","ply":9}"#
+    ));
+    let events = pegboard::runtime::replay::replay(
+        &entries,
+        "test",
+        Settings::default(),
+        pegboard::announce::Phrasebook::default(),
+        &[pegboard::core::BLIND_BOARD],
+        pegboard::runtime::replay::Until::Idle,
+    )
+    .expect("replays");
+    let mut sheet = pegboard::scoresheet::Scoresheet::new(&Default::default(), None);
+    for e in &events {
+        sheet.observe(e);
+    }
+    let pgn = sheet.pgn();
+    assert!(pgn.contains("1. e4 c5 *"), "{pgn}");
+    let json = common::to_json(&events);
+    let refused = one(&json, "refused");
+    assert_eq!(
+        refused["reason"], "no_such_ply",
+        "a retrace past the game's end"
+    );
 }

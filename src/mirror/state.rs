@@ -484,4 +484,34 @@ mod tests {
         assert_eq!(s["result"], "1-0");
         assert_eq!(s["status"]["kind"], "game_over");
     }
+
+    #[test]
+    fn e2_7_the_move_to_repeat_stays_until_the_sighted_board_shows_it() {
+        let two = r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"sighted"}"#;
+        let played =
+            format!("{two}\n{{\"t\":1000,\"lift\":\"e2\"}}\n{{\"t\":1100,\"place\":\"e4\"}}");
+        let s = after(&played);
+        assert_eq!(s["repeat"]["san"], "e4");
+        assert_eq!(s["replicating"], serde_json::json!(["e4", "e2"]));
+        let s = after(&format!(
+            "{played}\n{{\"t\":3000,\"board\":\"sighted\",\"lift\":\"e2\"}}\n\
+             {{\"t\":3200,\"board\":\"sighted\",\"place\":\"e4\"}}"
+        ));
+        assert!(s["repeat"].is_null(), "{s}");
+        assert!(s["replicating"].is_null());
+    }
+
+    #[test]
+    fn e2_8_a_retrace_takes_the_mirror_back() {
+        let s = after(&format!(
+            "{START}\n{{\"t\":1000,\"lift\":\"e2\"}}\n{{\"t\":1100,\"place\":\"e4\"}}\n\
+             {{\"t\":2000,\"lift\":\"e7\"}}\n{{\"t\":2100,\"place\":\"e5\"}}\n\
+             {{\"t\":3000,\"input\":\"retrace\",\"ply\":1}}"
+        ));
+        assert_eq!(s["ply"], 1);
+        assert_eq!(s["moves"].as_array().map(Vec::len), Some(1));
+        assert_eq!(s["last_move"]["san"], "e4");
+        assert_eq!(s["to_move"], "black");
+        assert_eq!(s["status"]["kind"], "retraced");
+    }
 }

@@ -235,3 +235,54 @@ impl Utterance {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::event::MissingPiece;
+
+    fn said(event: Event) -> Option<String> {
+        Utterance::of(&Stamped { t: 0, event }, &Delivery::default()).map(|u| u.text)
+    }
+
+    fn replicate(board: &str, moves: &[&str]) -> Event {
+        Event::Replicate {
+            board: board.into(),
+            ply: 2,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            missing: Vec::new(),
+            extra: Vec::new(),
+            say: "Springer Gustav acht nach Felix sechs".into(),
+        }
+    }
+
+    #[test]
+    fn e2_7_the_blind_player_hears_his_own_board_and_every_move() {
+        let diverged = |board: &str| Event::Diverged {
+            board: board.into(),
+            missing: vec![MissingPiece {
+                square: "f3".into(),
+                piece: "N".into(),
+            }],
+            extra: vec!["h3".into()],
+            say: "Brett stimmt nicht.".into(),
+        };
+        assert_eq!(said(diverged("blind")).as_deref(), Some("Brett stimmt nicht."));
+        // The sighted player's board is his (the mirror shows it).
+        assert_eq!(said(diverged("sighted")), None);
+        let moved_there = Event::Move {
+            board: "sighted".into(),
+            ply: 2,
+            color: crate::core::event::Side(shakmaty::Color::Black),
+            uci: "g8f6".into(),
+            san: "Nf6".into(),
+            say: "Springer Gustav acht nach Felix sechs".into(),
+            fen: String::new(),
+        };
+        assert!(said(moved_there).is_some(), "a move on any board is announced");
+        // One move to repeat was said as the move; a retrace is said.
+        assert_eq!(said(replicate("blind", &["g8f6"])), None);
+        assert!(said(replicate("blind", &[])).is_some());
+        assert_eq!(said(replicate("sighted", &[])), None);
+    }
+}
