@@ -267,7 +267,10 @@ mod tests {
             extra: vec!["h3".into()],
             say: "Brett stimmt nicht.".into(),
         };
-        assert_eq!(said(diverged("blind")).as_deref(), Some("Brett stimmt nicht."));
+        assert_eq!(
+            said(diverged("blind")).as_deref(),
+            Some("Brett stimmt nicht.")
+        );
         // The sighted player's board is his (the mirror shows it).
         assert_eq!(said(diverged("sighted")), None);
         let moved_there = Event::Move {
@@ -279,7 +282,10 @@ mod tests {
             say: "Springer Gustav acht nach Felix sechs".into(),
             fen: String::new(),
         };
-        assert!(said(moved_there).is_some(), "a move on any board is announced");
+        assert!(
+            said(moved_there).is_some(),
+            "a move on any board is announced"
+        );
         // One move to repeat was said as the move; a retrace is said.
         assert_eq!(said(replicate("blind", &["g8f6"])), None);
         assert!(said(replicate("blind", &[])).is_some());
