@@ -21,7 +21,7 @@ use pegboard::announce::Phrasebook;
 use pegboard::core::debounce::DEFAULT_WINDOW_MS;
 use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, Stamped, StartPosition};
 use pegboard::pgn::read_games;
-use pegboard::runtime::replay::{Until, replay};
+use pegboard::runtime::replay::{Until, feed, replay};
 use pegboard::sim::{Sighted, Style, playable_moves, simulate_two_boards};
 use pegboard::speech::{
     Kind, Report, Speaker, SpeechConfig, TextOutput, Utterance, VoiceLanguage, VoiceName,
@@ -135,27 +135,6 @@ fn replication(entries: &[Entry], events: &[Stamped]) {
     );
 }
 
-/// Feeds one entry to the controller.
-fn feed(c: &mut Controller, e: &Entry, out: &mut Vec<Stamped>) {
-    let index = |b: &str| c.board_index(b).expect("a board");
-    match &e.reading {
-        Reading::Scan { board, occ } => {
-            let i = index(board);
-            c.scan(e.t, i, *occ, out);
-        }
-        Reading::Lift { board, square } => {
-            let i = index(board);
-            c.lift(e.t, i, *square, out);
-        }
-        Reading::Place { board, square } => {
-            let i = index(board);
-            c.place(e.t, i, *square, out);
-        }
-        Reading::Input(input) => c.input(e.t, *input, out),
-        Reading::Header(_) => {}
-    }
-}
-
 /// The sighted player's releases, fed in real time from each release
 /// until the move is executed, then spoken by the clips.
 fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
@@ -199,7 +178,7 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
     let mut i = 1;
     while i < entries.len() {
         if !releases.contains(&i) {
-            feed(&mut c, &entries[i], &mut out);
+            feed(&mut c, &entries[i], &mut out).expect("fed");
             out.clear();
             i += 1;
             continue;
@@ -214,7 +193,7 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
             if let Some(wait) = due.checked_sub(began.elapsed()) {
                 std::thread::sleep(wait);
             }
-            feed(&mut c, &entries[i], &mut out);
+            feed(&mut c, &entries[i], &mut out).expect("fed");
             i += 1;
             for e in out.drain(..) {
                 if let Event::Move { ply, say, .. } = &e.event {
