@@ -11,6 +11,7 @@ pub mod bounded;
 pub mod buttons;
 pub mod calibrate;
 pub mod config;
+pub mod console;
 pub mod core;
 pub mod display;
 pub mod journal;

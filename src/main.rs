@@ -65,6 +65,11 @@ enum Command {
     /// Print a game's scoresheet as PGN, from the journal directory: the
     /// game being played or the last one, game N, or every game.
     Pgn(cli::pgn::Args),
+    /// Print the secret that opens the console (/console on the mirror's
+    /// address), made on first use and kept in the state directory, or the
+    /// PIN set in [console] pin. Give it only to the assistant and the
+    /// arbiter.
+    ConsoleToken(cli::console_token::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,5 +83,6 @@ fn main() -> ExitCode {
         Command::Calibrate(a) => cli::calibrate::run(a),
         Command::CheckConfig(a) => cli::check_config::run(a),
         Command::Pgn(a) => cli::pgn::run(a),
+        Command::ConsoleToken(a) => cli::console_token::run(a),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod calibrate;
 pub mod check_config;
+pub mod console_token;
 pub mod demo;
 pub mod hw_test;
 pub mod pgn;

@@ -43,6 +43,7 @@ pub struct Config {
     pub journal: JournalConfig,
     pub game: GameConfig,
     pub mirror: MirrorConfig,
+    pub console: ConsoleConfig,
     /// Boards besides the blind player's (which is `[sensors]` and
     /// `[board]`): the sighted player's, read by sensors of its own.
     pub boards: Vec<OtherBoard>,
@@ -50,6 +51,39 @@ pub struct Config {
     /// checks ([`Config::check_sensors`]).
     #[serde(skip)]
     pub source: Option<(String, String)>,
+}
+
+/// `[console]`: the assistant's and arbiter's console on the mirror's
+/// server.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConsoleConfig {
+    /// Serve the console (`/console`, `POST /api/input`) with the mirror.
+    pub enabled: bool,
+    /// A short PIN instead of the generated secret, for clubs: 4 to 32
+    /// characters.
+    #[serde(deserialize_with = "pin")]
+    pub pin: Option<String>,
+}
+
+impl Default for ConsoleConfig {
+    fn default() -> Self {
+        ConsoleConfig {
+            enabled: true,
+            pin: None,
+        }
+    }
+}
+
+fn pin<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    let n = text.chars().count();
+    if !(4..=32).contains(&n) || text.chars().any(char::is_whitespace) {
+        return Err(serde::de::Error::custom(
+            "a PIN is 4 to 32 characters without spaces",
+        ));
+    }
+    Ok(Some(text))
 }
 
 /// A `[[boards]]` entry: another board of the game, its sensors and

@@ -494,6 +494,81 @@ impl Input {
         }
     }
 
+    /// Reads an input from its JSON object, as a console sends it:
+    /// `{"input":"move","san":"Nf6"}`. A field no input has, or a value of
+    /// the wrong kind, is an error naming it.
+    pub fn from_json(text: &str) -> Result<Input, InputError> {
+        let bad = |message: String| InputError::Field {
+            input: String::new(),
+            message,
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| bad(format!("not a JSON object: {e}")))?;
+        let object = v
+            .as_object()
+            .ok_or_else(|| bad("not a JSON object".to_string()))?;
+        const TEXTS: [&str; 8] = [
+            "input", "piece", "color", "square", "file", "clocks", "uci", "san",
+        ];
+        const NUMBERS: [&str; 7] = [
+            "count",
+            "rank",
+            "ply",
+            "white_ms",
+            "black_ms",
+            "white_moves",
+            "black_moves",
+        ];
+        for (key, value) in object {
+            let ok = if TEXTS.contains(&key.as_str()) {
+                value.is_string()
+            } else if NUMBERS.contains(&key.as_str()) {
+                value.is_u64()
+            } else {
+                return Err(bad(format!(
+                    "`{}` is no field of an input",
+                    crate::quote::short(key)
+                )));
+            };
+            if !ok {
+                return Err(bad(format!(
+                    "`{key}` must be {}",
+                    if TEXTS.contains(&key.as_str()) {
+                        "a string"
+                    } else {
+                        "a whole number"
+                    }
+                )));
+            }
+        }
+        let s = |k: &str| object.get(k).and_then(|x| x.as_str());
+        let n = |k: &str| object.get(k).and_then(|x| x.as_u64());
+        let small = |k: &str| -> Result<Option<u32>, InputError> {
+            n(k).map(|x| u32::try_from(x).map_err(|_| bad(format!("`{k}` is too large"))))
+                .transpose()
+        };
+        let name = s("input").ok_or_else(|| bad("an input needs `input`, its name".to_string()))?;
+        Input::decode(
+            name,
+            &InputFields {
+                piece: s("piece"),
+                color: s("color"),
+                square: s("square"),
+                count: small("count")?,
+                rank: small("rank")?,
+                file: s("file"),
+                ply: small("ply")?,
+                white_ms: n("white_ms"),
+                black_ms: n("black_ms"),
+                white_moves: small("white_moves")?,
+                black_moves: small("black_moves")?,
+                clocks: s("clocks"),
+                uci: s("uci"),
+                san: s("san"),
+            },
+        )
+    }
+
     /// The input as a JSON object, as a console request or a trace line
     /// without its time: `{"input":"clock","color":"black"}`.
     pub fn to_json(&self) -> String {
@@ -505,34 +580,24 @@ impl Input {
 mod tests {
     use super::*;
 
-    /// Reads an input back from its JSON object, as a console request is.
     fn from_json(text: &str) -> Result<Input, InputError> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| InputError::Field {
-            input: String::new(),
-            message: e.to_string(),
-        })?;
-        let s = |k: &str| v.get(k).and_then(|x| x.as_str());
-        let n = |k: &str| v.get(k).and_then(|x| x.as_u64());
-        let small = |k: &str| n(k).and_then(|x| u32::try_from(x).ok());
-        Input::decode(
-            s("input").unwrap_or_default(),
-            &InputFields {
-                piece: s("piece"),
-                color: s("color"),
-                square: s("square"),
-                count: small("count"),
-                rank: small("rank"),
-                file: s("file"),
-                ply: small("ply"),
-                white_ms: n("white_ms"),
-                black_ms: n("black_ms"),
-                white_moves: small("white_moves"),
-                black_moves: small("black_moves"),
-                clocks: s("clocks"),
-                uci: s("uci"),
-                san: s("san"),
-            },
-        )
+        Input::from_json(text)
+    }
+
+    #[test]
+    fn a_console_request_with_a_foreign_or_wrongly_typed_field_is_refused() {
+        for bad in [
+            r#"{"input":"clock","colour":"white"}"#,
+            r#"{"input":"clock","color":5}"#,
+            r#"{"input":"repeat","count":"two"}"#,
+            r#"{"input":"repeat","count":-1}"#,
+            r#"{"input":"retrace","ply":99999999999}"#,
+            r#"["clock"]"#,
+            r#"{"color":"white"}"#,
+            "not json",
+        ] {
+            assert!(Input::from_json(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

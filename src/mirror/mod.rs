@@ -5,9 +5,12 @@
 //! - [`state`]: what the page shows, kept from the event stream (pure);
 //! - [`page`]: the page in the configured language, and [`View`]: whom
 //!   the mirror serves;
+//! - [`console`]: the assistant's and arbiter's console on the same
+//!   server: its page, logging in, inputs;
 //! - [`server`]: the web server, on a thread and a small runtime of its
 //!   own, fed events over a channel.
 
+pub mod console;
 pub mod page;
 pub mod server;
 pub mod state;

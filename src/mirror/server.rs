@@ -18,6 +18,7 @@ use futures_util::stream::{self, Stream};
 
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::console::{Door, Peer};
 use super::page::View;
 use super::state::MirrorState;
 use crate::core::Stamped;
@@ -110,6 +111,16 @@ impl Mirror {
     /// Listens on `listen` (`"127.0.0.1:8080"`; port 0 picks a free one)
     /// and serves `view` from a thread of its own.
     pub fn start(listen: &str, view: View) -> Result<Mirror, Error> {
+        Mirror::open(listen, view, None)
+    }
+
+    /// The same, with the console (`/console`, `/api/…`) whose inputs go
+    /// through `door`.
+    pub fn with_console(listen: &str, view: View, door: Door) -> Result<Mirror, Error> {
+        Mirror::open(listen, view, Some(door))
+    }
+
+    fn open(listen: &str, view: View, door: Option<Door>) -> Result<Mirror, Error> {
         let address: SocketAddr = listen
             .parse()
             .map_err(|_| Error::Address(listen.to_string()))?;
@@ -140,7 +151,7 @@ impl Mirror {
         let thread = std::thread::Builder::new()
             .name("mirror".into())
             .spawn(move || {
-                runtime.block_on(serve(listener, shared, rx, stopped));
+                runtime.block_on(serve(listener, shared, door, rx, stopped));
                 // Dropping the runtime ends every connection still open.
                 runtime.shutdown_timeout(Duration::from_millis(200));
             })
@@ -194,18 +205,22 @@ impl Drop for Mirror {
 async fn serve(
     listener: std::net::TcpListener,
     shared: Shared,
+    door: Option<Door>,
     mut rx: mpsc::UnboundedReceiver<Message>,
     mut stopped: oneshot::Receiver<()>,
 ) {
     let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
         return;
     };
-    let app = Router::new()
+    let mut app = Router::new()
         .route("/", get(page))
         .route("/state", get(state))
         .route("/events", get(events))
         .route("/pgn", get(pgn))
         .with_state(shared.clone());
+    if let Some(door) = door {
+        app = app.merge(super::console::routes(door));
+    }
     loop {
         tokio::select! {
             _ = &mut stopped => return,
@@ -215,10 +230,11 @@ async fn serve(
                 None => return,
             },
             accepted = listener.accept() => {
-                let Ok((socket, _)) = accepted else { continue };
+                let Ok((socket, peer)) = accepted else { continue };
                 let app = app.clone();
                 tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |req| {
+                    let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+                        req.extensions_mut().insert(Peer(peer));
                         let mut app = app.clone();
                         tower_service::Service::call(&mut app, req)
                     });

@@ -147,7 +147,9 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     )
     .map_err(|e| Error::Game(e.to_string()))?;
     let mirror = match &options.mirror {
-        Some((listen, view)) => crate::runtime::outputs::open_mirror(listen, view.clone(), out)?,
+        Some((listen, view)) => {
+            crate::runtime::outputs::open_mirror(listen, view.clone(), None, out)?
+        }
         None => None,
     };
     let mut events = Vec::new();

@@ -17,14 +17,28 @@ use crate::runtime::voices::Voices;
 pub fn open_mirror(
     listen: &str,
     view: crate::mirror::View,
+    door: Option<crate::mirror::console::Door>,
     out: &mut dyn Write,
 ) -> std::io::Result<Option<Mirror>> {
     if listen.trim().is_empty() {
         return Ok(None);
     }
-    match Mirror::start(listen, view) {
+    let console = door.is_some();
+    let started = match door {
+        Some(door) => Mirror::with_console(listen, view, door),
+        None => Mirror::start(listen, view),
+    };
+    match started {
         Ok(m) => {
             writeln!(out, "pegboard: the mirror is at http://{}/", m.addr())?;
+            if console {
+                writeln!(
+                    out,
+                    "pegboard: the console is at http://{}/console (its secret: pegboard \
+                     console-token)",
+                    m.addr()
+                )?;
+            }
             Ok(Some(m))
         }
         Err(e) => {

@@ -15,6 +15,7 @@
 use std::io::Write;
 
 use crate::config::{Config, FaceKind};
+use crate::console::Answer;
 use crate::core::{Input, Stamped, StartPosition};
 use crate::display::Faces;
 use crate::runtime::error::Result;
@@ -85,7 +86,26 @@ pub fn play(
     let boards = config.board_names();
     let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
     let view = config.mirror_view(&config.phrasebook()?.words);
-    let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, out)?;
+    // The console's inputs come in over this channel, to this loop only.
+    let (door, requests) = if config.console.enabled && !config.mirror.listen.trim().is_empty() {
+        let (tx, rx) = crossbeam_channel::bounded(64);
+        match crate::runtime::console::secret(config) {
+            Ok(secret) => (
+                Some(crate::mirror::console::Door {
+                    requests: tx,
+                    secret: secret.into_bytes(),
+                }),
+                Some(rx),
+            ),
+            Err(e) => {
+                writeln!(out, "pegboard: {e}; the console is closed")?;
+                (None, None)
+            }
+        }
+    } else {
+        (None, None)
+    };
+    let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, door, out)?;
     if let Some(files) = keeper.files() {
         writeln!(
             out,
@@ -149,6 +169,22 @@ pub fn play(
             }
             for input in tick.inputs {
                 keeper.input(t, input, &mut events);
+            }
+            // The console's inputs: one refused is answered and said, and
+            // not journaled; one carried out is journaled like any other.
+            for request in requests.iter().flat_map(|r| r.try_iter()) {
+                let answer = match keeper.controller().refusal(t, &request.input) {
+                    Some(refused) => {
+                        events.push(refused.clone());
+                        Answer::Refused(refused)
+                    }
+                    None => {
+                        let from = events.len();
+                        keeper.input(t, request.input, &mut events);
+                        Answer::Done(events[from..].to_vec())
+                    }
+                };
+                let _ = request.reply.send(answer);
             }
             if let Some(v) = &voices {
                 for report in v.reports() {

@@ -158,30 +158,59 @@ impl Controller {
         self.recompute_deadline();
     }
 
+    /// Why the game would refuse `input` now, as the `refused` event it
+    /// would give; `None` when it would be carried out. The runtime asks
+    /// before a console's input is journaled, so a refused one leaves no
+    /// record.
+    pub fn refusal(&self, t: u64, input: &Input) -> Option<Stamped> {
+        let (given, reason, say) = match *input {
+            Input::Move(relayed) => {
+                let given = match relayed {
+                    Relayed::Uci(u) => u.to_string(),
+                    Relayed::San(s) => s.to_string(),
+                };
+                if self.game.is_over() {
+                    (
+                        given,
+                        "game_over",
+                        self.words.notice(Notice::GameOverAlready),
+                    )
+                } else if self.relayed_move(relayed).is_none() {
+                    (given, "illegal", self.words.notice(Notice::RelayRefused))
+                } else {
+                    return None;
+                }
+            }
+            Input::Retrace(ply) if ply > self.game.ply() => (
+                ply.to_string(),
+                "no_such_ply",
+                self.words.move_number(self.game.position()),
+            ),
+            _ => return None,
+        };
+        Some(Stamped {
+            t,
+            event: Event::Refused { given, reason, say },
+        })
+    }
+
+    /// The legal move a relayed move names in the game's position.
+    fn relayed_move(&self, relayed: Relayed) -> Option<shakmaty::Move> {
+        let pos = self.game.position();
+        match relayed {
+            Relayed::Uci(u) => u.to_move(pos).ok(),
+            Relayed::San(s) => s.to_move(pos).ok(),
+        }
+        .filter(|&m| pos.is_legal(m))
+    }
+
     /// A move relayed from a board pegboard does not read (E2.9a): played
     /// if legal here and now, else refused with the game unchanged.
     fn relayed(&mut self, t: u64, relayed: Relayed, out: &mut Vec<Stamped>) {
-        let (given, m) = match relayed {
-            Relayed::Uci(u) => (u.to_string(), u.to_move(self.game.position()).ok()),
-            Relayed::San(s) => (s.to_string(), s.to_move(self.game.position()).ok()),
-        };
-        let refused = |reason, say| Stamped {
-            t,
-            event: Event::Refused {
-                given: given.clone(),
-                reason,
-                say,
-            },
-        };
-        if self.game.is_over() {
-            out.push(refused(
-                "game_over",
-                self.words.notice(Notice::GameOverAlready),
-            ));
-        } else if let Some(m) = m.filter(|&m| self.game.position().is_legal(m)) {
+        if let Some(refused) = self.refusal(t, &Input::Move(relayed)) {
+            out.push(refused);
+        } else if let Some(m) = self.relayed_move(relayed) {
             self.play(t, None, m, false, out);
-        } else {
-            out.push(refused("illegal", self.words.notice(Notice::RelayRefused)));
         }
     }
 
@@ -189,15 +218,8 @@ impl Controller {
     /// (E2.8). The clocks stay as they are until he sets them; every board
     /// is guided back, square by square.
     fn retrace(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
-        if ply > self.game.ply() {
-            out.push(Stamped {
-                t,
-                event: Event::Refused {
-                    given: ply.to_string(),
-                    reason: "no_such_ply",
-                    say: self.words.move_number(self.game.position()),
-                },
-            });
+        if let Some(refused) = self.refusal(t, &Input::Retrace(ply)) {
+            out.push(refused);
             return;
         }
         let shown: Vec<shakmaty::Chess> = self

@@ -1,0 +1,258 @@
+//! Who may change the game: the console's secret (or PIN), sessions, and
+//! the limit on wrong guesses. Pure: every instant is a value passed in
+//! (milliseconds), so each rule is tested without waiting.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+
+/// A session's idle timeout: 30 minutes without a request ends it.
+pub const SESSION_IDLE_MS: u64 = 30 * 60 * 1000;
+/// Failures from one address within this window…
+pub const FAILURE_WINDOW_MS: u64 = 10 * 60 * 1000;
+/// …at most this many; then the address is locked out until the oldest
+/// of them leaves the window.
+pub const MAX_FAILURES: usize = 10;
+/// At most this many failures a second from all addresses together.
+pub const GLOBAL_FAILURES_PER_SECOND: usize = 5;
+/// The wait before the first failure is answered; it doubles with each
+/// failure in the window…
+pub const FIRST_DELAY_MS: u64 = 50;
+/// …up to this.
+pub const MAX_DELAY_MS: u64 = 800;
+
+/// Compares two byte strings in time that depends on their lengths only,
+/// never on where they first differ.
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len().max(b.len());
+    let mut diff = (a.len() ^ b.len()) as u8 | u8::from(a.len() != b.len());
+    for i in 0..n {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= x ^ y;
+    }
+    std::hint::black_box(diff) == 0
+}
+
+/// Login sessions: random tokens, each ended by its idle timeout.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    last_use: HashMap<String, u64>,
+}
+
+impl Sessions {
+    /// Opens a session named by `token` (random, made by the caller).
+    pub fn open(&mut self, token: String, now: u64) {
+        self.forget_idle(now);
+        self.last_use.insert(token, now);
+    }
+
+    /// Whether `token` names a live session; using it keeps it alive.
+    pub fn check(&mut self, token: &str, now: u64) -> bool {
+        self.forget_idle(now);
+        // Each live token is compared whole, in constant time.
+        let found = self
+            .last_use
+            .keys()
+            .find(|k| same(k.as_bytes(), token.as_bytes()))
+            .cloned();
+        match found {
+            Some(k) => {
+                self.last_use.insert(k, now);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn forget_idle(&mut self, now: u64) {
+        self.last_use
+            .retain(|_, &mut last| now.saturating_sub(last) < SESSION_IDLE_MS);
+    }
+
+    pub fn len(&self) -> usize {
+        self.last_use.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.last_use.is_empty()
+    }
+}
+
+/// What the limiter says of an attempt to log in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Go ahead and check the credential.
+    Open,
+    /// Refused without a check: this address failed too often (until
+    /// `until`), or the whole server sees too many failures now.
+    Shut { until: u64 },
+}
+
+/// Why an attempt was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The credential was wrong: answer after `wait` ms.
+    Wrong { wait: u64 },
+    /// Not checked: the gate is shut until `until`.
+    Shut { until: u64 },
+}
+
+/// Wrong guesses, per address and in all.
+#[derive(Debug, Default)]
+pub struct Limiter {
+    failures: HashMap<IpAddr, VecDeque<u64>>,
+    recent: VecDeque<u64>,
+}
+
+impl Limiter {
+    /// May `from` try a credential at `now`?
+    pub fn gate(&mut self, from: IpAddr, now: u64) -> Gate {
+        self.expire(now);
+        if let Some(f) = self.failures.get(&from)
+            && f.len() >= MAX_FAILURES
+        {
+            return Gate::Shut {
+                until: f.front().copied().unwrap_or(now) + FAILURE_WINDOW_MS,
+            };
+        }
+        if self.recent.len() >= GLOBAL_FAILURES_PER_SECOND {
+            return Gate::Shut {
+                until: self.recent.front().copied().unwrap_or(now) + 1000,
+            };
+        }
+        Gate::Open
+    }
+
+    /// `from` gave a wrong credential at `now`: how long to wait before
+    /// answering (doubling with each recent failure: 50 ms, 100 ms …).
+    pub fn failed(&mut self, from: IpAddr, now: u64) -> u64 {
+        self.expire(now);
+        let f = self.failures.entry(from).or_default();
+        f.push_back(now);
+        self.recent.push_back(now);
+        let n = f.len().min(16) as u32;
+        (FIRST_DELAY_MS << (n - 1)).min(MAX_DELAY_MS)
+    }
+
+    /// One attempt, judged and counted at once (so that attempts made
+    /// together cannot all pass the gate before any is counted): `Ok`
+    /// when `correct`, else the wait before answering, or the gate shut.
+    pub fn attempt(&mut self, from: IpAddr, now: u64, correct: bool) -> Result<(), Refusal> {
+        if let Gate::Shut { until } = self.gate(from, now) {
+            return Err(Refusal::Shut { until });
+        }
+        if correct {
+            self.succeeded(from);
+            Ok(())
+        } else {
+            Err(Refusal::Wrong {
+                wait: self.failed(from, now),
+            })
+        }
+    }
+
+    /// `from` logged in: its failures are forgiven.
+    pub fn succeeded(&mut self, from: IpAddr) {
+        self.failures.remove(&from);
+    }
+
+    fn expire(&mut self, now: u64) {
+        for f in self.failures.values_mut() {
+            while f
+                .front()
+                .is_some_and(|&t| now.saturating_sub(t) >= FAILURE_WINDOW_MS)
+            {
+                f.pop_front();
+            }
+        }
+        self.failures.retain(|_, f| !f.is_empty());
+        while self
+            .recent
+            .front()
+            .is_some_and(|&t| now.saturating_sub(t) >= 1000)
+        {
+            self.recent.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HERE: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 1, 20));
+    const THERE: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 1, 21));
+
+    #[test]
+    fn same_compares_whole_strings() {
+        assert!(same(b"4711", b"4711"));
+        assert!(!same(b"4711", b"4712"));
+        assert!(!same(b"4711", b"47111"));
+        assert!(!same(b"", b"x"));
+        assert!(same(b"", b""));
+    }
+
+    #[test]
+    fn a_session_ends_after_its_idle_timeout_and_lives_while_used() {
+        let mut s = Sessions::default();
+        s.open("abc".into(), 0);
+        assert!(s.check("abc", SESSION_IDLE_MS - 1));
+        // Used just now: alive for another idle timeout.
+        assert!(s.check("abc", 2 * SESSION_IDLE_MS - 2));
+        assert!(!s.check("abd", 2 * SESSION_IDLE_MS - 2));
+        assert!(!s.check("abc", 3 * SESSION_IDLE_MS));
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn ten_failures_lock_an_address_out_until_the_window_passes() {
+        let mut l = Limiter::default();
+        let mut delays = Vec::new();
+        for i in 0..MAX_FAILURES as u64 {
+            // One failure every two seconds: the global limit stays clear.
+            let now = i * 2000;
+            assert_eq!(l.gate(HERE, now), Gate::Open);
+            delays.push(l.failed(HERE, now));
+        }
+        assert_eq!(delays[..5], [50, 100, 200, 400, 800]);
+        assert_eq!(delays[9], MAX_DELAY_MS);
+        let now = 20_000;
+        assert_eq!(
+            l.gate(HERE, now),
+            Gate::Shut {
+                until: FAILURE_WINDOW_MS
+            }
+        );
+        // Another address is not locked out by this one.
+        assert_eq!(l.gate(THERE, now), Gate::Open);
+        // The lockout expires as the first failure leaves the window.
+        assert_eq!(l.gate(HERE, FAILURE_WINDOW_MS), Gate::Open);
+    }
+
+    #[test]
+    fn many_addresses_together_fail_at_most_a_handful_a_second() {
+        let mut l = Limiter::default();
+        for i in 0..GLOBAL_FAILURES_PER_SECOND {
+            let from = IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, i as u8));
+            assert_eq!(l.gate(from, 100), Gate::Open);
+            l.failed(from, 100);
+        }
+        let fresh = IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 1, 1));
+        assert_eq!(l.gate(fresh, 500), Gate::Shut { until: 1100 });
+        assert_eq!(l.gate(fresh, 1100), Gate::Open);
+    }
+
+    #[test]
+    fn a_login_forgives_the_addresss_failures() {
+        let mut l = Limiter::default();
+        for i in 0..9 {
+            l.failed(HERE, i * 2000);
+        }
+        l.succeeded(HERE);
+        assert_eq!(
+            l.failed(HERE, 30_000),
+            FIRST_DELAY_MS,
+            "counting starts again"
+        );
+    }
+}

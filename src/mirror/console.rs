@@ -1,0 +1,273 @@
+//! The console's routes on the mirror's server: its page, logging in, and
+//! inputs. Every request that changes the game must come from the
+//! server's own pages (its `Origin`) and carry the console's secret, or a
+//! session opened with it; wrong secrets are limited (`console::auth`).
+//! An input goes to the runtime's one door over a channel and the answer
+//! says what the game did.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Request as HttpRequest, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+
+use crate::console::auth::{Limiter, Refusal, SESSION_IDLE_MS, Sessions, same};
+use crate::console::{Answer, Request};
+use crate::core::Input;
+
+/// The console page, whole.
+const PAGE: &str = include_str!("console.html");
+
+/// The largest input a request may carry.
+pub const MAX_BODY_BYTES: usize = 4096;
+
+/// How long a request waits for the game's answer.
+const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+
+/// The session cookie's name.
+const COOKIE: &str = "pegboard-session";
+
+/// Where the console's inputs go, and the secret that opens it.
+pub struct Door {
+    pub requests: crossbeam_channel::Sender<Request>,
+    /// The console secret, or the PIN.
+    pub secret: Vec<u8>,
+}
+
+/// The peer's address, put on each request by the server.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Peer(pub SocketAddr);
+
+pub(super) struct Guard {
+    door: Door,
+    sessions: Mutex<Sessions>,
+    limiter: Mutex<Limiter>,
+    epoch: Instant,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+pub(super) fn routes(door: Door) -> Router {
+    let guard = Arc::new(Guard {
+        door,
+        sessions: Mutex::new(Sessions::default()),
+        limiter: Mutex::new(Limiter::default()),
+        epoch: Instant::now(),
+    });
+    Router::new()
+        .route("/console", get(page))
+        .route("/api/login", post(login))
+        .route("/api/input", post(input))
+        .with_state(guard)
+}
+
+async fn page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        PAGE,
+    )
+        .into_response()
+}
+
+fn answer(code: StatusCode, body: serde_json::Value) -> Response {
+    (
+        code,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn refuse(code: StatusCode, why: &str) -> Response {
+    answer(code, serde_json::json!({ "error": why }))
+}
+
+/// A request whose `Origin` is another site's is refused: a page in the
+/// hall must not drive the console through a logged-in phone.
+fn foreign(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return headers
+            .get("sec-fetch-site")
+            .is_some_and(|s| s.as_bytes() == b"cross-site");
+    };
+    let host = headers
+        .get(header::HOST)
+        .map(HeaderValue::as_bytes)
+        .unwrap_or_default();
+    let origin = origin.as_bytes();
+    let own = |scheme: &[u8]| {
+        origin.len() == scheme.len() + host.len()
+            && origin.starts_with(scheme)
+            && &origin[scheme.len()..] == host
+    };
+    host.is_empty() || !(own(b"http://") || own(b"https://"))
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&[u8]> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .as_bytes()
+        .strip_prefix(b"Bearer ")
+}
+
+fn session(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+}
+
+impl Guard {
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Checks the credential the request carries: a live session, or the
+    /// secret itself. A wrong secret is answered only after the limiter's
+    /// delay.
+    async fn authorize(&self, headers: &HeaderMap, from: IpAddr) -> Result<(), Response> {
+        if let Some(token) = session(headers)
+            && lock(&self.sessions).check(token, self.now())
+        {
+            return Ok(());
+        }
+        let Some(given) = bearer(headers) else {
+            let why = if session(headers).is_some() {
+                "the session has ended; log in again"
+            } else {
+                "log in first: the console's secret, as Authorization: Bearer"
+            };
+            return Err(refuse(StatusCode::UNAUTHORIZED, why));
+        };
+        let now = self.now();
+        let verdict = lock(&self.limiter).attempt(from, now, same(given, &self.door.secret));
+        match verdict {
+            Ok(()) => Ok(()),
+            Err(Refusal::Shut { until }) => {
+                let wait = until.saturating_sub(now).div_ceil(1000).max(1);
+                let mut r = refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too many wrong secrets; wait before trying again",
+                );
+                if let Ok(v) = HeaderValue::from_str(&wait.to_string()) {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+                Err(r)
+            }
+            Err(Refusal::Wrong { wait }) => {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                Err(refuse(StatusCode::UNAUTHORIZED, "wrong secret"))
+            }
+        }
+    }
+}
+
+/// The parts a console route reads, and its body (at most `limit`).
+async fn read(request: HttpRequest, limit: usize) -> Result<(HeaderMap, IpAddr, Bytes), Response> {
+    let (parts, body) = request.into_parts();
+    let from = parts
+        .extensions
+        .get::<Peer>()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0.ip());
+    if foreign(&parts.headers) {
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            "a request from another site's page is refused",
+        ));
+    }
+    let body = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| refuse(StatusCode::PAYLOAD_TOO_LARGE, "the request is too large"))?;
+    Ok((parts.headers, from, body))
+}
+
+async fn login(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {
+    let (headers, from, _) = match read(request, MAX_BODY_BYTES).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    if bearer(&headers).is_none() {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            "the console's secret, as Authorization: Bearer",
+        );
+    }
+    if let Err(r) = guard.authorize(&headers, from).await {
+        return r;
+    }
+    let mut bytes = [0u8; 32];
+    if getrandom::fill(&mut bytes).is_err() {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no random numbers for a session",
+        );
+    }
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    lock(&guard.sessions).open(token.clone(), guard.now());
+    let cookie = format!(
+        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}",
+        SESSION_IDLE_MS / 1000
+    );
+    let mut r = answer(StatusCode::OK, serde_json::json!({ "ok": true }));
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {
+    let (headers, from, body) = match read(request, MAX_BODY_BYTES).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    if let Err(r) = guard.authorize(&headers, from).await {
+        return r;
+    }
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return refuse(StatusCode::BAD_REQUEST, "the input is not UTF-8 text");
+    };
+    let input = match Input::from_json(text) {
+        Ok(i) => i,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    if matches!(input, Input::Announced(_) | Input::Restarted { .. }) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "`announced` and `restarted` are pegboard's own inputs, not a console's",
+        );
+    }
+    let (reply, answered) = tokio::sync::oneshot::channel();
+    if guard
+        .door
+        .requests
+        .try_send(Request { input, reply })
+        .is_err()
+    {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the game is busy; try again",
+        );
+    }
+    match tokio::time::timeout(ANSWER_WITHIN, answered).await {
+        Ok(Ok(Answer::Done(events))) => {
+            answer(StatusCode::OK, serde_json::json!({ "events": events }))
+        }
+        Ok(Ok(Answer::Refused(event))) => answer(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            serde_json::json!({ "refused": event }),
+        ),
+        _ => refuse(StatusCode::SERVICE_UNAVAILABLE, "the game did not answer"),
+    }
+}

@@ -1,0 +1,74 @@
+//! The console's secret: generated once, kept in the state directory with
+//! permissions 0600 (`console-secret`), or the PIN `[console] pin` sets.
+
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::runtime::error::{Error, Result};
+
+/// The file the secret is kept in, beside the games.
+pub const SECRET_FILE: &str = "console-secret";
+
+/// Where the secret is kept: the journal directory.
+pub fn secret_path(config: &Config) -> Result<PathBuf> {
+    let dir = crate::runtime::keeper::journal_dir(config).ok_or_else(|| {
+        Error::Journal(
+            "no state directory for the console's secret: set [journal] dir, or HOME".into(),
+        )
+    })?;
+    Ok(dir.join(SECRET_FILE))
+}
+
+/// The console's secret: the PIN if one is set, else the secret kept in
+/// the state directory, made now (128 random bits, as 32 hexadecimal
+/// digits) if there is none yet.
+pub fn secret(config: &Config) -> Result<String> {
+    if let Some(pin) = &config.console.pin {
+        return Ok(pin.clone());
+    }
+    let path = secret_path(config)?;
+    let file = |error| Error::File {
+        path: path.display().to_string(),
+        error,
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) if text.trim().len() >= 32 => return Ok(text.trim().to_string()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(file(e)),
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(file)?;
+    }
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| file(std::io::Error::other(e.to_string())))?;
+    let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    // Written whole under another name, readable by its owner only, then
+    // put in place: a crash leaves no half secret.
+    let part = path.with_extension("part");
+    let _ = std::fs::remove_file(&part);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&part)
+        .map_err(file)?;
+    f.write_all(format!("{secret}\n").as_bytes())
+        .map_err(file)?;
+    f.sync_all().map_err(file)?;
+    std::fs::rename(&part, &path).map_err(file)?;
+    Ok(secret)
+}
+
+/// `pegboard console-token`: the secret, for the one who keeps the
+/// console (never printed by `play`, never in the event stream).
+pub fn print(config: &Config, out: &mut dyn Write) -> Result<()> {
+    let secret = secret(config)?;
+    if config.console.pin.is_some() {
+        writeln!(out, "{secret}   ([console] pin)").map_err(Error::Write)
+    } else {
+        writeln!(out, "{secret}").map_err(Error::Write)
+    }
+}

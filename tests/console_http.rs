@@ -1,0 +1,293 @@
+//! The console over real sockets: who may change the game, and what a
+//! request may hold (E2.9, E2.10).
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use pegboard::announce::Phrasebook;
+use pegboard::console::{Answer, Request};
+use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
+use pegboard::mirror::Mirror;
+use pegboard::mirror::console::Door;
+use serde_json::Value;
+
+#[path = "support/mirror.rs"]
+mod mirror_view;
+
+const SECRET: &str = "0123456789abcdef0123456789abcdef";
+
+/// A mirror with its console, and a game behind its door: a thread that
+/// plays the console's inputs on a controller, as the runtime does.
+struct Console {
+    mirror: Mirror,
+    game: std::thread::JoinHandle<Controller>,
+}
+
+impl Console {
+    fn start(secret: &str) -> Console {
+        let (tx, rx) = crossbeam_channel::bounded::<Request>(64);
+        let game = std::thread::spawn(move || {
+            let mut settings = Settings::default();
+            settings.seats.black = pegboard::core::Seat::Relay;
+            let mut c = Controller::new(
+                &StartPosition::default(),
+                settings,
+                Phrasebook::default(),
+                &[BLIND_BOARD],
+            )
+            .expect("start");
+            let mut t = 0;
+            for request in rx {
+                t += 1000;
+                let answer = match c.refusal(t, &request.input) {
+                    Some(refused) => Answer::Refused(refused),
+                    None => {
+                        let mut out = Vec::new();
+                        c.input(t, request.input, &mut out);
+                        Answer::Done(out)
+                    }
+                };
+                let _ = request.reply.send(answer);
+            }
+            c
+        });
+        let door = Door {
+            requests: tx,
+            secret: secret.as_bytes().to_vec(),
+        };
+        let mirror =
+            Mirror::with_console("127.0.0.1:0", mirror_view::english(), door).expect("starts");
+        Console { mirror, game }
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.mirror.addr()
+    }
+
+    /// The controller behind the door, once the server has stopped.
+    fn stop(self) -> Controller {
+        self.mirror.stop();
+        self.game.join().expect("game thread")
+    }
+}
+
+/// A response: status, headers (lowercased names), body.
+struct Answered {
+    code: u16,
+    head: String,
+    body: String,
+}
+
+impl Answered {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+        })
+    }
+}
+
+fn send(addr: SocketAddr, raw: &[u8]) -> Answered {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    s.write_all(raw).expect("sent");
+    let mut text = Vec::new();
+    let _ = s.read_to_end(&mut text);
+    let text = String::from_utf8_lossy(&text).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    Answered {
+        code,
+        head: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+/// A POST with `headers` (each "Name: value") and `body`.
+fn post(addr: SocketAddr, path: &str, headers: &[&str], body: &str) -> Answered {
+    let mut raw = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for h in headers {
+        raw.push_str(h);
+        raw.push_str("\r\n");
+    }
+    raw.push_str("\r\n");
+    raw.push_str(body);
+    send(addr, raw.as_bytes())
+}
+
+fn bearer(secret: &str) -> String {
+    format!("Authorization: Bearer {secret}")
+}
+
+#[test]
+fn every_state_changing_request_needs_the_secret_and_the_servers_own_origin() {
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    let clock = r#"{"input":"clock","color":"white"}"#;
+    // No credential, a wrong one, a session that does not exist (or has
+    // ended): 401.
+    assert_eq!(post(a, "/api/input", &[], clock).code, 401);
+    assert_eq!(post(a, "/api/input", &[&bearer("0123")], clock).code, 401);
+    let stale = post(
+        a,
+        "/api/input",
+        &["Cookie: pegboard-session=feedbeef"],
+        clock,
+    );
+    assert_eq!(stale.code, 401);
+    assert!(stale.body.contains("session has ended"), "{}", stale.body);
+    assert_eq!(post(a, "/api/login", &[&bearer("0123")], "").code, 401);
+    // Another site's page: 403, even with the right secret.
+    let foreign = "Origin: http://evil.example";
+    assert_eq!(
+        post(a, "/api/input", &[&bearer(SECRET), foreign], clock).code,
+        403
+    );
+    assert_eq!(
+        post(a, "/api/login", &[&bearer(SECRET), foreign], "").code,
+        403
+    );
+    let cross = post(
+        a,
+        "/api/input",
+        &[&bearer(SECRET), "Sec-Fetch-Site: cross-site"],
+        clock,
+    );
+    assert_eq!(cross.code, 403);
+    // Read-only routes need nothing.
+    for path in ["/", "/state", "/pgn", "/console"] {
+        let r = send(
+            a,
+            format!("GET {path} HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        assert_eq!(r.code, 200, "{path}");
+    }
+    // Only POST changes anything.
+    let r = send(
+        a,
+        format!("GET /api/input HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.code, 405);
+    // Nothing got through: the game stands at the start.
+    let game = c.stop();
+    assert_eq!(game.game().ply(), 0);
+}
+
+#[test]
+fn the_secret_or_a_session_opened_with_it_relays_a_move() {
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    let own = format!("Origin: http://{a}");
+    let r = post(
+        a,
+        "/api/input",
+        &[&bearer(SECRET), &own],
+        r#"{"input":"move","san":"e4"}"#,
+    );
+    assert_eq!(r.code, 200, "{}", r.body);
+    let events = r.json()["events"].clone();
+    assert_eq!(events[0]["event"], "move");
+    assert_eq!(events[0]["san"], "e4");
+    // Log in once: an HttpOnly, SameSite=Strict cookie.
+    let login = post(a, "/api/login", &[&bearer(SECRET), &own], "");
+    assert_eq!(login.code, 200);
+    let cookie = login.header("set-cookie").expect("a session cookie");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let session = cookie.split(';').next().expect("name=value").to_string();
+    let r = post(
+        a,
+        "/api/input",
+        &[&format!("Cookie: {session}")],
+        r#"{"input":"move","uci":"e7e5"}"#,
+    );
+    assert_eq!(r.code, 200, "{}", r.body);
+    // A refused move answers why, and changes nothing.
+    let r = post(
+        a,
+        "/api/input",
+        &[&format!("Cookie: {session}")],
+        r#"{"input":"move","san":"Ke3"}"#,
+    );
+    assert_eq!(r.code, 422);
+    assert_eq!(r.json()["refused"]["reason"], "illegal");
+    let game = c.stop();
+    assert_eq!(game.game().ply(), 2);
+}
+
+#[test]
+fn malformed_oversized_and_wrongly_typed_requests_get_a_4xx_and_change_nothing() {
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    let key = bearer(SECRET);
+    for body in [
+        "",
+        "not json",
+        "[1,2,3]",
+        r#"{"input":"clock"}"#,
+        r#"{"input":"clock","color":7}"#,
+        r#"{"input":"clock","colour":"white"}"#,
+        r#"{"input":"teleport"}"#,
+        r#"{"input":"announced","ply":1}"#,
+        r#"{"input":"move","uci":"e2e4","san":"e4"}"#,
+        "{\"input\":\"move\",\"san\":\"\u{0}\"}",
+    ] {
+        let r = post(a, "/api/input", &[&key], body);
+        assert_eq!(r.code, 400, "{body}: {}", r.body);
+        assert!(r.json()["error"].is_string(), "{body}: {}", r.body);
+    }
+    let big = format!(r#"{{"input":"move","san":"{}"}}"#, "N".repeat(8000));
+    assert_eq!(post(a, "/api/input", &[&key], &big).code, 413);
+    let game = c.stop();
+    assert_eq!(game.game().ply(), 0);
+}
+
+#[test]
+fn ten_wrong_secrets_lock_the_address_out_even_for_the_right_one() {
+    let c = Console::start("4711");
+    let a = c.addr();
+    let clock = r#"{"input":"clock","color":"white"}"#;
+    let began = Instant::now();
+    let mut codes = Vec::new();
+    for guess in 0..10_000 {
+        let r = post(a, "/api/input", &[&bearer(&format!("{guess:04}"))], clock);
+        codes.push(r.code);
+        if guess == 4711 {
+            assert_eq!(r.code, 429, "the right PIN is not even checked now");
+        }
+    }
+    let took = began.elapsed();
+    assert_eq!(codes.iter().filter(|&&c| c == 401).count(), 10);
+    assert_eq!(codes.iter().filter(|&&c| c == 429).count(), 9_990);
+    // The ten answers were held back: 50 + 100 + 200 + 400 + 6 × 800 ms.
+    assert!(took >= Duration::from_millis(5_550), "{took:?}");
+    let locked = post(a, "/api/input", &[&bearer("4711")], clock);
+    assert_eq!(locked.code, 429);
+    let retry: u64 = locked
+        .header("retry-after")
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After");
+    assert!(
+        (500..=600).contains(&retry),
+        "locked for the rest of ten minutes: {retry} s"
+    );
+    let game = c.stop();
+    assert_eq!(game.game().ply(), 0);
+}
