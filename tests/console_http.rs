@@ -291,3 +291,133 @@ fn ten_wrong_secrets_lock_the_address_out_even_for_the_right_one() {
     let game = c.stop();
     assert_eq!(game.game().ply(), 0);
 }
+
+#[test]
+fn play_journals_a_relayed_move_not_a_refused_one_and_never_its_secret() {
+    let dir = std::env::temp_dir().join(format!("pegboard-console-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let pin = "73915";
+    let journal = dir.join("games");
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[game]\nblack_moves_on = \"relay\"\n[mirror]\nlisten = \"127.0.0.1:0\"\n\
+             [console]\npin = \"{pin}\"\n[journal]\ndir = \"{}\"\n",
+            journal.display()
+        ),
+    );
+    let child = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "5",
+            "--config",
+            &config,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("play starts");
+    let mut child = common::Reaped(child);
+    let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut seen = String::new();
+    let addr: SocketAddr = loop {
+        let mut line = String::new();
+        assert!(
+            std::io::BufRead::read_line(&mut out, &mut line).expect("a line") > 0,
+            "no mirror line: {seen}"
+        );
+        seen.push_str(&line);
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("pegboard: the mirror is at http://")
+        {
+            break rest.trim_end_matches('/').parse().expect("an address");
+        }
+    };
+    // 1. Nf3 is made on the pegged board at 0.7 s; then Black's replies.
+    std::thread::sleep(Duration::from_millis(1500));
+    let key = bearer(pin);
+    let refused = post(
+        addr,
+        "/api/input",
+        &[&key],
+        r#"{"input":"move","san":"Ke2"}"#,
+    );
+    assert_eq!(refused.code, 422, "{}", refused.body);
+    let played = post(
+        addr,
+        "/api/input",
+        &[&key],
+        r#"{"input":"move","san":"Nf6"}"#,
+    );
+    assert_eq!(played.code, 200, "{}", played.body);
+    assert_eq!(played.json()["events"][0]["san"], "Nf6");
+    let mut rest = String::new();
+    let _ = out.read_to_string(&mut rest);
+    seen.push_str(&rest);
+    let mut err = String::new();
+    let _ = child
+        .0
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err);
+    assert!(child.0.wait().expect("ends").success(), "{err}");
+    let journal_text: String = std::fs::read_dir(&journal)
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "journal"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("journal"))
+        .collect();
+    assert!(
+        journal_text.contains(r#""input":"move","san":"Nf6""#),
+        "{journal_text}"
+    );
+    assert!(
+        !journal_text.contains("Ke2"),
+        "a refused input leaves no record"
+    );
+    for (what, text) in [("output", &seen), ("log", &err), ("journal", &journal_text)] {
+        assert!(!text.contains(pin), "the PIN is in the {what}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn console_token_makes_a_secret_once_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("pegboard-console-token-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        format!("[journal]\ndir = \"{}\"\n", dir.join("state").display()),
+    )
+    .expect("config");
+    let token = || {
+        let out = common::pegboard_command()
+            .args(["console-token", "--config"])
+            .arg(&config)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let first = token();
+    assert_eq!(first.len(), 32, "128 bits as hexadecimal: {first}");
+    assert!(first.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(token(), first, "made once, then kept");
+    let file = dir.join("state").join("console-secret");
+    let mode = std::fs::metadata(&file).expect("kept").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let _ = std::fs::remove_dir_all(&dir);
+}

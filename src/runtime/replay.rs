@@ -185,7 +185,11 @@ pub(crate) fn next_game(c: &mut Controller, t: u64, out: &mut Vec<Stamped>) {
 /// Hands one trace line to the controller at its instant. The error says
 /// what is wrong with the line (a header after the first line, a board
 /// that is not configured).
-pub fn feed(c: &mut Controller, entry: &Entry, out: &mut Vec<Stamped>) -> Result<(), String> {
+pub(crate) fn feed(
+    c: &mut Controller,
+    entry: &Entry,
+    out: &mut Vec<Stamped>,
+) -> Result<(), String> {
     let t = entry.t;
     let board = |c: &Controller, name: &str| {
         c.board_index(name).ok_or_else(|| {

@@ -21,7 +21,7 @@ use pegboard::announce::Phrasebook;
 use pegboard::core::debounce::DEFAULT_WINDOW_MS;
 use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, Stamped, StartPosition};
 use pegboard::pgn::read_games;
-use pegboard::runtime::replay::{Until, feed, replay};
+use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Sighted, Style, playable_moves, simulate_two_boards};
 use pegboard::speech::{
     Kind, Report, Speaker, SpeechConfig, TextOutput, Utterance, VoiceLanguage, VoiceName,
@@ -133,6 +133,19 @@ fn replication(entries: &[Entry], events: &[Stamped]) {
         &format!("replicated after the last raw change, ms (window {DEFAULT_WINDOW_MS} ms)"),
         after,
     );
+}
+
+/// Feeds one trace line to the controller, as a replay does.
+fn feed(c: &mut Controller, e: &Entry, out: &mut Vec<Stamped>) -> Result<(), &'static str> {
+    let index = |c: &Controller, b: &str| c.board_index(b).ok_or("no such board");
+    match &e.reading {
+        Reading::Scan { board, occ } => c.scan(e.t, index(c, board)?, *occ, out),
+        Reading::Lift { board, square } => c.lift(e.t, index(c, board)?, *square, out),
+        Reading::Place { board, square } => c.place(e.t, index(c, board)?, *square, out),
+        Reading::Input(input) => c.input(e.t, *input, out),
+        Reading::Header(_) => {}
+    }
+    Ok(())
 }
 
 /// The sighted player's releases, fed in real time from each release
