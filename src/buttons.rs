@@ -194,11 +194,16 @@ pub enum Action {
     ToReplicate,
     /// Say what differs between one's own board and the game.
     Differences,
+    /// Relay a move made on a wooden board (the assistant's keypad,
+    /// E2.9a): followed by four digit keys, from-file, from-rank, to-file,
+    /// to-rank. A promotion becomes the piece last chosen with `promote`
+    /// (a queen if none).
+    Relay,
 }
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -224,6 +229,7 @@ impl Action {
             "new_game" => Action::NewGame,
             "to_replicate" => Action::ToReplicate,
             "differences" => Action::Differences,
+            "relay" => Action::Relay,
             _ => match name
                 .strip_prefix("digit")
                 .and_then(|d| d.parse::<u8>().ok())
@@ -255,6 +261,8 @@ enum Entry {
     SquareFile(File),
     Rank,
     File,
+    /// A relayed move: the digits so far (file, rank, file, rank).
+    Relay([u8; 3], usize),
 }
 
 /// The keypad: presses to inputs.
@@ -265,6 +273,8 @@ pub struct Keypad {
     player: Color,
     entry: Entry,
     promotion: usize,
+    /// The promotion piece last chosen with a key.
+    chosen: Option<Role>,
 }
 
 const PROMOTION_ORDER: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -276,6 +286,7 @@ impl Keypad {
             player,
             entry: Entry::None,
             promotion: PROMOTION_ORDER.len() - 1,
+            chosen: None,
         }
     }
 
@@ -308,9 +319,13 @@ impl Keypad {
             Action::Differences => Input::Differences,
             Action::PromoteNext => {
                 self.promotion = (self.promotion + 1) % PROMOTION_ORDER.len();
+                self.chosen = Some(PROMOTION_ORDER[self.promotion]);
                 Input::Promote(PROMOTION_ORDER[self.promotion])
             }
-            Action::Promote(role) => Input::Promote(role),
+            Action::Promote(role) => {
+                self.chosen = Some(role);
+                Input::Promote(role)
+            }
             Action::Square => {
                 self.entry = Entry::Square;
                 return None;
@@ -321,6 +336,10 @@ impl Keypad {
             }
             Action::File => {
                 self.entry = Entry::File;
+                return None;
+            }
+            Action::Relay => {
+                self.entry = Entry::Relay([0; 3], 0);
                 return None;
             }
             Action::Digit(_) => return None,
@@ -338,6 +357,30 @@ impl Keypad {
             ),
             Entry::Rank => (Entry::None, Some(Input::Rank(Rank::new(i)))),
             Entry::File => (Entry::None, Some(Input::File(File::new(i)))),
+            Entry::Relay(mut digits, n) if n < 3 => {
+                digits[n] = i as u8;
+                (Entry::Relay(digits, n + 1), None)
+            }
+            Entry::Relay(d, _) => {
+                let square = |f: u8, r: u8| {
+                    Square::from_coords(File::new(u32::from(f)), Rank::new(u32::from(r)))
+                };
+                let (from, to) = (square(d[0], d[1]), square(d[2], i as u8));
+                // A pawn reaching the last rank takes the chosen piece; the
+                // game ignores it for any other move.
+                let last = matches!(to.rank(), Rank::First | Rank::Eighth);
+                let promotion = last.then(|| self.chosen.unwrap_or(Role::Queen));
+                (
+                    Entry::None,
+                    Some(Input::Move(crate::core::input::Relayed::Uci(
+                        shakmaty::uci::UciMove::Normal {
+                            from,
+                            to,
+                            promotion,
+                        },
+                    ))),
+                )
+            }
         };
         self.entry = entry;
         input
@@ -427,6 +470,51 @@ mod tests {
         assert_eq!(k.press(Press::Short(3)), Some(Input::Clock(Color::Black)));
         assert_eq!(k.press(Press::Long(3)), Some(Input::Resign(Color::White)));
         assert_eq!(k.press(Press::Short(40)), None, "no such key");
+    }
+
+    #[test]
+    fn the_assistants_keypad_relays_a_move_by_its_squares() {
+        let key = |press| KeyMap {
+            press: Some(press),
+            long: None,
+        };
+        let mut keys = vec![key(Action::Relay), key(Action::Promote(Role::Knight))];
+        keys.extend((1..=8).map(|d| key(Action::Digit(d))));
+        let mut pad = Keypad::new(keys, Color::White);
+        let digit = |d: u8| Press::Short(d + 1);
+        // g8 to f6: files and ranks as 1 to 8.
+        let mut inputs = Vec::new();
+        for p in [Press::Short(0), digit(7), digit(8), digit(6), digit(6)] {
+            inputs.extend(pad.press(p));
+        }
+        assert_eq!(
+            inputs,
+            [Input::Move(crate::core::input::Relayed::Uci(
+                "g8f6".parse().expect("uci")
+            ))]
+        );
+        // To the last rank: the piece chosen last (a queen if none).
+        let mut inputs = Vec::new();
+        for p in [Press::Short(0), digit(1), digit(7), digit(1), digit(8)] {
+            inputs.extend(pad.press(p));
+        }
+        assert_eq!(
+            inputs,
+            [Input::Move(crate::core::input::Relayed::Uci(
+                "a7a8q".parse().expect("uci")
+            ))]
+        );
+        pad.press(Press::Short(1));
+        let mut inputs = Vec::new();
+        for p in [Press::Short(0), digit(1), digit(7), digit(1), digit(8)] {
+            inputs.extend(pad.press(p));
+        }
+        assert_eq!(
+            inputs,
+            [Input::Move(crate::core::input::Relayed::Uci(
+                "a7a8n".parse().expect("uci")
+            ))]
+        );
     }
 
     #[test]

@@ -8,81 +8,25 @@
 //! that reconnects after the server restarts. Each scenario leaves a
 //! screenshot in `target/mirror-screenshots/`.
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::Client;
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
 use pegboard::mirror::Mirror;
+
+#[path = "support/browser.rs"]
+mod browser;
+use browser::{Driver, free_port, js, screenshot, shows, text, wait_ply};
 
 #[path = "support/mirror.rs"]
 mod mirror_view;
 use mirror_view::{english, view_in};
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::trace;
-use serde_json::{Value, json};
+use serde_json::json;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position, Square};
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// chromedriver on a port of its own, ended with the test.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Driver {
-    fn start() -> Driver {
-        let port = free_port();
-        let child = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver runs (.ci/setup.sh installs chromium-driver)");
-        let began = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                began.elapsed() < Duration::from_secs(20),
-                "chromedriver never listened"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Driver { child, port }
-    }
-
-    async fn browser(&self) -> Client {
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": "/usr/bin/chromium",
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1280,900"]
-            }),
-        );
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", self.port))
-            .await
-            .expect("a headless Chromium session")
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The events of a trace; timers fire until the last line and 2 s more
 /// (a debounce, a settle time), a flag only when it falls by then.
@@ -98,58 +42,6 @@ fn events_of(text: &str, settings: Settings) -> Vec<Stamped> {
         Until::At(end),
     )
     .expect("replays")
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.expect("script runs")
-}
-
-/// Runs `script` every 20 ms until its value satisfies `ok`; fails the
-/// test, saying `what`, after `within`.
-async fn wait_until(
-    c: &Client,
-    script: &str,
-    within: Duration,
-    what: &str,
-    ok: impl Fn(&Value) -> bool,
-) {
-    let began = Instant::now();
-    loop {
-        if ok(&js(c, script).await) {
-            return;
-        }
-        assert!(began.elapsed() < within, "{what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// Waits up to 10 s until the page's `expression` (its value) satisfies
-/// `ok`.
-async fn shows(c: &Client, expression: &str, what: &str, ok: impl Fn(&Value) -> bool) {
-    let script = format!("return {expression}");
-    wait_until(c, &script, Duration::from_secs(10), what, ok).await;
-}
-
-/// Waits until the page shows `ply` moves.
-async fn wait_ply(c: &Client, ply: u32) {
-    let want = json!(ply.to_string());
-    wait_until(
-        c,
-        "return document.body.dataset.ply || ''",
-        Duration::from_secs(15),
-        &format!("the page never showed ply {ply}"),
-        |v| *v == want,
-    )
-    .await;
-}
-
-async fn text(c: &Client, id: &str) -> String {
-    c.find(Locator::Id(id))
-        .await
-        .expect("element")
-        .text()
-        .await
-        .expect("text")
 }
 
 /// The board as the page draws it: square → piece letter.
@@ -181,13 +73,6 @@ fn pieces_of(fen: &str) -> Vec<(String, String)> {
         .collect();
     v.sort();
     v
-}
-
-async fn screenshot(c: &Client, name: &str) {
-    let png = c.screenshot().await.expect("a screenshot");
-    let dir = format!("{}/target/mirror-screenshots", env!("CARGO_MANIFEST_DIR"));
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::write(format!("{dir}/{name}.png"), png).expect("written");
 }
 
 fn with_clock(control: &str) -> Settings {

@@ -10,6 +10,13 @@ use shakmaty::{CastlingMode, Chess, Color, Position, Role, Square};
 
 use crate::core::{Event, Stamped};
 
+/// A legal move in the game's position, as the console offers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    pub san: String,
+    pub uci: String,
+}
+
 /// One move as the mirror lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveEntry {
@@ -80,6 +87,8 @@ pub struct MirrorState {
     pub touched: Option<String>,
     /// The square of a king in check.
     pub check: Option<String>,
+    /// The legal moves in the game's position (none once it is over).
+    pub legal: Vec<LegalMove>,
     /// The blind player's colour, and the side the board is seen from.
     pub blind: &'static str,
     pub orientation: &'static str,
@@ -131,7 +140,7 @@ impl MirrorState {
     /// `orientation`'s side.
     pub fn new(blind: Color, orientation: Color) -> MirrorState {
         let position = Chess::default();
-        MirrorState {
+        let mut state = MirrorState {
             fen: Fen::from_position(&position, shakmaty::EnPassantMode::Legal).to_string(),
             ply: 0,
             to_move: "white",
@@ -145,12 +154,16 @@ impl MirrorState {
             result: None,
             touched: None,
             check: None,
+            legal: Vec::new(),
             blind: side(blind),
             orientation: side(orientation),
             position,
             mode: CastlingMode::Standard,
             blind_color: blind,
-        }
+        };
+        let fen = state.fen.clone();
+        state.set_position(&fen);
+        state
     }
 
     fn set_position(&mut self, fen: &str) {
@@ -165,6 +178,14 @@ impl MirrorState {
                 .then(|| pos.board().king_of(pos.turn()))
                 .flatten()
                 .map(|s| s.to_string());
+            self.legal = pos
+                .legal_moves()
+                .iter()
+                .map(|&m| LegalMove {
+                    san: shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string(),
+                    uci: m.to_uci(self.mode).to_string(),
+                })
+                .collect();
             self.position = pos;
         }
         self.fen = fen.to_string();
@@ -329,6 +350,7 @@ impl MirrorState {
             Event::DrawOffer { say, .. } => self.status = status("draw_offer", say, Vec::new()),
             Event::GameOver { result, say, .. } => {
                 self.result = Some(result);
+                self.legal.clear();
                 self.status = status("game_over", say, Vec::new());
             }
             Event::Resumed { say, .. } => self.status = status("resumed", say, Vec::new()),

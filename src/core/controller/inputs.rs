@@ -194,11 +194,27 @@ impl Controller {
         })
     }
 
-    /// The legal move a relayed move names in the game's position.
+    /// The legal move a relayed move names in the game's position. A
+    /// promotion piece given with a move that is no promotion (a keypad
+    /// relaying by squares adds one to every move to the last rank) is
+    /// left out.
     fn relayed_move(&self, relayed: Relayed) -> Option<shakmaty::Move> {
         let pos = self.game.position();
         match relayed {
-            Relayed::Uci(u) => u.to_move(pos).ok(),
+            Relayed::Uci(u) => u.to_move(pos).ok().or_else(|| match u {
+                shakmaty::uci::UciMove::Normal {
+                    from,
+                    to,
+                    promotion: Some(_),
+                } => shakmaty::uci::UciMove::Normal {
+                    from,
+                    to,
+                    promotion: None,
+                }
+                .to_move(pos)
+                .ok(),
+                _ => None,
+            }),
             Relayed::San(s) => s.to_move(pos).ok(),
         }
         .filter(|&m| pos.is_legal(m))
