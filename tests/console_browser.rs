@@ -84,7 +84,7 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
     let config = common::nf3_play_config(
         &dir,
         &format!(
-            "language = \"de\"\n\
+            "
              [game]\nwhite_moves_on = \"relay\"\nblack_moves_on = \"relay\"\n\
              [clock]\ncontrol = \"5+0\"\n\
              [speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"{}\"\n\

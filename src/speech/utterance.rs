@@ -212,9 +212,9 @@ impl Utterance {
             Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {
                 (Kind::Game, None, None)
             }
-            // One move to repeat was said as the move itself, in the long
-            // form; a retrace or several moves are said square by square.
-            Event::Replicate { moves, .. } if moves.len() == 1 => return None,
+            // The moves to repeat were each said as the move, in the long
+            // form; after a retrace the squares are said.
+            Event::Replicate { moves, .. } if !moves.is_empty() => return None,
             Event::Replicate { .. } => (Kind::Board, None, None),
             Event::Replicated { .. } => return None,
             Event::Diverged { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
@@ -286,8 +286,9 @@ mod tests {
             said(moved_there).is_some(),
             "a move on any board is announced"
         );
-        // One move to repeat was said as the move; a retrace is said.
+        // Moves to repeat were said as the moves; a retrace is said.
         assert_eq!(said(replicate("blind", &["g8f6"])), None);
+        assert_eq!(said(replicate("blind", &["e2e4", "e7e5"])), None);
         assert!(said(replicate("blind", &[])).is_some());
         assert_eq!(said(replicate("sighted", &[])), None);
     }

@@ -441,7 +441,7 @@ impl Controller {
         // hears where to find the piece (E2.7).
         let blind_follows = self
             .board_index(BLIND_BOARD)
-            .is_some_and(|b| Some(b) != board && self.boards[b].tracker.lag().is_none());
+            .is_some_and(|b| Some(b) != board);
         let say = if blind_follows {
             self.words.long_move_text(&before, m)
         } else {
@@ -521,8 +521,15 @@ impl Controller {
         let Some(lag) = self.boards[i].tracker.lag() else {
             return self.words.notice(Notice::BoardMatches);
         };
-        if let Some([m]) = lag.moves.as_deref() {
-            return self.words.long_move_text(&lag.base, *m);
+        if let Some(moves) = lag.moves.as_deref() {
+            // Each move in turn, in the long form.
+            let mut pos = lag.base.clone();
+            let mut said = Vec::new();
+            for &m in moves {
+                said.push(self.words.long_move_text(&pos, m));
+                pos.play_unchecked(m);
+            }
+            return said.join(". ");
         }
         let (missing, extra) = super::replica::changes(&lag.base, self.game.position());
         self.words.mismatch(&missing, &extra)
