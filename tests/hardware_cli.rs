@@ -47,13 +47,15 @@ const START: &str = "ffff00000000ffff";
 #[test]
 fn hw_test_names_each_square_and_reports_flicker_and_dead_squares() {
     let d = dir("check");
-    // e2 lifted and placed; a1 drops out for 4 ms (a flicker); h8 never
+    // e2 lifted and placed; a1 drops out for 12 ms (a flicker: shorter
+    // than the 20 ms debounce window, long enough that a 200 Hz scan taken
+    // late on a busy machine still sees it); h8 never
     // changes; bounces on e2's lift are ordinary and not reported.
     let trace = format!(
         "{{\"t\":0,\"trace\":1}}\n{{\"t\":0,\"occ\":\"{START}\"}}\n\
          {{\"t\":200,\"lift\":\"e2\"}}\n{{\"t\":202,\"place\":\"e2\"}}\n{{\"t\":204,\"lift\":\"e2\"}}\n\
          {{\"t\":400,\"place\":\"e2\"}}\n\
-         {{\"t\":600,\"lift\":\"a1\"}}\n{{\"t\":604,\"place\":\"a1\"}}\n"
+         {{\"t\":600,\"lift\":\"a1\"}}\n{{\"t\":612,\"place\":\"a1\"}}\n"
     );
     let config = config_for(&d, &trace, "");
     let out = pegboard(&[
