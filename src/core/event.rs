@@ -208,6 +208,11 @@ pub enum Event {
         fen: String,
         say: String,
     },
+    /// The assistant reported that `color` touched a piece (E2.9e), kept
+    /// with its time for the arbiter. Not spoken.
+    TouchReported {
+        color: Side,
+    },
     /// A relayed move (the `move` input) or a retrace was refused and the
     /// game is unchanged: `given` is what was given (`Nf7`, `g8f6`, a
     /// ply), `reason` is `illegal`, `game_over` or `no_such_ply`.
@@ -278,6 +283,7 @@ impl Event {
             Event::Diverged { .. } => "diverged",
             Event::Retraced { .. } => "retraced",
             Event::Refused { .. } => "refused",
+            Event::TouchReported { .. } => "touch_reported",
         }
     }
 
@@ -305,6 +311,7 @@ impl Event {
             | Event::Touch { .. }
             | Event::Announced { .. }
             | Event::Replicated { .. }
+            | Event::TouchReported { .. }
             | Event::Clock { .. } => None,
         }
     }

@@ -82,6 +82,9 @@ pub enum Input {
     ToReplicate,
     /// Say what differs between the player's own board and the game.
     Differences,
+    /// The assistant reports that this player touched a piece (E2.9e): it
+    /// is kept, with its time, for the arbiter; the game is unchanged.
+    TouchReport(Color),
 }
 
 /// A relayed move as it was given: in UCI (`g8f6`) or SAN (`Nf6`).
@@ -102,7 +105,7 @@ pub struct ClockSetting {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 28] = [
+    pub const NAMES: [&'static str; 29] = [
         "promote",
         "adjust",
         "clock",
@@ -131,6 +134,7 @@ impl Input {
         "retrace",
         "to_replicate",
         "differences",
+        "touch_report",
     ];
 
     /// The input's name as written in a trace.
@@ -164,6 +168,7 @@ impl Input {
             Input::Retrace(_) => "retrace",
             Input::ToReplicate => "to_replicate",
             Input::Differences => "differences",
+            Input::TouchReport(_) => "touch_report",
         }
     }
 }
@@ -262,6 +267,7 @@ impl Input {
                 | "illegal_move"
                 | "quickplay_claim"
                 | "flag_claim"
+                | "touch_report"
         );
         let sets_clock = name == "set_clock";
         let uses_square = name == "square";
@@ -447,6 +453,7 @@ impl Input {
             },
             "to_replicate" => Input::ToReplicate,
             "differences" => Input::Differences,
+            "touch_report" => Input::TouchReport(color(name, f.color).map_err(bad)?),
             other => return Err(InputError::Unknown(crate::quote::short(other).to_string())),
         })
     }
@@ -462,7 +469,8 @@ impl Input {
             | Input::Resign(c)
             | Input::IllegalMove(c)
             | Input::QuickplayClaim(c)
-            | Input::FlagClaim(c) => {
+            | Input::FlagClaim(c)
+            | Input::TouchReport(c) => {
                 format!(
                     r#","color":"{}""#,
                     match c {
@@ -641,6 +649,7 @@ mod tests {
             Input::Retrace(12),
             Input::ToReplicate,
             Input::Differences,
+            Input::TouchReport(Color::Black),
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

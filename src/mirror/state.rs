@@ -403,6 +403,7 @@ impl MirrorState {
             Event::Refused { say, .. } => self.status = status("refused", say, Vec::new()),
             Event::Replicate { .. }
             | Event::Replicated { .. }
+            | Event::TouchReported { .. }
             | Event::Announced { .. }
             | Event::TimeWarning { .. } => {}
         }

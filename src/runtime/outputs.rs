@@ -105,6 +105,17 @@ pub fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Res
         Event::Touch { square, piece, .. } => {
             writeln!(out, "[{t}]   (touched {piece} on {square})")
         }
+        Event::TouchReported { color } => {
+            let who = if color.0 == shakmaty::Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            writeln!(
+                out,
+                "[{t}]   (the assistant reports a touch by {who}, for the arbiter)"
+            )
+        }
         Event::Move { ply, san, say, .. } => {
             let number = ply.div_ceil(2);
             let dots = if ply % 2 == 1 { "." } else { "..." };

@@ -216,7 +216,7 @@ impl Utterance {
             // form; after a retrace the squares are said.
             Event::Replicate { moves, .. } if !moves.is_empty() => return None,
             Event::Replicate { .. } => (Kind::Board, None, None),
-            Event::Replicated { .. } => return None,
+            Event::Replicated { .. } | Event::TouchReported { .. } => return None,
             Event::Diverged { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::Retraced { .. } => (Kind::Game, None, None),
             Event::Refused { .. } => (Kind::Game, Some(Earcon::Illegal), None),

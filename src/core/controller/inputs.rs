@@ -138,6 +138,10 @@ impl Controller {
                 };
                 self.say(t, text, out);
             }
+            Input::TouchReport(color) => out.push(Stamped {
+                t,
+                event: Event::TouchReported { color: Side(color) },
+            }),
             Input::Differences => {
                 let text = self.differences_text(BLIND_BOARD);
                 self.say(t, text, out);
