@@ -421,3 +421,47 @@ fn console_token_makes_a_secret_once_readable_by_its_owner_only() {
     assert_eq!(mode & 0o777, 0o600);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_arbiter_sets_up_a_position_or_a_chess960_start_and_the_next_game_begins_there() {
+    let text = r#"{"t":0,"trace":1,"start":"startpos","white_moves_on":"relay","black_moves_on":"relay"}
+{"t":1000,"input":"move","san":"e4"}
+{"t":2000,"input":"setup","chess960":0}
+{"t":3000,"input":"setup","fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}
+{"t":4000,"input":"move","san":"e4"}"#;
+    let events = common::run(text);
+    let ready: Vec<(&str, &str)> = common::of(&events, "ready")
+        .iter()
+        .map(|r| {
+            (
+                r["fen"].as_str().unwrap_or(""),
+                r["variant"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ready,
+        [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "standard"
+            ),
+            // X-FEN: the rooks are the outermost, so KQkq names them.
+            (
+                "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+                "chess960"
+            ),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "standard"),
+        ]
+    );
+    assert_eq!(common::of(&events, "new_game").len(), 2);
+    assert_eq!(common::sans(&events), ["e4", "e4"]);
+    // A position that is none is refused as the input is read.
+    for bad in [
+        r#"{"input":"setup","fen":"8/8/8/8/8/8/8/8 w - - 0 1"}"#,
+        r#"{"input":"setup","chess960":960}"#,
+        r#"{"input":"setup"}"#,
+    ] {
+        assert!(pegboard::core::Input::from_json(bad).is_err(), "{bad}");
+    }
+}

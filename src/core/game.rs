@@ -43,6 +43,27 @@ impl std::fmt::Display for StartError {
 impl std::error::Error for StartError {}
 
 impl StartPosition {
+    /// Chess960 start number `n` (0 to 959, in Scharnagl's numbering; 518
+    /// is the standard position), as a Shredder-FEN.
+    pub fn chess960(n: u32) -> Option<StartPosition> {
+        if n > 959 {
+            return None;
+        }
+        let board = shakmaty::Board::chess960(n);
+        let rooks: String = board
+            .rooks()
+            .intersect(board.white())
+            .into_iter()
+            .rev()
+            .map(|sq| sq.file().upper_char())
+            .collect();
+        let castling = format!("{rooks}{}", rooks.to_ascii_lowercase());
+        Some(StartPosition {
+            start: format!("{board} w {castling} - 0 1"),
+            chess960: true,
+        })
+    }
+
     /// The position and castling mode this start describes.
     pub fn position(&self) -> Result<(Chess, CastlingMode), StartError> {
         if self.start == "startpos" {
@@ -673,6 +694,25 @@ mod tests {
         assert!(g.position().is_legal(e4));
         assert!(g.play(e4).is_none());
         assert_eq!(g.ply(), 0);
+    }
+
+    #[test]
+    fn chess960_start_numbers_give_their_positions() {
+        // 518 is the standard array; 0 is BBQNNRKR (Scharnagl's first).
+        let standard = StartPosition::chess960(518).expect("518");
+        let (pos, mode) = standard.position().expect("a position");
+        assert_eq!(mode, CastlingMode::Chess960);
+        assert_eq!(pos.board(), Chess::default().board());
+        let first = StartPosition::chess960(0).expect("0");
+        assert!(
+            first
+                .start
+                .starts_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf"),
+            "{}",
+            first.start
+        );
+        assert!(first.position().is_ok());
+        assert_eq!(StartPosition::chess960(960), None);
     }
 
     #[test]

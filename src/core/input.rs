@@ -8,7 +8,7 @@ use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
     /// The promotion piece chosen (announced) for the pawn being promoted.
     Promote(Role),
@@ -85,6 +85,31 @@ pub enum Input {
     /// The assistant reports that this player touched a piece (E2.9e): it
     /// is kept, with its time, for the arbiter; the game is unchanged.
     TouchReport(Color),
+    /// The arbiter sets up a position (a FEN) or a Chess960 start (by its
+    /// number): this game ends and the next begins from there.
+    Setup(Setup),
+}
+
+/// A position the arbiter sets up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Setup {
+    /// A FEN (an X-FEN or Shredder-FEN for Chess960 castling).
+    Fen(String),
+    /// A Chess960 start by its number, 0 to 959 (518: the standard array).
+    Chess960(u32),
+}
+
+impl Setup {
+    /// The start it describes, if it is one.
+    pub fn start(&self) -> Option<crate::core::StartPosition> {
+        match self {
+            Setup::Fen(fen) => Some(crate::core::StartPosition {
+                start: fen.clone(),
+                chess960: false,
+            }),
+            Setup::Chess960(n) => crate::core::StartPosition::chess960(*n),
+        }
+    }
 }
 
 /// A relayed move as it was given: in UCI (`g8f6`) or SAN (`Nf6`).
@@ -105,7 +130,7 @@ pub struct ClockSetting {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 29] = [
+    pub const NAMES: [&'static str; 30] = [
         "promote",
         "adjust",
         "clock",
@@ -135,6 +160,7 @@ impl Input {
         "to_replicate",
         "differences",
         "touch_report",
+        "setup",
     ];
 
     /// The input's name as written in a trace.
@@ -169,6 +195,7 @@ impl Input {
             Input::ToReplicate => "to_replicate",
             Input::Differences => "differences",
             Input::TouchReport(_) => "touch_report",
+            Input::Setup(_) => "setup",
         }
     }
 }
@@ -224,6 +251,10 @@ pub struct InputFields<'a> {
     pub uci: Option<&'a str>,
     /// …in SAN.
     pub san: Option<&'a str>,
+    /// `setup`: a FEN, or…
+    pub fen: Option<&'a str>,
+    /// …a Chess960 start number.
+    pub chess960: Option<u32>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -285,6 +316,8 @@ impl Input {
             ),
             ("uci", f.uci.is_some(), name == "move"),
             ("san", f.san.is_some(), name == "move"),
+            ("fen", f.fen.is_some(), name == "setup"),
+            ("chess960", f.chess960.is_some(), name == "setup"),
             ("white_ms", f.white_ms.is_some(), sets_clock),
             ("black_ms", f.black_ms.is_some(), sets_clock),
             ("white_moves", f.white_moves.is_some(), sets_clock),
@@ -454,6 +487,27 @@ impl Input {
             "to_replicate" => Input::ToReplicate,
             "differences" => Input::Differences,
             "touch_report" => Input::TouchReport(color(name, f.color).map_err(bad)?),
+            "setup" => {
+                let setup = match (f.fen, f.chess960) {
+                    (Some(fen), None) => Setup::Fen(fen.to_string()),
+                    (None, Some(n @ 0..=959)) => Setup::Chess960(n),
+                    (None, Some(n)) => {
+                        return Err(bad(format!(
+                            "input `setup`: `chess960` must be from 0 to 959, not {n}"
+                        )));
+                    }
+                    _ => {
+                        return Err(bad(
+                            "input `setup` needs either a `fen` or a `chess960` start number"
+                                .to_string(),
+                        ));
+                    }
+                };
+                if let Some(Err(e)) = setup.start().map(|s| s.position()) {
+                    return Err(bad(format!("input `setup`: {e}")));
+                }
+                Input::Setup(setup)
+            }
             other => return Err(InputError::Unknown(crate::quote::short(other).to_string())),
         })
     }
@@ -487,6 +541,13 @@ impl Input {
             Input::Announced(ply) | Input::Retrace(ply) => format!(r#","ply":{ply}"#),
             Input::Move(Relayed::Uci(u)) => format!(r#","uci":"{u}""#),
             Input::Move(Relayed::San(s)) => format!(r#","san":"{s}""#),
+            Input::Setup(Setup::Fen(fen)) => {
+                format!(
+                    r#","fen":{}"#,
+                    serde_json::to_string(fen).unwrap_or_default()
+                )
+            }
+            Input::Setup(Setup::Chess960(n)) => format!(r#","chess960":{n}"#),
             Input::Restarted { hold: true } => String::new(),
             Input::Restarted { hold: false } => r#","clocks":"running""#.to_string(),
             Input::SetClock(c) => [
@@ -515,10 +576,11 @@ impl Input {
         let object = v
             .as_object()
             .ok_or_else(|| bad("not a JSON object".to_string()))?;
-        const TEXTS: [&str; 8] = [
-            "input", "piece", "color", "square", "file", "clocks", "uci", "san",
+        const TEXTS: [&str; 9] = [
+            "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen",
         ];
-        const NUMBERS: [&str; 7] = [
+        const NUMBERS: [&str; 8] = [
+            "chess960",
             "count",
             "rank",
             "ply",
@@ -573,6 +635,8 @@ impl Input {
                 clocks: s("clocks"),
                 uci: s("uci"),
                 san: s("san"),
+                fen: s("fen"),
+                chess960: small("chess960")?,
             },
         )
     }
@@ -650,6 +714,8 @@ mod tests {
             Input::ToReplicate,
             Input::Differences,
             Input::TouchReport(Color::Black),
+            Input::Setup(Setup::Fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into())),
+            Input::Setup(Setup::Chess960(0)),
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

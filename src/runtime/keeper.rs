@@ -383,6 +383,10 @@ impl Keeper {
             k.store
         });
         let n = out.len();
+        // A position the arbiter set up is this game's start and the next's.
+        if let Some(start) = self.c.next_start() {
+            self.start = start.clone();
+        }
         self.c = self.c.next_game(at, out);
         self.tags.insert("Date".into(), today());
         let control = self.c.settings().clock.control.as_ref().map(|c| c.to_pgn());
@@ -510,7 +514,7 @@ impl Keeper {
 impl Door for Keeper {
     /// An input at `t`: journaled, then fed.
     fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
-        self.record(t, &Reading::Input(input));
+        self.record(t, &Reading::Input(input.clone()));
         self.changed = true;
         let n = out.len();
         self.c.input(t, input, out);

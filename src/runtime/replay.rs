@@ -221,7 +221,7 @@ pub(crate) fn feed(
             let b = board(c, name)?;
             c.place(t, b, *square, out);
         }
-        Reading::Input(input) => c.input(t, *input, out),
+        Reading::Input(input) => c.input(t, input.clone(), out),
     }
     Ok(())
 }

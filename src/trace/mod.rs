@@ -219,6 +219,9 @@ struct Line<'a> {
     uci: Option<Cow<'a, str>>,
     #[serde(borrow)]
     san: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    fen: Option<Cow<'a, str>>,
+    chess960: Option<u32>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -254,6 +257,8 @@ const FIELD_KINDS: &[(&str, &str)] = &[
     ("clocks", "\"held\" or \"running\""),
     ("uci", "a move in UCI in quotes, like \"g8f6\""),
     ("san", "a move in SAN in quotes, like \"Nf6\""),
+    ("fen", "a FEN in quotes"),
+    ("chess960", "a Chess960 start number, 0 to 959"),
     (
         "tags",
         "an object of PGN tags and their texts, like {\"White\":\"Anna\"}",
@@ -373,6 +378,8 @@ fn input(line: &Line) -> Result<Input, String> {
             clocks: line.clocks.as_deref(),
             uci: line.uci.as_deref(),
             san: line.san.as_deref(),
+            fen: line.fen.as_deref(),
+            chess960: line.chess960,
         },
     )
     .map_err(|e| e.to_string())

@@ -138,6 +138,14 @@ impl Controller {
                 };
                 self.say(t, text, out);
             }
+            // The arbiter sets up a position: this game ends, the next
+            // begins from there (its `ready` says which).
+            Input::Setup(setup) => {
+                if let Some(start) = setup.start().filter(|s| s.position().is_ok()) {
+                    self.next_start = Some(start);
+                    self.new_game(t, out);
+                }
+            }
             Input::TouchReport(color) => out.push(Stamped {
                 t,
                 event: Event::TouchReported { color: Side(color) },

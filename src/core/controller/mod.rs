@@ -70,6 +70,9 @@ pub struct Controller {
     new_game_asked: Option<u64>,
     /// The `new_game` event has gone out: this game is finished with.
     new_game_given: bool,
+    /// The position the next game starts from, when the arbiter set one
+    /// up (`setup`); else the same as this game's.
+    next_start: Option<StartPosition>,
 }
 
 /// How long a `new_game` waits for its confirmation (ms).
@@ -127,6 +130,7 @@ impl Controller {
             clock,
             new_game_asked: None,
             new_game_given: false,
+            next_start: None,
         }
     }
 
@@ -136,10 +140,17 @@ impl Controller {
     /// reading this controller has last seen: a journal that opens with
     /// the start and those readings rebuilds it exactly.
     pub fn next_game(&self, t: u64, out: &mut Vec<Stamped>) -> Controller {
-        let game = Game::new(
-            self.game.start_position().clone(),
-            self.game.castling_mode(),
-        );
+        let set_up = self
+            .next_start
+            .as_ref()
+            .and_then(|s| s.position().ok())
+            .map(|(pos, mode)| Game::new(pos, mode));
+        let game = set_up.unwrap_or_else(|| {
+            Game::new(
+                self.game.start_position().clone(),
+                self.game.castling_mode(),
+            )
+        });
         let names: Vec<&str> = self.board_names().collect();
         let mut next =
             Controller::with_game(game, self.settings.clone(), self.words.clone(), &names);
@@ -148,6 +159,11 @@ impl Controller {
             next.scan(t, i, self.raw(i), out);
         }
         next
+    }
+
+    /// The start the arbiter set up for the next game, if any.
+    pub fn next_start(&self) -> Option<&StartPosition> {
+        self.next_start.as_ref()
     }
 
     /// Whether this game is finished with: the `new_game` event has gone
