@@ -8,7 +8,7 @@ mod common;
 #[path = "support/browser.rs"]
 mod browser;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -111,19 +111,7 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         .expect("play starts");
     let mut child = common::Reaped(child);
     let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
-    let addr: SocketAddr = loop {
-        let mut line = String::new();
-        assert!(
-            out.read_line(&mut line).expect("a line") > 0,
-            "no mirror line"
-        );
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            break rest.trim_end_matches('/').parse().expect("an address");
-        }
-    };
+    let addr = common::mirror_of(&mut out, &mut String::new());
     std::thread::spawn(move || {
         let mut sink = String::new();
         let _ = out.read_to_string(&mut sink);

@@ -8,7 +8,7 @@ mod common;
 #[path = "support/scoresheet.rs"]
 mod scoresheet;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -108,19 +108,7 @@ fn a_real_game_relayed_through_the_console_is_its_scoresheet_exactly() {
         .expect("play starts");
     let mut child = common::Reaped(child);
     let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
-    let addr: SocketAddr = loop {
-        let mut line = String::new();
-        assert!(
-            out.read_line(&mut line).expect("a line") > 0,
-            "no mirror line"
-        );
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            break rest.trim_end_matches('/').parse().expect("an address");
-        }
-    };
+    let addr = common::mirror_of(&mut out, &mut String::new());
     // The board's trace began with play's first scan, just before that line.
     let began = Instant::now();
     let printed = std::thread::spawn(move || {

@@ -324,20 +324,7 @@ fn play_journals_a_relayed_move_not_a_refused_one_and_never_its_secret() {
     let mut child = common::Reaped(child);
     let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
     let mut seen = String::new();
-    let addr: SocketAddr = loop {
-        let mut line = String::new();
-        assert!(
-            std::io::BufRead::read_line(&mut out, &mut line).expect("a line") > 0,
-            "no mirror line: {seen}"
-        );
-        seen.push_str(&line);
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            break rest.trim_end_matches('/').parse().expect("an address");
-        }
-    };
+    let addr = common::mirror_of(&mut out, &mut seen);
     // 1. Nf3 is made on the pegged board at 0.7 s; then Black's replies.
     std::thread::sleep(Duration::from_millis(1500));
     let key = bearer(pin);

@@ -338,20 +338,7 @@ fn play_serves_its_game_and_scoresheet_on_the_mirror() {
         .spawn()
         .expect("play starts");
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    let addr: SocketAddr = loop {
-        line.clear();
-        assert!(
-            out.read_line(&mut line).expect("a line") > 0,
-            "no mirror line"
-        );
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            break rest.trim_end_matches('/').parse().expect("an address");
-        }
-    };
+    let addr = common::mirror_of(&mut out, &mut String::new());
     let s = state_at(addr, 1);
     assert_eq!(s["last_move"]["san"], "Nf3");
     assert_eq!(
@@ -432,22 +419,6 @@ fn opera_final_fen() -> String {
     Fen::from_position(&p, EnPassantMode::Legal).to_string()
 }
 
-/// Reads lines from `from` until one names the mirror's address.
-fn mirror_address(from: &mut impl BufRead) -> SocketAddr {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(
-            from.read_line(&mut line).expect("a line") > 0,
-            "no line names the mirror"
-        );
-        if let Some((_, rest)) = line.split_once("http://") {
-            let addr = rest.split('/').next().unwrap_or_default();
-            return addr.parse().expect("an address");
-        }
-    }
-}
-
 fn the_opera_game_is_over(s: &Value) {
     let sans: Vec<&str> = s["moves"]
         .as_array()
@@ -499,7 +470,7 @@ fn replay_serves_the_end_of_the_trace_in_the_configured_language_until_told_to_s
         .expect("replay starts");
     let mut child = common::Reaped(child);
     let mut err = BufReader::new(child.0.stderr.take().expect("stderr"));
-    let addr = mirror_address(&mut err);
+    let addr = common::mirror_of(&mut err, &mut String::new());
     the_opera_game_is_over(&state(addr));
     // The page speaks the configured language.
     let (code, page) = get(addr, "/");
@@ -555,7 +526,7 @@ fn the_demo_serves_its_game_on_the_mirror_while_it_plays() {
         .expect("demo starts");
     let mut child = common::Reaped(child);
     let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
-    let addr = mirror_address(&mut out);
+    let addr = common::mirror_of(&mut out, &mut String::new());
     let mut s = TcpStream::connect(addr).expect("connects");
     s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         .expect("sent");

@@ -217,17 +217,6 @@ fn child() {
 }
 
 fn main() {
-    if std::env::var_os(CHILD).is_some() {
-        child();
-        return;
-    }
     // `cargo bench` passes --bench; there is nothing to filter.
-    let env = audio::AudioEnv::start("bench", true);
-    let status = Command::new(std::env::current_exe().expect("own path"))
-        .envs(env.vars())
-        .env(CHILD, "1")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("benchmark child");
-    assert!(status.success(), "speech benchmark failed");
+    audio::in_own_sound_system(CHILD, "bench", true, child);
 }

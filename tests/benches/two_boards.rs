@@ -14,7 +14,6 @@
 mod audio;
 
 use std::hint::black_box;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pegboard::announce::Phrasebook;
@@ -283,16 +282,6 @@ fn child() {
 }
 
 fn main() {
-    if std::env::var_os(CHILD).is_some() {
-        child();
-        return;
-    }
-    let env = audio::AudioEnv::start("two-boards-bench", false);
-    let status = Command::new(std::env::current_exe().expect("own path"))
-        .envs(env.vars())
-        .env(CHILD, "1")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("benchmark child");
-    assert!(status.success(), "two-board benchmark failed");
+    // `cargo bench` passes --bench; there is nothing to filter.
+    audio::in_own_sound_system(CHILD, "two-boards-bench", false, child);
 }

@@ -138,3 +138,23 @@ impl Drop for Reaped {
         }
     }
 }
+
+/// Reads a command's output until the line naming the mirror's address
+/// (`pegboard: the mirror is at http://ADDR/`, or `replay`'s "the mirror
+/// shows … at http://ADDR/"); what it read is added to `seen`.
+pub fn mirror_of(out: &mut impl std::io::BufRead, seen: &mut String) -> std::net::SocketAddr {
+    loop {
+        let mut line = String::new();
+        assert!(
+            out.read_line(&mut line).expect("a line") > 0,
+            "no line names the mirror: {seen}"
+        );
+        seen.push_str(&line);
+        if line.contains("the mirror")
+            && let Some((_, rest)) = line.split_once("http://")
+        {
+            let addr = rest.split('/').next().unwrap_or_default();
+            return addr.parse().expect("an address");
+        }
+    }
+}

@@ -242,3 +242,22 @@ pub fn heard(path: &Path) -> Heard {
         peak,
     }
 }
+
+/// Runs `body` in a copy of this process that has a sound system of its
+/// own (PulseAudio with a null sink, and speech-dispatcher if `speech`),
+/// which is stopped when the copy ends; `var` marks the copy. A benchmark's
+/// `main` is this one call.
+pub fn in_own_sound_system(var: &str, name: &str, speech: bool, body: fn()) {
+    if std::env::var_os(var).is_some() {
+        body();
+        return;
+    }
+    let env = AudioEnv::start(name, speech);
+    let status = Command::new(std::env::current_exe().expect("own path"))
+        .envs(env.vars())
+        .env(var, "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("the benchmark's copy");
+    assert!(status.success(), "the benchmark failed");
+}
