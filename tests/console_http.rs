@@ -452,3 +452,50 @@ fn the_arbiter_sets_up_a_position_or_a_chess960_start_and_the_next_game_begins_t
         assert!(pegboard::core::Input::from_json(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
+    let text = r#"{"t":0,"trace":1,"start":"startpos","time_control":"300","white_moves_on":"relay","black_moves_on":"relay"}
+{"t":1000,"input":"move","san":"e4"}
+{"t":2000,"input":"adjourn","san":"Nf6"}
+{"t":3000,"input":"move","san":"e5"}
+{"t":4000,"input":"adjourn","san":"Qh4"}
+{"t":60000,"input":"unseal"}
+{"t":61000,"input":"unseal"}"#;
+    let mut settings = Settings::default();
+    settings.clock.controller_presses = pegboard::core::Players::Both;
+    let events = common::run_with(&common::parse(text), settings);
+    let adjourned = common::of(&events, "adjourned");
+    assert_eq!(adjourned.len(), 1);
+    assert_eq!(adjourned[0]["color"], "black");
+    // Nothing before the resumption names the sealed move.
+    let before: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["t"].as_u64() < Some(60000))
+        .collect();
+    for e in &before {
+        let text = e.to_string();
+        assert!(
+            !text.contains("Nf6") && !text.contains("g8f6") && !text.contains("Felix sechs"),
+            "{text}"
+        );
+    }
+    // The clocks stand from the adjournment to the resumption.
+    let clocks: Vec<(u64, bool)> = common::of(&events, "clock")
+        .iter()
+        .map(|c| (c["t"].as_u64().unwrap_or(0), c["paused"] == true))
+        .collect();
+    assert!(
+        clocks.contains(&(2000, true)) && clocks.contains(&(60000, false)),
+        "{clocks:?}"
+    );
+    // A move given meanwhile, a second sealing, a second resumption: refused.
+    let refused: Vec<&str> = common::of(&events, "refused")
+        .iter()
+        .filter_map(|r| r["reason"].as_str())
+        .collect();
+    assert_eq!(refused, ["adjourned", "adjourned", "not_adjourned"]);
+    assert_eq!(common::sans(&events), ["e4", "Nf6"]);
+    let resumed = &common::of(&events, "move")[1];
+    assert_eq!(resumed["t"], 60000);
+}

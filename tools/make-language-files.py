@@ -492,30 +492,35 @@ GAMES = {
            'new_game_confirm': 'Abandonar aquesta partida? Premeu un altre cop per confirmar.'},
 }
 
-BOARDS_PHRASE_KEYS = ['board_matches', 'held', 'retraced', 'relay_refused']
+BOARDS_PHRASE_KEYS = ['board_matches', 'held', 'retraced', 'relay_refused', 'adjourned']
 
 # Two boards: a board that matches, a move held, a retrace, a relayed move refused.
 BOARDS = {
     'de': {'board_matches': 'Ihr Brett stimmt mit der Partie überein.',
            'held': 'Der Zug wartet: das andere Brett stimmt nicht mit der Partie überein.',
            'retraced': 'Die Partie ist zurückgesetzt.',
-           'relay_refused': 'Der gemeldete Zug ist nicht möglich.'},
+           'relay_refused': 'Der gemeldete Zug ist nicht möglich.',
+           'adjourned': 'Die Partie ist vertagt, der Abgabezug versiegelt.'},
     'en': {'board_matches': 'Your board matches the game.',
            'held': 'The move waits: the other board differs from the game.',
            'retraced': 'The game is set back.',
-           'relay_refused': 'The relayed move is not possible.'},
+           'relay_refused': 'The relayed move is not possible.',
+           'adjourned': 'The game is adjourned, the move sealed.'},
     'pt': {'board_matches': 'O seu tabuleiro está de acordo com a partida.',
            'held': 'O lance espera: o outro tabuleiro não está de acordo com a partida.',
            'retraced': 'A partida voltou atrás.',
-           'relay_refused': 'O lance transmitido não é possível.'},
+           'relay_refused': 'O lance transmitido não é possível.',
+           'adjourned': 'A partida foi adiada, o lance selado.'},
     'es': {'board_matches': 'Su tablero coincide con la partida.',
            'held': 'La jugada espera: el otro tablero no coincide con la partida.',
            'retraced': 'La partida ha vuelto atrás.',
-           'relay_refused': 'La jugada transmitida no es posible.'},
+           'relay_refused': 'La jugada transmitida no es posible.',
+           'adjourned': 'La partida queda aplazada, la jugada sellada.'},
     'ca': {'board_matches': 'El vostre tauler coincideix amb la partida.',
            'held': "La jugada espera: l'altre tauler no coincideix amb la partida.",
            'retraced': 'La partida ha tornat enrere.',
-           'relay_refused': 'La jugada transmesa no és possible.'},
+           'relay_refused': 'La jugada transmesa no és possible.',
+           'adjourned': 'La partida queda ajornada, la jugada segellada.'},
 }
 
 DISPLAY_KEYS = ['title', 'board', 'board_table', 'repeat', 'to_play', 'clocks', 'status',

@@ -496,6 +496,7 @@ impl Phrasebook {
             Notice::Held => &p.held,
             Notice::Retraced => &p.retraced,
             Notice::RelayRefused => &p.relay_refused,
+            Notice::Adjourned => &p.adjourned,
         }
         .clone()
     }
@@ -593,6 +594,8 @@ pub enum Notice {
     Retraced,
     /// A relayed move cannot be played.
     RelayRefused,
+    /// The game is adjourned, a move sealed (or a move given meanwhile).
+    Adjourned,
 }
 
 /// Why a move given in UCI notation cannot be announced.

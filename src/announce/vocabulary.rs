@@ -260,6 +260,7 @@ pub struct Phrases {
     pub held: String,
     pub retraced: String,
     pub relay_refused: String,
+    pub adjourned: String,
 }
 
 /// A language file that could not be used.

@@ -208,6 +208,12 @@ pub enum Event {
         fen: String,
         say: String,
     },
+    /// The game is adjourned: `color` sealed his move (not shown until the
+    /// game resumes, when it comes as a `move`), the clocks stand.
+    Adjourned {
+        color: Side,
+        say: String,
+    },
     /// The assistant reported that `color` touched a piece (E2.9e), kept
     /// with its time for the arbiter. Not spoken.
     TouchReported {
@@ -284,6 +290,7 @@ impl Event {
             Event::Retraced { .. } => "retraced",
             Event::Refused { .. } => "refused",
             Event::TouchReported { .. } => "touch_reported",
+            Event::Adjourned { .. } => "adjourned",
         }
     }
 
@@ -305,7 +312,8 @@ impl Event {
             | Event::Replicate { say, .. }
             | Event::Diverged { say, .. }
             | Event::Retraced { say, .. }
-            | Event::Refused { say, .. } => Some(say),
+            | Event::Refused { say, .. }
+            | Event::Adjourned { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

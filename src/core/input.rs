@@ -88,6 +88,13 @@ pub enum Input {
     /// The arbiter sets up a position (a FEN) or a Chess960 start (by its
     /// number): this game ends and the next begins from there.
     Setup(Setup),
+    /// The game is adjourned (E2.9f, Art. 8 of the Laws' guidelines): the
+    /// player to move seals this move, the clocks stop. It is not said or
+    /// shown until the game is resumed.
+    Adjourn(Relayed),
+    /// The adjourned game is resumed: the sealed move is played and the
+    /// clocks run again.
+    Unseal,
 }
 
 /// A position the arbiter sets up.
@@ -130,7 +137,7 @@ pub struct ClockSetting {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 30] = [
+    pub const NAMES: [&'static str; 32] = [
         "promote",
         "adjust",
         "clock",
@@ -161,6 +168,8 @@ impl Input {
         "differences",
         "touch_report",
         "setup",
+        "adjourn",
+        "unseal",
     ];
 
     /// The input's name as written in a trace.
@@ -196,6 +205,8 @@ impl Input {
             Input::Differences => "differences",
             Input::TouchReport(_) => "touch_report",
             Input::Setup(_) => "setup",
+            Input::Adjourn(_) => "adjourn",
+            Input::Unseal => "unseal",
         }
     }
 }
@@ -266,6 +277,27 @@ fn square(field: &str, s: &str) -> Result<Square, String> {
     })
 }
 
+/// A move given as `uci` or `san` (one of them) to the input `input`.
+fn relayed(input: &str, uci: Option<&str>, san: Option<&str>) -> Result<Relayed, String> {
+    match (uci, san) {
+        (Some(u), None) => u.parse().map(Relayed::Uci).map_err(|_| {
+            format!(
+                "input `{input}`: `uci` must be a move in UCI such as \"g8f6\", not \"{}\"",
+                crate::quote::short(u)
+            )
+        }),
+        (None, Some(s)) => s.parse().map(Relayed::San).map_err(|_| {
+            format!(
+                "input `{input}`: `san` must be a move in SAN such as \"Nf6\", not \"{}\"",
+                crate::quote::short(s)
+            )
+        }),
+        _ => Err(format!(
+            "input `{input}` needs either a `uci` (\"g8f6\") or a `san` (\"Nf6\")"
+        )),
+    }
+}
+
 fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
     match c {
         Some("white") => Ok(Color::White),
@@ -314,8 +346,8 @@ impl Input {
                 f.ply.is_some(),
                 name == "announced" || name == "retrace",
             ),
-            ("uci", f.uci.is_some(), name == "move"),
-            ("san", f.san.is_some(), name == "move"),
+            ("uci", f.uci.is_some(), name == "move" || name == "adjourn"),
+            ("san", f.san.is_some(), name == "move" || name == "adjourn"),
             ("fen", f.fen.is_some(), name == "setup"),
             ("chess960", f.chess960.is_some(), name == "setup"),
             ("white_ms", f.white_ms.is_some(), sets_clock),
@@ -456,26 +488,15 @@ impl Input {
                 }
             },
             "new_game" => Input::NewGame,
-            "move" => match (f.uci, f.san) {
-                (Some(u), None) => Input::Move(Relayed::Uci(u.parse().map_err(|_| {
-                    bad(format!(
-                        "input `move`: `uci` must be a move in UCI such as \"g8f6\", not \"{}\"",
-                        crate::quote::short(u)
-                    ))
-                })?)),
-                (None, Some(s)) => Input::Move(Relayed::San(s.parse().map_err(|_| {
-                    bad(format!(
-                        "input `move`: `san` must be a move in SAN such as \"Nf6\", not \"{}\"",
-                        crate::quote::short(s)
-                    ))
-                })?)),
-                _ => {
-                    return Err(bad(
-                        "input `move` needs either a `uci` (\"g8f6\") or a `san` (\"Nf6\")"
-                            .to_string(),
-                    ));
+            "move" | "adjourn" => {
+                let relayed = relayed(name, f.uci, f.san).map_err(bad)?;
+                if name == "move" {
+                    Input::Move(relayed)
+                } else {
+                    Input::Adjourn(relayed)
                 }
-            },
+            }
+            "unseal" => Input::Unseal,
             "retrace" => match f.ply {
                 Some(p) => Input::Retrace(p),
                 None => {
@@ -539,8 +560,12 @@ impl Input {
             Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
             Input::File(f) => format!(r#","file":"{}""#, f.char()),
             Input::Announced(ply) | Input::Retrace(ply) => format!(r#","ply":{ply}"#),
-            Input::Move(Relayed::Uci(u)) => format!(r#","uci":"{u}""#),
-            Input::Move(Relayed::San(s)) => format!(r#","san":"{s}""#),
+            Input::Move(Relayed::Uci(u)) | Input::Adjourn(Relayed::Uci(u)) => {
+                format!(r#","uci":"{u}""#)
+            }
+            Input::Move(Relayed::San(s)) | Input::Adjourn(Relayed::San(s)) => {
+                format!(r#","san":"{s}""#)
+            }
             Input::Setup(Setup::Fen(fen)) => {
                 format!(
                     r#","fen":{}"#,
@@ -716,6 +741,8 @@ mod tests {
             Input::TouchReport(Color::Black),
             Input::Setup(Setup::Fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into())),
             Input::Setup(Setup::Chess960(0)),
+            Input::Adjourn(Relayed::San("Nf6".parse().expect("san"))),
+            Input::Unseal,
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

@@ -401,6 +401,7 @@ impl MirrorState {
                 self.status = status("retraced", say, Vec::new());
             }
             Event::Refused { say, .. } => self.status = status("refused", say, Vec::new()),
+            Event::Adjourned { say, .. } => self.status = status("adjourned", say, Vec::new()),
             Event::Replicate { .. }
             | Event::Replicated { .. }
             | Event::TouchReported { .. }

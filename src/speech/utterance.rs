@@ -218,7 +218,7 @@ impl Utterance {
             Event::Replicate { .. } => (Kind::Board, None, None),
             Event::Replicated { .. } | Event::TouchReported { .. } => return None,
             Event::Diverged { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
-            Event::Retraced { .. } => (Kind::Game, None, None),
+            Event::Retraced { .. } | Event::Adjourned { .. } => (Kind::Game, None, None),
             Event::Refused { .. } => (Kind::Game, Some(Earcon::Illegal), None),
         };
         let earcon = earcon.filter(|&e| delivery.earcons.on(e));

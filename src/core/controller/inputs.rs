@@ -150,6 +150,33 @@ impl Controller {
                 t,
                 event: Event::TouchReported { color: Side(color) },
             }),
+            Input::Adjourn(relayed) => {
+                if let Some(refused) = self.refusal(t, &Input::Adjourn(relayed)) {
+                    out.push(refused);
+                } else if let Some(m) = self.relayed_move(relayed) {
+                    self.sealed = Some(m);
+                    if self.clock.as_mut().is_some_and(|c| c.pause(t)) {
+                        self.clock_event(t, ClockCause::Pause, out);
+                    }
+                    out.push(Stamped {
+                        t,
+                        event: Event::Adjourned {
+                            color: Side(self.game.turn()),
+                            say: self.words.notice(Notice::Adjourned),
+                        },
+                    });
+                }
+            }
+            Input::Unseal => {
+                if let Some(refused) = self.refusal(t, &Input::Unseal) {
+                    out.push(refused);
+                } else if let Some(m) = self.sealed.take() {
+                    if self.clock.as_mut().is_some_and(|c| c.resume(t)) {
+                        self.clock_event(t, ClockCause::Resume, out);
+                    }
+                    self.play(t, None, m, false, out);
+                }
+            }
             Input::Differences => {
                 let text = self.differences_text(BLIND_BOARD);
                 self.say(t, text, out);
@@ -175,8 +202,21 @@ impl Controller {
     /// before a console's input is journaled, so a refused one leaves no
     /// record.
     pub fn refusal(&self, t: u64, input: &Input) -> Option<Stamped> {
+        let adjourned = || self.words.notice(Notice::Adjourned);
         let (given, reason, say) = match *input {
-            Input::Move(relayed) => {
+            Input::Move(relayed) | Input::Adjourn(relayed) if self.sealed.is_some() => {
+                let given = match relayed {
+                    Relayed::Uci(u) => u.to_string(),
+                    Relayed::San(s) => s.to_string(),
+                };
+                (given, "adjourned", adjourned())
+            }
+            Input::Unseal if self.sealed.is_none() => (
+                "unseal".to_string(),
+                "not_adjourned",
+                self.words.move_number(self.game.position()),
+            ),
+            Input::Move(relayed) | Input::Adjourn(relayed) => {
                 let given = match relayed {
                     Relayed::Uci(u) => u.to_string(),
                     Relayed::San(s) => s.to_string(),

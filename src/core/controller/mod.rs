@@ -73,6 +73,8 @@ pub struct Controller {
     /// The position the next game starts from, when the arbiter set one
     /// up (`setup`); else the same as this game's.
     next_start: Option<StartPosition>,
+    /// The move sealed at an adjournment (E2.9f), until the game resumes.
+    sealed: Option<shakmaty::Move>,
 }
 
 /// How long a `new_game` waits for its confirmation (ms).
@@ -131,6 +133,7 @@ impl Controller {
             new_game_asked: None,
             new_game_given: false,
             next_start: None,
+            sealed: None,
         }
     }
 
@@ -589,6 +592,10 @@ impl Controller {
                             .find(|(j, b)| *j != board && b.tracker.diverged(&self.game))
                             .map(|(j, _)| j)
                     });
+                    // An adjourned game is not played on until it resumes.
+                    if self.sealed.is_some() {
+                        continue;
+                    }
                     if let Some(Some(_)) = waits_for {
                         if !self.boards[board].held {
                             self.boards[board].held = true;
