@@ -199,11 +199,14 @@ pub enum Action {
     /// to-rank. A promotion becomes the piece last chosen with `promote`
     /// (a queen if none).
     Relay,
+    /// Say the console's secret (or PIN) aloud, for the player to give to
+    /// his assistant. It goes to the voices only: no event, no journal.
+    ConsoleToken,
 }
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -230,6 +233,7 @@ impl Action {
             "to_replicate" => Action::ToReplicate,
             "differences" => Action::Differences,
             "relay" => Action::Relay,
+            "console_token" => Action::ConsoleToken,
             _ => match name
                 .strip_prefix("digit")
                 .and_then(|d| d.parse::<u8>().ok())
@@ -275,6 +279,8 @@ pub struct Keypad {
     promotion: usize,
     /// The promotion piece last chosen with a key.
     chosen: Option<Role>,
+    /// The console's secret was asked for and not yet said.
+    token_asked: bool,
 }
 
 const PROMOTION_ORDER: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -287,6 +293,7 @@ impl Keypad {
             entry: Entry::None,
             promotion: PROMOTION_ORDER.len() - 1,
             chosen: None,
+            token_asked: false,
         }
     }
 
@@ -342,8 +349,17 @@ impl Keypad {
                 self.entry = Entry::Relay([0; 3], 0);
                 return None;
             }
+            Action::ConsoleToken => {
+                self.token_asked = true;
+                return None;
+            }
             Action::Digit(_) => return None,
         })
+    }
+
+    /// Whether the console's secret was asked for since the last call.
+    pub fn take_token_request(&mut self) -> bool {
+        std::mem::take(&mut self.token_asked)
     }
 
     fn digit(&mut self, d: u8) -> Option<Input> {

@@ -327,3 +327,76 @@ fn tempfile_dir() -> PathBuf {
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+#[test]
+fn a_scanner_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
+    let dir = tempfile_dir();
+    let _cable = Cable::plug(&dir);
+    let mut device = Device::open(&dir);
+    let voice = dir.join("voice");
+    let config = dir.join("token.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+             stale_ms = 300\nreconnect_ms = 100\n\
+             [[buttons.key]]\nbit = 3\npress = \"console_token\"\n\
+             [console]\npin = \"8642\"\n[mirror]\nlisten = \"127.0.0.1:0\"\n\
+             [speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"{}\"\n\
+             [journal]\ndir = \"{}\"\n",
+            dir.join("host").display(),
+            voice.display(),
+            dir.join("games").display()
+        ),
+    )
+    .expect("config");
+    let mut player = common::pegboard_command()
+        .args(["play", "--events", "--seconds", "4", "--config"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pegboard play starts");
+    device.answer_hello();
+    let mut seq = 0;
+    stream(&mut device, &mut seq, START, 800);
+    // Bit 3 held for 120 ms: a short press.
+    let until = Instant::now() + Duration::from_millis(120);
+    while Instant::now() < until {
+        device.send_message(&Message::Scan {
+            seq,
+            occ: START,
+            buttons: 1 << 3,
+        });
+        seq = seq.wrapping_add(1);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    while player.try_wait().ok().flatten().is_none() {
+        stream(&mut device, &mut seq, START, 100);
+    }
+    let out = player.wait_with_output().expect("pegboard play ends");
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{printed}");
+    let said = std::fs::read_to_string(voice.join("utterances.tsv")).unwrap_or_default();
+    assert!(
+        said.contains("8 6 4 2"),
+        "the PIN is spoken, one digit a word: {said}"
+    );
+    let journal: String = std::fs::read_dir(dir.join("games"))
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    for (what, text) in [("output or log", &printed), ("journal", &journal)] {
+        assert!(
+            !text.contains("8642") && !text.contains("8 6 4 2"),
+            "the PIN is in the {what}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -105,6 +105,14 @@ pub fn play(
     } else {
         (None, None)
     };
+    // The secret spelt out, one character a word, for the key that says it.
+    let spoken_secret = door.as_ref().map(|d| {
+        String::from_utf8_lossy(&d.secret)
+            .chars()
+            .map(|c| c.to_ascii_uppercase().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
     let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, door, out)?;
     if let Some(files) = keeper.files() {
         writeln!(
@@ -169,6 +177,13 @@ pub fn play(
             }
             for input in tick.inputs {
                 keeper.input(t, input, &mut events);
+            }
+            // The console's secret, asked for with a key: to the voices
+            // only, spelt out, never as an event.
+            if tick.token_asked
+                && let (Some(v), Some(secret)) = (&voices, &spoken_secret)
+            {
+                v.say_words(secret);
             }
             // The console's inputs: one refused is answered and said, and
             // not journaled; one carried out is journaled like any other.

@@ -78,6 +78,8 @@ pub(crate) struct Tick {
     pub others: Vec<std::result::Result<Bitboard, SourceError>>,
     /// Key presses completed in this turn, as inputs.
     pub inputs: Vec<Input>,
+    /// The console's secret was asked for with a key (said, never an input).
+    pub token_asked: bool,
     /// What the source lost since the last such report (frames with a bad
     /// checksum, noise, scans that never came), at most every ten seconds.
     pub losses: Option<String>,
@@ -142,6 +144,7 @@ impl Station {
             t,
             board: scan.map(|s| self.layout.to_board(s.occ)),
             others,
+            token_asked: self.keypad.take_token_request(),
             inputs,
             losses,
         }

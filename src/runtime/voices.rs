@@ -79,6 +79,15 @@ impl Voices {
         }
     }
 
+    /// Says `text` as an answer, outside the event stream (the console's
+    /// secret: no event, log or journal may hold it).
+    pub fn say_words(&self, text: &str) {
+        self.speaker.say(crate::speech::Utterance::words(
+            crate::speech::Kind::Answer,
+            text,
+        ));
+    }
+
     /// The reports that have come, without waiting.
     pub fn reports(&self) -> impl Iterator<Item = Report> + '_ {
         self.reports.try_iter()
