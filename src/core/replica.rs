@@ -91,6 +91,18 @@ pub fn changes(from: &Chess, to: &Chess) -> (Vec<(Square, Piece)>, Vec<Square>) 
     (missing, extra)
 }
 
+/// What a board with occupancy `board` lacks and has too many against
+/// `pos`: the pieces to put (with their squares), and squares to empty.
+pub fn against(pos: &Chess, board: Bitboard) -> (Vec<(Square, Piece)>, Vec<Square>) {
+    let expected = pos.board().occupied();
+    let missing = (expected & !board)
+        .into_iter()
+        .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
+        .collect();
+    let extra = (board & !expected).into_iter().collect();
+    (missing, extra)
+}
+
 impl Lag {
     /// How far a board with occupancy `board` and these `marks` has come
     /// towards `target`.

@@ -386,12 +386,7 @@ impl Tracker {
             }
             return;
         }
-        let pos = game.position();
-        let missing = (expected & !self.occ)
-            .into_iter()
-            .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
-            .collect();
-        let extra = (self.occ & !expected).into_iter().collect();
+        let (missing, extra) = super::replica::against(game.position(), self.occ);
         let verdict = Verdict::Diverged { missing, extra };
         self.report_when_still(t, settings.settle_ms, settled, out, verdict);
     }
@@ -564,11 +559,7 @@ impl Tracker {
             return;
         }
         self.reported = Some(board);
-        let missing: Vec<(Square, Piece)> = (expected & !board)
-            .into_iter()
-            .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
-            .collect();
-        let extra: Vec<Square> = (board & !expected).into_iter().collect();
+        let (missing, extra) = super::replica::against(pos, board);
         let ours_out = expected & pos.us() & !board;
         let relocated = !ours_out.is_empty()
             && (!(board & !expected).is_empty() || !landed.is_empty())

@@ -333,17 +333,11 @@ impl Controller {
         let Some(b) = self.board_index(name) else {
             return self.words.notice(Notice::BoardMatches);
         };
-        let pos = self.game.position();
-        let board = self.boards[b].tracker.occupied();
-        let expected = pos.board().occupied();
-        if board == expected {
+        let (missing, extra) =
+            super::super::replica::against(self.game.position(), self.boards[b].tracker.occupied());
+        if missing.is_empty() && extra.is_empty() {
             return self.words.notice(Notice::BoardMatches);
         }
-        let missing: Vec<(Square, Piece)> = (expected & !board)
-            .into_iter()
-            .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
-            .collect();
-        let extra: Vec<Square> = (board & !expected).into_iter().collect();
         self.words.mismatch(&missing, &extra)
     }
 
