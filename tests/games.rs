@@ -115,9 +115,12 @@ fn art_7_4_an_unseen_board_that_no_legal_move_explains_is_guided_not_charged() {
 }
 
 #[test]
-fn an_unseen_capture_is_taken_when_one_move_explains_it() {
-    // 1. e4 d5; while pegboard was off White took on d5: e4 is empty,
-    // d5 still full. Only exd5 leaves that board.
+fn e2_3_an_unseen_capture_is_said_and_waits_to_be_confirmed() {
+    // 1. e4 d5; pegboard comes back to a board with e4 empty and d5 full.
+    // Only exd5 leaves that board, but so does the e4 pawn held in the
+    // hand: no capture is announced on a guess (E2.3a needs the captured
+    // piece seen removed). After a hand's rest the player hears what may
+    // have been made and how to confirm it.
     let trace = r#"{"t":1000,"lift":"e2"}
 {"t":1100,"place":"e4"}
 {"t":1200,"input":"announced","ply":1}
@@ -125,9 +128,32 @@ fn an_unseen_capture_is_taken_when_one_move_explains_it() {
 {"t":2100,"place":"d5"}
 {"t":2200,"input":"announced","ply":2}
 {"t":3000,"input":"restarted"}
-{"t":3000,"occ":"fff700080000efff"}"#;
+{"t":3000,"occ":"fff700080000efff"}
+{"t":9000,"input":"times"}"#;
     let ev = run(trace);
+    assert_eq!(sans(&ev), ["e4", "d5"], "{ev:?}");
+    let hint = of(&ev, "unconfirmed");
+    assert_eq!(hint.len(), 1, "{ev:?}");
+    assert_eq!(hint[0]["t"], 3020 + 4000, "after four settle times");
+    assert_eq!(hint[0]["moves"], serde_json::json!(["e4d5"]));
+    assert_eq!(
+        hint[0]["say"],
+        "Nicht gesehen: Bauer Eva vier schlägt David fünf? Wenn ja, gezogene Figuren anheben und wieder einsetzen."
+    );
+    // The player confirms: the pawn on d5 taken up and put down again.
+    let confirmed =
+        format!("{trace}\n{{\"t\":10000,\"lift\":\"d5\"}}\n{{\"t\":10400,\"place\":\"d5\"}}");
+    let ev = run(&confirmed);
     assert_eq!(sans(&ev), ["e4", "d5", "exd5"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[2]["t"], 10420);
+    // Or the arbiter does, with the move itself.
+    let arbiter = format!(
+        "{trace}\n{{\"t\":10000,\"input\":\"move\",\"uci\":\"e4d5\"}}\n{{\"t\":20000,\"input\":\"times\"}}"
+    );
+    let ev = run(&arbiter);
+    assert_eq!(sans(&ev), ["e4", "d5", "exd5"], "{ev:?}");
+    assert_eq!(of(&ev, "replicated").len(), 1, "the board shows it: {ev:?}");
+    assert!(of(&ev, "diverged").is_empty() && of(&ev, "mismatch").is_empty());
 }
 
 #[test]

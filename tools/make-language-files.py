@@ -523,6 +523,28 @@ BOARDS = {
            'adjourned': 'La partida queda ajornada, la jugada segellada.'},
 }
 
+OUTAGE_PHRASE_KEYS = ['unconfirmed', 'moves_or', 'touch_violation_released']
+
+# Moves that may have been made while the board was not seen, and a piece
+# released on a square as part of a move then moved elsewhere (4.6).
+OUTAGE = {
+    'de': {'unconfirmed': 'Nicht gesehen: {moves}? Wenn ja, gezogene Figuren anheben und wieder einsetzen.',
+           'moves_or': ' oder ',
+           'touch_violation_released': 'Zug mit {piece} auf {square} ausführen.'},
+    'en': {'unconfirmed': 'Not seen: {moves}? If so, lift the moved pieces and put them down again.',
+           'moves_or': ' or ',
+           'touch_violation_released': 'The {piece} was released on {square}: finish the move there.'},
+    'pt': {'unconfirmed': 'Não visto: {moves}? Se sim, levante as peças jogadas e volte a pousá-las.',
+           'moves_or': ' ou ',
+           'touch_violation_released': '{piece} largado em {square}: termine o lance aí.'},
+    'es': {'unconfirmed': 'No visto: {moves}? Si es así, levante las piezas jugadas y vuelva a ponerlas.',
+           'moves_or': ' o ',
+           'touch_violation_released': '{piece} soltado en {square}: termine la jugada allí.'},
+    'ca': {'unconfirmed': 'No vist: {moves}? Si és així, aixequeu les peces jugades i torneu-les a posar.',
+           'moves_or': ' o ',
+           'touch_violation_released': '{piece} deixat a {square}: acabeu la jugada allà.'},
+}
+
 DISPLAY_KEYS = ['title', 'board', 'board_table', 'repeat', 'to_play', 'clocks', 'status',
                 'moves', 'result', 'dark', 'large', 'paused', 'reconnecting', 'takes',
                 'en_passant', 'castling', 'promotes', 'empty', 'piece']
@@ -634,7 +656,7 @@ def write(code, table):
 for code, table in TRANSLATIONS.items():
     for phrases, keys in [(CLOCK, CLOCK_PHRASE_KEYS), (SENSORS, SENSOR_PHRASE_KEYS),
                           (ENDINGS, ENDING_PHRASE_KEYS), (GAMES, GAME_PHRASE_KEYS),
-                          (BOARDS, BOARDS_PHRASE_KEYS)]:
+                          (BOARDS, BOARDS_PHRASE_KEYS), (OUTAGE, OUTAGE_PHRASE_KEYS)]:
         assert set(phrases[code]) == set(keys), code
         for key, value in phrases[code].items():
             table[("phrases", key)] = value

@@ -519,6 +519,29 @@ impl Phrasebook {
         )
     }
 
+    /// A piece released on `square` as part of a legal move (4.6) was
+    /// moved elsewhere; `role` is the piece.
+    pub fn released_violation(&self, role: Role, square: Square) -> String {
+        fill(
+            &self.words.phrases.touch_violation_released,
+            &[
+                ("piece", self.piece(role)),
+                ("square", &self.square(square)),
+            ],
+        )
+    }
+
+    /// After time the board was not seen: `moves` may have been made in
+    /// `before`, each said in the long form, and how to confirm one.
+    pub fn unconfirmed(&self, before: &Chess, moves: &[Move]) -> String {
+        let p = &self.words.phrases;
+        let said: Vec<String> = moves
+            .iter()
+            .map(|&m| self.long_move_text(before, m))
+            .collect();
+        fill(&p.unconfirmed, &[("moves", &said.join(&p.moves_or))])
+    }
+
     /// The game is over: why, and the result. `by`: the player the ending
     /// names (who resigned, whose flag fell).
     pub fn game_over(&self, reason: Reason, outcome: KnownOutcome, by: Option<Color>) -> String {

@@ -261,6 +261,9 @@ pub struct Phrases {
     pub retraced: String,
     pub relay_refused: String,
     pub adjourned: String,
+    pub unconfirmed: String,
+    pub moves_or: String,
+    pub touch_violation_released: String,
 }
 
 /// A language file that could not be used.

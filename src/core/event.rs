@@ -119,6 +119,14 @@ pub enum Event {
         board: String,
         say: String,
     },
+    /// After time the board was not seen: moves that may have been made
+    /// meanwhile (UCI), none of them taken on a guess; `say` tells how to
+    /// confirm one.
+    Unconfirmed {
+        board: String,
+        moves: Vec<String>,
+        say: String,
+    },
     GameOver {
         result: &'static str,
         reason: Reason,
@@ -240,6 +248,7 @@ impl Event {
             | Event::Illegal { board, .. }
             | Event::Mismatch { board, .. }
             | Event::Restored { board, .. }
+            | Event::Unconfirmed { board, .. }
             | Event::Replicate { board, .. }
             | Event::Replicated { board, .. }
             | Event::Diverged { board, .. } => Some(board),
@@ -275,6 +284,7 @@ impl Event {
             Event::Illegal { .. } => "illegal",
             Event::Mismatch { .. } => "mismatch",
             Event::Restored { .. } => "restored",
+            Event::Unconfirmed { .. } => "unconfirmed",
             Event::GameOver { .. } => "game_over",
             Event::Say { .. } => "say",
             Event::Announced { .. } => "announced",
@@ -303,6 +313,7 @@ impl Event {
             | Event::Illegal { say, .. }
             | Event::Mismatch { say, .. }
             | Event::Restored { say, .. }
+            | Event::Unconfirmed { say, .. }
             | Event::GameOver { say, .. }
             | Event::Flag { say, .. }
             | Event::TimeWarning { say, .. }

@@ -4,7 +4,8 @@
 //! empties and fills: its *footprint*. A capture leaves the captured square
 //! occupied (by the capturing piece), so the board must also have seen that
 //! square emptied and filled again — the *landing* — to know the capture
-//! was executed rather than not yet begun.
+//! was executed rather than not yet begun. Every piece a move moves must be
+//! seen put down after it was taken up: its *arrival*.
 
 use shakmaty::{Bitboard, Color, Move, Square};
 
@@ -19,9 +20,11 @@ pub struct Footprint {
     /// Squares whose piece must have been taken out: the moving pieces'
     /// origins and the captured piece's square.
     pub sources: Bitboard,
-    /// Squares occupied before and after, where a moving piece arrives:
-    /// `(destination, origin of the piece that lands there)`.
-    pub landings: [Option<(Square, Square)>; 2],
+    /// Where each moving piece arrives: `(destination, origin of the piece
+    /// that arrives there)`, whether the destination was empty or held the
+    /// captured piece (a *landing*). A piece that stays (a Chess960 king or
+    /// rook already on its castling square) arrives nowhere.
+    pub arrivals: [Option<(Square, Square)>; 2],
     /// The square of the captured piece, if any (the victim's square for en
     /// passant).
     pub captured: Option<Square>,
@@ -47,7 +50,7 @@ impl Footprint {
                     } else {
                         Bitboard::from(from)
                     },
-                    landings: [captured.map(|to| (to, from)), None],
+                    arrivals: [Some((to, from)), None],
                     captured,
                 }
             }
@@ -57,7 +60,7 @@ impl Footprint {
                     changed: Bitboard::from(from) | Bitboard::from(to) | Bitboard::from(victim),
                     after: occupied.without(from).without(victim).with(to),
                     sources: Bitboard::from(from) | Bitboard::from(victim),
-                    landings: [None, None],
+                    arrivals: [Some((to, from)), None],
                     captured: Some(victim),
                 }
             }
@@ -68,18 +71,14 @@ impl Footprint {
                 let king_to = side.king_to(color);
                 let rook_to = side.rook_to(color);
                 let mut sources = Bitboard::EMPTY;
-                let mut landings = [None, None];
+                let mut arrivals = [None, None];
                 if king != king_to {
                     sources.add(king);
-                    if occupied.contains(king_to) {
-                        landings[0] = Some((king_to, king));
-                    }
+                    arrivals[0] = Some((king_to, king));
                 }
                 if rook != rook_to {
                     sources.add(rook);
-                    if occupied.contains(rook_to) {
-                        landings[1] = Some((rook_to, rook));
-                    }
+                    arrivals[1] = Some((rook_to, rook));
                 }
                 Footprint {
                     changed: Bitboard::from(king)
@@ -92,7 +91,7 @@ impl Footprint {
                         .with(king_to)
                         .with(rook_to),
                     sources,
-                    landings,
+                    arrivals,
                     captured: None,
                 }
             }
@@ -100,7 +99,7 @@ impl Footprint {
                 changed: Bitboard::from(to),
                 after: occupied.with(to),
                 sources: Bitboard::EMPTY,
-                landings: [None, None],
+                arrivals: [None, None],
                 captured: None,
             },
         }
@@ -145,7 +144,14 @@ mod tests {
             fp.sources,
             Bitboard::from(Square::E1) | Bitboard::from(Square::H1)
         );
-        assert_eq!(fp.landings, [None, None]);
+        // Both pieces arrive on squares that were empty.
+        assert_eq!(
+            fp.arrivals,
+            [
+                Some((Square::G1, Square::E1)),
+                Some((Square::F1, Square::H1))
+            ]
+        );
     }
 
     #[test]
@@ -159,7 +165,7 @@ mod tests {
         let fp = Footprint::of(m, Color::White, occ);
         assert_eq!(fp.after, occ);
         assert_eq!(
-            fp.landings,
+            fp.arrivals,
             [
                 Some((Square::G1, Square::F1)),
                 Some((Square::F1, Square::G1))
@@ -179,7 +185,7 @@ mod tests {
         };
         let fp = Footprint::of(m, Color::White, occ);
         assert_eq!(fp.after, Bitboard::from(Square::F7));
-        assert_eq!(fp.landings[0], Some((Square::F7, Square::C4)));
+        assert_eq!(fp.arrivals[0], Some((Square::F7, Square::C4)));
         assert_eq!(fp.captured, Some(Square::F7));
         // The bishop in the hand is a capture in progress, not a new piece.
         assert!(fp.in_progress(occ, Bitboard::from(Square::F7)));

@@ -27,14 +27,24 @@ impl Marks<'_> {
         lifted != 0 && self.placed[sq as usize] > lifted
     }
 
-    /// Were the move's pieces taken out, and did each piece landing on an
-    /// occupied square land after its own square was emptied?
+    /// Were the move's pieces taken out, and was each moving piece put
+    /// down on its new square after its own square was emptied (4.6: the
+    /// move is made when the piece is released there)?
     pub fn executed(&self, fp: &Footprint) -> bool {
         fp.sources.into_iter().all(|s| self.lifted[s as usize] != 0)
-            && fp.landings.iter().flatten().all(|&(to, from)| {
-                let from_seq = self.lifted[from as usize];
-                from_seq != 0 && self.placed[to as usize] > from_seq
-            })
+            && fp
+                .arrivals
+                .iter()
+                .flatten()
+                .all(|&(to, from)| self.arrived(to, from))
+    }
+
+    /// Was a piece put down on `to` after the piece on `from` was taken
+    /// up? Marks given together (one reading after an unseen interval)
+    /// share their number, and tell no order.
+    pub fn arrived(&self, to: Square, from: Square) -> bool {
+        let from_seq = self.lifted[from as usize];
+        from_seq != 0 && self.placed[to as usize] > from_seq
     }
 }
 

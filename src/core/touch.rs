@@ -28,13 +28,19 @@ pub enum Duty {
     Castle(Square),
     /// Make a king move, castling on the other side included (4.4c).
     KingMove(Square),
+    /// Finish the move whose piece was released on this square (4.6).
+    Released(Square),
 }
 
 impl Duty {
     /// The touched square the duty is about.
     pub fn square(self) -> Square {
         match self {
-            Duty::Move(sq) | Duty::Capture(sq) | Duty::Castle(sq) | Duty::KingMove(sq) => sq,
+            Duty::Move(sq)
+            | Duty::Capture(sq)
+            | Duty::Castle(sq)
+            | Duty::KingMove(sq)
+            | Duty::Released(sq) => sq,
         }
     }
 }
@@ -93,6 +99,21 @@ pub fn before_the_move(touches: &[Touch], m: Move) -> &[Touch] {
 /// `None` if the player may make any legal move (nothing touched, or 4.5:
 /// none of the touched pieces can be moved or captured).
 ///
+/// The Laws (2008 edition, seeds 001/002; the same words in 2001 and
+/// today's 4.3–4.4):
+/// - 4.3a, own pieces only: move the first touched that can be moved;
+/// - 4.3b, the opponent's only: capture the first touched that can be
+///   captured;
+/// - 4.3c, both colours: capture the first touched opponent piece with the
+///   first touched own piece; if that is illegal, move or capture the
+///   first piece touched that can be moved or captured. Pieces touched in
+///   the same instant come to this function with the player's own first,
+///   as 4.3c says to take them when the order is unclear;
+/// - 4.4: when the king is the own piece that must move, a rook of the
+///   same side touched with or after it means castling that side (4.4a),
+///   or another king move if that castling is illegal (4.4c); a rook
+///   touched before the king forbids castling that side (4.4b).
+///
 /// `together_ms`: a king and rook touched within this interval count as
 /// touched at the same time (4.4a, 4.4c).
 pub fn obligation(
@@ -106,129 +127,144 @@ pub fn obligation(
     }
     let us = pos.turn();
     let legal = pos.legal_moves();
-    let mut forbidden_castles: Vec<Square> = Vec::new();
+    let own = touches.iter().find(|t| t.piece.color == us);
+    let theirs = touches.iter().find(|t| t.piece.color != us);
 
-    // 4.4: king and rook.
-    if let Some(king) = touches
-        .iter()
-        .find(|t| t.piece.color == us && t.piece.role == Role::King)
-    {
-        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            let Some(rook_sq) = pos.castles().rook(us, side) else {
-                continue;
-            };
-            let Some(rook) = touches
-                .iter()
-                .find(|t| t.square == rook_sq && t.piece.color == us && t.piece.role == Role::Rook)
-            else {
-                continue;
-            };
-            let king_first = king.t <= rook.t.saturating_add(together_ms);
-            if mode == CastlingMode::Chess960 || king_first {
-                let castle: MoveList = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| matches!(m, Move::Castle { rook, .. } if *rook == rook_sq))
-                    .collect();
-                if !castle.is_empty() {
-                    return Some(Obligation {
-                        allowed: castle,
-                        duty: Duty::Castle(rook_sq),
-                        article: "4.4a",
-                    });
-                }
-                let king_moves: MoveList = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| m.from() == Some(king.square))
-                    .collect();
-                if king_moves.is_empty() {
-                    return None;
-                }
-                return Some(Obligation {
-                    allowed: king_moves,
-                    duty: Duty::KingMove(king.square),
-                    article: "4.4c",
-                });
-            }
-            // 4.4b: the rook was touched first; no castling on that side.
-            forbidden_castles.push(rook_sq);
+    // 4.3c: the first touched opponent piece, taken by the first touched
+    // own piece, if that is legal.
+    if let (Some(own), Some(theirs)) = (own, theirs) {
+        let captures: MoveList = legal
+            .iter()
+            .copied()
+            .filter(|&m| {
+                moves_piece_on(m, own.square, mode) && captured_square(m) == Some(theirs.square)
+            })
+            .collect();
+        if !captures.is_empty() {
+            return Some(Obligation {
+                allowed: captures,
+                duty: Duty::Capture(theirs.square),
+                article: "4.3c",
+            });
         }
     }
-
-    let permitted = |m: &Move| match m {
-        Move::Castle { rook, .. } => !forbidden_castles.contains(rook),
-        _ => true,
-    };
-
-    let own: Vec<Square> = touches
-        .iter()
-        .filter(|t| t.piece.color == us)
-        .map(|t| t.square)
-        .collect();
-    let theirs: Vec<Square> = touches
-        .iter()
-        .filter(|t| t.piece.color != us)
-        .map(|t| t.square)
-        .collect();
-    let mixed = !own.is_empty() && !theirs.is_empty();
-
-    // 4.3c: one's own piece and the opponent's: capture it with that piece
-    // (the first touched of one's own pieces that can take a touched one).
-    if mixed {
-        for &piece in &own {
-            let captures: MoveList = legal
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    m.from() == Some(piece)
-                        && captured_square(m).is_some_and(|c| theirs.contains(&c))
-                })
-                .collect();
-            if let Some(first) = captures.first().and_then(|&m| captured_square(m)) {
-                return Some(Obligation {
-                    allowed: captures,
-                    duty: Duty::Capture(first),
-                    article: "4.3c",
-                });
-            }
-        }
-    }
+    let mixed = own.is_some() && theirs.is_some();
 
     // 4.3a/b (and the rest of 4.3c): the first touched piece that can be
     // moved or captured.
     for t in touches {
-        let (allowed, duty, article): (MoveList, Duty, &'static str) = if t.piece.color == us {
-            (
-                legal
-                    .iter()
-                    .copied()
-                    .filter(|&m| moves_piece_on(m, t.square, mode) && permitted(&m))
-                    .collect(),
-                Duty::Move(t.square),
-                if mixed { "4.3c" } else { "4.3a" },
-            )
+        let found = if t.piece.color == us {
+            own_piece_duty(pos, mode, &legal, touches, t, together_ms)
         } else {
-            (
-                legal
-                    .iter()
-                    .copied()
-                    .filter(|&m| captured_square(m) == Some(t.square))
-                    .collect(),
-                Duty::Capture(t.square),
-                if mixed { "4.3c" } else { "4.3b" },
-            )
-        };
-        if !allowed.is_empty() {
-            return Some(Obligation {
+            let allowed: MoveList = legal
+                .iter()
+                .copied()
+                .filter(|&m| captured_square(m) == Some(t.square))
+                .collect();
+            (!allowed.is_empty()).then_some(Obligation {
                 allowed,
-                duty,
-                article,
-            });
+                duty: Duty::Capture(t.square),
+                article: "4.3b",
+            })
+        };
+        if let Some(mut ob) = found {
+            if mixed && matches!(ob.article, "4.3a" | "4.3b") {
+                ob.article = "4.3c";
+            }
+            return Some(ob);
         }
     }
     // 4.5: none of the touched pieces can be moved or captured.
     None
+}
+
+/// What touching the own piece `t` obliges, if it can be moved: its moves
+/// (4.3a), with the king's and rooks' rules of 4.4.
+fn own_piece_duty(
+    pos: &Chess,
+    mode: CastlingMode,
+    legal: &MoveList,
+    touches: &[Touch],
+    t: &Touch,
+    together_ms: u64,
+) -> Option<Obligation> {
+    let us = pos.turn();
+    let is_ours = |x: &Touch, role: Role| x.piece.color == us && x.piece.role == role;
+    let rook_touch = |side: CastlingSide| {
+        let sq = pos.castles().rook(us, side)?;
+        touches
+            .iter()
+            .find(|x| x.square == sq && is_ours(x, Role::Rook))
+    };
+    let king_touch = touches.iter().find(|x| is_ours(x, Role::King));
+    // 4.4b: a rook touched before the king rules out castling on its side.
+    let forbidden: Vec<Square> = [CastlingSide::KingSide, CastlingSide::QueenSide]
+        .into_iter()
+        .filter_map(|side| {
+            let rook = rook_touch(side)?;
+            let king = king_touch?;
+            let rook_first = rook.t.saturating_add(together_ms) < king.t;
+            (rook_first && mode == CastlingMode::Standard).then_some(rook.square)
+        })
+        .collect();
+    let permitted = |m: &Move| match m {
+        Move::Castle { rook, .. } => !forbidden.contains(rook),
+        _ => true,
+    };
+    // In Chess960 castling is made with the rook as well as the king
+    // (Appendix F): king and rook touched, in either order, are castling.
+    let castling_rook = mode == CastlingMode::Chess960
+        && t.piece.role == Role::Rook
+        && king_touch.is_some()
+        && [CastlingSide::KingSide, CastlingSide::QueenSide]
+            .into_iter()
+            .any(|side| pos.castles().rook(us, side) == Some(t.square));
+    if t.piece.role == Role::King || castling_rook {
+        let king_square = king_touch.map_or(t.square, |k| k.square);
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let Some(rook) = rook_touch(side) else {
+                continue;
+            };
+            if forbidden.contains(&rook.square) {
+                continue;
+            }
+            // 4.4a: king and rook touched: castle on that side if legal.
+            let castle: MoveList = legal
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Castle { rook: r, .. } if *r == rook.square))
+                .collect();
+            if !castle.is_empty() {
+                return Some(Obligation {
+                    allowed: castle,
+                    duty: Duty::Castle(rook.square),
+                    article: "4.4a",
+                });
+            }
+            // 4.4c: that castling is illegal: another king move; with
+            // none, any legal move.
+            let king_moves: MoveList = legal
+                .iter()
+                .copied()
+                .filter(|m| m.from() == Some(king_square))
+                .collect();
+            return (!king_moves.is_empty()).then_some(Obligation {
+                allowed: king_moves,
+                duty: Duty::KingMove(king_square),
+                article: "4.4c",
+            });
+        }
+    }
+    let allowed: MoveList = legal
+        .iter()
+        .copied()
+        .filter(|&m| moves_piece_on(m, t.square, mode) && permitted(&m))
+        .collect();
+    (!allowed.is_empty()).then_some(Obligation {
+        allowed,
+        duty: Duty::Move(t.square),
+        article: "4.3a",
+    })
 }
 
 #[cfg(test)]

@@ -17,6 +17,14 @@
 //!
 //! The tracker does not change the game; it hands its verdicts to the
 //! controller, which plays the move and tells the tracker the new position.
+//!
+//! Time it could not see (the sensors lost, pegboard off) is handled
+//! apart: the first reading after it is one change of unknown order, and a
+//! move is taken from it only when a piece stands where the game has an
+//! empty square and one legal move alone explains the board. A board that
+//! only lacks pieces is pieces in the hand; what might have been made
+//! meanwhile (a capture, one of two moves) is said, to be confirmed by
+//! putting the moved pieces down again or by the arbiter, never guessed.
 
 use shakmaty::{
     Bitboard, ByColor, CastlingMode, Chess, Move, MoveList, Piece, Position, Role, Square,
@@ -27,7 +35,7 @@ use super::footprint::Footprint;
 use super::game::Game;
 use super::replica::{Judgement, Lag, Marks};
 use super::settings::{Settings, TouchPolicy};
-use super::touch::{Obligation, Touch, before_the_move, obligation};
+use super::touch::{Duty, Obligation, Touch, before_the_move, obligation};
 
 /// What the tracker concluded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +73,10 @@ pub enum Verdict {
         missing: Vec<(Square, Piece)>,
         extra: Vec<Square>,
     },
+    /// After time the board was not seen: these moves may have been made
+    /// meanwhile, and none is taken on a guess. Putting the moved pieces
+    /// down again (or the arbiter's `move`) confirms one.
+    Unconfirmed(Vec<Move>),
 }
 
 /// A replication that looks under way is reported after this many settle
@@ -99,6 +111,23 @@ pub struct Tracker {
     /// never an illegal move charged to a player. Cleared once the board
     /// agrees with the game again.
     after_outage: bool,
+    /// The board is seen again after time it was not: the reading taken at
+    /// that instant shows what changed meanwhile, and its changes (stable
+    /// one debounce window later, up to this instant) share one sequence
+    /// number, since their order is unknown.
+    unseen_until: Option<u64>,
+    /// The sensors are away (`board_lost`): nothing is judged, no timer
+    /// runs, until they are back.
+    lost: bool,
+    /// The board for which the moves that may have been made unseen were
+    /// last said.
+    hinted: Option<Bitboard>,
+    /// 4.6: a piece released on this square as part of a legal move this
+    /// turn, and the moves that leave it there.
+    released: Option<(Square, MoveList)>,
+    /// The replication was asked for while the board was after an unseen
+    /// interval: its landings may have been made unseen.
+    lag_unseen: bool,
     /// The players whose moves are made on this board.
     moves_for: ByColor<bool>,
     /// The board is behind the game (another board or a relayed move
@@ -125,6 +154,11 @@ impl Tracker {
             castle_at: None,
             reported: None,
             after_outage: false,
+            unseen_until: None,
+            lost: false,
+            hinted: None,
+            released: None,
+            lag_unseen: false,
             moves_for,
             lag: None,
         }
@@ -148,6 +182,7 @@ impl Tracker {
             None => {
                 self.clear_turn();
                 self.reported = None;
+                self.lag_unseen = self.after_outage;
                 self.lag = Some(Lag { base: shown, moves });
             }
         }
@@ -173,8 +208,9 @@ impl Tracker {
         }
     }
 
+    /// Forgets the turn's marks. The sequence number goes on counting, so
+    /// that a mark kept from before stays earlier than every new one.
     fn clear_turn(&mut self) {
-        self.seq = 0;
         self.lifted = [0; 64];
         self.placed = [0; 64];
         self.touches.clear();
@@ -184,11 +220,30 @@ impl Tracker {
         self.promotion_said = None;
         self.castle_at = None;
         self.settle_at = None;
+        self.released = None;
+        self.hinted = None;
     }
 
-    /// The sensors are back after an outage (the `board_back` input).
-    pub fn board_back(&mut self) {
+    /// The sensors stopped answering (the `board_lost` input): the timers
+    /// stop, so that no wait runs out on a board nobody can see.
+    pub fn board_lost(&mut self) {
+        self.lost = true;
+        self.settle_at = None;
+        self.castle_at = None;
+    }
+
+    /// The board is seen again after time it was not (the `board_back`
+    /// and `restarted` inputs): what changed meanwhile was not seen
+    /// happening. The waits start afresh.
+    pub fn board_back(&mut self, t: u64, game: &Game, settings: &Settings, out: &mut Vec<Verdict>) {
+        self.lost = false;
         self.after_outage = true;
+        self.unseen_until = Some(t + settings.debounce_ms);
+        self.hinted = None;
+        self.settle_at = None;
+        self.castle_at = None;
+        self.sync(t, game, out);
+        self.evaluate(t, game, settings, false, false, out);
     }
 
     /// The debounced occupancy of this board.
@@ -213,17 +268,58 @@ impl Tracker {
         }
     }
 
-    /// Starts a new turn's state when the game has moved on.
+    /// Starts a new turn's state when the game has moved on at `t`.
     /// A board behind the game keeps its marks until it has caught up.
-    fn sync(&mut self, game: &Game) {
+    ///
+    /// A piece of the new position that is still out of its aperture was
+    /// taken up before this turn and not put back: it is in a hand. Its
+    /// lift is kept, so that the move it begins is seen whole, and when it
+    /// is the new mover's piece and no piece stands where the game has an
+    /// empty square (it could be that piece, knocked over), it counts as
+    /// touched now, as he holds it when his turn begins (4.3, E2.2).
+    fn sync(&mut self, t: u64, game: &Game, out: &mut Vec<Verdict>) {
         if self.ply == game.ply() || self.lag.is_some() {
             return;
         }
         self.ply = game.ply();
+        let expected = game.occupied();
+        let mut held: Vec<(Seq, Square)> = (expected & !self.occ)
+            .into_iter()
+            .map(|sq| (self.lifted[sq as usize], sq))
+            .filter(|&(seq, _)| seq != 0)
+            .collect();
         self.clear_turn();
+        held.sort_unstable();
+        for &(seq, sq) in &held {
+            self.lifted[sq as usize] = seq;
+        }
+        let playing = self.moves_for[game.turn()] && !game.is_over();
+        let strays = self.occ & !expected;
+        if !playing || !strays.is_empty() {
+            return;
+        }
+        let pos = game.position();
+        for (_, sq) in held {
+            if let Some(piece) = pos.board().piece_at(sq).filter(|p| p.color == pos.turn()) {
+                let touch = Touch {
+                    square: sq,
+                    piece,
+                    t,
+                };
+                self.touches.push(touch);
+                out.push(Verdict::Touch(touch));
+            }
+        }
     }
 
     /// Stable square changes that happened together at `t`.
+    ///
+    /// Changes of one instant came in one reading, in no order the board
+    /// can tell: lifts are taken before placements (a piece is taken out
+    /// before it is put anywhere), and of the lifts the mover's own pieces
+    /// first (4.3c: when it is unclear, his own piece was touched first).
+    /// The first reading after an unseen interval is one change of unknown
+    /// order: its marks share one number.
     pub fn changes(
         &mut self,
         t: u64,
@@ -232,26 +328,52 @@ impl Tracker {
         settings: &Settings,
         out: &mut Vec<Verdict>,
     ) {
-        self.sync(game);
+        self.sync(t, game, out);
         let expected = game.occupied();
         let pos = game.position();
-        for change in changes {
+        let mut ordered = changes.to_vec();
+        ordered.sort_by_key(|c| {
+            let theirs = pos.board().color_at(c.square) != Some(pos.turn());
+            (c.t, c.occupied, theirs)
+        });
+        let unseen_until = self.unseen_until.take();
+        let together = changes
+            .first()
+            .is_some_and(|c| unseen_until.is_some_and(|u| c.t <= u));
+        if together {
+            self.seq = self.seq.saturating_add(1);
+        } else if unseen_until.is_some() && self.occ == expected {
+            // The board read when it was seen again showed the game:
+            // nothing was done meanwhile that is still to be seen.
+            self.after_outage = false;
+        }
+        let mut put_down = Bitboard::EMPTY;
+        for change in ordered {
             let sq = change.square;
-            self.seq += 1;
+            if !together {
+                self.seq = self.seq.saturating_add(1);
+            }
             if change.occupied {
                 self.occ.add(sq);
+                if self.adjusted.contains(sq) {
+                    // The adjusted piece put back: no mark (4.2).
+                    self.adjusted.discard(sq);
+                    continue;
+                }
                 self.placed[sq as usize] = self.seq;
+                put_down.add(sq);
                 continue;
             }
             self.occ.discard(sq);
-            self.lifted[sq as usize] = self.seq;
             if self.adjust_pending {
-                // J'adoube (4.2): announced beforehand, not a touch.
+                // J'adoube (4.2): announced beforehand, not a touch, and
+                // no lift that could make a move.
                 self.adjust_pending = false;
                 self.adjusted.add(sq);
                 continue;
             }
             self.adjusted.discard(sq);
+            self.lifted[sq as usize] = self.seq;
             // Only the player to move touches, on his own board; a board
             // being brought up to date is not played on (E2.7).
             let playing = self.lag.is_none() && self.moves_for[game.turn()];
@@ -271,14 +393,46 @@ impl Tracker {
                 out.push(Verdict::Touch(touch));
             }
         }
+        if self.lag.is_none() && self.moves_for[game.turn()] {
+            self.note_release(put_down & !expected, game);
+        }
         self.settle_at = None;
         self.castle_at = None;
         self.evaluate(t, game, settings, false, false, out);
     }
 
+    /// 4.6: a piece put down on an empty square as part of a legal move
+    /// (the king on its castling square, the pawn on the en passant or
+    /// promotion square) binds the move to that square. The first such
+    /// release of the turn counts.
+    fn note_release(&mut self, squares: Bitboard, game: &Game) {
+        if self.released.is_some() {
+            return;
+        }
+        let expected = game.occupied();
+        for sq in squares {
+            let moves: MoveList = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    Footprint::of(m, game.turn(), expected)
+                        .arrivals
+                        .iter()
+                        .flatten()
+                        .any(|&(to, from)| to == sq && self.marks().arrived(to, from))
+                })
+                .collect();
+            if !moves.is_empty() {
+                self.released = Some((sq, moves));
+                return;
+            }
+        }
+    }
+
     /// The `adjust` input: the next lift is an adjustment.
-    pub fn adjust(&mut self, game: &Game) {
-        self.sync(game);
+    pub fn adjust(&mut self, t: u64, game: &Game, out: &mut Vec<Verdict>) {
+        self.sync(t, game, out);
         self.adjust_pending = true;
     }
 
@@ -291,14 +445,14 @@ impl Tracker {
         settings: &Settings,
         out: &mut Vec<Verdict>,
     ) {
-        self.sync(game);
+        self.sync(t, game, out);
         self.promotion_choice = Some(role);
         self.evaluate(t, game, settings, false, false, out);
     }
 
     /// Fires the tracker's own timers that are due at `t`.
     pub fn on_timer(&mut self, t: u64, game: &Game, settings: &Settings, out: &mut Vec<Verdict>) {
-        self.sync(game);
+        self.sync(t, game, out);
         if self.castle_at.is_some_and(|d| d <= t) {
             self.castle_at = None;
             self.evaluate(t, game, settings, false, true, out);
@@ -319,7 +473,7 @@ impl Tracker {
         settings: &Settings,
         out: &mut Vec<Verdict>,
     ) {
-        self.sync(game);
+        self.sync(t, game, out);
         self.evaluate(t, game, settings, settled, false, out);
     }
 
@@ -346,9 +500,19 @@ impl Tracker {
         out: &mut Vec<Verdict>,
     ) {
         let Some(lag) = &self.lag else { return };
-        match lag.judge(game.position(), self.occ, &self.marks()) {
+        // A board that was not seen when the game moved on (the arbiter
+        // confirming a move made unseen) and shows the game's squares has
+        // caught up: its landings could not be seen.
+        let unseen_done = self.lag_unseen && self.occ == game.occupied();
+        let judgement = if unseen_done {
+            Judgement::Done
+        } else {
+            lag.judge(game.position(), self.occ, &self.marks())
+        };
+        match judgement {
             Judgement::Done => {
                 self.lag = None;
+                self.lag_unseen = false;
                 self.reported = None;
                 self.ply = game.ply();
                 self.clear_turn();
@@ -442,6 +606,14 @@ impl Tracker {
             .collect()
     }
 
+    /// Squares a piece was put down on during this turn.
+    fn put_down_this_turn(&self) -> Bitboard {
+        Square::ALL
+            .into_iter()
+            .filter(|&sq| self.placed[sq as usize] != 0)
+            .collect()
+    }
+
     fn evaluate(
         &mut self,
         t: u64,
@@ -454,7 +626,7 @@ impl Tracker {
         if self.lag.is_some() {
             return self.evaluate_lag(t, game, settings, settled, out);
         }
-        if game.is_over() {
+        if game.is_over() || self.lost {
             self.settle_at = None;
             self.castle_at = None;
             return;
@@ -468,7 +640,11 @@ impl Tracker {
             self.settle_at = None;
             self.castle_at = None;
             self.promotion_said = None;
-            self.after_outage = false;
+            // Not before the board has been read since it was seen again.
+            if self.unseen_until.is_none() {
+                self.after_outage = false;
+            }
+            self.hinted = None;
             if self.reported.take().is_some() {
                 out.push(Verdict::Restored);
             }
@@ -477,6 +653,10 @@ impl Tracker {
         let pos = game.position();
         let color = pos.turn();
         let landed = self.landed_captures(pos, expected);
+        // A piece standing where the game has an empty square, not put
+        // there this turn (knocked over before the turn began): no move
+        // of this player's is under way through it.
+        let strays = board & !expected & !self.put_down_this_turn();
         let mut exact = MoveList::new();
         let mut unseen = MoveList::new();
         let mut progressing = false;
@@ -486,10 +666,8 @@ impl Tracker {
             if fp.after == board && self.executed(&fp) {
                 exact.push(m);
             } else if fp.after == board && self.after_outage {
-                // After an outage the hands were not seen: a board that one
-                // legal move explains is that move, however it was made.
                 unseen.push(m);
-            } else if landed.is_empty() && fp.in_progress(expected, board) {
+            } else if landed.is_empty() && strays.is_empty() && fp.in_progress(expected, board) {
                 progressing = true;
                 if let Some(side) = m.castling_side() {
                     castle_targets.add(side.king_to(color));
@@ -497,14 +675,30 @@ impl Tracker {
             }
         }
 
-        // Unseen, two different moves that leave the same board (a capture
-        // by one piece of either of two pieces) are not guessed between.
-        if exact.is_empty()
-            && unseen
-                .iter()
-                .all(|m| (m.from(), m.to()) == (unseen[0].from(), unseen[0].to()))
+        // After an unseen interval the hands were not seen. A board one
+        // legal move explains is that move only if a piece stands where
+        // the game has an empty square (a piece in the hand cannot do
+        // that) and no other move leaves the same board (a capture by one
+        // piece of either of two pieces, Chess960 castling or the rook's
+        // move). Anything else may be pieces in the hand: it is said, and
+        // waits to be confirmed.
+        let mut unconfirmed = MoveList::new();
+        if let Some((_, bound)) = &self.released
+            && unseen.iter().any(|m| bound.contains(m))
         {
-            exact = unseen;
+            // 4.6: a piece released on a square this turn stays there.
+            unseen.retain(|m| bound.contains(m));
+        }
+        if exact.is_empty() && !unseen.is_empty() {
+            let fills_empty = !(board & !expected).is_empty();
+            let one = unseen
+                .iter()
+                .all(|m| (m.from(), m.to()) == (unseen[0].from(), unseen[0].to()));
+            if fills_empty && one {
+                exact = unseen;
+            } else {
+                unconfirmed = unseen;
+            }
         }
         if !exact.is_empty() {
             if exact.iter().all(|m| m.is_promotion()) {
@@ -535,6 +729,21 @@ impl Tracker {
             self.execute(m, game, settings, settled, out);
             return;
         }
+        if !unconfirmed.is_empty() {
+            // Said once the board has been still as long as a hand may
+            // rest with a piece in it.
+            if self.hinted == Some(board) {
+                self.settle_at = None;
+            } else if !settled {
+                if self.settle_at.is_none() {
+                    self.settle_at = Some(t + settings.settle_ms * UNDERWAY_SETTLES);
+                }
+            } else {
+                self.hinted = Some(board);
+                out.push(Verdict::Unconfirmed(unconfirmed.to_vec()));
+            }
+            return;
+        }
         if progressing {
             self.settle_at = None;
             return;
@@ -551,18 +760,21 @@ impl Tracker {
             return;
         }
         // The board has been still for the settle time. A legal move whose
-        // own squares are complete, with pieces knocked out elsewhere, is
-        // executed (the piece was released, 4.6); what is left is then
-        // reported against the new position.
-        if let Some(m) = self.executed_with_pieces_missing(pos, expected, game, settings) {
+        // own squares are complete, with pieces knocked out of their
+        // apertures or onto other squares elsewhere, is executed (the piece
+        // was released, 4.6); what is left is then reported against the
+        // new position.
+        if let Some(m) = self.executed_despite_knocks(pos, expected, game, settings) {
             self.execute(m, game, settings, true, out);
             return;
         }
         self.reported = Some(board);
         let (missing, extra) = super::replica::against(pos, board);
         let ours_out = expected & pos.us() & !board;
+        // Only what was put down this turn can be the mover's doing.
+        let put_elsewhere = board & !expected & !strays;
         let relocated = !ours_out.is_empty()
-            && (!(board & !expected).is_empty() || !landed.is_empty())
+            && (!put_elsewhere.is_empty() || !landed.is_empty())
             && board.count() <= expected.count();
         if relocated && !self.after_outage {
             out.push(Verdict::Illegal { missing, extra });
@@ -571,7 +783,13 @@ impl Tracker {
         }
     }
 
-    fn executed_with_pieces_missing(
+    /// A legal move whose own squares are as it leaves them, made as the
+    /// Laws say, while elsewhere pieces are missing (knocked out of their
+    /// apertures) or stand on empty squares: each of those put there this
+    /// turn must be a knocked piece of the opponent's (one of the mover's
+    /// own set elsewhere would be a second move), and those there before
+    /// the turn began are knocked pieces already.
+    fn executed_despite_knocks(
         &self,
         pos: &Chess,
         expected: Bitboard,
@@ -579,14 +797,17 @@ impl Tracker {
         settings: &Settings,
     ) -> Option<Move> {
         let board = self.occ;
+        let put_down = self.put_down_this_turn();
         let mut found = MoveList::new();
         for &m in &game.legal_moves() {
             let fp = Footprint::of(m, pos.turn(), expected);
             let own_squares_done = board & fp.changed == fp.after & fp.changed;
-            let elsewhere_only_missing = (board & !fp.changed).is_subset(expected);
+            let missing_elsewhere = expected & !board & !fp.changed;
+            let knocked_onto = board & !expected & !fp.changed & put_down;
+            let explained = knocked_onto.count() <= (missing_elsewhere & pos.them()).count();
             let choice_known = m.promotion().is_none()
                 || m.promotion() == self.promotion_choice.or(settings.default_promotion);
-            if own_squares_done && elsewhere_only_missing && choice_known && self.executed(&fp) {
+            if own_squares_done && explained && choice_known && self.executed(&fp) {
                 found.push(m);
             }
         }
@@ -605,13 +826,43 @@ impl Tracker {
         mode: CastlingMode,
         settings: &Settings,
     ) -> Move {
-        if moves.len() > 1
+        // 4.6: a piece released earlier this turn narrows the choice.
+        let bound: MoveList = match &self.released {
+            Some((_, bound)) => moves
+                .iter()
+                .filter(|m| bound.contains(m))
+                .copied()
+                .collect(),
+            None => MoveList::new(),
+        };
+        let pool = if bound.is_empty() { moves } else { &bound };
+        if pool.len() > 1
             && let Some(ob) = obligation(pos, mode, &self.touches, settings.together_ms)
-            && let Some(&m) = moves.iter().find(|&&m| ob.permits(m))
+            && let Some(&m) = pool.iter().find(|&&m| ob.permits(m))
         {
             return m;
         }
-        moves[0]
+        pool[0]
+    }
+
+    /// 4.6: the move breaks the release of a piece earlier this turn.
+    fn release_broken(&self, m: Move) -> Option<Obligation> {
+        let (sq, bound) = self.released.as_ref()?;
+        if bound.contains(&m) {
+            return None;
+        }
+        let article = if bound.iter().all(|m| m.is_castle()) {
+            "4.6b"
+        } else if bound.iter().all(|m| m.is_promotion()) {
+            "4.6c"
+        } else {
+            "4.6"
+        };
+        Some(Obligation {
+            allowed: bound.clone(),
+            duty: Duty::Released(*sq),
+            article,
+        })
     }
 
     fn execute(
@@ -625,19 +876,26 @@ impl Tracker {
         let violation = if settings.touch_policy == TouchPolicy::Off {
             None
         } else {
-            obligation(
-                game.position(),
-                game.castling_mode(),
-                before_the_move(&self.touches, m),
-                settings.together_ms,
-            )
-            .filter(|ob| !ob.permits(m))
+            self.release_broken(m).or_else(|| {
+                obligation(
+                    game.position(),
+                    game.castling_mode(),
+                    before_the_move(&self.touches, m),
+                    settings.together_ms,
+                )
+                .filter(|ob| !ob.permits(m))
+            })
         };
         self.settle_at = None;
         self.castle_at = None;
         if let Some(ob) = violation.clone()
             && settings.touch_policy == TouchPolicy::Enforce
         {
+            // The refused move is not made: its own release binds nothing
+            // (a release it broke still binds).
+            if !matches!(ob.duty, Duty::Released(_)) {
+                self.released = None;
+            }
             self.reported = Some(self.occ);
             out.push(Verdict::Rejected { m, obligation: ob });
             return;

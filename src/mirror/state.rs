@@ -339,6 +339,15 @@ impl MirrorState {
                     .collect();
                 self.status = status(kind, say, squares);
             }
+            Event::Unconfirmed { moves, say, .. } => {
+                let squares = moves
+                    .iter()
+                    .flat_map(|m| [m.get(0..2), m.get(2..4)])
+                    .flatten()
+                    .map(str::to_string)
+                    .collect();
+                self.status = status("unconfirmed", say, squares);
+            }
             Event::Restored { say, .. } => {
                 self.touched = None;
                 self.status = status("restored", say, Vec::new());

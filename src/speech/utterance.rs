@@ -207,6 +207,7 @@ impl Utterance {
             Event::Illegal { .. } => (Kind::Game, Some(Earcon::Illegal), None),
             Event::Mismatch { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::Restored { .. } => (Kind::Board, Some(Earcon::Restored), None),
+            Event::Unconfirmed { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
             Event::Say { .. } => (Kind::Answer, None, None),
             Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {

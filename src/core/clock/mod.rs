@@ -295,6 +295,20 @@ impl Clock {
     /// opponent's clock starts. `first` is the side that moves first, for
     /// a clock that starts at the first move.
     pub fn press(&mut self, t: u64, color: Color, first: Color) -> Press {
+        self.press_as(t, color, first, false)
+    }
+
+    /// `color`'s move is complete at `t` (E2.3: executed and announced),
+    /// and pegboard presses for him. Unlike a hand on a paused clock,
+    /// this counts while the clock is paused (6.12, or held after a
+    /// restart): his move is made, so the move is counted, its bonus and
+    /// period applied, and the opponent's time is the one that runs when
+    /// the clock is resumed. The clock stays paused.
+    pub fn complete(&mut self, t: u64, color: Color, first: Color) -> Press {
+        self.press_as(t, color, first, true)
+    }
+
+    fn press_as(&mut self, t: u64, color: Color, first: Color, through_pause: bool) -> Press {
         if !self.started {
             if color != first {
                 return Press::Ignored;
@@ -311,7 +325,8 @@ impl Clock {
             self.start(t, !color);
             return Press::Started;
         }
-        if self.ticking() != Some(color) {
+        let held = through_pause && self.paused && self.running == Some(color);
+        if self.ticking() != Some(color) && !held {
             return Press::Ignored;
         }
         self.settle(t);

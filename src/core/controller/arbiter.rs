@@ -28,8 +28,19 @@ impl Controller {
         ))
     }
 
-    /// `color`'s clock is pressed at `t` (6.7, E2.3).
+    /// `color` presses his clock at `t` (6.7): a hand on the clock, which
+    /// a paused clock ignores.
     pub(super) fn press(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        self.press_as(t, color, false, out);
+    }
+
+    /// `color`'s move is complete at `t` and pegboard presses for him
+    /// (E2.3): counted even while the clocks are held.
+    pub(super) fn complete(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        self.press_as(t, color, true, out);
+    }
+
+    fn press_as(&mut self, t: u64, color: Color, through_pause: bool, out: &mut Vec<Stamped>) {
         if self.game.is_over() {
             return;
         }
@@ -37,7 +48,12 @@ impl Controller {
         let Some(clock) = self.clock.as_mut() else {
             return;
         };
-        let cause = match clock.press(t, color, first) {
+        let pressed = if through_pause {
+            clock.complete(t, color, first)
+        } else {
+            clock.press(t, color, first)
+        };
+        let cause = match pressed {
             crate::core::clock::Press::Switched { new_period: true } => ClockCause::Period,
             crate::core::clock::Press::Switched { new_period: false } => ClockCause::Press,
             crate::core::clock::Press::Started => ClockCause::Start,

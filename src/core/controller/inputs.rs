@@ -24,8 +24,10 @@ impl Controller {
                 }
             }
             Input::Adjust => {
-                for b in &mut self.boards {
-                    b.tracker.adjust(&self.game);
+                for i in 0..self.boards.len() {
+                    let mut verdicts = Vec::new();
+                    self.boards[i].tracker.adjust(t, &self.game, &mut verdicts);
+                    self.apply(t, i, verdicts, out);
                 }
             }
             // 6.7: a player (or his assistant, E2.9c) presses the clock.
@@ -121,12 +123,18 @@ impl Controller {
             Input::IllegalMove(color) => self.illegal_move(t, color, out),
             Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
             Input::FlagClaim(color) => self.flag_claim(t, color, out),
-            Input::BoardLost => self.notice(t, Notice::BoardLost, out),
-            Input::BoardBack => {
-                for b in &mut self.boards {
-                    b.tracker.board_back();
+            // The blind player's board, whose sensors `play` watches.
+            Input::BoardLost => {
+                if let Some(b) = self.boards.first_mut() {
+                    b.tracker.board_lost();
                 }
+                self.notice(t, Notice::BoardLost, out);
+            }
+            Input::BoardBack => {
                 self.notice(t, Notice::BoardBack, out);
+                if !self.boards.is_empty() {
+                    self.board_back(t, 0, out);
+                }
             }
             Input::Restarted { hold } => self.restarted(t, hold, out),
             Input::Move(relayed) => self.relayed(t, relayed, out),
@@ -363,7 +371,7 @@ impl Controller {
             for p in skipped.chain([ply]) {
                 let color = self.game.moves()[p as usize - 1].color;
                 if self.settings.clock.controller_presses.includes(color) {
-                    self.press(t, color, out);
+                    self.complete(t, color, out);
                 }
             }
         }
@@ -380,9 +388,6 @@ impl Controller {
         }
         if hold && !self.game.is_over() && self.clock.as_mut().is_some_and(|c| c.pause(t)) {
             self.clock_event(t, ClockCause::Pause, out);
-        }
-        for b in &mut self.boards {
-            b.tracker.board_back();
         }
         let mut parts = vec![self.words.notice(Notice::Resumed)];
         if self.game.is_over() {
@@ -413,5 +418,8 @@ impl Controller {
             t,
             event: Event::Resumed { ply, say },
         });
+        for i in 0..self.boards.len() {
+            self.board_back(t, i, out);
+        }
     }
 }

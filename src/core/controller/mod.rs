@@ -417,6 +417,15 @@ impl Controller {
             Duty::Move(sq) | Duty::KingMove(sq) => self.words.touch_violation(role(sq), sq, false),
             Duty::Capture(sq) => self.words.touch_violation(role(sq), sq, true),
             Duty::Castle(_) => self.words.notice(Notice::TouchViolationCastle),
+            Duty::Released(sq) => {
+                let role = self
+                    .game
+                    .position()
+                    .board()
+                    .role_at(ob.allowed[0].from().unwrap_or(sq));
+                self.words
+                    .released_violation(role.unwrap_or(shakmaty::Role::Pawn), sq)
+            }
         }
     }
 
@@ -507,6 +516,16 @@ impl Controller {
                 .after_move(t, s, &self.game, &self.settings, &mut more);
             self.apply(t, i, more, out);
         }
+    }
+
+    /// Board `i` is seen again after time it was not (its sensors back,
+    /// or pegboard started again).
+    fn board_back(&mut self, t: u64, i: usize, out: &mut Vec<Stamped>) {
+        let mut verdicts = Vec::new();
+        self.boards[i]
+            .tracker
+            .board_back(t, &self.game, &self.settings, &mut verdicts);
+        self.apply(t, i, verdicts, out);
     }
 
     /// What board `i` must do to catch up with the game, as an event.
@@ -666,6 +685,18 @@ impl Controller {
                         say: self.words.mismatch(&missing, &extra),
                     },
                 }),
+                Verdict::Unconfirmed(moves) => {
+                    let say = self.words.unconfirmed(self.game.position(), &moves);
+                    let mode = self.game.castling_mode();
+                    out.push(Stamped {
+                        t,
+                        event: Event::Unconfirmed {
+                            board: name.clone(),
+                            moves: moves.iter().map(|m| m.to_uci(mode).to_string()).collect(),
+                            say,
+                        },
+                    });
+                }
                 Verdict::Restored => {
                     out.push(Stamped {
                         t,
