@@ -88,9 +88,11 @@ fn moves_piece_on(m: Move, sq: Square, mode: CastlingMode) -> bool {
 /// Taking up the piece one moves is how an obligation is met or broken,
 /// not a touch that makes a new one: a player who touched the opponent's
 /// pawn and then moved his knight broke 4.3b (capture the pawn), not 4.3c.
+/// Castling keeps every touch: king and rook touched together are how it
+/// is made (4.4a).
 pub fn before_the_move(touches: &[Touch], m: Move) -> &[Touch] {
     match touches.split_last() {
-        Some((last, before)) if Some(last.square) == m.from() => before,
+        Some((last, before)) if Some(last.square) == m.from() && !m.is_castle() => before,
         _ => touches,
     }
 }
@@ -211,11 +213,13 @@ fn own_piece_duty(
         Move::Castle { rook, .. } => !forbidden.contains(rook),
         _ => true,
     };
-    // In Chess960 castling is made with the rook as well as the king
-    // (Appendix F): king and rook touched, in either order, are castling.
-    let castling_rook = mode == CastlingMode::Chess960
-        && t.piece.role == Role::Rook
-        && king_touch.is_some()
+    // A castling rook touched with the king (4.4a: at the same time), or
+    // in Chess960 in either order, since castling there is made with the
+    // rook as well as the king (Appendix F), is castling.
+    let castling_rook = t.piece.role == Role::Rook
+        && king_touch.is_some_and(|k| {
+            mode == CastlingMode::Chess960 || k.t <= t.t.saturating_add(together_ms)
+        })
         && [CastlingSide::KingSide, CastlingSide::QueenSide]
             .into_iter()
             .any(|side| pos.castles().rook(us, side) == Some(t.square));

@@ -111,11 +111,16 @@ pub struct Tracker {
     /// never an illegal move charged to a player. Cleared once the board
     /// agrees with the game again.
     after_outage: bool,
+    /// The board may hold changes made while it was not seen: from the
+    /// end of an unseen interval until it is seen to agree with the game.
+    unseen_changes: bool,
     /// The board is seen again after time it was not: the reading taken at
     /// that instant shows what changed meanwhile, and its changes (stable
     /// one debounce window later, up to this instant) share one sequence
     /// number, since their order is unknown.
     unseen_until: Option<u64>,
+    /// The number the changes of that reading share, this turn.
+    unseen_seq: Option<Seq>,
     /// The sensors are away (`board_lost`): nothing is judged, no timer
     /// runs, until they are back.
     lost: bool,
@@ -154,7 +159,9 @@ impl Tracker {
             castle_at: None,
             reported: None,
             after_outage: false,
+            unseen_changes: false,
             unseen_until: None,
+            unseen_seq: None,
             lost: false,
             hinted: None,
             released: None,
@@ -182,7 +189,7 @@ impl Tracker {
             None => {
                 self.clear_turn();
                 self.reported = None;
-                self.lag_unseen = self.after_outage;
+                self.lag_unseen = self.unseen_changes;
                 self.lag = Some(Lag { base: shown, moves });
             }
         }
@@ -222,6 +229,7 @@ impl Tracker {
         self.settle_at = None;
         self.released = None;
         self.hinted = None;
+        self.unseen_seq = None;
     }
 
     /// The sensors stopped answering (the `board_lost` input): the timers
@@ -238,6 +246,7 @@ impl Tracker {
     pub fn board_back(&mut self, t: u64, game: &Game, settings: &Settings, out: &mut Vec<Verdict>) {
         self.lost = false;
         self.after_outage = true;
+        self.unseen_changes = true;
         self.unseen_until = Some(t + settings.debounce_ms);
         self.hinted = None;
         self.settle_at = None;
@@ -342,10 +351,12 @@ impl Tracker {
             .is_some_and(|c| unseen_until.is_some_and(|u| c.t <= u));
         if together {
             self.seq = self.seq.saturating_add(1);
+            self.unseen_seq = Some(self.seq);
         } else if unseen_until.is_some() && self.occ == expected {
             // The board read when it was seen again showed the game:
             // nothing was done meanwhile that is still to be seen.
             self.after_outage = false;
+            self.unseen_changes = false;
         }
         let mut put_down = Bitboard::EMPTY;
         for change in ordered {
@@ -404,23 +415,31 @@ impl Tracker {
     /// 4.6: a piece put down on an empty square as part of a legal move
     /// (the king on its castling square, the pawn on the en passant or
     /// promotion square) binds the move to that square. The first such
-    /// release of the turn counts.
+    /// release of the turn counts, and only where the board differs from
+    /// the game on that move's squares alone, and was seen since the game
+    /// was last seen: with another piece out of its aperture too, which
+    /// piece was put down is not known.
     fn note_release(&mut self, squares: Bitboard, game: &Game) {
-        if self.released.is_some() {
+        // After an unseen interval which piece was put down is not known
+        // either: a square may have been emptied and filled unseen.
+        if self.released.is_some() || self.after_outage {
             return;
         }
         let expected = game.occupied();
+        let differ = self.occ ^ expected;
         for sq in squares {
             let moves: MoveList = game
                 .legal_moves()
                 .iter()
                 .copied()
                 .filter(|&m| {
-                    Footprint::of(m, game.turn(), expected)
-                        .arrivals
-                        .iter()
-                        .flatten()
-                        .any(|&(to, from)| to == sq && self.marks().arrived(to, from))
+                    let fp = Footprint::of(m, game.turn(), expected);
+                    differ.is_subset(fp.changed)
+                        && fp
+                            .arrivals
+                            .iter()
+                            .flatten()
+                            .any(|&(to, from)| to == sq && self.marks().arrived(to, from))
                 })
                 .collect();
             if !moves.is_empty() {
@@ -481,6 +500,20 @@ impl Tracker {
     /// on an occupied square land after its origin was emptied?
     fn executed(&self, fp: &Footprint) -> bool {
         self.marks().executed(fp)
+    }
+
+    /// Would the move be [`Tracker::executed`] if the changes of the one
+    /// reading after an unseen interval, which share a number, had come in
+    /// the order it needs?
+    fn executed_loosely(&self, fp: &Footprint) -> bool {
+        let Some(together) = self.unseen_seq else {
+            return self.executed(fp);
+        };
+        fp.sources.into_iter().all(|s| self.lifted[s as usize] != 0)
+            && fp.arrivals.iter().flatten().all(|&(to, from)| {
+                let (placed, lifted) = (self.placed[to as usize], self.lifted[from as usize]);
+                lifted != 0 && (placed > lifted || (placed == together && lifted == together))
+            })
     }
 
     fn marks(&self) -> Marks<'_> {
@@ -643,6 +676,7 @@ impl Tracker {
             // Not before the board has been read since it was seen again.
             if self.unseen_until.is_none() {
                 self.after_outage = false;
+                self.unseen_changes = false;
             }
             self.hinted = None;
             if self.reported.take().is_some() {
@@ -657,16 +691,26 @@ impl Tracker {
         // there this turn (knocked over before the turn began): no move
         // of this player's is under way through it.
         let strays = board & !expected & !self.put_down_this_turn();
+        // `fitting`: the moves that leave this board; `exact`: of those,
+        // the ones seen made in the order the Laws ask; `loose`: the ones
+        // that would be, had the changes of the one reading after an
+        // unseen interval come in the order they need.
+        let mut fitting = MoveList::new();
         let mut exact = MoveList::new();
-        let mut unseen = MoveList::new();
+        let mut loose = MoveList::new();
         let mut progressing = false;
         let mut castle_targets = Bitboard::EMPTY;
         for &m in &game.legal_moves() {
             let fp = Footprint::of(m, color, expected);
-            if fp.after == board && self.executed(&fp) {
+            let fits = fp.after == board;
+            if fits {
+                fitting.push(m);
+                if self.executed_loosely(&fp) {
+                    loose.push(m);
+                }
+            }
+            if fits && self.executed(&fp) {
                 exact.push(m);
-            } else if fp.after == board && self.after_outage {
-                unseen.push(m);
             } else if landed.is_empty() && strays.is_empty() && fp.in_progress(expected, board) {
                 progressing = true;
                 if let Some(side) = m.castling_side() {
@@ -675,29 +719,42 @@ impl Tracker {
             }
         }
 
-        // After an unseen interval the hands were not seen. A board one
-        // legal move explains is that move only if a piece stands where
-        // the game has an empty square (a piece in the hand cannot do
-        // that) and no other move leaves the same board (a capture by one
-        // piece of either of two pieces, Chess960 castling or the rook's
-        // move). Anything else may be pieces in the hand: it is said, and
-        // waits to be confirmed.
+        // After an unseen interval the hands were not seen, and the board
+        // alone does not say what they did: the changes of the one reading
+        // after it came in no known order (docs/trace-format.md). So:
+        // - moves seen made (their pieces taken up and put down in the
+        //   Laws' order), when that reading's order could have made no
+        //   other, are judged as ever: what was seen is preferred;
+        // - else one move alone leaving the board is taken if a piece
+        //   stands where the game has an empty square (a piece in the hand
+        //   cannot do that);
+        // - anything else may be pieces in the hand, or one of two moves
+        //   (a capture of either of two pieces, Chess960 castling or the
+        //   rook's move): it is said, and waits to be confirmed. Once said,
+        //   what the hands do next is seen, and judged as ever.
         let mut unconfirmed = MoveList::new();
-        if let Some((_, bound)) = &self.released
-            && unseen.iter().any(|m| bound.contains(m))
-        {
-            // 4.6: a piece released on a square this turn stays there.
-            unseen.retain(|m| bound.contains(m));
-        }
-        if exact.is_empty() && !unseen.is_empty() {
+        if self.after_outage && !fitting.is_empty() {
+            if let Some((_, bound)) = &self.released
+                && fitting.iter().any(|m| bound.contains(m))
+            {
+                // 4.6: a piece released on a square this turn stays there.
+                fitting.retain(|m| bound.contains(m));
+                exact.retain(|m| bound.contains(m));
+                loose.retain(|m| bound.contains(m));
+            }
             let fills_empty = !(board & !expected).is_empty();
-            let one = unseen
+            let one = fitting
                 .iter()
-                .all(|m| (m.from(), m.to()) == (unseen[0].from(), unseen[0].to()));
-            if fills_empty && one {
-                exact = unseen;
+                .all(|m| (m.from(), m.to()) == (fitting[0].from(), fitting[0].to()));
+            if !exact.is_empty() && exact == loose {
+                // Seen made.
+            } else if !exact.is_empty() {
+                exact.clear();
+                unconfirmed = loose;
+            } else if one && fills_empty {
+                exact = fitting;
             } else {
-                unconfirmed = unseen;
+                unconfirmed = fitting;
             }
         }
         if !exact.is_empty() {
@@ -740,6 +797,8 @@ impl Tracker {
                 }
             } else {
                 self.hinted = Some(board);
+                // Said: from now on the hands are seen.
+                self.after_outage = false;
                 out.push(Verdict::Unconfirmed(unconfirmed.to_vec()));
             }
             return;
@@ -764,7 +823,8 @@ impl Tracker {
         // apertures or onto other squares elsewhere, is executed (the piece
         // was released, 4.6); what is left is then reported against the
         // new position.
-        if let Some(m) = self.executed_despite_knocks(pos, expected, game, settings) {
+        let knocks = self.executed_despite_knocks(pos, expected, game, settings);
+        if let [m] = knocks[..] {
             self.execute(m, game, settings, true, out);
             return;
         }
@@ -776,7 +836,9 @@ impl Tracker {
         let relocated = !ours_out.is_empty()
             && (!put_elsewhere.is_empty() || !landed.is_empty())
             && board.count() <= expected.count();
-        if relocated && !self.after_outage {
+        // Several legal moves with a knocked piece fit: no guess, and no
+        // illegal move either.
+        if relocated && !self.after_outage && knocks.is_empty() {
             out.push(Verdict::Illegal { missing, extra });
         } else {
             out.push(Verdict::Mismatch { missing, extra });
@@ -786,35 +848,47 @@ impl Tracker {
     /// A legal move whose own squares are as it leaves them, made as the
     /// Laws say, while elsewhere pieces are missing (knocked out of their
     /// apertures) or stand on empty squares: each of those put there this
-    /// turn must be a knocked piece of the opponent's (one of the mover's
-    /// own set elsewhere would be a second move), and those there before
-    /// the turn began are knocked pieces already.
+    /// turn must be a knocked piece of the opponent's, beside a square it
+    /// is missing from (one of the mover's own set elsewhere would be a
+    /// second move), and those there before the turn began are knocked
+    /// pieces already. The move, if one alone
+    /// fits; every one that fits, if several do.
     fn executed_despite_knocks(
         &self,
         pos: &Chess,
         expected: Bitboard,
         game: &Game,
         settings: &Settings,
-    ) -> Option<Move> {
+    ) -> Vec<Move> {
         let board = self.occ;
         let put_down = self.put_down_this_turn();
         let mut found = MoveList::new();
+        let mut with_knocks = false;
         for &m in &game.legal_moves() {
             let fp = Footprint::of(m, pos.turn(), expected);
             let own_squares_done = board & fp.changed == fp.after & fp.changed;
             let missing_elsewhere = expected & !board & !fp.changed;
             let knocked_onto = board & !expected & !fp.changed & put_down;
-            let explained = knocked_onto.count() <= (missing_elsewhere & pos.them()).count();
+            let explained = knocked_from(knocked_onto, missing_elsewhere & pos.them());
             let choice_known = m.promotion().is_none()
                 || m.promotion() == self.promotion_choice.or(settings.default_promotion);
             if own_squares_done && explained && choice_known && self.executed(&fp) {
                 found.push(m);
+                with_knocks |= !knocked_onto.is_empty();
             }
         }
-        if found.is_empty() {
-            None
+        // Two moves that each explain the board, one of them with a piece
+        // knocked onto a square (the queen on b6 and a piece knocked onto
+        // g6, or the other way round), are not guessed between: the board
+        // is reported. Without a knocked piece, touch-move chooses, as for
+        // any two moves that leave the same board.
+        let one = found
+            .iter()
+            .all(|m| (m.from(), m.to()) == (found[0].from(), found[0].to()));
+        if found.is_empty() || (with_knocks && !one) {
+            found.to_vec()
         } else {
-            Some(self.choose(&found, pos, game.castling_mode(), settings))
+            vec![self.choose(&found, pos, game.castling_mode(), settings)]
         }
     }
 
@@ -907,4 +981,18 @@ impl Tracker {
             settled,
         });
     }
+}
+
+/// Can every square in `onto` hold a piece knocked from a square of `from`
+/// next to it, each from a square of its own? A knocked piece falls beside
+/// its aperture; one across the board was set there.
+fn knocked_from(onto: Bitboard, from: Bitboard) -> bool {
+    let mut left = from;
+    onto.into_iter().all(|y| {
+        let Some(k) = left.into_iter().find(|&k| k.distance(y) <= 1) else {
+            return false;
+        };
+        left.discard(k);
+        true
+    })
 }
