@@ -4,15 +4,7 @@
 
 mod common;
 
-use common::{names, of, run, run_with, sans, says};
-use pegboard::core::Settings;
-use pegboard::core::clock::TimeControl;
-
-fn with_clock(control: &str) -> Settings {
-    let mut s = Settings::default();
-    s.clock.control = Some(TimeControl::parse_pgn(control).expect("a PGN time control"));
-    s
-}
+use common::{names, of, run, run_with, sans, says, with_clock};
 
 /// 1. e4 e5 on the blind board, each announced as printed.
 const E4_E5: &str = r#"{"t":1000,"lift":"e2"}

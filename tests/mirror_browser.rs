@@ -10,6 +10,9 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::with_clock;
 use fantoccini::Client;
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
@@ -73,13 +76,6 @@ fn pieces_of(fen: &str) -> Vec<(String, String)> {
         .collect();
     v.sort();
     v
-}
-
-fn with_clock(control: &str) -> Settings {
-    let mut s = Settings::default();
-    s.clock.control =
-        Some(pegboard::core::clock::TimeControl::parse_pgn(control).expect("control"));
-    s
 }
 
 /// The Opera game's first 12 moves, by hand: 12. O-O-O is White's.

@@ -10,29 +10,8 @@
 
 mod common;
 
-use common::{of, parse, run, run_with, sans};
-use pegboard::core::Settings;
-use pegboard::core::clock::TimeControl;
-use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, CastlingMode, Chess, Position, Square};
-
-/// The occupancy of `fen` (in `mode`) with `empty` emptied and `full`
-/// filled, as a trace writes it.
-fn occ(fen: &str, mode: CastlingMode, empty: &[&str], full: &[&str]) -> String {
-    let pos: Chess = fen
-        .parse::<Fen>()
-        .expect("a FEN")
-        .into_position(mode)
-        .expect("a legal position");
-    let mut bb: Bitboard = pos.board().occupied();
-    for s in empty {
-        bb.discard(s.parse::<Square>().expect("a square"));
-    }
-    for s in full {
-        bb.add(s.parse::<Square>().expect("a square"));
-    }
-    format!("{:016x}", bb.0)
-}
+use common::{occ, of, parse, run, run_with, sans, with_clock};
+use shakmaty::CastlingMode;
 
 const E4_D5: &str = r#"{"t":0,"trace":1,"start":"startpos"}
 {"t":900,"lift":"e2"}
@@ -275,12 +254,6 @@ fn appendix_f_a_king_waiting_for_its_rook_is_a_king_move_only_once_seen_waiting(
 }
 
 // --- 8. A move made while the clocks are held keeps its press --------------
-
-fn with_clock(control: &str) -> Settings {
-    let mut s = Settings::default();
-    s.clock.control = Some(TimeControl::parse_pgn(control).expect("a PGN time control"));
-    s
-}
 
 #[test]
 fn art_6_12_a_move_made_while_the_clocks_are_held_after_a_restart_counts() {

@@ -12,32 +12,13 @@ mod common;
 
 use common::{of, parse, run, run_with, sans};
 use pegboard::core::{Settings, TouchPolicy};
-use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, CastlingMode, Chess, Position, Square};
+use shakmaty::CastlingMode;
 
 fn enforce() -> Settings {
     Settings {
         touch_policy: TouchPolicy::Enforce,
         ..Settings::default()
     }
-}
-
-/// The occupancy of `fen` with the squares `empty` emptied and `full`
-/// filled, as a trace writes it.
-fn occ(fen: &str, empty: &[&str], full: &[&str]) -> String {
-    let pos: Chess = fen
-        .parse::<Fen>()
-        .expect("a FEN")
-        .into_position(CastlingMode::Standard)
-        .expect("a legal position");
-    let mut bb: Bitboard = pos.board().occupied();
-    for s in empty {
-        bb.discard(s.parse::<Square>().expect("a square"));
-    }
-    for s in full {
-        bb.add(s.parse::<Square>().expect("a square"));
-    }
-    format!("{:016x}", bb.0)
 }
 
 fn header(fen: &str) -> String {
@@ -246,8 +227,8 @@ fn art_4_3_c_own_and_opponent_piece_lifted_in_one_reading_count_own_first() {
     // must move; exd4 breaks 4.3c. (In square order d4 would come first,
     // and capturing it would be the duty.)
     let fen = "4k3/8/8/6N1/3p4/4P3/8/4K3 w - - 0 1";
-    let both_out = occ(fen, &["g5", "d4"], &[]);
-    let both_in = occ(fen, &[], &[]);
+    let both_out = common::occ(fen, CastlingMode::Standard, &["g5", "d4"], &[]);
+    let both_in = common::occ(fen, CastlingMode::Standard, &[], &[]);
     let ev = run(&format!(
         "{}\n{{\"t\":100,\"occ\":\"{both_out}\"}}\n{{\"t\":400,\"occ\":\"{both_in}\"}}\n{}",
         header(fen),

@@ -158,3 +158,32 @@ pub fn mirror_of(out: &mut impl std::io::BufRead, seen: &mut String) -> std::net
         }
     }
 }
+
+/// The occupancy of the position `fen` (read with `mode`'s castling rules)
+/// with the squares `empty` emptied and `full` filled, written as a trace
+/// writes it.
+pub fn occ(fen: &str, mode: shakmaty::CastlingMode, empty: &[&str], full: &[&str]) -> String {
+    use shakmaty::Position as _;
+    let pos: shakmaty::Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .expect("a FEN")
+        .into_position(mode)
+        .expect("a legal position");
+    let mut bb = pos.board().occupied();
+    for s in empty {
+        bb.discard(s.parse::<shakmaty::Square>().expect("a square"));
+    }
+    for s in full {
+        bb.add(s.parse::<shakmaty::Square>().expect("a square"));
+    }
+    format!("{:016x}", bb.0)
+}
+
+/// The default settings with a clock of `control`, in the PGN
+/// `TimeControl` form ("300+0", "40/5400+30:1800+30").
+pub fn with_clock(control: &str) -> Settings {
+    let mut s = Settings::default();
+    s.clock.control =
+        Some(pegboard::core::clock::TimeControl::parse_pgn(control).expect("a PGN time control"));
+    s
+}
