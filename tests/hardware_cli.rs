@@ -119,8 +119,12 @@ fn record_writes_a_trace_that_replays_to_the_move() {
     // Times are the recording's own and close to the source's.
     let t_lift = occ[1]["t"].as_u64().unwrap_or(0);
     assert!((200..400).contains(&t_lift), "{t_lift}");
+    // The last line is the board at the recording's end: a second after
+    // the command started, less the time it took to open the source (the
+    // recording's clock starts then), which under an emulator (the
+    // aarch64 build under qemu) has taken over 100 ms.
     let t_end = occ[3]["t"].as_u64().unwrap_or(0);
-    assert!((900..1500).contains(&t_end), "{t_end}");
+    assert!((600..1500).contains(&t_end), "{t_end}");
     // The recording replays to 1. e4: it runs on to its end, past the
     // debounce window of the last placement.
     let replayed = pegboard(&["replay", &file]);
