@@ -3,7 +3,7 @@
 use std::io;
 use std::ops::ControlFlow;
 
-use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::san::San;
 
 use crate::core::StartPosition;
@@ -20,6 +20,41 @@ pub struct PgnGame {
     /// The main line stopped at a null move (`--`, `Z0`), which no board can
     /// play; `record` holds the moves before it.
     pub truncated: bool,
+    /// The mover's clock after each move of `record`, in ms, where the
+    /// comment after it gives one (`{ [%clk 1:30:55] }`).
+    pub clocks: Vec<Option<u64>>,
+}
+
+/// The clock reading in a move's comment, `[%clk h:mm:ss]` (seconds may
+/// have a fraction, `[%clk 0:00:07.3]`), in ms. `None` if the comment has
+/// no `%clk` command or its value is not a time.
+pub fn clk_of(comment: &str) -> Option<u64> {
+    let at = comment.find("[%clk")?;
+    let rest = &comment[at + "[%clk".len()..];
+    let value = rest[..rest.find(']')?].trim();
+    let mut parts = value.split(':');
+    let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let whole = |t: &str| -> Option<u64> {
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse().ok())
+            .flatten()
+    };
+    let (h, m) = (whole(h)?, whole(m)?);
+    let (secs, fraction) = s.split_once('.').unwrap_or((s, ""));
+    let secs = whole(secs)?;
+    if m >= 60 || secs >= 60 || (s.contains('.') && whole(fraction).is_none()) {
+        return None;
+    }
+    // Tenths, hundredths or thousandths: the first three digits are ms.
+    let ms: u64 = fraction
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(3)
+        .fold(0, |acc, b| acc * 10 + u64::from(b - b'0'));
+    Some(((h * 60 + m) * 60 + secs) * 1000 + ms)
 }
 
 #[derive(Default)]
@@ -36,6 +71,7 @@ struct Tags {
 struct Movetext {
     tags: Tags,
     sans: Vec<String>,
+    clocks: Vec<Option<u64>>,
     truncated: bool,
     outcome: Option<String>,
 }
@@ -73,6 +109,7 @@ impl Visitor for Collector {
         ControlFlow::Continue(Movetext {
             tags,
             sans: Vec::new(),
+            clocks: Vec::new(),
             truncated: false,
             outcome: None,
         })
@@ -86,6 +123,22 @@ impl Visitor for Collector {
             movetext.truncated = true;
         } else {
             movetext.sans.push(san_plus.san.to_string());
+            movetext.clocks.push(None);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        movetext: &mut Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<PgnGame> {
+        // A comment after a move of the main line (variations are skipped).
+        if !movetext.truncated
+            && let Some(last) = movetext.clocks.last_mut()
+            && let Some(ms) = clk_of(&String::from_utf8_lossy(comment.as_bytes()))
+        {
+            *last = Some(ms);
         }
         ControlFlow::Continue(())
     }
@@ -122,16 +175,110 @@ impl Visitor for Collector {
                 },
             },
             truncated: m.truncated,
+            clocks: m.clocks,
         }
     }
 }
 
+/// A tag pair line whose value holds quotes left unescaped, as some
+/// exporters write them (`[Source "... test "andre game" ..."]`), with
+/// those quotes escaped: the value runs to the line's last quote, as
+/// python-chess reads it. Other lines are kept as they are.
+fn escape_tag_quotes(line: &str) -> Option<String> {
+    let trimmed = line.trim_end();
+    let inner = trimmed.strip_prefix('[')?.strip_suffix(']')?.trim_end();
+    let open = inner.find('"')?;
+    let name = &inner[..open];
+    if name.trim().is_empty()
+        || !name
+            .trim()
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return None;
+    }
+    let value = inner[open + 1..].strip_suffix('"')?;
+    let mut escaped = String::with_capacity(value.len() + 8);
+    let mut chars = value.chars();
+    let mut changed = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                escaped.push(c);
+                if let Some(next) = chars.next() {
+                    escaped.push(next);
+                }
+            }
+            '"' => {
+                escaped.push_str("\\\"");
+                changed = true;
+            }
+            _ => escaped.push(c),
+        }
+    }
+    changed.then(|| format!("[{name}\"{escaped}\"]"))
+}
+
 /// Every game in a PGN text.
 pub fn read_games(pgn: &[u8]) -> io::Result<Vec<PgnGame>> {
+    let text = String::from_utf8_lossy(pgn);
+    let mut repaired = None::<String>;
+    for (at, line) in text.split_inclusive('\n').scan(0, |at, l| {
+        let here = *at;
+        *at += l.len();
+        Some((here, l))
+    }) {
+        if let Some(fixed) = escape_tag_quotes(line) {
+            let r = repaired.get_or_insert_with(|| text[..at].to_string());
+            r.push_str(&fixed);
+            r.push('\n');
+        } else if let Some(r) = repaired.as_mut() {
+            r.push_str(line);
+        }
+    }
+    let pgn = repaired.as_deref().map_or(pgn, str::as_bytes);
     let mut reader = Reader::new(io::Cursor::new(pgn));
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut Collector)? {
         games.push(game);
     }
     Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clk_reads_hours_minutes_seconds_and_fractions() {
+        assert_eq!(clk_of("[%clk 1:30:55]"), Some(5_455_000));
+        assert_eq!(clk_of(" [%eval 0.3] [%clk 0:00:07.3] "), Some(7_300));
+        assert_eq!(clk_of("[%clk 0:00:07.25]"), Some(7_250));
+        assert_eq!(clk_of("[%clk 12:00:00]"), Some(43_200_000));
+        assert_eq!(clk_of("no clock here"), None);
+        assert_eq!(clk_of("[%clk 1:60:00]"), None);
+        assert_eq!(clk_of("[%clk 1:30]"), None);
+        assert_eq!(clk_of("[%clk 1:30:x5]"), None);
+        assert_eq!(clk_of("[%clk 1:30:05"), None);
+    }
+
+    #[test]
+    fn clocks_belong_to_the_move_before_them() {
+        let pgn = b"1. e4 { [%clk 1:30:55] } 1... c5 2. Nf3 { ok (=) [%clk 0:01:02] } (2. Nc3 { [%clk 0:00:01] }) *\n";
+        let games = read_games(pgn).expect("reads");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].record.sans, ["e4", "c5", "Nf3"]);
+        assert_eq!(games[0].clocks, [Some(5_455_000), None, Some(62_000)]);
+    }
+
+    #[test]
+    fn a_tag_value_with_unescaped_quotes_is_read_to_its_last_quote() {
+        let pgn = b"[White \"A\"]\n[Source \"test \"andre game\" here\"]\n[Black \"B \\\"C\\\"\"]\n\n1. e4 *\n\n[White \"D\"]\n\n1. d4 *\n";
+        let games = read_games(pgn).expect("reads");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].white, "A");
+        assert_eq!(games[0].black, "B \"C\"");
+        assert_eq!(games[0].record.sans, ["e4"]);
+        assert_eq!(games[1].white, "D");
+    }
 }
