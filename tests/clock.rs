@@ -328,7 +328,7 @@ fn art_6_13_the_arbiter_sets_times_and_move_counters() {
     assert_eq!(e["black"]["remaining_ms"], 5_400_000);
     assert_eq!(
         says(&ev)[0],
-        "Uhr gestellt. Weiß 4 Minuten 5 Sekunden, Schwarz eine Stunde 30 Minuten. \
+        "Uhr gestellt. Zug 38. Weiß 4 Minuten 5 Sekunden, Schwarz eine Stunde 30 Minuten. \
          Noch 2 Züge bis zur Zeitkontrolle."
     );
 }
@@ -424,17 +424,29 @@ fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
 #[test]
 fn e2_9_d_times_are_said_on_request_with_seconds_only_under_ten_minutes() {
     let ev = run(r#"{"t":0,"trace":1,"time_control":"40/5400+30:1800+30"}
-{"t":1000,"lift":"e2"}
-{"t":1100,"place":"e4"}
-{"t":1500,"input":"announced","ply":1}
-{"t":9000,"input":"times"}"#);
-    // White: 90:30 − 1.5 s + 30 s; Black: 90:30 − 7.5 s; 40 moves for
-    // Black, who is to move, to the control.
+{"t":500,"input":"times"}
+{"t":124000,"lift":"e2"}
+{"t":124100,"place":"e4"}
+{"t":125000,"input":"announced","ply":1}
+{"t":199000,"lift":"e7"}
+{"t":199100,"place":"e5"}
+{"t":200000,"input":"announced","ply":2}
+{"t":300000,"input":"times"}"#);
+    // Before the first move no move count. Then, each clock its own:
+    // White 1:30:30 − 125 s + 30 s = 1:28:55 at his press, running
+    // 100 s more since Black's: 1:27:15. Black 1:30:30 − 75 s + 30 s
+    // = 1:29:45, standing. One move completed (E2.9d), 39 for White,
+    // who is to move, to the control.
     assert_eq!(
-        says(&ev),
+        says(&ev)
+            .into_iter()
+            .filter(|s| s.contains("Minuten"))
+            .collect::<Vec<_>>(),
         [
             "Weiß eine Stunde 30 Minuten, Schwarz eine Stunde 30 Minuten. \
-          Noch 40 Züge bis zur Zeitkontrolle."
+          Noch 40 Züge bis zur Zeitkontrolle.",
+            "Zug 1. Weiß eine Stunde 27 Minuten, Schwarz eine Stunde 29 Minuten. \
+          Noch 39 Züge bis zur Zeitkontrolle."
         ]
     );
     let ev = run(r#"{"t":0,"trace":1,"time_control":"540+2"}

@@ -294,7 +294,7 @@ TRANSLATIONS = {
     ),
 }
 
-CLOCK_PHRASE_KEYS = ['no_clock', 'times', 'moves_to_control', 'one_move_to_control', 'hour',
+CLOCK_PHRASE_KEYS = ['no_clock', 'moves_completed', 'times', 'moves_to_control', 'one_move_to_control', 'hour',
  'hours', 'minute', 'minutes', 'second', 'seconds', 'time_warning', 'flag',
  'both_flags', 'flag_claim_incorrect', 'clock_paused', 'clock_resumed',
  'clock_set', 'time_added', 'quickplay_claim', 'quickplay_claim_incorrect',
@@ -303,6 +303,7 @@ CLOCK_PHRASE_KEYS = ['no_clock', 'times', 'moves_to_control', 'one_move_to_contr
 
 # The clock's words, per language.
 CLOCK = {'de': {'no_clock': 'Keine Uhr eingestellt.',
+        'moves_completed': 'Zug {moves}.',
         'times': '{white} {white_time}, {black} {black_time}.',
         'moves_to_control': 'Noch {moves} Züge bis zur Zeitkontrolle.',
         'one_move_to_control': 'Noch ein Zug bis zur Zeitkontrolle.',
@@ -329,6 +330,7 @@ CLOCK = {'de': {'no_clock': 'Keine Uhr eingestellt.',
         'game_over_illegal_moves_draw': 'Dritter regelwidriger Zug: {color}, aber kein Matt '
                                         'möglich. {result}'},
  'en': {'no_clock': 'No clock is set.',
+        'moves_completed': 'Move {moves}.',
         'times': '{white} {white_time}, {black} {black_time}.',
         'moves_to_control': '{moves} moves to the time control.',
         'one_move_to_control': 'One move to the time control.',
@@ -355,6 +357,7 @@ CLOCK = {'de': {'no_clock': 'Keine Uhr eingestellt.',
         'game_over_illegal_moves_draw': 'Third illegal move by {color}, but no mate is possible. '
                                         '{result}'},
  'pt': {'no_clock': 'Nenhum relógio configurado.',
+        'moves_completed': 'Lance {moves}.',
         'times': '{white} {white_time}, {black} {black_time}.',
         'moves_to_control': 'Faltam {moves} lances para o controle de tempo.',
         'one_move_to_control': 'Falta um lance para o controle de tempo.',
@@ -381,6 +384,7 @@ CLOCK = {'de': {'no_clock': 'Keine Uhr eingestellt.',
         'game_over_illegal_moves_draw': 'Terceiro lance ilegal de {color}, mas não há mate '
                                         'possível. {result}'},
  'es': {'no_clock': 'No hay reloj configurado.',
+        'moves_completed': 'Jugada {moves}.',
         'times': '{white} {white_time}, {black} {black_time}.',
         'moves_to_control': 'Faltan {moves} jugadas para el control de tiempo.',
         'one_move_to_control': 'Falta una jugada para el control de tiempo.',
@@ -408,6 +412,7 @@ CLOCK = {'de': {'no_clock': 'Keine Uhr eingestellt.',
         'game_over_illegal_moves_draw': 'Tercera jugada ilegal de {color}, pero no hay mate '
                                         'posible. {result}'},
  'ca': {'no_clock': 'No hi ha cap rellotge configurat.',
+        'moves_completed': 'Jugada {moves}.',
         'times': '{white} {white_time}, {black} {black_time}.',
         'moves_to_control': 'Falten {moves} jugades per al control de temps.',
         'one_move_to_control': 'Falta una jugada per al control de temps.',

@@ -393,9 +393,16 @@ impl Phrasebook {
         parts.join(" ")
     }
 
-    /// Both players' times, and the moves to the next control if the
-    /// player to move has one (E2.9d).
-    pub fn times(&self, white_ms: u64, black_ms: u64, moves_to_control: Option<u32>) -> String {
+    /// The number of moves completed (E2.9d; none before the first), both
+    /// players' times, and the moves to the next control if the player
+    /// to move has one.
+    pub fn times(
+        &self,
+        completed: u32,
+        white_ms: u64,
+        black_ms: u64,
+        moves_to_control: Option<u32>,
+    ) -> String {
         let p = &self.words.phrases;
         let times = fill(
             &p.times,
@@ -406,6 +413,12 @@ impl Phrasebook {
                 ("black_time", &self.duration(black_ms)),
             ],
         );
+        let times = if completed == 0 {
+            times
+        } else {
+            let n = completed.to_string();
+            format!("{} {times}", fill(&p.moves_completed, &[("moves", &n)]))
+        };
         match moves_to_control {
             None => times,
             Some(1) => format!("{times} {}", p.one_move_to_control),

@@ -224,6 +224,7 @@ pub struct Phrases {
     pub result_black_wins: String,
     pub result_draw: String,
     pub no_clock: String,
+    pub moves_completed: String,
     pub times: String,
     pub moves_to_control: String,
     pub one_move_to_control: String,

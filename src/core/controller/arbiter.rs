@@ -21,7 +21,11 @@ impl Controller {
         let clock = self.clock.as_ref()?;
         let face = clock.face(t);
         let to_move = clock.running().unwrap_or(self.game.turn());
+        // The moves completed, as the clock counts them (the arbiter can
+        // set its counters, 6.13).
+        let completed = clock.moves(Color::White).max(clock.moves(Color::Black));
         Some(self.words.times(
+            completed,
             face.remaining(Color::White),
             face.remaining(Color::Black),
             clock.moves_to_control(to_move),
