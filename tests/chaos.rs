@@ -99,6 +99,7 @@ fn timeline(seed: u64) -> (Vec<(u64, Step)>, Vec<Vec<String>>) {
                         .unwrap_or(0),
                 ),
                 Reading::Input(other) => panic!("the keys have no {other:?}"),
+                Reading::Keys(_) => panic!("the simulated hands hold no keys"),
             };
             steps.push((offset + e.t, step));
             end = offset + e.t;

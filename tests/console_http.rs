@@ -138,24 +138,21 @@ fn bearer(secret: &str) -> String {
 fn every_state_changing_request_needs_the_secret_and_the_servers_own_origin() {
     let c = Console::start(SECRET);
     let a = c.addr();
-    let clock = r#"{"input":"clock","color":"white"}"#;
+    // A move the game would take from anyone allowed (the next test
+    // relays it): every refused request below must leave it unmade.
+    let e4 = r#"{"input":"move","san":"e4"}"#;
     // No credential, a wrong one, a session that does not exist (or has
     // ended): 401.
-    assert_eq!(post(a, "/api/input", &[], clock).code, 401);
-    assert_eq!(post(a, "/api/input", &[&bearer("0123")], clock).code, 401);
-    let stale = post(
-        a,
-        "/api/input",
-        &["Cookie: pegboard-session=feedbeef"],
-        clock,
-    );
+    assert_eq!(post(a, "/api/input", &[], e4).code, 401);
+    assert_eq!(post(a, "/api/input", &[&bearer("0123")], e4).code, 401);
+    let stale = post(a, "/api/input", &["Cookie: pegboard-session=feedbeef"], e4);
     assert_eq!(stale.code, 401);
     assert!(stale.body.contains("session has ended"), "{}", stale.body);
     assert_eq!(post(a, "/api/login", &[&bearer("0123")], "").code, 401);
     // Another site's page: 403, even with the right secret.
     let foreign = "Origin: http://evil.example";
     assert_eq!(
-        post(a, "/api/input", &[&bearer(SECRET), foreign], clock).code,
+        post(a, "/api/input", &[&bearer(SECRET), foreign], e4).code,
         403
     );
     assert_eq!(
@@ -166,7 +163,7 @@ fn every_state_changing_request_needs_the_secret_and_the_servers_own_origin() {
         a,
         "/api/input",
         &[&bearer(SECRET), "Sec-Fetch-Site: cross-site"],
-        clock,
+        e4,
     );
     assert_eq!(cross.code, 403);
     // Read-only routes need nothing.
@@ -183,7 +180,7 @@ fn every_state_changing_request_needs_the_secret_and_the_servers_own_origin() {
         format!("GET /api/input HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n").as_bytes(),
     );
     assert_eq!(r.code, 405);
-    // Nothing got through: the game stands at the start.
+    // Nothing got through: e4 was never made.
     let game = c.stop();
     assert_eq!(game.game().ply(), 0);
 }
@@ -409,14 +406,134 @@ fn console_token_makes_a_secret_once_readable_by_its_owner_only() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `pegboard play` with both players' moves relayed from the console
+/// (`[console] pin`), the pegged board standing at the start, and the
+/// mirror on a free port; it runs `seconds`, writing its events.
+struct Played {
+    child: common::Reaped,
+    out: std::io::BufReader<std::process::ChildStdout>,
+    addr: SocketAddr,
+    seen: String,
+    dir: std::path::PathBuf,
+}
+
+const PIN: &str = "52817";
+
+impl Played {
+    fn start(name: &str, before: &str, seconds: u32) -> Played {
+        let dir = std::env::temp_dir().join(format!("pegboard-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let trace = dir.join("still.jsonl");
+        std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
+        let config = dir.join("play.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "{before}[game]\nwhite_moves_on = \"relay\"\nblack_moves_on = \"relay\"\n\
+                 [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{PIN}\"\n\
+                 [journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
+                 [sensors.trace]\nfile = \"{}\"\n",
+                dir.join("games").display(),
+                trace.display()
+            ),
+        )
+        .expect("config");
+        let child = common::pegboard_command()
+            .args(["play", "--silent", "--events", "--seconds"])
+            .arg(seconds.to_string())
+            .arg("--config")
+            .arg(&config)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("play starts");
+        let mut child = common::Reaped(child);
+        let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
+        let mut seen = String::new();
+        let addr = common::mirror_of(&mut out, &mut seen);
+        Played {
+            child,
+            out,
+            addr,
+            seen,
+            dir,
+        }
+    }
+
+    /// An input sent to `POST /api/input` with the PIN.
+    fn send(&self, input: &str) -> Answered {
+        post(self.addr, "/api/input", &[&bearer(PIN)], input)
+    }
+
+    /// The events of a request that was done (200).
+    fn done(&self, input: &str) -> Vec<Value> {
+        let r = self.send(input);
+        assert_eq!(r.code, 200, "{input}: {}", r.body);
+        r.json()["events"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// The reason a request was refused (422).
+    fn refused(&self, input: &str) -> String {
+        let r = self.send(input);
+        assert_eq!(r.code, 422, "{input}: {}", r.body);
+        r.json()["refused"]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Every event `play` wrote, once it has ended.
+    fn events(mut self) -> Vec<Value> {
+        let mut rest = String::new();
+        let _ = self.out.read_to_string(&mut rest);
+        self.seen.push_str(&rest);
+        assert!(self.child.0.wait().expect("ends").success());
+        let _ = std::fs::remove_dir_all(&self.dir);
+        self.seen
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .collect()
+    }
+}
+
+/// The text of the `say` event among a request's events.
+fn said(events: &[Value]) -> String {
+    events
+        .iter()
+        .filter(|e| e["event"] == "say")
+        .filter_map(|e| e["text"].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[test]
 fn the_arbiter_sets_up_a_position_or_a_chess960_start_and_the_next_game_begins_there() {
-    let text = r#"{"t":0,"trace":1,"start":"startpos","white_moves_on":"relay","black_moves_on":"relay"}
-{"t":1000,"input":"move","san":"e4"}
-{"t":2000,"input":"setup","chess960":0}
-{"t":3000,"input":"setup","fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}
-{"t":4000,"input":"move","san":"e4"}"#;
-    let events = common::run(text);
+    let p = Played::start("console-setup", "", 10);
+    assert_eq!(
+        common::sans(&p.done(r#"{"input":"move","san":"e4"}"#)),
+        ["e4"]
+    );
+    p.done(r#"{"input":"setup","chess960":0}"#);
+    // In Chess960 position 0 the e-pawn still stands on e2.
+    assert_eq!(
+        common::sans(&p.done(r#"{"input":"move","san":"e4"}"#)),
+        ["e4"]
+    );
+    p.done(r#"{"input":"setup","fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}"#);
+    assert_eq!(
+        common::sans(&p.done(r#"{"input":"move","san":"e4"}"#)),
+        ["e4"]
+    );
+    // A position that is none is refused as the request is read: 400.
+    for bad in [
+        r#"{"input":"setup","fen":"8/8/8/8/8/8/8/8 w - - 0 1"}"#,
+        r#"{"input":"setup","chess960":960}"#,
+        r#"{"input":"setup"}"#,
+    ] {
+        assert_eq!(p.send(bad).code, 400, "{bad}");
+    }
+    let events = p.events();
     let ready: Vec<(&str, &str)> = common::of(&events, "ready")
         .iter()
         .map(|r| {
@@ -442,60 +559,104 @@ fn the_arbiter_sets_up_a_position_or_a_chess960_start_and_the_next_game_begins_t
         ]
     );
     assert_eq!(common::of(&events, "new_game").len(), 2);
-    assert_eq!(common::sans(&events), ["e4", "e4"]);
-    // A position that is none is refused as the input is read.
-    for bad in [
-        r#"{"input":"setup","fen":"8/8/8/8/8/8/8/8 w - - 0 1"}"#,
-        r#"{"input":"setup","chess960":960}"#,
-        r#"{"input":"setup"}"#,
-    ] {
-        assert!(pegboard::core::Input::from_json(bad).is_err(), "{bad}");
-    }
+    assert_eq!(common::sans(&events), ["e4", "e4", "e4"]);
 }
 
 #[test]
 fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
-    let text = r#"{"t":0,"trace":1,"start":"startpos","time_control":"300","white_moves_on":"relay","black_moves_on":"relay"}
-{"t":1000,"input":"move","san":"e4"}
-{"t":2000,"input":"adjourn","san":"Nf6"}
-{"t":3000,"input":"move","san":"e5"}
-{"t":4000,"input":"adjourn","san":"Qh4"}
-{"t":60000,"input":"unseal"}
-{"t":61000,"input":"unseal"}"#;
-    let mut settings = Settings::default();
-    settings.clock.controller_presses = pegboard::core::Players::Both;
-    let events = common::run_with(&common::parse(text), settings);
-    let adjourned = common::of(&events, "adjourned");
-    assert_eq!(adjourned.len(), 1);
-    assert_eq!(adjourned[0]["color"], "black");
+    let p = Played::start("console-adjourn", "[clock]\npgn_control = \"300\"\n", 12);
+    p.done(r#"{"input":"move","san":"e4"}"#);
+    // Black seals a legal move.
+    let sealed = p.done(r#"{"input":"adjourn","san":"Nf6"}"#);
+    assert_eq!(common::of(&sealed, "adjourned")[0]["color"], "black");
+    // The clocks stand: the same times two seconds apart (under ten
+    // minutes they are said to the second).
+    let standing = said(&p.done(r#"{"input":"times"}"#));
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(said(&p.done(r#"{"input":"times"}"#)), standing);
+    assert!(standing.contains("Sekunden"), "{standing}");
+    // A move given meanwhile, a second sealing (of a legal move): refused.
+    assert_eq!(p.refused(r#"{"input":"move","san":"e5"}"#), "adjourned");
+    assert_eq!(p.refused(r#"{"input":"adjourn","san":"e5"}"#), "adjourned");
+    // Unsealed, the sealed move is made, and the clocks run again.
+    let resumed = p.done(r#"{"input":"unseal"}"#);
+    assert_eq!(common::sans(&resumed), ["Nf6"]);
+    let running = said(&p.done(r#"{"input":"times"}"#));
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_ne!(said(&p.done(r#"{"input":"times"}"#)), running);
+    assert_eq!(p.refused(r#"{"input":"unseal"}"#), "not_adjourned");
+    let events = p.events();
     // Nothing before the resumption names the sealed move.
-    let before: Vec<&Value> = events
+    let unsealed_at = events
         .iter()
-        .filter(|e| e["t"].as_u64() < Some(60000))
-        .collect();
-    for e in &before {
+        .position(|e| e["event"] == "move" && e["san"] == "Nf6")
+        .expect("Nf6 is made");
+    for e in &events[..unsealed_at] {
         let text = e.to_string();
         assert!(
             !text.contains("Nf6") && !text.contains("g8f6") && !text.contains("Felix sechs"),
             "{text}"
         );
     }
-    // The clocks stand from the adjournment to the resumption.
-    let clocks: Vec<(u64, bool)> = common::of(&events, "clock")
-        .iter()
-        .map(|c| (c["t"].as_u64().unwrap_or(0), c["paused"] == true))
-        .collect();
-    assert!(
-        clocks.contains(&(2000, true)) && clocks.contains(&(60000, false)),
-        "{clocks:?}"
-    );
-    // A move given meanwhile, a second sealing, a second resumption: refused.
-    let refused: Vec<&str> = common::of(&events, "refused")
-        .iter()
-        .filter_map(|r| r["reason"].as_str())
-        .collect();
-    assert_eq!(refused, ["adjourned", "adjourned", "not_adjourned"]);
     assert_eq!(common::sans(&events), ["e4", "Nf6"]);
-    let resumed = &common::of(&events, "move")[1];
-    assert_eq!(resumed["t"], 60000);
+}
+
+#[test]
+fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
+    let dir = std::env::temp_dir().join(format!("pegboard-console-pin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // The fourth key (bit 3) held for 120 ms: a short press.
+    let trace = dir.join("key.jsonl");
+    std::fs::write(
+        &trace,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+         {\"t\":0,\"keys\":0}\n{\"t\":800,\"keys\":8}\n{\"t\":920,\"keys\":0}\n",
+    )
+    .expect("trace");
+    let voice = dir.join("voice");
+    let config = dir.join("pin.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n\
+             [[buttons.key]]\nbit = 3\npress = \"console_token\"\n\
+             [console]\npin = \"8642\"\n[mirror]\nlisten = \"127.0.0.1:0\"\n\
+             [speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"{}\"\n\
+             [journal]\ndir = \"{}\"\n",
+            trace.display(),
+            voice.display(),
+            dir.join("games").display()
+        ),
+    )
+    .expect("config");
+    let out = common::pegboard_command()
+        .args(["play", "--events", "--seconds", "4", "--config"])
+        .arg(&config)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("pegboard play runs");
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{printed}");
+    let said = std::fs::read_to_string(voice.join("utterances.tsv")).unwrap_or_default();
+    assert!(
+        said.contains("8 6 4 2"),
+        "the PIN is spoken, one digit a word: {said}"
+    );
+    let journal: String = std::fs::read_dir(dir.join("games"))
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    for (what, text) in [("output or log", &printed), ("journal", &journal)] {
+        assert!(
+            !text.contains("8642") && !text.contains("8 6 4 2"),
+            "the PIN is in the {what}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

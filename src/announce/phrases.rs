@@ -722,8 +722,13 @@ mod tests {
         let en = Phrasebook::new(Vocabulary::built_in("en").expect("en").expect("valid"));
         assert_eq!(en.duration(3_660_000), "one hour one minute");
         assert_eq!(
-            en.times(245_000, 5_400_000, Some(1)),
-            "White 4 minutes 5 seconds, Black one hour 30 minutes. One move to the time control."
+            en.times(39, 245_000, 5_400_000, Some(1)),
+            "Move 39. White 4 minutes 5 seconds, Black one hour 30 minutes. One move to the time control."
+        );
+        // Before the first move, no move count.
+        assert_eq!(
+            en.times(0, 60_000, 60_000, None),
+            "White one minute, Black one minute."
         );
     }
     use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};

@@ -445,12 +445,13 @@ pub fn check(
         match (key.pin, key.bit) {
             (Some(pin), None) => take(pin, format!("[[buttons.key]] number {n}"), &path("pin"))?,
             (None, Some(bit)) if bit < 16 => {
-                if sensors.source != SourceKind::Serial {
+                if !matches!(sensors.source, SourceKind::Serial | SourceKind::Trace) {
                     return Err(at(
                         &path("bit"),
                         format!(
-                            "[[buttons.key]] number {n} gives `bit`, a serial scanner's button; \
-                             [sensors] source is not \"serial\" (give `pin` for a GPIO button)"
+                            "[[buttons.key]] number {n} gives `bit`, a serial scanner's button \
+                             (or a trace's `keys`); [sensors] source is neither \"serial\" nor \
+                             \"trace\" (give `pin` for a GPIO button)"
                         ),
                     ));
                 }

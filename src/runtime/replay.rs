@@ -222,6 +222,8 @@ pub(crate) fn feed(
             c.place(t, b, *square, out);
         }
         Reading::Input(input) => c.input(t, input.clone(), out),
+        // The inputs keys gave are in the trace as `input` lines.
+        Reading::Keys(_) => {}
     }
     Ok(())
 }

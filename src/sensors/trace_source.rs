@@ -14,6 +14,9 @@ pub struct TraceSource {
     entries: Vec<Entry>,
     next: usize,
     occ: u64,
+    /// The keys held, once a `keys` line has said: until then the trace
+    /// has no keys, as a board without a keypad.
+    keys: Option<u16>,
 }
 
 impl TraceSource {
@@ -33,6 +36,7 @@ impl TraceSource {
             entries,
             next: 0,
             occ,
+            keys: None,
         })
     }
 
@@ -52,13 +56,14 @@ impl SensorSource for TraceSource {
                 Reading::Scan { occ, .. } => self.occ = occ.0,
                 Reading::Lift { square, .. } => self.occ &= !(1u64 << *square as u32),
                 Reading::Place { square, .. } => self.occ |= 1u64 << *square as u32,
+                Reading::Keys(keys) => self.keys = Some(*keys),
                 Reading::Header(_) | Reading::Input(_) => {}
             }
             self.next += 1;
         }
         Ok(RawScan {
             occ: self.occ,
-            buttons: None,
+            buttons: self.keys,
         })
     }
 

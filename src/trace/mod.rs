@@ -43,6 +43,11 @@ pub enum Reading {
         square: Square,
     },
     Input(Input),
+    /// The keys held down from this instant, as bits (bit 0 the first
+    /// key), as a scanner reports them beside the squares. The runtime
+    /// reads them through its `[buttons]` keys, as from real keys; a
+    /// replay has their inputs already, as `input` lines.
+    Keys(u16),
 }
 
 /// The header line: the start position and, if the game is played with a
@@ -225,6 +230,7 @@ struct Line<'a> {
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
+    keys: Option<u16>,
 }
 
 /// What each field of a trace line holds, for errors about a value of the
@@ -236,6 +242,10 @@ const FIELD_KINDS: &[(&str, &str)] = &[
     ("variant", "\"standard\" or \"chess960\""),
     ("board", "a board's name in quotes, like \"blind\""),
     ("occ", "16 lowercase hexadecimal digits in quotes"),
+    (
+        "keys",
+        "the keys held, as a whole number of bits from 0 to 65535, like 8 for the fourth key",
+    ),
     ("lift", "a square in quotes, like \"e2\""),
     ("place", "a square in quotes, like \"e4\""),
     ("input", "an input's name in quotes, like \"clock\""),
@@ -426,19 +436,20 @@ pub(crate) fn parse_line(
         line.lift.is_some(),
         line.place.is_some(),
         line.input.is_some(),
+        line.keys.is_some(),
     ]
     .iter()
     .filter(|&&k| k)
     .count();
     if kinds == 0 {
         return Err(
-            "the line is none of header (`trace`), raw scan (`occ`), `lift`, `place` or `input`"
+            "the line is none of header (`trace`), raw scan (`occ`), `lift`, `place`, `input` or `keys`"
                 .to_string(),
         );
     }
     if kinds > 1 {
         return Err(
-            "a line may be only one of header (`trace`), raw scan (`occ`), `lift`, `place` or `input`"
+            "a line may be only one of header (`trace`), raw scan (`occ`), `lift`, `place`, `input` or `keys`"
                 .to_string(),
         );
     }
@@ -461,7 +472,8 @@ pub(crate) fn parse_line(
     {
         return Err("`piece`, `color` and `square` belong to `input` lines".to_string());
     }
-    if (line.trace.is_some() || line.input.is_some()) && line.board.is_some() {
+    if (line.trace.is_some() || line.input.is_some() || line.keys.is_some()) && line.board.is_some()
+    {
         return Err("`board` belongs to `occ`, `lift` and `place` lines".to_string());
     }
     let board = || {
@@ -520,6 +532,8 @@ pub(crate) fn parse_line(
             board: board(),
             square: square("place", sq)?,
         }
+    } else if let Some(keys) = line.keys {
+        Reading::Keys(keys)
     } else {
         Reading::Input(input(&line)?)
     };
@@ -767,6 +781,7 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
                 input.fields()
             )
         }
+        Reading::Keys(keys) => format!(r#"{{"t":{t},"keys":{keys}}}"#),
     }
 }
 
