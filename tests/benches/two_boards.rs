@@ -142,7 +142,7 @@ fn feed(c: &mut Controller, e: &Entry, out: &mut Vec<Stamped>) -> Result<(), &'s
         Reading::Lift { board, square } => c.lift(e.t, index(c, board)?, *square, out),
         Reading::Place { board, square } => c.place(e.t, index(c, board)?, *square, out),
         Reading::Input(input) => c.input(e.t, input.clone(), out),
-        Reading::Header(_) => {}
+        Reading::Header(_) | Reading::Keys(_) => {}
     }
     Ok(())
 }
