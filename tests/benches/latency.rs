@@ -37,7 +37,7 @@ fn raw_changes(entries: &[Entry]) -> Vec<(u64, Bitboard)> {
             Reading::Scan { occ, .. } => *occ,
             Reading::Lift { square, .. } => raw.without(*square),
             Reading::Place { square, .. } => raw.with(*square),
-            Reading::Input(_) => continue,
+            Reading::Input(_) | Reading::Keys(_) => continue,
         };
         if next != raw {
             raw = next;
