@@ -320,7 +320,7 @@ mod tests {
         let waited = began.elapsed();
         assert!(matches!(result, Err(VoiceError::Broken(_))), "{result:?}");
         assert!(
-            waited >= Duration::from_millis(100) && waited < Duration::from_millis(600),
+            waited >= Duration::from_millis(100) && waited < Duration::from_millis(250),
             "waited {waited:?}"
         );
         // Abandoned: later calls do not wait again.

@@ -201,6 +201,13 @@ fn run(mut chain: Chain, inbox: Receiver<Command>, reports: Sender<Report>) {
                     {
                         chain.stop(c.voice);
                     }
+                    // New words wait behind the voice speaking: ask it at
+                    // once whether it still answers, so that a frozen
+                    // voice costs them one deadline, not a wait for the
+                    // next question as well.
+                    if let Some(c) = current.as_mut() {
+                        c.checked_at = None;
+                    }
                 }
                 Command::WhenIdle(tx) => waiting.push(tx),
                 Command::WhenReady(tx) => readying.push(tx),
