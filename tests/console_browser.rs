@@ -134,7 +134,15 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
             .await
             .expect("typed");
         click(&c, "#enter").await;
-        tokio::time::sleep(Duration::from_millis(400)).await;
+        // The page's answer to the refusal, then the desk still closed.
+        browser::wait_until(
+            &c,
+            "return document.getElementById('answer').classList.contains('bad')",
+            Duration::from_secs(10),
+            "the wrong PIN was never answered",
+            |v| *v == Value::Bool(true),
+        )
+        .await;
         assert_eq!(
             js(&c, "return document.getElementById('desk').hidden").await,
             Value::Bool(true)

@@ -49,6 +49,14 @@ fn played(file: &str, index: usize, control: &str) -> (Vec<Stamped>, String) {
     (events, sheet.pgn())
 }
 
+/// The scoresheet as python-chess reads it: exactly one game (a loop
+/// over none would check nothing).
+fn python_chess(pgn: &str) -> Vec<(ReadGame, bool)> {
+    let games = with_python_chess(pgn);
+    assert_eq!(games.len(), 1, "python-chess reads one game: {pgn}");
+    games
+}
+
 /// The moves, each mover's time after his move in whole seconds (the
 /// clock event that completed it), and the result, from the events.
 fn from_events(events: &[Stamped]) -> (Vec<String>, Vec<Option<u64>>, String) {
@@ -121,7 +129,7 @@ fn e2_5_a_real_game_reads_back_with_its_moves_clocks_and_result() {
     check(&read[0], &events, "pgn-reader");
     assert_eq!(read[0].tag("TimeControl"), Some("5400+30"));
     assert_eq!(read[0].tag("Termination"), Some("normal"));
-    for (game, chess960) in with_python_chess(&pgn) {
+    for (game, chess960) in python_chess(&pgn) {
         check(&game, &events, "python-chess");
         assert!(!chess960);
     }
@@ -133,7 +141,7 @@ fn e2_5_a_resigned_game_and_a_game_with_a_period_read_back() {
     // two periods, so that the move counter's period change shows.
     let (events, pgn) = played("kasparov-deep-blue-1997.pgn", 5, "40/5400+30:1800+30");
     check(&with_pgn_reader(&pgn)[0], &events, "pgn-reader");
-    for (game, _) in with_python_chess(&pgn) {
+    for (game, _) in python_chess(&pgn) {
         check(&game, &events, "python-chess");
         assert_eq!(game.tag("Termination"), Some("normal"));
     }
@@ -161,7 +169,7 @@ fn art_9_1_draw_offers_are_marked_and_an_agreed_draw_ends_the_sheet() {
         .collect();
     // The offer was made after the last move (and accepted).
     assert_eq!(marked, [read[0].sans.len() - 1], "{pgn}");
-    for (game, _) in with_python_chess(&pgn) {
+    for (game, _) in python_chess(&pgn) {
         assert!(game.comments.last().is_some_and(|c| c.contains("(=)")));
         check(&game, &events, "python-chess");
     }
@@ -179,7 +187,7 @@ fn chess960_scoresheets_set_up_their_start_position() {
         panic!("ready first");
     };
     assert_eq!(read[0].tag("FEN"), Some(fen.as_str()));
-    for (game, chess960) in with_python_chess(&pgn) {
+    for (game, chess960) in python_chess(&pgn) {
         assert!(chess960, "python-chess set up a Chess960 board");
         check(&game, &events, "python-chess");
     }

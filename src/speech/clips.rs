@@ -281,14 +281,20 @@ pub const SOUNDS_SEARCHED: [&str; 3] = [
 /// [`SOUNDS_SEARCHED`] that exists (the first, if none does; opening the
 /// clips there then fails with a message naming it).
 pub fn sounds_dir(configured: Option<&Path>) -> PathBuf {
+    let searched = SOUNDS_SEARCHED.map(Path::new);
+    sounds_dir_among(configured, &searched)
+}
+
+/// [`sounds_dir`] over the places `searched`.
+fn sounds_dir_among(configured: Option<&Path>, searched: &[&Path]) -> PathBuf {
     if let Some(dir) = configured {
         return dir.to_path_buf();
     }
-    SOUNDS_SEARCHED
+    searched
         .iter()
-        .map(PathBuf::from)
         .find(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from(SOUNDS_SEARCHED[0]))
+        .or(searched.first())
+        .map_or_else(PathBuf::new, |d| d.to_path_buf())
 }
 
 /// Frames per audio callback: 256 frames is under 6 ms at 44.1 kHz, so a
@@ -583,5 +589,24 @@ mod tests {
                 Token::Word("xeque-mate".into()),
             ]
         );
+    }
+    #[test]
+    fn sounds_are_looked_for_in_the_configured_folder_else_the_first_searched_that_exists() {
+        let root = std::env::temp_dir().join(format!("pegboard-sounds-{}", std::process::id()));
+        let (here, local, system) = (root.join("sounds"), root.join("local"), root.join("usr"));
+        let searched = [here.as_path(), local.as_path(), system.as_path()];
+        let _ = std::fs::remove_dir_all(&root);
+        // None exists: the first, whose opening then fails naming it.
+        assert_eq!(sounds_dir_among(None, &searched), here);
+        std::fs::create_dir_all(&system).expect("dir");
+        assert_eq!(sounds_dir_among(None, &searched), system);
+        std::fs::create_dir_all(&local).expect("dir");
+        assert_eq!(sounds_dir_among(None, &searched), local);
+        std::fs::create_dir_all(&here).expect("dir");
+        assert_eq!(sounds_dir_among(None, &searched), here);
+        // A configured folder is taken as it is, existing or not.
+        let mine = root.join("mine");
+        assert_eq!(sounds_dir_among(Some(&mine), &searched), mine);
+        let _ = std::fs::remove_dir_all(&root);
     }
 }
