@@ -1,10 +1,10 @@
 //! Chaos: `pegboard play` reads a serial scanner simulated on a
 //! pseudo-terminal (`hardware/serial-protocol.md`) while simulated hands
 //! play three real games on it, game after game. The daemon is killed with
-//! SIGKILL at 50 instants (a third just after a piece left its aperture, a
-//! third in the middle of a capture, between a piece taken up and the
-//! capturing piece put down, the rest anywhere) and started again each
-//! time. At the end every game's scoresheet holds exactly its moves, no
+//! SIGKILL at 50 instants (a third aimed just after a piece left its
+//! aperture, a third in the middle of a capture, between a piece taken up
+//! and the capturing piece put down, the rest anywhere; at least 30 % of
+//! them must find a piece in the hand) and started again each time. At the end every game's scoresheet holds exactly its moves, no
 //! journal is damaged, and the clocks are within a second of a run of the
 //! same hands that was never killed.
 //!
@@ -412,7 +412,13 @@ fn fifty_kills_lose_no_move_and_no_second() {
     });
     let (chaos_dir, mid_move) = run("killed", &steps, &kills);
     let (reference_dir, _) = reference.join().expect("the reference run");
-    assert!(mid_move >= 10, "{mid_move} kills with a piece in the hand");
+    // Of the kills aimed at a piece in the hand (two thirds), some find
+    // it put down already (a short lift, a piece the hands put down within
+    // the kill's 20-60 ms): at least 30 % of all kills find one in the hand.
+    assert!(
+        mid_move >= KILLS * 3 / 10,
+        "{mid_move} kills with a piece in the hand"
+    );
 
     let chaos = games_of(&chaos_dir);
     let reference = games_of(&reference_dir);

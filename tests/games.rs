@@ -78,7 +78,7 @@ fn restarted_then_resume_runs_the_clock_of_the_player_to_move() {
 }
 
 #[test]
-fn art_4_6_a_move_made_while_pegboard_was_off_is_executed_on_restart() {
+fn e2_3_a_move_made_while_pegboard_was_off_is_executed_on_restart() {
     // 1. e4 is in the journal; while pegboard was off Black played
     // e7-e5. The first reading after the restart shows it done.
     let trace = r#"{"t":1000,"lift":"e2"}

@@ -78,7 +78,7 @@ fn pieces_of(fen: &str) -> Vec<(String, String)> {
     v
 }
 
-/// The Opera game's first 12 moves, by hand: 12. O-O-O is White's.
+/// The Opera game's first move, 1. e4 e5, by hand.
 const OPERA: &str = r#"{"t":0,"trace":1,"start":"startpos"}
 {"t":1000,"lift":"e2"}
 {"t":1100,"place":"e4"}
