@@ -14,6 +14,9 @@ packages=(
     # PulseAudio server with a null sink, and parecord to record it.
     speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
     pulseaudio pulseaudio-utils
+    # ALSA's plugins with libjack, as a desktop install has them: the test
+    # that their noise is caught while an output opens needs them there.
+    libasound2-plugins libjack-jackd2-0
     # The serial scanner's test: a linked pseudo-terminal pair.
     socat
     # The scoresheet's tests read every PGN back with python-chess too

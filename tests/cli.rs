@@ -427,3 +427,37 @@ fn play_on_a_terminal_shows_the_clock_as_a_status_line_and_on_a_pipe_does_not() 
         "no status line on a pipe: {piped:?}"
     );
 }
+
+/// On a machine without a JACK server, opening an audio output through
+/// ALSA's JACK plugin makes libjack print a dozen lines onto standard
+/// error ("jack server is not running or cannot be started"). pegboard
+/// catches them: a newcomer's first `say` or `demo` shows none.
+#[test]
+fn libjacks_noise_is_caught_when_an_audio_output_opens() {
+    let native = std::env::var_os("PEGBOARD_TEST_RUNNER").is_none();
+    if native {
+        // The test setup installs libjack (with ALSA's plugins), so that
+        // the noise would be there to catch.
+        let ldconfig = std::process::Command::new("/sbin/ldconfig")
+            .arg("-p")
+            .output()
+            .expect("ldconfig runs");
+        assert!(
+            String::from_utf8_lossy(&ldconfig.stdout).contains("libjack.so.0"),
+            "libjack is not installed; .ci/setup.sh installs it"
+        );
+    }
+    let out = common::pegboard_command()
+        .args(["say", "--voice", "clips", "Anna"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // No sound server: the output is looked for through ALSA.
+        .env("PULSE_SERVER", "unix:/nonexistent/pulse")
+        .output()
+        .expect("pegboard runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        !err.to_ascii_lowercase().contains("jack"),
+        "libjack's lines reached standard error:\n{err}"
+    );
+}

@@ -307,21 +307,25 @@ pub const OUTPUT_FRAMES: u32 = 256;
 /// ALSA's library prints its complaints (dozens of `ALSA lib conf.c:…`
 /// lines on a machine without a sound card) straight onto standard error.
 /// They are caught on this thread instead, and the last one is named in the
-/// error if no output opens.
+/// error if no output opens. libjack's lines are caught as well.
 pub(crate) fn open_output() -> Result<rodio::MixerDeviceSink, String> {
     let alsa_said = alsa_messages();
-    let short = rodio::DeviceSinkBuilder::from_default_device()
-        .map(|b| b.with_buffer_size(cpal::BufferSize::Fixed(OUTPUT_FRAMES)))
-        .and_then(|b| b.open_stream());
-    let mut sink = match short {
-        Ok(sink) => sink,
-        Err(_) => rodio::DeviceSinkBuilder::open_default_sink().map_err(|e| {
-            match alsa_said.as_ref().and_then(last_line) {
-                Some(line) => format!("{e} (ALSA: {line})"),
-                None => e.to_string(),
-            }
-        })?,
-    };
+    // libjack's lines (ALSA's JACK plugin, on a machine without a JACK
+    // server) are caught too; see `noise`.
+    let (opened, jack) = super::noise::catching(|| {
+        rodio::DeviceSinkBuilder::from_default_device()
+            .map(|b| b.with_buffer_size(cpal::BufferSize::Fixed(OUTPUT_FRAMES)))
+            .and_then(|b| b.open_stream())
+            .or_else(|_| rodio::DeviceSinkBuilder::open_default_sink())
+    });
+    let mut sink =
+        opened.map_err(
+            |e| match (alsa_said.as_ref().and_then(last_line), jack.last()) {
+                (Some(line), _) => format!("{e} (ALSA: {line})"),
+                (None, Some(line)) => format!("{e} (JACK: {line})"),
+                (None, None) => e.to_string(),
+            },
+        )?;
     sink.log_on_drop(false);
     prime(&sink);
     Ok(sink)

@@ -11,6 +11,7 @@ pub mod chain;
 pub mod clips;
 pub mod dispatcher;
 pub mod guard;
+pub mod noise;
 pub mod queue;
 pub mod speaker;
 pub mod utterance;
