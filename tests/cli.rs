@@ -461,3 +461,93 @@ fn libjacks_noise_is_caught_when_an_audio_output_opens() {
         "libjack's lines reached standard error:\n{err}"
     );
 }
+
+/// `check-config` names what would leave the blind player without words:
+/// a warning at the key's line, an error only when no voice could speak.
+#[test]
+fn check_config_warns_of_what_would_leave_the_player_without_words() {
+    let dir = std::env::temp_dir().join(format!("pegboard-cli-voices-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let trace = dir.join("still.jsonl");
+    std::fs::write(&trace, "{\"t\":0,\"trace\":1}\n").expect("trace");
+    let sensors = format!(
+        "[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+        trace.display()
+    );
+    let check = |name: &str, text: &str| {
+        let file = dir.join(name);
+        std::fs::write(&file, format!("{text}{sensors}")).expect("config");
+        let out = common::pegboard_command()
+            .arg("check-config")
+            .arg(&file)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            file.display().to_string(),
+        )
+    };
+    // No voice at all: an error.
+    let (code, err, file) = check("none.toml", "# nothing\n[speech]\nvoices = []\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!("warning: {file}:3: [speech] voices is empty")),
+        "{err}"
+    );
+    // A file voice that cannot write, and the text voice after it: a
+    // warning, and the file is valid.
+    let (code, err, file) = check(
+        "file.toml",
+        "[speech]\nvoices = [\"file\", \"text\"]\n[speech.file]\ndirectory = \"/proc/pegboard\"\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "warning: {file}:4: [speech.file] directory: /proc/pegboard cannot be written"
+        )),
+        "{err}"
+    );
+    // The file voice alone, unable to write: nothing could speak.
+    let (code, err, _) = check(
+        "alone.toml",
+        "[speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"/proc/pegboard\"\n",
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no voice in [speech] voices could speak"),
+        "{err}"
+    );
+    // A writable folder: no warning.
+    let (code, err, _) = check(
+        "fine.toml",
+        &format!(
+            "[speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"{}\"\n",
+            dir.join("out").display()
+        ),
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(!dir.join("out").exists(), "the check makes nothing");
+    // A speech-dispatcher voice that does not exist, when it answers (the
+    // test setup installs it with espeak-ng; `spd-say -L` asks it too).
+    let answers = std::process::Command::new("timeout")
+        .args(["10", "spd-say", "-L"])
+        .output()
+        .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
+    let (code, err, file) = check(
+        "named.toml",
+        "[speech]\nvoices = [\"speech-dispatcher\", \"text\"]\n\
+         [speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        err.contains(&format!(
+            "warning: {file}:4: [speech.speech_dispatcher] voice: speech-dispatcher has no voice \
+             named \"no-such-voice\""
+        )),
+        answers,
+        "speech-dispatcher answers: {answers}; {err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

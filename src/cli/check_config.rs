@@ -4,7 +4,10 @@ use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
+use std::time::Duration;
+
 use pegboard::config::Config;
+use pegboard::speech::VoiceName;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -14,15 +17,38 @@ pub struct Args {
 
 pub fn run(a: Args) -> ExitCode {
     // The same checks, in the same order, as the commands that use the
-    // file: the file itself, then the sensors, keys and faces it names.
-    match Config::load(&a.file).and_then(|c| c.check_sensors()) {
-        Ok(()) => {
-            println!("{}: configuration is valid", a.file);
-            ExitCode::SUCCESS
-        }
+    // file: the file itself, then the sensors, keys and faces it names;
+    // then whether any voice can speak.
+    let config = match Config::load(&a.file).and_then(|c| c.check_sensors().map(|()| c)) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
+    };
+    let listed = config.speech.voices.contains(&VoiceName::SpeechDispatcher)
+        && !config.speech.speech_dispatcher.voice.is_empty();
+    let names = if listed { dispatcher_voices() } else { None };
+    let (warnings, silent) = config.speech_warnings(names.as_deref());
+    for w in &warnings {
+        eprintln!("warning: {w}");
     }
+    if silent {
+        eprintln!(
+            "{}: no voice in [speech] voices could speak: the blind player would hear nothing",
+            a.file
+        );
+        return ExitCode::from(2);
+    }
+    println!("{}: configuration is valid", a.file);
+    ExitCode::SUCCESS
+}
+
+/// The voices speech-dispatcher names, if it answers within 3 s.
+fn dispatcher_voices() -> Option<Vec<String>> {
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        let _ = tx.send(pegboard::speech::dispatcher::voice_names());
+    });
+    rx.recv_timeout(Duration::from_secs(3)).ok()?.ok()
 }

@@ -508,6 +508,71 @@ impl Config {
     /// keys only with Raspberry Pi support. `pegboard play`, `record`,
     /// `hw-test` and `calibrate` ask this before they open anything, and
     /// `pegboard check-config` asks the same, so they agree.
+    /// What in `[speech]` would leave the blind player without words:
+    /// no voice listed, a file voice whose folder cannot be written, a
+    /// speech-dispatcher voice that does not exist (`dispatcher_voices`:
+    /// the voices speech-dispatcher names, when it answered). Each is a
+    /// warning at its key's line; the second value is whether no listed
+    /// voice at all could speak, which makes them an error.
+    pub fn speech_warnings(
+        &self,
+        dispatcher_voices: Option<&[String]>,
+    ) -> (Vec<ConfigError>, bool) {
+        use crate::speech::VoiceName;
+        let (file, text) = match &self.source {
+            Some((file, text)) => (file.as_str(), text.as_str()),
+            None => ("the configuration", ""),
+        };
+        let at = Locator::new(file, text);
+        let speech = &self.speech;
+        let mut warnings = Vec::new();
+        if speech.voices.is_empty() {
+            warnings.push(at.error(
+                &["speech", "voices"],
+                "[speech] voices is empty: no voice speaks, the moves are only printed".into(),
+            ));
+        }
+        let mut can_speak = false;
+        for voice in &speech.voices {
+            match voice {
+                VoiceName::File => {
+                    let dir = &speech.file.directory;
+                    if writable(dir) {
+                        can_speak = true;
+                    } else {
+                        warnings.push(at.error(
+                            &["speech", "file", "directory"],
+                            format!(
+                                "[speech.file] directory: {} cannot be written; the file voice \
+                                 will not speak",
+                                dir.display()
+                            ),
+                        ));
+                    }
+                }
+                VoiceName::SpeechDispatcher => {
+                    let wanted = &speech.speech_dispatcher.voice;
+                    match dispatcher_voices {
+                        Some(names) if !wanted.is_empty() && !names.iter().any(|n| n == wanted) => {
+                            warnings.push(at.error(
+                                &["speech", "speech_dispatcher", "voice"],
+                                format!(
+                                    "[speech.speech_dispatcher] voice: speech-dispatcher has no \
+                                     voice named \"{}\" (`spd-say -L` lists them)",
+                                    crate::quote::short(wanted)
+                                ),
+                            ));
+                        }
+                        _ => can_speak = true,
+                    }
+                }
+                VoiceName::Clips | VoiceName::Text => can_speak = true,
+                VoiceName::Null => {}
+            }
+        }
+        (warnings, !can_speak && !speech.muted)
+    }
+
     pub fn check_sensors(&self) -> Result<(), ConfigError> {
         let (file, text) = match &self.source {
             Some((file, text)) => (file.as_str(), text.as_str()),
@@ -618,6 +683,27 @@ impl Config {
             .with_naming(self.announce.files)
             .with_styles(self.announce.styles()))
     }
+}
+
+/// Whether a file can be made in `dir`, or (if it does not exist yet) in
+/// the nearest folder above it, where the file voice would make it. The
+/// check makes nothing that stays.
+fn writable(dir: &std::path::Path) -> bool {
+    let Some(existing) = dir
+        .ancestors()
+        .find(|d| d.as_os_str().is_empty() || d.is_dir())
+    else {
+        return false;
+    };
+    let existing = if existing.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        existing
+    };
+    let probe = existing.join(format!(".pegboard-check-{}", std::process::id()));
+    let made = std::fs::write(&probe, b"").is_ok();
+    let _ = std::fs::remove_file(&probe);
+    made
 }
 
 #[cfg(test)]

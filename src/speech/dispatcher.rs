@@ -122,6 +122,16 @@ fn broken(what: &str, e: speech_dispatcher::Error) -> VoiceError {
     VoiceError::Broken(format!("speech-dispatcher: {what}: {e}"))
 }
 
+/// The names of the voices speech-dispatcher offers (`spd-say -L`).
+pub fn voice_names() -> Result<Vec<String>, VoiceError> {
+    let connection = Connection::open("pegboard", "check", "pegboard", Mode::Threaded)
+        .map_err(|e| broken("connect", e))?;
+    let voices = connection
+        .list_synthesis_voices()
+        .map_err(|e| broken("list of voices", e))?;
+    Ok(voices.into_iter().map(|v| v.name).collect())
+}
+
 impl DispatcherVoice {
     /// Connects to speech-dispatcher (started on demand by its client
     /// library, at `SPEECHD_ADDRESS` if set). `language` is the
