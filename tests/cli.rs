@@ -466,9 +466,7 @@ fn libjacks_noise_is_caught_when_an_audio_output_opens() {
 /// a warning at the key's line, an error only when no voice could speak.
 #[test]
 fn check_config_warns_of_what_would_leave_the_player_without_words() {
-    let dir = std::env::temp_dir().join(format!("pegboard-cli-voices-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = common::empty_dir("cli-voices");
     let trace = dir.join("still.jsonl");
     std::fs::write(&trace, "{\"t\":0,\"trace\":1}\n").expect("trace");
     let sensors = format!(

@@ -421,9 +421,7 @@ const PIN: &str = "52817";
 
 impl Played {
     fn start(name: &str, before: &str, seconds: u32) -> Played {
-        let dir = std::env::temp_dir().join(format!("pegboard-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = common::empty_dir(name);
         let trace = dir.join("still.jsonl");
         std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
         let config = dir.join("play.toml");
@@ -603,9 +601,7 @@ fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
 
 #[test]
 fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
-    let dir = std::env::temp_dir().join(format!("pegboard-console-pin-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = common::empty_dir("console-pin");
     // The fourth key (bit 3) held for 120 ms: a short press.
     let trace = dir.join("key.jsonl");
     std::fs::write(

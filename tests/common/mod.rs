@@ -93,6 +93,15 @@ pub fn pegboard_command() -> std::process::Command {
     c
 }
 
+/// An empty directory `pegboard-NAME-PID` in the temporary folder, made
+/// anew.
+pub fn empty_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pegboard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
 /// A directory no other command of this test run has used.
 pub fn fresh_state_dir() -> std::path::PathBuf {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
