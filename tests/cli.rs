@@ -527,25 +527,23 @@ fn check_config_warns_of_what_would_leave_the_player_without_words() {
     );
     assert_eq!((code, err.as_str()), (Some(0), ""));
     assert!(!dir.join("out").exists(), "the check makes nothing");
-    // A speech-dispatcher voice that does not exist, when it answers (the
-    // test setup installs it with espeak-ng; `spd-say -L` asks it too).
-    let answers = std::process::Command::new("timeout")
-        .args(["10", "spd-say", "-L"])
-        .output()
-        .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
+    // A speech-dispatcher voice that does not exist. The test setup
+    // installs speech-dispatcher with espeak-ng, so natively it answers
+    // and the voice is named missing; under an emulator (the Pi's build
+    // under qemu) it may not answer within the check's 3 s, which is then
+    // said instead.
     let (code, err, file) = check(
         "named.toml",
         "[speech]\nvoices = [\"speech-dispatcher\", \"text\"]\n\
          [speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
     );
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(
-        err.contains(&format!(
-            "warning: {file}:4: [speech.speech_dispatcher] voice: speech-dispatcher has no voice \
-             named \"no-such-voice\""
-        )),
-        answers,
-        "speech-dispatcher answers: {answers}; {err}"
-    );
+    let missing = err.contains(&format!(
+        "warning: {file}:4: [speech.speech_dispatcher] voice: speech-dispatcher has no voice \
+         named \"no-such-voice\""
+    ));
+    let emulated = std::env::var_os("PEGBOARD_TEST_RUNNER").is_some();
+    let unasked = err.contains("[speech.speech_dispatcher] voice \"no-such-voice\" not checked");
+    assert!(missing || (emulated && unasked), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

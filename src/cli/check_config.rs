@@ -28,7 +28,18 @@ pub fn run(a: Args) -> ExitCode {
     };
     let listed = config.speech.voices.contains(&VoiceName::SpeechDispatcher)
         && !config.speech.speech_dispatcher.voice.is_empty();
-    let names = if listed { dispatcher_voices() } else { None };
+    let names = if listed {
+        let asked = dispatcher_voices();
+        if let Err(why) = &asked {
+            eprintln!(
+                "note: {}: [speech.speech_dispatcher] voice \"{}\" not checked: {why}",
+                a.file, config.speech.speech_dispatcher.voice
+            );
+        }
+        asked.ok()
+    } else {
+        None
+    };
     let (warnings, silent) = config.speech_warnings(names.as_deref());
     for w in &warnings {
         eprintln!("warning: {w}");
@@ -45,10 +56,14 @@ pub fn run(a: Args) -> ExitCode {
 }
 
 /// The voices speech-dispatcher names, if it answers within 3 s.
-fn dispatcher_voices() -> Option<Vec<String>> {
+fn dispatcher_voices() -> Result<Vec<String>, String> {
     let (tx, rx) = crossbeam_channel::bounded(1);
     std::thread::spawn(move || {
         let _ = tx.send(pegboard::speech::dispatcher::voice_names());
     });
-    rx.recv_timeout(Duration::from_secs(3)).ok()?.ok()
+    match rx.recv_timeout(Duration::from_secs(3)) {
+        Ok(Ok(names)) => Ok(names),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("speech-dispatcher did not answer within 3 s".to_string()),
+    }
 }
