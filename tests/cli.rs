@@ -547,3 +547,43 @@ fn check_config_warns_of_what_would_leave_the_player_without_words() {
     assert!(missing || (emulated && unasked), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `play --scan-timing` says at the end how late the scans were taken, so
+/// that a Pi's owner can see whether it keeps up with the scan rate.
+#[test]
+fn play_tells_how_late_its_scans_were_taken_when_asked() {
+    let dir = common::empty_dir("cli-scan-timing");
+    let config = common::nf3_play_config(&dir, "");
+    let out = pegboard(&[
+        "play",
+        "--silent",
+        "--seconds",
+        "1.5",
+        "--scan-timing",
+        "--config",
+        &config,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for what in ["taken after they were due", "handled after they were taken"] {
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("pegboard: scans {what}: p50 ")))
+            .unwrap_or_else(|| panic!("no scans {what}: {text}"));
+        // "0.01 ms, p99 0.08 ms, max 2.40 ms (300 scans at 200 Hz, 0 by
+        // more than one period)": 1.5 s at 200 Hz is 300 scans (fewer on a
+        // slow or emulated machine, never more).
+        let scans: u64 = line
+            .split_once(" ms (")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!((30..=302).contains(&scans), "{line}");
+        assert!(line.contains(" scans at 200 Hz, "), "{line}");
+        assert!(line.ends_with(" by more than one period)"), "{line}");
+    }
+    // Without the flag, nothing of it.
+    let plain = pegboard(&["play", "--silent", "--seconds", "0.5", "--config", &config]);
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("pegboard: scans"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

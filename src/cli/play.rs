@@ -30,6 +30,10 @@ pub struct Args {
     /// Stop after this many seconds.
     #[arg(long)]
     seconds: Option<f64>,
+    /// At the end, print how late the scan loop took its scans: whether
+    /// this machine keeps up with the scan rate.
+    #[arg(long)]
+    scan_timing: bool,
 }
 
 pub fn run(a: Args) -> ExitCode {
@@ -51,6 +55,18 @@ pub fn run(a: Args) -> ExitCode {
             faces,
             &mut std::io::stdout(),
         )
+        .map(|timing| {
+            if a.scan_timing {
+                println!(
+                    "pegboard: scans taken after they were due: {}",
+                    timing.taken
+                );
+                println!(
+                    "pegboard: scans handled after they were taken: {}",
+                    timing.handled
+                );
+            }
+        })
         .map_err(|e| e.to_string())
     });
     finish("play", result)

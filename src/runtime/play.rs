@@ -26,6 +26,7 @@ use crate::runtime::outputs::emit;
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
 use crate::runtime::station::{Station, Stop, Tick};
 use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, announced};
+use crate::sensors::poller::Lateness;
 use crate::speech::Report;
 
 /// The clock faces the configuration names: the TM1637 pair (on a build
@@ -59,11 +60,23 @@ pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces> {
 struct Turn {
     t: u64,
     tick: Tick,
+    /// When the tick was taken, for [`LoopTiming::handled`].
+    taken: std::time::Instant,
+}
+
+/// How the scan loop kept time: how late after they were due its scans
+/// were taken, and how long after they were taken they were handled (a
+/// turn that follows a change of the game waits until the journal has it
+/// on the disk).
+#[derive(Clone, Debug)]
+pub struct LoopTiming {
+    pub taken: Lateness,
+    pub handled: Lateness,
 }
 
 /// Plays game after game until `stop`, showing the clock on `faces`: the
 /// unfinished game in the journal directory if there is one, else a new
-/// game from `start`.
+/// game from `start`. Returns how the scan loop kept time.
 pub fn play(
     config: &Config,
     start: &StartPosition,
@@ -72,7 +85,7 @@ pub fn play(
     stop: &Stop,
     mut faces: Faces,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<LoopTiming> {
     // The voices first (they may take a moment to open), then the sensors,
     // so that no reading waits in the meantime.
     let voices = speech.map(SpeechSetup::spawn);
@@ -130,7 +143,9 @@ pub fn play(
     waiting.push_back(Turn {
         t: to_game(first.t),
         tick: first,
+        taken: std::time::Instant::now(),
     });
+    let mut handled = Lateness::new(station.lateness().period());
     let mut now = game_t0;
     let mut other_lost: Vec<Option<u64>> = vec![None; config.boards.len()];
     while !stop.now() {
@@ -140,7 +155,8 @@ pub fn play(
         while keeper.ready()
             && let Some(turn) = waiting.pop_front()
         {
-            let Turn { t, tick } = turn;
+            let Turn { t, tick, taken } = turn;
+            handled.record(taken.elapsed());
             keeper.advance(t, &mut events);
             let mut notes = trouble.update(&tick);
             if let Some(change) = presence.update(t, tick.board.is_ok()) {
@@ -251,6 +267,7 @@ pub fn play(
         waiting.push_back(Turn {
             t: to_game(tick.t),
             tick,
+            taken: std::time::Instant::now(),
         });
     }
     faces.finish(out)?;
@@ -266,5 +283,8 @@ pub fn play(
     if let Some(v) = voices {
         v.finish(FINAL_WORDS_WITHIN);
     }
-    Ok(())
+    Ok(LoopTiming {
+        taken: station.lateness().clone(),
+        handled,
+    })
 }

@@ -120,6 +120,11 @@ impl Station {
         })
     }
 
+    /// How late the scans so far were taken.
+    pub fn lateness(&self) -> &crate::sensors::poller::Lateness {
+        self.poller.lateness()
+    }
+
     pub fn tick(&mut self) -> Tick {
         let t = self.poller.wait();
         let scan = self.source.scan(t);

@@ -6,37 +6,36 @@
 //!   from sending the request to the `announced` event it prints (the clip
 //!   voice's report that the first sample was taken) is measured (target:
 //!   median ≤ 30 ms);
-//! - the scan loop at 200 Hz, carrying out 100 console requests a second
-//!   as `play` does (target: no scan late by more than one period).
+//! - `pegboard play` itself, with a real journal directory, carrying out
+//!   100 console requests a second (a tenth of them moves, each journaled
+//!   and synced before the next turn): how late its scans were taken, as
+//!   `play --scan-timing` says (target: no scan late by more than one
+//!   period, 5 ms).
+//!
+//! The smoke run (`PEGBOARD_BENCH_SMOKE=1`) sends requests for 3 s
+//! instead of 10 and relays 4 moves instead of the game.
 
 #[path = "../support/audio.rs"]
 mod audio;
+#[path = "../support/bench.rs"]
+mod bench;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pegboard::announce::Phrasebook;
-use pegboard::console::{Answer, Request};
-use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
-use pegboard::mirror::console::Door;
-use pegboard::mirror::{Mirror, View};
 use pegboard::pgn::read_games;
-use pegboard::sensors::poller::Poller;
 use pegboard::sim::playable_moves;
-use shakmaty::Color;
 
 const CHILD: &str = "PEGBOARD_CONSOLE_BENCH_CHILD";
 const PIN: &str = "bench-pin";
 
-fn stats(name: &str, mut v: Vec<f64>) {
+/// Prints the figures of `v`; returns its median.
+fn stats(name: &str, mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() {
-        println!("{name:<56} no samples");
-        return;
-    }
-    let pick = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    assert!(!v.is_empty(), "{name}: no samples");
+    let pick = |q: f64| bench::quantile(&v, q);
     println!(
         "{name:<56} median {:>6.1}  p95 {:>6.1}  max {:>6.1}   (n = {})",
         pick(0.5),
@@ -44,6 +43,7 @@ fn stats(name: &str, mut v: Vec<f64>) {
         v[v.len() - 1],
         v.len()
     );
+    pick(0.5)
 }
 
 fn post(addr: SocketAddr, body: &str) -> u16 {
@@ -73,27 +73,17 @@ fn moves() -> Vec<String> {
     moves.iter().map(|m| m.to_uci(mode).to_string()).collect()
 }
 
-fn move_to_speech() {
+fn move_to_speech(targets: &mut bench::Targets) {
     let dir = std::env::temp_dir().join(format!("pegboard-bench-console-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    let trace = dir.join("still.jsonl");
-    std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
-    let config = dir.join("c.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[game]\nwhite_moves_on = \"relay\"\nblack_moves_on = \"relay\"\n\
-             [speech]\nvoices = [\"clips\"]\n[speech.clips]\ndirectory = \"{}/sounds\"\n\
-             [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{PIN}\"\n\
-             [journal]\ndir = \"{}\"\n\
-             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
-            env!("CARGO_MANIFEST_DIR"),
-            dir.join("games").display(),
-            trace.display()
+    let config = play_config(
+        &dir,
+        &format!(
+            "[speech]\nvoices = [\"clips\"]\n[speech.clips]\ndirectory = \"{}/sounds\"\n",
+            env!("CARGO_MANIFEST_DIR")
         ),
-    )
-    .expect("config");
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
         .args(["play", "--events", "--seconds", "120", "--config"])
         .arg(&config)
@@ -103,20 +93,11 @@ fn move_to_speech() {
         .spawn()
         .expect("play");
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let addr = mirror_address(&mut out);
     let mut line = String::new();
-    let addr: SocketAddr = loop {
-        line.clear();
-        assert!(out.read_line(&mut line).expect("line") > 0, "no mirror");
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            break rest.trim_end_matches('/').parse().expect("address");
-        }
-    };
     std::thread::sleep(Duration::from_secs(2));
     let mut took = Vec::new();
-    for (i, uci) in moves().iter().enumerate() {
+    for (i, uci) in moves().iter().take(bench::pick(usize::MAX, 4)).enumerate() {
         let sent = Instant::now();
         let code = post(addr, &format!(r#"{{"input":"move","uci":"{uci}"}}"#));
         assert_eq!(code, 200, "{uci}");
@@ -135,92 +116,189 @@ fn move_to_speech() {
     let _ = child.stdin.take().map(|mut s| s.write_all(b"q\n"));
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
-    stats("POST a move -> its announcement starts (clips), ms", took);
-}
-
-/// The scan loop at 200 Hz with the console's door, as `play` runs it,
-/// while a client sends 100 requests a second.
-fn scan_loop_under_requests() {
-    let (tx, rx) = crossbeam_channel::bounded::<Request>(64);
-    let door = Door {
-        requests: tx,
-        secret: PIN.as_bytes().to_vec(),
-    };
-    let words = pegboard::announce::Vocabulary::fide();
-    let m = Mirror::with_console(
-        "127.0.0.1:0",
-        View::new(Color::White, Color::Black, &words),
-        door,
-    )
-    .expect("mirror");
-    let addr = m.addr();
-    let seconds = 10;
-    let client = std::thread::spawn(move || {
-        let began = Instant::now();
-        let mut codes = Vec::new();
-        for i in 0..(100 * seconds) {
-            let due = Duration::from_millis(10 * i);
-            if let Some(wait) = due.checked_sub(began.elapsed()) {
-                std::thread::sleep(wait);
-            }
-            codes.push(post(addr, r#"{"input":"move_number"}"#));
-        }
-        codes
-    });
-    let mut c = Controller::new(
-        &StartPosition::default(),
-        Settings::default(),
-        Phrasebook::default(),
-        &[BLIND_BOARD],
-    )
-    .expect("start");
-    let occ = shakmaty::Bitboard(0xffff_0000_0000_ffff);
-    let mut poller = Poller::new(200);
-    let period = Duration::from_millis(5);
-    let mut prev = Instant::now();
-    let (mut late, mut over, mut served) = (Vec::new(), 0, 0);
-    let mut out = Vec::new();
-    let end = Instant::now() + Duration::from_secs(seconds + 1);
-    while Instant::now() < end {
-        let t = poller.wait();
-        let now = Instant::now();
-        let gap = now - prev;
-        prev = now;
-        if gap > period * 2 {
-            over += 1;
-        }
-        late.push(gap.saturating_sub(period).as_secs_f64() * 1000.0);
-        c.scan(t, 0, occ, &mut out);
-        for request in rx.try_iter() {
-            let answer = match c.refusal(t, &request.input) {
-                Some(r) => Answer::Refused(r),
-                None => {
-                    let from = out.len();
-                    c.input(t, request.input, &mut out);
-                    Answer::Done(out[from..].to_vec())
-                }
-            };
-            let _ = request.reply.send(answer);
-            served += 1;
-        }
-        out.clear();
-    }
-    let codes = client.join().expect("client");
-    m.stop();
-    let ok = codes.iter().filter(|&&c| c == 200).count();
-    late.sort_by(|a, b| a.total_cmp(b));
-    println!(
-        "scan loop at 200 Hz with {served} console requests in {seconds} s ({ok} answered 200): {} scans, \
-         late by p99 {:.2} ms / max {:.2} ms, {over} later than one period",
-        late.len(),
-        late[(late.len() - 1) * 99 / 100],
-        late[late.len() - 1],
+    let median = stats("POST a move -> its announcement starts (clips), ms", took);
+    targets.at_most(
+        "POST a move → its announcement starts, median",
+        median,
+        30.0,
+        "ms",
     );
 }
 
+/// `pegboard play` itself (both sides relayed, a real journal directory,
+/// the mirror and the console on loopback) while a client sends 100
+/// requests a second: every tenth a move of the game, the rest questions.
+/// Every request that is carried out is journaled and synced before the
+/// next turn of the loop is handled; `play --scan-timing` says at the end
+/// how late its scans were taken and handled.
+fn scan_loop_under_requests() -> LoopRun {
+    let dir = std::env::temp_dir().join(format!(
+        "pegboard-bench-console-loop-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = play_config(&dir, "");
+    let seconds = bench::pick(10u64, 3);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        .args(["play", "--silent", "--scan-timing", "--seconds"])
+        .arg(format!("{}", seconds + 2))
+        .arg("--config")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("play");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let addr = mirror_address(&mut out);
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+        rest
+    });
+    let moves = moves();
+    let began = Instant::now();
+    let mut codes = Vec::new();
+    let questions = [
+        r#"{"input":"move_number"}"#,
+        r#"{"input":"times"}"#,
+        r#"{"input":"position"}"#,
+    ];
+    let mut played = 0;
+    for i in 0..(100 * seconds) {
+        let due = Duration::from_millis(10 * i);
+        if let Some(wait) = due.checked_sub(began.elapsed()) {
+            std::thread::sleep(wait);
+        }
+        let body = if i % 10 == 0 && played < moves.len() {
+            played += 1;
+            format!(r#"{{"input":"move","uci":"{}"}}"#, moves[played - 1])
+        } else {
+            questions[i as usize % questions.len()].to_string()
+        };
+        codes.push(post(addr, &body));
+    }
+    let _ = child.wait();
+    let printed = drain.join().unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    let ok = codes.iter().filter(|&&c| c == 200).count();
+    let timing = |what: &str| -> String {
+        printed
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("pegboard: scans {what}: ")))
+            .unwrap_or_else(|| panic!("play did not say how its scans were {what}: {printed}"))
+            .to_string()
+    };
+    let (taken, handled) = (
+        timing("taken after they were due"),
+        timing("handled after they were taken"),
+    );
+    println!(
+        "pegboard play at 200 Hz, {} console requests in {seconds} s ({played} of them moves, \
+         {ok} answered 200):\n  scans taken after they were due: {taken}\n  scans handled \
+         after they were taken: {handled}",
+        codes.len()
+    );
+    // Each move relayed is printed as it is played: "[00:01.230] 3... Nf6".
+    let made = printed
+        .lines()
+        .filter(|l| {
+            l.split_once("] ").is_some_and(|(_, rest)| {
+                rest.split_once('.')
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
+        .count();
+    LoopRun {
+        max_taken: max_ms(&taken),
+        answered: (ok, codes.len()),
+        made: (made, played),
+    }
+}
+
+/// What one run of [`scan_loop_under_requests`] found.
+struct LoopRun {
+    /// The latest a scan was taken after it was due, in ms.
+    max_taken: f64,
+    /// Requests answered 200, of those sent.
+    answered: (usize, usize),
+    /// Moves played, of those relayed.
+    made: (usize, usize),
+}
+
+/// The "max N ms" of a line `play --scan-timing` printed.
+fn max_ms(line: &str) -> f64 {
+    line.split_once("max ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no max in {line}"))
+}
+
+/// A configuration for `play` in `dir`: both sides relayed, the console
+/// and the mirror on loopback, the journal in `dir`, the sensors reading a
+/// trace that holds the start position; `speech` is its `[speech]` part.
+fn play_config(dir: &std::path::Path, speech: &str) -> std::path::PathBuf {
+    let trace = dir.join("still.jsonl");
+    std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[game]\nwhite_moves_on = \"relay\"\nblack_moves_on = \"relay\"\n{speech}\
+             [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{PIN}\"\n\
+             [journal]\ndir = \"{}\"\n\
+             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            dir.join("games").display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    config
+}
+
+/// Reads `play`'s lines up to the one with the mirror's address.
+fn mirror_address(out: &mut impl BufRead) -> SocketAddr {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(out.read_line(&mut line).expect("line") > 0, "no mirror");
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("pegboard: the mirror is at http://")
+        {
+            return rest.trim_end_matches('/').parse().expect("address");
+        }
+    }
+}
+
 fn child() {
-    scan_loop_under_requests();
-    move_to_speech();
+    let mut targets = bench::Targets::new("console");
+    let mut run = None;
+    targets.at_most_measured(
+        "latest scan taken, with 100 console requests a second",
+        5.0,
+        "ms",
+        || {
+            let r = scan_loop_under_requests();
+            let max = r.max_taken;
+            run = Some(r);
+            max
+        },
+    );
+    let run = run.expect("measured");
+    targets.holds(
+        "every move relayed was played",
+        run.made.0 == run.made.1,
+        &format!("{} of {}", run.made.0, run.made.1),
+    );
+    targets.holds(
+        "every console request answered",
+        run.answered.0 == run.answered.1,
+        &format!("{} of {}", run.answered.0, run.answered.1),
+    );
+    move_to_speech(&mut targets);
+    targets.finish();
 }
 
 fn main() {

@@ -8,11 +8,17 @@
 //! - clock tick: what a running clock costs per millisecond tick — its
 //!   timers fired and its face read for a display — alone and inside an
 //!   idle controller scan.
+//!
+//! The targets are checked on criterion's mean; the smoke run
+//! (`PEGBOARD_BENCH_SMOKE=1`) measures each for a second.
+
+#[path = "../support/bench.rs"]
+mod bench;
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Settings, Stamped, StartPosition};
 use pegboard::pgn::read_games;
@@ -95,7 +101,7 @@ fn dense_trace() -> String {
     text
 }
 
-fn replay_throughput(c: &mut Criterion) {
+fn replay_throughput(c: &mut Criterion) -> u64 {
     let text = dense_trace();
     let entries = trace::read(text.as_bytes(), "dense").expect("valid");
     let scans = entries
@@ -104,7 +110,7 @@ fn replay_throughput(c: &mut Criterion) {
         .count() as u64;
     let mut group = c.benchmark_group("replay");
     group.throughput(Throughput::Elements(scans));
-    group.measurement_time(Duration::from_secs(10));
+    group.measurement_time(bench::pick(Duration::from_secs(10), Duration::from_secs(2)));
     group.bench_function("parse_and_replay_dense_trace", |b| {
         // What `pegboard replay` does: a line read, fed, its events handed
         // on, then the next line.
@@ -143,7 +149,28 @@ fn replay_throughput(c: &mut Criterion) {
     });
     group.finish();
     println!("dense trace: {scans} raw scans, {} lines", entries.len());
+    scans
 }
 
-criterion_group!(benches, idle_scan, replay_throughput, clock_tick);
-criterion_main!(benches);
+fn main() {
+    let mut targets = bench::Targets::new("core");
+    let mut c = bench::criterion();
+    idle_scan(&mut c);
+    let scans = replay_throughput(&mut c);
+    clock_tick(&mut c);
+    c.final_summary();
+    targets.at_most(
+        "an idle scan",
+        bench::criterion_mean_ns("idle_scan"),
+        100.0,
+        "ns",
+    );
+    let per_game = bench::criterion_mean_ns("replay/parse_and_replay_dense_trace");
+    targets.at_least(
+        "replay of a trace read a line at a time",
+        scans as f64 / (per_game / 1e9),
+        1_000_000.0,
+        "raw scans/s",
+    );
+    targets.finish();
+}

@@ -4,13 +4,20 @@
 //!   headless Chromium over WebDriver (chromedriver from apt), for every
 //!   move of a real game (target: median ≤ 50 ms, p95 ≤ 100 ms);
 //! - the page's weight, all of it (target ≤ 150 KB);
-//! - a scan loop at 200 Hz that hands the mirror each turn's events while
-//!   20 viewers hold event streams open (target: no scan late by more than
-//!   one period), and what handing over costs the loop;
+//! - an idle turn of the scan loop (a scan in which nothing changed, and
+//!   its events, none, handed to the outputs by `play`'s own `emit`) with
+//!   the mirror and 20 viewers, against one without a mirror (target: at
+//!   most 10% more);
+//! - `pegboard play` on a recorded game with 20 viewers holding event
+//!   streams open: how late its scans were taken (`play --scan-timing`;
+//!   target: none by more than one period, 5 ms), and that every viewer
+//!   got every line;
 //! - the resident memory the server adds to `pegboard play` with 20
 //!   viewers (target ≤ 10 MB).
 //!
-//! Run with: cargo bench --bench mirror
+//! Run with: cargo bench --bench mirror. The smoke run
+//! (`PEGBOARD_BENCH_SMOKE=1`) shows 10 moves in Chromium instead of the
+//! game, and measures the idle turn for a second.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -19,17 +26,21 @@ use std::time::{Duration, Instant};
 
 use fantoccini::ClientBuilder;
 use pegboard::announce::Phrasebook;
-use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
+use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, Stamped, StartPosition};
 use pegboard::mirror::Mirror;
+
+#[path = "../support/bench.rs"]
+mod bench;
 
 #[path = "../support/mirror.rs"]
 mod mirror_view;
 use mirror_view::english;
 use pegboard::pgn::read_games;
+use pegboard::runtime::outputs::emit;
 use pegboard::runtime::replay::{Until, replay};
-use pegboard::sensors::poller::Poller;
 use pegboard::sim::{Style, simulate};
 use serde_json::json;
+use std::hint::black_box;
 
 fn quantile(v: &mut [Duration], q: f64) -> Duration {
     v.sort();
@@ -38,6 +49,10 @@ fn quantile(v: &mut [Duration], q: f64) -> Duration {
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn ms_of(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 fn free_port() -> u16 {
@@ -69,8 +84,9 @@ fn game() -> Vec<Stamped> {
     .expect("replays")
 }
 
-fn dom_latency() {
+fn dom_latency(targets: &mut bench::Targets) {
     let events = game();
+    let shown = bench::pick(usize::MAX, 10);
     let port = free_port();
     let mut driver = Command::new("chromedriver")
         .arg(format!("--port={port}"))
@@ -103,6 +119,9 @@ fn dom_latency() {
         let mut sent = 0;
         for (i, e) in events.iter().enumerate() {
             let Event::Move { ply, .. } = e.event else { continue };
+            if took.len() == shown {
+                break;
+            }
             // The page's own wait for the move, started before it is sent.
             let script = format!(
                 "const done = arguments[arguments.length - 1];
@@ -136,6 +155,18 @@ fn dom_latency() {
         ms(quantile(&mut took, 0.5)),
         ms(quantile(&mut took, 0.95)),
         ms(quantile(&mut took, 1.0)),
+    );
+    targets.at_most(
+        "event → DOM updated, median",
+        ms_of(quantile(&mut took, 0.5)),
+        50.0,
+        "ms",
+    );
+    targets.at_most(
+        "event → DOM updated, p95",
+        ms_of(quantile(&mut took, 0.95)),
+        100.0,
+        "ms",
     );
 }
 
@@ -172,50 +203,59 @@ fn viewers(addr: SocketAddr, n: usize) -> Vec<std::thread::JoinHandle<usize>> {
         .collect()
 }
 
-fn scan_loop_with_viewers() {
-    let events = game();
+/// The page, all of it.
+fn page_weight(targets: &mut bench::Targets) {
     let m = Mirror::start("127.0.0.1:0", english()).expect("mirror");
     let page = get(m.addr(), "/");
-    println!("page weight: {} bytes, all of it (one file)", page.len());
-    let readers = viewers(m.addr(), 20);
-    let mut poller = Poller::new(200);
-    let period = Duration::from_millis(5);
-    let mut prev = Instant::now();
-    let mut late = Vec::new();
-    let mut over = 0;
-    let mut send_cost = Vec::new();
-    let batches: Vec<&[Stamped]> = events.chunks(3).collect();
-    for tick in 0..(batches.len() * 20) {
-        poller.wait();
-        let now = Instant::now();
-        let gap = now - prev;
-        prev = now;
-        if gap > period * 2 {
-            over += 1;
-        }
-        late.push(gap.saturating_sub(period));
-        if tick % 20 == 0 {
-            let began = Instant::now();
-            m.send(batches[tick / 20]);
-            send_cost.push(began.elapsed());
-        }
-    }
-    // The last batch reaches every viewer before the stop ends the streams.
-    std::thread::sleep(Duration::from_millis(300));
     m.stop();
-    let lines: Vec<usize> = readers.into_iter().map(|h| h.join().unwrap_or(0)).collect();
-    println!(
-        "scan loop at 200 Hz, 20 viewers, {} batches handed over: {} scans, late by p99 {} / max {}, \
-         {over} later than one period; handing a batch over: median {:.1} µs, max {:.1} µs; \
-         every viewer got {}–{} lines",
-        batches.len(),
-        late.len(),
-        ms(quantile(&mut late, 0.99)),
-        ms(quantile(&mut late, 1.0)),
-        quantile(&mut send_cost, 0.5).as_secs_f64() * 1e6,
-        quantile(&mut send_cost, 1.0).as_secs_f64() * 1e6,
-        lines.iter().min().unwrap_or(&0),
-        lines.iter().max().unwrap_or(&0),
+    println!("page weight: {} bytes, all of it (one file)", page.len());
+    targets.at_most("the page's weight", page.len() as f64 / 1000.0, 150.0, "KB");
+}
+
+/// An idle turn of the scan loop as `play` takes it: a scan in which
+/// nothing changed, and its events (none) handed to the outputs by the
+/// runtime's own `emit`, without a mirror and with one that 20 viewers
+/// watch.
+fn idle_turn(targets: &mut bench::Targets) {
+    let m = Mirror::start("127.0.0.1:0", english()).expect("mirror");
+    let readers = viewers(m.addr(), 20);
+    let mut c = bench::criterion();
+    let occ = shakmaty::Bitboard(0xffff_0000_0000_ffff);
+    for (name, mirror) in [
+        ("idle_turn_without_mirror", None),
+        ("idle_turn_with_mirror_and_20_viewers", Some(&m)),
+    ] {
+        let mut ctl = Controller::new(
+            &StartPosition::default(),
+            Settings::default(),
+            Phrasebook::default(),
+            &[BLIND_BOARD],
+        )
+        .expect("start");
+        let mut out = Vec::new();
+        let mut sink = std::io::sink();
+        let mut t = 0u64;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                t += 5;
+                ctl.scan(black_box(t), 0, black_box(occ), &mut out);
+                emit(&mut ctl, &mut out, None, mirror, &mut sink, false).expect("emitted");
+            })
+        });
+    }
+    c.final_summary();
+    m.stop();
+    for h in readers {
+        let _ = h.join();
+    }
+    let without = bench::criterion_mean_ns("idle_turn_without_mirror");
+    let with = bench::criterion_mean_ns("idle_turn_with_mirror_and_20_viewers");
+    println!("idle turn: {without:.2} ns without the mirror, {with:.2} ns with it and 20 viewers");
+    targets.at_most(
+        "an idle turn with the mirror and 20 viewers, against one without",
+        with / without,
+        1.1,
+        "×",
     );
 }
 
@@ -232,7 +272,96 @@ fn rss_kb(pid: u32) -> u64 {
 
 /// `pegboard play` on a recorded game for a few seconds: its resident
 /// memory after 3 s, without the mirror and with it and 20 viewers.
-fn memory() {
+/// What one run of `pegboard play` showed.
+struct PlayRun {
+    /// Resident memory after 3 s, kB.
+    rss_kb: u64,
+    /// The latest a scan was taken after it was due, ms.
+    max_taken: f64,
+    /// The lines each viewer received.
+    lines: Vec<usize>,
+}
+
+/// `pegboard play` on a recorded game (with a journal) for 5 s, with
+/// `viewers_n` viewers of its mirror (none: no mirror).
+fn play_with_viewers(dir: &std::path::Path, trace: &std::path::Path, viewers_n: usize) -> PlayRun {
+    let listen = if viewers_n > 0 { "127.0.0.1:0" } else { "" };
+    let config = dir.join("play.toml");
+    let journal = dir.join(format!("j{viewers_n}"));
+    let _ = std::fs::remove_dir_all(&journal);
+    std::fs::write(
+        &config,
+        format!(
+            "[mirror]\nlisten = \"{listen}\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            journal.display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        .args([
+            "play",
+            "--silent",
+            "--scan-timing",
+            "--seconds",
+            "5",
+            "--config",
+        ])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("play");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut held = Vec::new();
+    if viewers_n > 0 {
+        let mut line = String::new();
+        let addr: SocketAddr = loop {
+            line.clear();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                panic!("no mirror line");
+            }
+            if let Some(a) = line
+                .trim()
+                .strip_prefix("pegboard: the mirror is at http://")
+            {
+                break a.trim_end_matches('/').parse().expect("address");
+            }
+        };
+        held = viewers(addr, viewers_n);
+    }
+    let drain = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let rss_kb = rss_kb(child.id());
+    let _ = child.wait();
+    let printed = drain.join().unwrap_or_default();
+    let lines = held.into_iter().map(|h| h.join().unwrap_or(0)).collect();
+    let taken = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("pegboard: scans taken after they were due: "))
+        .unwrap_or_else(|| panic!("play did not say how late its scans were: {printed}"));
+    println!("  play with {viewers_n} viewers: scans taken after they were due: {taken}");
+    let max_taken = taken
+        .split_once("max ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no max in {taken}"));
+    PlayRun {
+        rss_kb,
+        max_taken,
+        lines,
+    }
+}
+
+/// `pegboard play` on a recorded game, without the mirror and with it and
+/// 20 viewers: the memory the mirror adds, how late the scans were taken,
+/// and whether every viewer got every line.
+fn play_runs(targets: &mut bench::Targets) {
     let dir = std::env::temp_dir().join(format!("pegboard-bench-mirror-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
@@ -253,68 +382,50 @@ fn memory() {
         .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
         .collect();
     std::fs::write(&trace, text).expect("trace");
-    let run = |listen: &str, viewers_n: usize| -> u64 {
-        let config = dir.join("play.toml");
-        std::fs::write(
-            &config,
-            format!(
-                "[mirror]\nlisten = \"{listen}\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
-                dir.join(format!("j{viewers_n}")).display(),
-                trace.display()
-            ),
-        )
-        .expect("config");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-            .args(["play", "--silent", "--seconds", "5", "--config"])
-            .arg(&config)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("play");
-        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut held = Vec::new();
-        if viewers_n > 0 {
-            let mut line = String::new();
-            let addr: SocketAddr = loop {
-                line.clear();
-                if out.read_line(&mut line).unwrap_or(0) == 0 {
-                    panic!("no mirror line");
-                }
-                if let Some(a) = line
-                    .trim()
-                    .strip_prefix("pegboard: the mirror is at http://")
-                {
-                    break a.trim_end_matches('/').parse().expect("address");
-                }
-            };
-            held = viewers(addr, viewers_n);
-        }
-        let drain = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = out.read_to_string(&mut s);
-        });
-        std::thread::sleep(Duration::from_secs(3));
-        let rss = rss_kb(child.id());
-        let _ = child.wait();
-        let _ = drain.join();
-        for h in held {
-            let _ = h.join();
-        }
-        rss
-    };
-    let without = run("", 0);
-    let with = run("127.0.0.1:0", 20);
+    let without = play_with_viewers(&dir, &trace, 0);
+    let mut with = None;
+    targets.at_most_measured(
+        "latest scan taken by play with 20 viewers of the mirror",
+        5.0,
+        "ms",
+        || {
+            let run = play_with_viewers(&dir, &trace, 20);
+            let max = run.max_taken;
+            with = Some(run);
+            max
+        },
+    );
+    let with = with.expect("measured");
     println!(
-        "resident memory of play after 3 s: {without} kB without the mirror, {with} kB with it and \
+        "resident memory of play after 3 s: {} kB without the mirror, {} kB with it and \
          20 viewers: {} kB added",
-        with.saturating_sub(without)
+        without.rss_kb,
+        with.rss_kb,
+        with.rss_kb.saturating_sub(without.rss_kb)
+    );
+    targets.at_most(
+        "memory the mirror and 20 viewers add to play",
+        with.rss_kb.saturating_sub(without.rss_kb) as f64 / 1024.0,
+        10.0,
+        "MB",
+    );
+    let (least, most) = (
+        with.lines.iter().min().copied().unwrap_or(0),
+        with.lines.iter().max().copied().unwrap_or(0),
+    );
+    targets.holds(
+        "every viewer got every line",
+        with.lines.len() == 20 && least == most && least > 0,
+        &format!("{} viewers got {least} to {most} lines", with.lines.len()),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn main() {
-    scan_loop_with_viewers();
-    memory();
-    dom_latency();
+    let mut targets = bench::Targets::new("mirror");
+    page_weight(&mut targets);
+    idle_turn(&mut targets);
+    play_runs(&mut targets);
+    dom_latency(&mut targets);
+    targets.finish();
 }

@@ -8,6 +8,13 @@
 //! memory (the kernel's VmHWM, read from /proc while it runs) and the raw
 //! scans replayed per second. Memory that stays the same for both
 //! recordings is memory that does not grow with the recording.
+//!
+//! Targets: peak memory ≤ 20 MB for each, and no more than 1 MB more for
+//! the long one than for the short one; ≥ 1,000,000 raw scans a second.
+//! The smoke run (`PEGBOARD_BENCH_SMOKE=1`) takes 20 minutes and 1 hour.
+
+#[path = "../support/bench.rs"]
+mod bench;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -77,15 +84,18 @@ fn replay(path: &std::path::Path) -> (f64, f64) {
 
 fn main() {
     // Criterion's flags (--bench) are accepted and ignored.
+    let mut targets = bench::Targets::new("replay_memory");
     println!("pegboard replay on 200 Hz recordings of the demo game (33 plies):");
     println!(
         "{:>10} {:>12} {:>14} {:>10} {:>16}",
         "length", "raw scans", "file", "peak RSS", "raw scans/s"
     );
-    for (name, think) in [
-        ("replay-20min.jsonl", (30_000, 42_000)),
+    let long = bench::pick(
         ("replay-3h.jsonl", (300_000, 360_000)),
-    ] {
+        ("replay-1h.jsonl", (100_000, 120_000)),
+    );
+    let mut peaks = Vec::new();
+    for (name, think) in [("replay-20min.jsonl", (30_000, 42_000)), long] {
         let (path, scans) = recording(name, think);
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         let (mb, secs) = replay(&path);
@@ -99,5 +109,21 @@ fn main() {
             scans as f64 / secs
         );
         let _ = std::fs::remove_file(&path);
+        let length = format!("{minutes:.0} minutes");
+        targets.at_most(&format!("peak memory, {length}"), mb, 20.0, "MB");
+        targets.at_least(
+            &format!("replayed, {length}"),
+            scans as f64 / secs,
+            1_000_000.0,
+            "raw scans/s",
+        );
+        peaks.push(mb);
     }
+    targets.at_most(
+        "peak memory the long recording adds to the short one's",
+        peaks[1] - peaks[0],
+        1.0,
+        "MB",
+    );
+    targets.finish();
 }

@@ -6,8 +6,14 @@
 //!
 //! Instructions per scan, comparable across machines:
 //!   tools/callgrind-scan.sh
+//!
+//! The target is checked on criterion's mean; the smoke run
+//! (`PEGBOARD_BENCH_SMOKE=1`) measures each for a second.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+#[path = "../support/bench.rs"]
+mod bench;
+
+use criterion::Criterion;
 use std::hint::black_box;
 
 use pegboard::sensors::Layout;
@@ -67,5 +73,16 @@ fn sensors(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, sensors);
-criterion_main!(benches);
+fn main() {
+    let mut targets = bench::Targets::new("sensors");
+    let mut c = bench::criterion();
+    sensors(&mut c);
+    c.final_summary();
+    targets.at_most(
+        "a full matrix scan without the settle waits",
+        bench::criterion_mean_ns("matrix_scan") / 1000.0,
+        50.0,
+        "µs",
+    );
+    targets.finish();
+}
