@@ -183,17 +183,8 @@ fn scan_loop_under_requests() -> LoopRun {
     let printed = drain.join().unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
     let ok = codes.iter().filter(|&&c| c == 200).count();
-    let timing = |what: &str| -> String {
-        printed
-            .lines()
-            .find_map(|l| l.strip_prefix(&format!("pegboard: scans {what}: ")))
-            .unwrap_or_else(|| panic!("play did not say how its scans were {what}: {printed}"))
-            .to_string()
-    };
-    let (taken, handled) = (
-        timing("taken after they were due"),
-        timing("handled after they were taken"),
-    );
+    let timing = bench::ScanTiming::of(&printed);
+    let (taken, handled) = (&timing.taken, &timing.handled);
     println!(
         "pegboard play at 200 Hz, {} console requests in {seconds} s ({played} of them moves, \
          {ok} answered 200):\n  scans taken after they were due: {taken}\n  scans handled \
@@ -211,7 +202,7 @@ fn scan_loop_under_requests() -> LoopRun {
         })
         .count();
     LoopRun {
-        max_taken: max_ms(&taken),
+        max_taken: timing.max_taken(),
         answered: (ok, codes.len()),
         made: (made, played),
     }
@@ -225,14 +216,6 @@ struct LoopRun {
     answered: (usize, usize),
     /// Moves played, of those relayed.
     made: (usize, usize),
-}
-
-/// The "max N ms" of a line `play --scan-timing` printed.
-fn max_ms(line: &str) -> f64 {
-    line.split_once("max ")
-        .and_then(|(_, rest)| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no max in {line}"))
 }
 
 /// A configuration for `play` in `dir`: both sides relayed, the console

@@ -9,10 +9,15 @@
 //!   speech-dispatcher frozen from the start (target: 2 s);
 //! - the peak resident memory of `play` over a long game (target: 30 MB).
 //!
-//! Run with: cargo bench --bench faults
+//! Run with: cargo bench --bench faults. The smoke run
+//! (`PEGBOARD_BENCH_SMOKE=1`) freezes it twice each way, exits each
+//! command once, and plays the shortest game of the collection for the
+//! memory figure.
 
 #[path = "../support/audio.rs"]
 mod audio;
+#[path = "../support/bench.rs"]
+mod bench;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -28,7 +33,10 @@ use pegboard::speech::{
 };
 use pegboard::trace::write_line;
 
-const ROUNDS: usize = 10;
+/// How often speech-dispatcher is frozen each way.
+fn rounds() -> usize {
+    bench::pick(10, 2)
+}
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_pegboard")
@@ -90,7 +98,7 @@ fn started(rx: &Receiver<Report>, ply: u32) -> (&'static str, Instant) {
 /// Frozen between utterances, or in the middle of one (`mid`).
 fn failover(mid: bool) -> Vec<Duration> {
     let mut took = Vec::new();
-    for round in 0..ROUNDS {
+    for round in 0..rounds() {
         let env = AudioEnv::start(&format!("failover-{mid}-{round}"), true);
         let (s, rx) = speaker(&env);
         s.say(words(1, "Springer Felix drei, und ein langer Satz danach"));
@@ -139,7 +147,7 @@ fn exits() -> [(&'static str, Vec<Duration>); 3] {
     let mut demo = Vec::new();
     let mut say = Vec::new();
     let mut play = Vec::new();
-    for round in 0..3 {
+    for round in 0..bench::pick(3, 1) {
         // The next voice is the printed text, so the end of the words is
         // the last line (clips would still be speaking a fast demo).
         let env = frozen_env(&format!("exit-demo-{round}"));
@@ -178,7 +186,8 @@ fn exits() -> [(&'static str, Vec<Duration>); 3] {
 }
 
 /// Peak resident memory of `play` (VmHWM) over a long game at speed: the
-/// longest game of the collection, every ply, by fast simulated hands.
+/// longest game of the collection (the shortest in a smoke run), every ply,
+/// by fast simulated hands.
 fn play_memory() -> (u64, usize, u64) {
     let env = AudioEnv::start("memory", true);
     let text = std::fs::read_to_string(concat!(
@@ -192,14 +201,16 @@ fn play_memory() -> (u64, usize, u64) {
         hand: (100, 200),
         ..Style::default()
     };
-    let (plies, trace) = games
-        .iter()
-        .filter_map(|g| {
-            let plies = playable_moves(&g.record).ok()?.2.len();
-            Some((plies, simulate(&g.record, 1, style).ok()?))
-        })
-        .max_by_key(|(n, _)| *n)
-        .expect("a playable game");
+    let playable = games.iter().filter_map(|g| {
+        let plies = playable_moves(&g.record).ok()?.2.len();
+        Some((plies, simulate(&g.record, 1, style).ok()?))
+    });
+    let (plies, trace) = if bench::smoke() {
+        playable.min_by_key(|(n, _)| *n)
+    } else {
+        playable.max_by_key(|(n, _)| *n)
+    }
+    .expect("a playable game");
     let path = env.dir.join("long.jsonl");
     let mut lines = String::new();
     for e in &trace {
@@ -248,30 +259,47 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
+    let mut targets = bench::Targets::new("faults");
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let between = failover(false);
     let mid = failover(true);
     println!("move -> next voice speaking, speech-dispatcher frozen (start bound 500 ms):");
-    println!(
-        "  between utterances: median {:.0} ms, max {:.0} ms ({ROUNDS} rounds)",
-        ms(median(between.clone())),
-        ms(*between.iter().max().expect("rounds"))
-    );
-    println!(
-        "  in the middle of one, next move waiting: median {:.0} ms, max {:.0} ms",
-        ms(median(mid.clone())),
-        ms(*mid.iter().max().expect("rounds"))
-    );
-    println!("exit after the end, speech-dispatcher frozen from the start (3 runs):");
-    for (name, took) in exits() {
+    for (way, took) in [
+        ("between utterances", between),
+        ("in the middle of one, next move waiting", mid),
+    ] {
+        let max = ms(*took.iter().max().expect("rounds"));
         println!(
-            "  {name}: max {:.0} ms",
-            ms(*took.iter().max().expect("runs"))
+            "  {way}: median {:.0} ms, max {max:.0} ms ({} rounds)",
+            ms(median(took)),
+            rounds()
+        );
+        targets.at_most(
+            &format!("move → next voice speaking, frozen {way}, the longest"),
+            max,
+            550.0,
+            "ms",
+        );
+    }
+    println!(
+        "exit after the end, speech-dispatcher frozen from the start ({} runs):",
+        bench::pick(3, 1)
+    );
+    for (name, took) in exits() {
+        let max = ms(*took.iter().max().expect("runs"));
+        println!("  {name}: max {max:.0} ms");
+        targets.at_most(
+            &format!("{name} exits after its end, speech-dispatcher frozen, the longest"),
+            max,
+            2000.0,
+            "ms",
         );
     }
     let (kb, plies, seconds) = play_memory();
+    let mb = kb as f64 / 1024.0;
     println!(
-        "play, a {plies}-ply game in {seconds} s with speech: peak resident memory {:.1} MB",
-        kb as f64 / 1024.0
+        "play, a {plies}-ply game in {seconds} s with speech: peak resident memory {mb:.1} MB"
     );
+    targets.at_most("play's peak resident memory over a game", mb, 30.0, "MB");
+    targets.finish();
 }

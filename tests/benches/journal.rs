@@ -7,12 +7,19 @@
 //!   target 200 ms here;
 //! - a durable record: handed to the writer thread until it is on the disk
 //!   (write + fdatasync), on this machine's disk;
-//! - the scan loop at 200 Hz while every scan writes a record that is
-//!   synced: how late a scan is taken, and how long a scan is held until
-//!   the record before it is on the disk; also with another program
+//! - `pegboard play`'s own scan loop at 200 Hz on a game by fast hands
+//!   (about a move a second), its journal in a directory of this machine's
+//!   disk, each change of the game synced before the next scan is handled:
+//!   how late a scan is taken (target: by no more than one period, 5 ms)
+//!   and how long a scan waits to be handled; also with another program
 //!   writing and syncing 4 MB blocks to the same disk meanwhile.
 //!
-//! Run with: cargo bench --bench journal
+//! Run with: cargo bench --bench journal. The smoke run
+//! (`PEGBOARD_BENCH_SMOKE=1`) resumes 3 times each way and plays 5 s
+//! instead of 20.
+
+#[path = "../support/bench.rs"]
+mod bench;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -26,13 +33,11 @@ use pegboard::core::clock::TimeControl;
 use pegboard::core::{BLIND_BOARD, Input, Settings, Stamped};
 use pegboard::journal::{Store, Writer};
 use pegboard::runtime::replay::{Until, stream};
-use pegboard::sensors::poller::Poller;
 use pegboard::sim::{GameRecord, Style, simulate};
 use pegboard::trace::{Entry, Reading};
 use shakmaty::Bitboard;
 
 const PLIES: usize = 240;
-const ROUNDS: usize = 20;
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
@@ -216,7 +221,7 @@ fn resume_daemon(config: &Path) -> Duration {
     took.expect("the game was resumed")
 }
 
-fn resume() {
+fn resume(targets: &mut bench::Targets) {
     let entries = long_game();
     let records = entries.len();
     let mut inproc = Vec::new();
@@ -236,10 +241,10 @@ fn resume() {
         ),
     )
     .expect("config");
-    for _ in 0..ROUNDS {
+    for _ in 0..bench::pick(20, 3) {
         inproc.push(resume_in_process(&store));
     }
-    for _ in 0..5 {
+    for _ in 0..bench::pick(5, 3) {
         // Each run appends its restart to the journal: start each from the
         // same journal.
         let bytes = std::fs::read(&path).expect("journal");
@@ -254,6 +259,12 @@ fn resume() {
         ms(quantile(&mut inproc, 1.0)),
         ms(quantile(&mut daemon, 0.5)),
         ms(quantile(&mut daemon, 1.0)),
+    );
+    targets.at_most(
+        "play started → resumed, 120 moves with clocks, median",
+        quantile(&mut daemon, 0.5).as_secs_f64() * 1000.0,
+        200.0,
+        "ms",
     );
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -288,78 +299,74 @@ fn durable_record() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// The scan loop of `play` in miniature, at 200 Hz: a move a second by
-/// fast hands (a lift, then 300 ms later the placement that executes it,
-/// and its announcement 20 ms after), each as `play` journals it: the
-/// placement and the announcement change the game, so the next scan is
-/// handled only once they are on the disk (or after 1 s, as `play` caps
-/// it). Scans are taken on time meanwhile and wait in a queue.
-fn scan_loop(label: &str, seconds: u64) {
-    let d = dir(&format!("scan-{}", label.len()));
-    let store = Store::open(&d).expect("store");
-    let header = Reading::Header(pegboard::trace::Header::default());
-    let mut w = Writer::create(store.next().expect("numbered"), 0, &header).expect("journal");
-    let mut poller = Poller::new(200);
-    let period = Duration::from_millis(5);
-    let began = Instant::now();
-    let mut prev = Instant::now();
-    let mut late = Vec::new();
-    let mut held = Vec::new();
-    let mut queue: std::collections::VecDeque<(u64, Instant)> = Default::default();
-    let mut barrier: Option<(u64, Instant)> = None;
-    let mut over_a_period = 0;
-    let mut n = 0u64;
-    while began.elapsed() < Duration::from_secs(seconds) {
-        let t = poller.wait();
-        let now = Instant::now();
-        let gap = now - prev;
-        prev = now;
-        if gap > period * 2 {
-            over_a_period += 1;
-        }
-        late.push(gap.saturating_sub(period));
-        queue.push_back((n, now));
-        n += 1;
-        loop {
-            if let Some((seq, since)) = barrier {
-                if !w.synced(seq) && since.elapsed() < Duration::from_secs(1) {
-                    break;
-                }
-                barrier = None;
-            }
-            let Some((k, taken)) = queue.pop_front() else {
-                break;
-            };
-            held.push(taken.elapsed());
-            let scan = |occ: u64| Reading::Scan {
-                board: BLIND_BOARD.into(),
-                occ: Bitboard(occ),
-            };
-            match k % 200 {
-                0 => {
-                    w.record(t, &scan(k));
-                }
-                60 => barrier = Some((w.record(t, &scan(k)), Instant::now())),
-                64 => {
-                    let seq = w.record(t, &Reading::Input(Input::Announced(1)));
-                    barrier = Some((seq, Instant::now()));
-                }
-                _ => {}
-            }
-        }
-    }
-    w.finish();
-    println!(
-        "scan loop at 200 Hz, a move a second{label}: {} scans, taken late by p99 {} / max {}, \
-         {over_a_period} later than one period; handled after the disk p50 {} / p99 {} / max {}",
-        late.len(),
-        ms(quantile(&mut late, 0.99)),
-        ms(quantile(&mut late, 1.0)),
-        ms(quantile(&mut held, 0.5)),
-        ms(quantile(&mut held, 0.99)),
-        ms(quantile(&mut held, 1.0)),
+/// A game by fast hands, about a move a second: Kasparov – Deep Blue
+/// 1997, game 6, as a trace `play` reads.
+fn fast_game(dir: &Path) -> PathBuf {
+    let path = format!(
+        "{}/tests/games/kasparov-deep-blue-1997.pgn",
+        env!("CARGO_MANIFEST_DIR")
     );
+    let games = pegboard::pgn::read_games(&std::fs::read(path).expect("games")).expect("PGN");
+    let style = Style {
+        think: (400, 600),
+        hand: (200, 400),
+        ..Style::default()
+    };
+    let entries = simulate(&games[5].record, 3, style).expect("simulated");
+    let text: String = entries
+        .iter()
+        .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
+        .collect();
+    let trace = dir.join("game.jsonl");
+    std::fs::write(&trace, text).expect("trace");
+    trace
+}
+
+/// `pegboard play --scan-timing` at 200 Hz for `seconds` on a game by fast
+/// hands, its journal in a directory of this machine's disk: every
+/// placement and announcement changes the game, so its record is synced
+/// before the next scan is handled (scans are taken on time meanwhile and
+/// wait in a queue). What it said of its scans.
+fn scan_loop(label: &str, seconds: u64) -> bench::ScanTiming {
+    let d = dir(&format!("scan-{}", label.len()));
+    let trace = fast_game(&d);
+    let config = d.join("play.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            d.join("journal").display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let out = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        .args(["play", "--silent", "--scan-timing", "--seconds"])
+        .arg(seconds.to_string())
+        .arg("--config")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("play");
+    assert!(out.status.success(), "play failed");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let moves = printed
+        .lines()
+        .filter(|l| {
+            l.split_once("] ")
+                .is_some_and(|(_, r)| r.starts_with(char::is_numeric))
+        })
+        .count();
+    let timing = bench::ScanTiming::of(&printed);
+    println!(
+        "pegboard play at 200 Hz, {moves} moves in {seconds} s, each synced{label}:\n  \
+         scans taken after they were due: {}\n  scans handled after they were taken: {}",
+        timing.taken, timing.handled
+    );
+    assert!(moves > 0, "no move was played: {printed}");
     let _ = std::fs::remove_dir_all(&d);
+    timing
 }
 
 /// Another program writing 4 MB blocks and syncing them, meanwhile.
@@ -391,12 +398,26 @@ fn main() {
         let _ = std::fs::remove_dir_all(&d);
         return;
     }
-    resume();
+    let mut targets = bench::Targets::new("journal");
+    resume(&mut targets);
     durable_record();
-    scan_loop("", 5);
-    let stop = Arc::new(AtomicBool::new(false));
-    let load = disk_load(Arc::clone(&stop));
-    scan_loop(", another program syncing 4 MB blocks", 5);
-    stop.store(true, Ordering::SeqCst);
-    let _ = load.join();
+    let seconds = bench::pick(20, 5);
+    for label in ["", ", another program syncing 4 MB blocks meanwhile"] {
+        targets.at_most_measured(
+            &format!("latest scan taken by play while its journal syncs{label}"),
+            5.0,
+            "ms",
+            || {
+                let stop = Arc::new(AtomicBool::new(false));
+                let load = (!label.is_empty()).then(|| disk_load(Arc::clone(&stop)));
+                let timing = scan_loop(label, seconds);
+                stop.store(true, Ordering::SeqCst);
+                if let Some(load) = load {
+                    let _ = load.join();
+                }
+                timing.max_taken()
+            },
+        );
+    }
+    targets.finish();
 }

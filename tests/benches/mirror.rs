@@ -341,19 +341,14 @@ fn play_with_viewers(dir: &std::path::Path, trace: &std::path::Path, viewers_n: 
     let _ = child.wait();
     let printed = drain.join().unwrap_or_default();
     let lines = held.into_iter().map(|h| h.join().unwrap_or(0)).collect();
-    let taken = printed
-        .lines()
-        .find_map(|l| l.strip_prefix("pegboard: scans taken after they were due: "))
-        .unwrap_or_else(|| panic!("play did not say how late its scans were: {printed}"));
-    println!("  play with {viewers_n} viewers: scans taken after they were due: {taken}");
-    let max_taken = taken
-        .split_once("max ")
-        .and_then(|(_, rest)| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no max in {taken}"));
+    let timing = bench::ScanTiming::of(&printed);
+    println!(
+        "  play with {viewers_n} viewers: scans taken after they were due: {}",
+        timing.taken
+    );
     PlayRun {
         rss_kb,
-        max_taken,
+        max_taken: timing.max_taken(),
         lines,
     }
 }

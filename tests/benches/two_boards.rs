@@ -9,9 +9,18 @@
 //!   change on the replicating board to the `replicated` event, in a real
 //!   game's simulated two-board trace (target: ≤ one debounce window);
 //! - the idle scan with two boards against one (target: ≤ 2×).
+//!
+//! Only a start the clip voice confirmed counts as its first sample: a
+//! report that is not confirmed is the instant the utterance was handed
+//! over, and a move whose start is not confirmed fails the benchmark.
+//!
+//! The smoke run (`PEGBOARD_BENCH_SMOKE=1`) hears the first 6 of the
+//! sighted player's moves and times a tenth of the idle scans.
 
 #[path = "../support/audio.rs"]
 mod audio;
+#[path = "../support/bench.rs"]
+mod bench;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -31,13 +40,11 @@ use shakmaty::Bitboard;
 
 const CHILD: &str = "PEGBOARD_TWO_BOARDS_BENCH_CHILD";
 
-fn stats(name: &str, mut v: Vec<f64>) {
+/// Prints the figures of `v`; returns its median and maximum.
+fn stats(name: &str, mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() {
-        println!("{name:<62} no samples");
-        return;
-    }
-    let pick = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    assert!(!v.is_empty(), "{name}: no samples");
+    let pick = |q: f64| bench::quantile(&v, q);
     println!(
         "{name:<62} median {:>6.1}  p95 {:>6.1}  max {:>6.1}   (n = {})",
         pick(0.5),
@@ -45,6 +52,7 @@ fn stats(name: &str, mut v: Vec<f64>) {
         v[v.len() - 1],
         v.len()
     );
+    (pick(0.5), v[v.len() - 1])
 }
 
 /// Kasparov – Deep Blue 1997, game 6, on two boards, scanned at 200 Hz.
@@ -119,7 +127,7 @@ fn last_change(entries: &[Entry], board: &str, t: u64) -> Option<(usize, u64)> {
 }
 
 /// Replication: `replicated` after the replicating board's last change.
-fn replication(entries: &[Entry], events: &[Stamped]) {
+fn replication(entries: &[Entry], events: &[Stamped], targets: &mut bench::Targets) {
     let mut after = Vec::new();
     for e in events {
         if let Event::Replicated { board, .. } = &e.event
@@ -128,9 +136,15 @@ fn replication(entries: &[Entry], events: &[Stamped]) {
             after.push((e.t - t) as f64);
         }
     }
-    stats(
+    let (_, max) = stats(
         &format!("replicated after the last raw change, ms (window {DEFAULT_WINDOW_MS} ms)"),
         after,
+    );
+    targets.at_most(
+        "a replication confirmed after its last raw change, the longest",
+        max,
+        DEFAULT_WINDOW_MS as f64,
+        "ms",
     );
 }
 
@@ -149,7 +163,7 @@ fn feed(c: &mut Controller, e: &Entry, out: &mut Vec<Stamped>) -> Result<(), &'s
 
 /// The sighted player's releases, fed in real time from each release
 /// until the move is executed, then spoken by the clips.
-fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
+fn release_to_speech(entries: &[Entry], events: &[Stamped], targets: &mut bench::Targets) {
     let releases: Vec<usize> = events
         .iter()
         .filter_map(|e| match &e.event {
@@ -158,7 +172,9 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
             }
             _ => None,
         })
+        .take(bench::pick(usize::MAX, 6))
         .collect();
+    let last_release = *releases.last().expect("the sighted player moves");
     let config = SpeechConfig {
         voices: vec![VoiceName::Clips],
         ..SpeechConfig::default()
@@ -172,6 +188,10 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
     let speaker = Speaker::spawn(
         move || build_chain(&config, &language, TextOutput::PrintedByCaller),
         tx,
+    );
+    assert!(
+        speaker.wait_ready(Duration::from_secs(10)),
+        "the clips did not open within 10 s"
     );
     speaker.say(Utterance::words(Kind::Answer, "Anna"));
     speaker.wait_idle(Duration::from_secs(10));
@@ -187,8 +207,9 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
     let mut out = Vec::new();
     c.start(0, &mut out);
     let (mut took, mut decided) = (Vec::new(), Vec::new());
+    let mut unconfirmed = 0;
     let mut i = 1;
-    while i < entries.len() {
+    while i <= last_release {
         if !releases.contains(&i) {
             feed(&mut c, &entries[i], &mut out).expect("fed");
             out.clear();
@@ -222,25 +243,38 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped]) {
             }
         }
         let started = rx.iter().find_map(|r| match r {
-            Report::Started { at, .. } => Some(at),
+            Report::Started { at, confirmed, .. } => Some((at, confirmed)),
             Report::Unsaid(_) => panic!("the clips could not say a move"),
             _ => None,
         });
-        if let Some(at) = started {
-            took.push((at - began).as_secs_f64() * 1000.0);
+        match started {
+            Some((at, true)) => took.push((at - began).as_secs_f64() * 1000.0),
+            Some((_, false)) => unconfirmed += 1,
+            None => panic!("the clips reported no start"),
         }
         speaker.wait_idle(Duration::from_secs(10));
     }
     speaker.quit();
     stats("sighted move released -> move executed, ms", decided);
-    stats(
+    let (median, _) = stats(
         "sighted move released -> first sample taken (clips), ms",
         took,
+    );
+    targets.holds(
+        "every start confirmed by the clip voice",
+        unconfirmed == 0,
+        &format!("{unconfirmed} not confirmed"),
+    );
+    targets.at_most(
+        "sighted move released → first sample taken (clips), median",
+        median,
+        50.0,
+        "ms",
     );
 }
 
 /// Idle scans: one board, then two boards, each scanned once a tick.
-fn idle_scans() {
+fn idle_scans(targets: &mut bench::Targets) {
     let occ = Bitboard(0xffff_0000_0000_ffff);
     let per_tick = |boards: &[&str]| {
         let mut settings = Settings::default();
@@ -255,7 +289,7 @@ fn idle_scans() {
         )
         .expect("start");
         let mut out = Vec::new();
-        let n = 20_000_000u64;
+        let n = bench::pick(20_000_000u64, 2_000_000);
         let began = Instant::now();
         for t in 0..n {
             for b in 0..boards.len() {
@@ -271,14 +305,22 @@ fn idle_scans() {
         "idle scan tick: one board {one:.2} ns, two boards {two:.2} ns ({:.2}x)",
         two / one
     );
+    targets.at_most(
+        "idle scan tick, two boards against one",
+        two / one,
+        2.0,
+        "×",
+    );
 }
 
 fn child() {
+    let mut targets = bench::Targets::new("two_boards");
     let entries = trace();
     let events = replay_all(&entries);
-    replication(&entries, &events);
-    release_to_speech(&entries, &events);
-    idle_scans();
+    replication(&entries, &events, &mut targets);
+    release_to_speech(&entries, &events, &mut targets);
+    idle_scans(&mut targets);
+    targets.finish();
 }
 
 fn main() {

@@ -208,3 +208,46 @@ pub fn criterion() -> criterion::Criterion {
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
+
+/// What `pegboard play --scan-timing` said of its scans at its end.
+pub struct ScanTiming {
+    /// "scans taken after they were due: …"
+    pub taken: String,
+    /// "scans handled after they were taken: …"
+    pub handled: String,
+}
+
+impl ScanTiming {
+    /// The two lines in what `play --scan-timing` printed.
+    pub fn of(printed: &str) -> ScanTiming {
+        let line = |what: &str| -> String {
+            printed
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("pegboard: scans {what}: ")))
+                .unwrap_or_else(|| panic!("play did not say how its scans were {what}: {printed}"))
+                .to_string()
+        };
+        ScanTiming {
+            taken: line("taken after they were due"),
+            handled: line("handled after they were taken"),
+        }
+    }
+
+    /// The latest a scan was taken after it was due, ms.
+    pub fn max_taken(&self) -> f64 {
+        max_ms(&self.taken)
+    }
+
+    /// The longest a scan waited between being taken and being handled, ms.
+    pub fn max_handled(&self) -> f64 {
+        max_ms(&self.handled)
+    }
+}
+
+/// The "max N ms" of a line `play --scan-timing` printed.
+fn max_ms(line: &str) -> f64 {
+    line.split_once("max ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no max in {line}"))
+}
