@@ -1,7 +1,8 @@
 //! The mirror's web server over real sockets: every route, the state's
 //! fields after each move of real games, what it refuses (other methods,
 //! unknown paths, malformed and oversized requests), fifty event streams
-//! at once with none dropped, and a clean stop with streams open.
+//! at once with none dropped, and a clean stop with streams open that
+//! still delivers what was handed over before it.
 
 mod common;
 
@@ -274,6 +275,61 @@ fn fifty_event_streams_each_get_the_state_then_every_event() {
     let began = Instant::now();
     m.stop();
     assert!(began.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn a_stop_delivers_every_event_handed_over_before_it_to_every_viewer() {
+    // pegboard stops (its time is up, SIGTERM) right after a move: the
+    // sighted opponent's page must still get that move, and every viewer
+    // the same lines.
+    let m = start();
+    let events = game_events("immortal-games.pgn", 17);
+    let moves = events
+        .iter()
+        .filter(|e| matches!(e.event, Event::Move { .. }))
+        .count();
+    let mut readers = Vec::new();
+    for _ in 0..20 {
+        let mut s = TcpStream::connect(m.addr()).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            .expect("sent");
+        let mut r = BufReader::new(s);
+        let first = sse_until(&mut r, |_| true);
+        assert!(first[0].contains("\"fen\""), "{first:?}");
+        readers.push(r);
+    }
+    let handles: Vec<_> = readers
+        .into_iter()
+        .map(|mut r| {
+            std::thread::spawn(move || {
+                // Until the stream ends.
+                sse_until(&mut r, |_| false)
+                    .iter()
+                    .filter(|d| d.contains("\"event\":\"move\""))
+                    .count()
+            })
+        })
+        .collect();
+    // Each event on its own, the stop straight after the last.
+    for e in &events {
+        m.send(std::slice::from_ref(e));
+    }
+    let began = Instant::now();
+    m.stop();
+    assert!(
+        began.elapsed() < Duration::from_secs(2),
+        "the stop took {:?}",
+        began.elapsed()
+    );
+    for h in handles {
+        assert_eq!(
+            h.join().expect("reader"),
+            moves,
+            "every move handed over before the stop reached the viewer"
+        );
+    }
 }
 
 #[test]

@@ -32,6 +32,10 @@ const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// A connection that sends no request head within this long is closed.
 const HEAD_WITHIN: Duration = Duration::from_secs(10);
 
+/// How long a stop waits for the open event streams to write what was
+/// sent before it; a viewer that reads nothing is not waited for longer.
+const FLUSH_WITHIN: Duration = Duration::from_millis(500);
+
 /// Why the mirror could not start.
 #[derive(Debug)]
 pub enum Error {
@@ -89,6 +93,8 @@ struct Shared {
 enum Line {
     Event(Arc<str>),
     State(Arc<str>),
+    /// The mirror stops: a stream ends here, after everything before it.
+    End,
 }
 
 impl Shared {
@@ -223,11 +229,11 @@ async fn serve(
     }
     loop {
         tokio::select! {
-            _ = &mut stopped => return,
+            _ = &mut stopped => break,
             message = rx.recv() => match message {
                 Some(Message::Events(events)) => take(&shared, &events),
                 Some(Message::Scoresheet(text)) => shared.lock().pgn = text,
-                None => return,
+                None => break,
             },
             accepted = listener.accept() => {
                 let Ok((socket, peer)) = accepted else { continue };
@@ -248,6 +254,24 @@ async fn serve(
             }
         }
     }
+    // What was handed over before the stop still reaches every viewer: the
+    // events waiting here are taken, each stream ends after them, and the
+    // streams are given a moment to write them out.
+    while let Ok(message) = rx.try_recv() {
+        match message {
+            Message::Events(events) => take(&shared, &events),
+            Message::Scoresheet(text) => shared.lock().pgn = text,
+        }
+    }
+    let _ = shared.lines.send([Line::End].into());
+    let flushed = async {
+        while shared.streams.load(Ordering::SeqCst) > 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    let _ = tokio::time::timeout(FLUSH_WITHIN, flushed).await;
+    // A stream that has ended still has its last bytes to write.
+    tokio::time::sleep(Duration::from_millis(10)).await;
 }
 
 /// Events into the state, and out to every stream.
@@ -342,13 +366,15 @@ fn sse_stream(
             }
             Err(broadcast::error::RecvError::Closed) => return None,
         };
+        if matches!(batch.first(), Some(Line::End)) {
+            return None;
+        }
         let events: Vec<Result<SseEvent, std::convert::Infallible>> = batch
             .into_iter()
-            .map(|l| {
-                Ok(match l {
-                    Line::Event(text) => SseEvent::default().data(&*text),
-                    Line::State(text) => SseEvent::default().event("state").data(&*text),
-                })
+            .filter_map(|l| match l {
+                Line::Event(text) => Some(Ok(SseEvent::default().data(&*text))),
+                Line::State(text) => Some(Ok(SseEvent::default().event("state").data(&*text))),
+                Line::End => None,
             })
             .collect();
         Some((stream::iter(events), (rx, shared, open)))
