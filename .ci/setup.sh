@@ -17,6 +17,9 @@ packages=(
     # ALSA's plugins with libjack, as a desktop install has them: the test
     # that their noise is caught while an output opens needs them there.
     libasound2-plugins libjack-jackd2-0
+    # The clip maker (tools/make-clips.py), which the pronunciation test
+    # runs to check that the shipped clips are what it makes.
+    sox libsox-fmt-all
     # The serial scanner's test: a linked pseudo-terminal pair.
     socat
     # The scoresheet's tests read every PGN back with python-chess too

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Makes the recorded clip set and the earcons with free tools.
 
-    python3 tools/make-clips.py [LANGUAGE ...]     (default: fide)
+    python3 tools/make-clips.py [--out DIR] [LANGUAGE ...]     (default: fide)
+
+--out DIR writes into DIR instead of sounds/ (tests/pronunciation.rs does,
+to check that the shipped clips are what this makes).
 
 For each language it reads src/announce/lang/LANGUAGE.toml, collects every
 word pegboard can say in it (all words of the file, and the numbers 0 to 100 for
-move numbers and times), has espeak-ng say each word (in its spoken form,
-where the file's [spoken] table gives one: "Koenig" is said "König"), trims the silence
+move numbers and times), has espeak-ng say each word (in espeak-ng's phonemes where the file's
+[phonemes] table gives them: "Rochade" is said [[rOS'A:d@]], ro-SCHA-de;
+else in its spoken form where the [spoken] table gives one: "Koenig" is
+said "König"), trims the silence
 around it with sox, and writes sounds/LANGUAGE/<word>.flac and
 sounds/LANGUAGE/manifest.toml. It also writes the earcons,
 sounds/earcons/*.wav, with sox.
@@ -61,9 +66,9 @@ def words_of(value):
 
 def all_words(table):
     for section, content in table.items():
-        # [spoken] says how words are said; its values are not words to show.
-        # [display] is the mirror page's, never spoken.
-        if section in ("language", "spoken", "display"):
+        # [spoken] and [phonemes] say how words are said; their values are
+        # not words to show. [display] is the mirror page's, never spoken.
+        if section in ("language", "spoken", "phonemes", "display"):
             continue
         stack = [content]
         while stack:
@@ -83,13 +88,16 @@ def run(*cmd):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def make_language(name):
+def make_language(name, sounds):
     table = tomllib.loads((LANG / f"{name}.toml").read_text(encoding="utf-8"))
     voice = table["language"]["synthesizer"]
     words = sorted(set(all_words(table)) | {str(n) for n in NUMBERS})
-    # The clip of a written word says its spoken form ([spoken] table).
+    # The clip of a written word says its phonemes ([phonemes] table), else
+    # its spoken form ([spoken] table), else the word. espeak-ng's command
+    # line reads [[...]] as phonemes.
     spoken = {k.lower(): v for k, v in table.get("spoken", {}).items()}
-    out = SOUNDS / name
+    spoken |= {k.lower(): f"[[{v}]]" for k, v in table.get("phonemes", {}).items()}
+    out = sounds / name
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.flac"):
         old.unlink()
@@ -114,11 +122,11 @@ def make_language(name):
                 "reverse")
             manifest.append(f'"{word}" = "{file}.flac"')
     (out / "manifest.toml").write_text("\n".join(manifest) + "\n", encoding="utf-8")
-    print(f"{name}: {len(words)} clips in {out.relative_to(ROOT)}")
+    print(f"{name}: {len(words)} clips in {out}")
 
 
-def make_earcons():
-    out = SOUNDS / "earcons"
+def make_earcons(sounds):
+    out = sounds / "earcons"
     out.mkdir(parents=True, exist_ok=True)
     for name, tones in EARCONS.items():
         parts = []
@@ -134,10 +142,17 @@ def make_earcons():
                         "trim", "0", str(secs))
                 parts.append(str(part))
             run("sox", "-D", *parts, str(out / f"{name}.wav"))
-    print(f"earcons: {len(EARCONS)} in {out.relative_to(ROOT)}")
+    print(f"earcons: {len(EARCONS)} in {out}")
 
 
 if __name__ == "__main__":
-    for language in sys.argv[1:] or ["fide"]:
-        make_language(language)
-    make_earcons()
+    args = sys.argv[1:]
+    sounds = SOUNDS
+    if args[:1] == ["--out"]:
+        if len(args) < 2:
+            sys.exit("make-clips: --out needs a directory")
+        sounds = pathlib.Path(args[1]).resolve()
+        args = args[2:]
+    for language in args or ["fide"]:
+        make_language(language, sounds)
+    make_earcons(sounds)

@@ -615,15 +615,45 @@ HEADERS = {
 KEEP = {"files.fide", "files.nato"}  # the same in every language
 
 # Each language's [spoken] table: how its synthesizer is to say the words
-# it misreads. German espeak-ng reads "Rochade" with the "ch" of "Bach" and
-# the FIDE file name "Cesar" as "Kesar".
+# it misreads, with a comment for each where the reason is not plain.
+# tests/pronunciation.rs holds each against the dictionaries.
+GERMAN_SPOKEN = [
+    ("Rochade", "Roschade", "Ro-SCHA-de: Duden gives [rɔˈxaːdə], also [rɔˈʃaːdə]. No spelling makes\n"
+     "# espeak-ng stress its second syllable; the clips do (see [phonemes])."),
+    ("Cesar", "Zäsar", "\"Zäsar\", as German players say the file name (Cäsar)."),
+    ("David", "Daavitt", "DA-vid [ˈdaːvɪt], not da-VID."),
+    ("Charlie", "Tschaarli", "TSCHAR-li, as the spelling alphabet says it."),
+    ("Hotel", "Hotell", "ho-TELL."),
+    ("Remis", "Remie", "re-MIE [rəˈmiː], without the s."),
+    ("Remisantrag", "Remie-antrag", None),
+    ("Remisreklamation", "Remie-reklamation", None),
+    ("versiegelt", "versihgelt", "ver-SIE-gelt, über-EIN, wieder-HER-stellen: the stress where German has it."),
+    ("überein", "über-ein", None),
+    ("wiederherstellen", "wiederhehrstellen", None),
+    ("en", "ang", "\"en passant\" is French, [ɑ̃ paˈsɑ̃]: espeak-ng has no spelling for its\n"
+     "# nasal vowels; \"ang\" is nearer than \"ehn\". The clips say it right."),
+]
+# The FIDE file names as each language writes its own form of the name, so
+# that its synthesizer stresses them as its speakers do (César, not ce-SAR).
 SPOKEN = {
-    "de": {"Rochade": "Roschade", "Cesar": "Zäsar"},
-    "en": {},
-    "pt": {},
-    "es": {},
-    "ca": {},
+    "de": GERMAN_SPOKEN,
+    "en": [("Cesar", "Caesar", "CAE-sar, as English says the name.")],
+    "pt": [("Cesar", "César", "The file names as Portuguese writes them: CÉ-sar, FÉ-lix."),
+           ("Felix", "Félix", None)],
+    "es": [("Cesar", "César", "The file names as Spanish writes them: CÉ-sar, FÉ-lix, HÉC-tor."),
+           ("Felix", "Félix", None), ("Hector", "Héctor", None)],
+    "ca": [("Cesar", "Cèsar", "The file names as Catalan writes them: CÈ-sar, FÈ-lix, HÈC-tor."),
+           ("Felix", "Fèlix", None), ("Hector", "Hèctor", None)],
 }
+# Each language's [phonemes] table: espeak-ng phonemes for the clip maker,
+# for words no spelling gets right.
+PHONEMES = {
+    "de": [("Rochade", "rOS'A:d@"), ("Schachmatt", "Sax'mat"), ("en", "A~"), ("passant", "pas'A~")],
+}
+
+
+def toml_key(word):
+    return word if word.isascii() and word.replace("_", "").isalnum() else f'"{word}"'
 
 
 def write(code, table):
@@ -651,10 +681,17 @@ def write(code, table):
     unused = set(table) - used
     if unused:
         raise SystemExit(f"{code}: words for keys fide.toml lacks: {sorted(unused)}")
-    spoken = SPOKEN[code]
     out += master[end:next(i for i, l in enumerate(master) if l == "[spoken]")]
     out.append("[spoken]")
-    out += [f'{written} = "{said}"' for written, said in spoken.items()]
+    for written, said, why in SPOKEN[code]:
+        if why:
+            out.append(f"# {why}")
+        out.append(f'{toml_key(written)} = "{said}"')
+    if code in PHONEMES:
+        start = next(i for i, l in enumerate(master) if l.startswith("# How the clip maker"))
+        out.append("")
+        out += master[start:next(i for i, l in enumerate(master) if l == "[phonemes]") + 1]
+        out += [f'{toml_key(written)} = "{said}"' for written, said in PHONEMES[code]]
     (LANG / f"{code}.toml").write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
 
 

@@ -44,6 +44,11 @@ pub struct Vocabulary {
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
+    /// How the clip maker is to say the words no spelling gets right, in
+    /// espeak-ng's phonemes (optional). Never handed to speech-dispatcher:
+    /// its espeak-ng module reads `[[…]]` out letter by letter.
+    #[serde(default)]
+    pub phonemes: super::spoken::Pronunciation,
 }
 
 /// `[display]`: the words the sighted opponent's mirror page shows around
