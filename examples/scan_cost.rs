@@ -4,7 +4,7 @@
 //!   scan_cost N
 
 use pegboard::sensors::matrix::{MatrixScanner, MatrixTiming};
-use pegboard::sensors::sim::{NoDelay, RegisterPins};
+use pegboard::sim::hardware::{NoDelay, RegisterPins};
 
 fn main() {
     let n: u64 = std::env::args()

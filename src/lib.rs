@@ -7,22 +7,17 @@
 //! recorded sensor sessions that tests and `pegboard replay` share.
 
 pub mod announce;
-pub mod bounded;
-pub mod buttons;
-pub mod calibrate;
 pub mod config;
 pub mod console;
 pub mod core;
 pub mod display;
-pub mod journal;
-pub mod laws;
+pub mod hwcheck;
+pub mod keys;
 pub mod mirror;
-pub mod pgn;
-pub mod quote;
+pub mod record;
 pub mod runtime;
-pub mod scoresheet;
-pub mod sensor_check;
 pub mod sensors;
 pub mod sim;
 pub mod speech;
+pub mod text;
 pub mod trace;

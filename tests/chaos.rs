@@ -26,8 +26,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pegboard::core::Input;
-use pegboard::journal::Store;
-use pegboard::pgn::read_games;
+use pegboard::record::journal::Store;
+use pegboard::record::pgn::read_games;
 use pegboard::sensors::serial::protocol::Message;
 use pegboard::sim::{Rng, Style, moves_of, simulate};
 use pegboard::trace::Reading;

@@ -12,7 +12,7 @@ use std::io::{BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::sim::playable_moves;
 use serde_json::Value;
 use shakmaty::{Position, san::SanPlus};

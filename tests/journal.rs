@@ -8,10 +8,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use pegboard::journal::record::{self, Damage};
-use pegboard::journal::store::load_file;
-use pegboard::journal::{Store, Writer};
-use pegboard::pgn::read_games;
+use pegboard::record::journal::record::{self, Damage};
+use pegboard::record::journal::store::load_file;
+use pegboard::record::journal::{Store, Writer};
+use pegboard::record::pgn::read_games;
 use pegboard::sim::{Style, simulate};
 use pegboard::trace::{Entry, Reading};
 use proptest::prelude::*;

@@ -17,7 +17,7 @@ use pegboard::mirror::Mirror;
 #[path = "support/mirror.rs"]
 mod mirror_view;
 use mirror_view::english;
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Style, simulate};
 use serde_json::Value;

@@ -6,7 +6,7 @@ mod common;
 
 use common::{of, run_with, sans};
 use pegboard::core::Settings;
-use pegboard::pgn::{PgnGame, read_games};
+use pegboard::record::pgn::{PgnGame, read_games};
 use pegboard::sim::{Style, playable_moves, simulate_moves};
 use shakmaty::{Position, san::SanPlus};
 

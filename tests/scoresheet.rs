@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use pegboard::announce::Phrasebook;
 use pegboard::core::clock::TimeControl;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
+use pegboard::record::scoresheet::Scoresheet;
 use pegboard::runtime::replay::{Until, replay};
-use pegboard::scoresheet::Scoresheet;
 use pegboard::sim::{Style, simulate};
 use scoresheet::{ReadGame, with_pgn_reader, with_python_chess};
 

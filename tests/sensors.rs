@@ -4,15 +4,18 @@
 
 use pegboard::sensors::matrix::{MatrixScanner, MatrixTiming};
 use pegboard::sensors::mcp23017::{DEFAULT_ADDRESSES, Mcp23017Bank};
-use pegboard::sensors::sim::{SimDelay, SimI2cBus, SimMatrix, reg};
 use pegboard::sensors::{Layout, SensorSource, SourceError};
+use pegboard::sim::hardware::{SimDelay, SimI2cBus, SimMatrix, reg};
 use shakmaty::{Bitboard, Square};
 
 fn scanner(
     matrix: &SimMatrix,
     timing: MatrixTiming,
-) -> MatrixScanner<pegboard::sensors::sim::SimDrivePin, pegboard::sensors::sim::SimSensePin, SimDelay>
-{
+) -> MatrixScanner<
+    pegboard::sim::hardware::SimDrivePin,
+    pegboard::sim::hardware::SimSensePin,
+    SimDelay,
+> {
     MatrixScanner::new(
         matrix.drive_pins(),
         matrix.sense_pins(),

@@ -170,7 +170,7 @@ fn sigterm_syncs_the_journal_up_to_the_instant_it_came() {
     let (code, _) = ends_within(&mut child, Duration::from_secs(5));
     let out = output(&mut child);
     assert_eq!(code, Some(0), "{out}");
-    let store = pegboard::journal::Store::open(&d.join("journal")).expect("journal");
+    let store = pegboard::record::journal::Store::open(&d.join("journal")).expect("journal");
     let loaded = store.load(1).expect("game 1");
     assert_eq!(loaded.damage, None, "whole");
     let last = loaded.entries.last().expect("records");
@@ -178,7 +178,7 @@ fn sigterm_syncs_the_journal_up_to_the_instant_it_came() {
         last.t > 1500 && matches!(last.reading, pegboard::trace::Reading::Scan { .. }),
         "the time at the signal is on the disk: {last:?}"
     );
-    let beat = pegboard::journal::store::read_beat(&loaded.files.beat);
+    let beat = pegboard::record::journal::store::read_beat(&loaded.files.beat);
     assert_eq!(beat, Some(last.t), "and the beat file says the same");
     let _ = std::fs::remove_dir_all(&d);
 }

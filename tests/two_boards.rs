@@ -5,7 +5,7 @@ mod common;
 
 use common::{of, parse, run_with, sans};
 use pegboard::core::Settings;
-use pegboard::pgn::{PgnGame, read_games};
+use pegboard::record::pgn::{PgnGame, read_games};
 use pegboard::sim::{Sighted, Style, playable_moves, simulate_two_boards};
 use serde_json::Value;
 use shakmaty::Position;
@@ -712,7 +712,7 @@ fn e2_8_a_retraced_game_keeps_only_its_kept_moves_on_the_scoresheet() {
         pegboard::runtime::replay::Until::Idle,
     )
     .expect("replays");
-    let mut sheet = pegboard::scoresheet::Scoresheet::new(&Default::default(), None);
+    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
     for e in &events {
         sheet.observe(e);
     }

@@ -10,7 +10,7 @@ use shakmaty::{
 use serde::Deserialize;
 
 use super::vocabulary::{FileNaming, Vocabulary};
-use crate::laws::Reason;
+use crate::core::laws::Reason;
 
 /// How a move is announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -670,7 +670,7 @@ impl std::error::Error for UciError {}
 /// `e1g1`) in the position `fen` (the start position if `None`).
 pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<String, UciError> {
     use shakmaty::{CastlingMode, fen::Fen, uci::UciMove};
-    let short = |s: &str| crate::quote::short(s).to_string();
+    let short = |s: &str| crate::text::quote::short(s).to_string();
     let pos: Chess = match fen {
         None => Chess::default(),
         Some(text) => {

@@ -48,11 +48,12 @@ pub fn run(a: Args) -> ExitCode {
     };
     let name = if path == "-" { "<stdin>" } else { path };
     // A journal is a trace with a record's frame around each line.
-    let journal = path != "-" && pegboard::journal::store::is_journal(std::path::Path::new(path));
+    let journal =
+        path != "-" && pegboard::record::journal::store::is_journal(std::path::Path::new(path));
     let lines: Box<dyn Iterator<Item = Result<trace::Entry, trace::TraceError>>> = if journal {
-        match pegboard::journal::store::load_file(std::path::Path::new(path)) {
+        match pegboard::record::journal::store::load_file(std::path::Path::new(path)) {
             Ok(loaded) => {
-                let damage = pegboard::journal::store::trace_error(&loaded);
+                let damage = pegboard::record::journal::store::trace_error(&loaded);
                 Box::new(loaded.entries.into_iter().map(Ok).chain(damage.map(Err)))
             }
             Err(e) => {

@@ -4,10 +4,10 @@
 
 use serde::Deserialize;
 
-use crate::bounded;
+use crate::text::bounded;
 use shakmaty::Color;
 
-use crate::buttons::{Action, ButtonTiming, KeyMap};
+use crate::keys::{Action, ButtonTiming, KeyMap};
 use crate::sensors::Layout;
 use crate::sensors::matrix::MatrixTiming;
 use crate::sensors::mcp23017::DEFAULT_ADDRESSES;
@@ -506,7 +506,7 @@ pub fn usable(
                         &["sensors", "trace", "file"],
                         format!(
                             "[sensors.trace] file \"{}\" cannot be read: {e}",
-                            crate::quote::short(file)
+                            crate::text::quote::short(file)
                         ),
                     ));
                 }

@@ -113,9 +113,9 @@ impl<'a> Locator<'a> {
                 .rev()
                 .map(|l| l.trim())
                 .find(|l| l.starts_with('['))
-                .map(|l| format!("{} ", crate::quote::short(l)))
+                .map(|l| format!("{} ", crate::text::quote::short(l)))
                 .unwrap_or_default();
-            Some(format!("{table}{}: ", crate::quote::short(key)))
+            Some(format!("{table}{}: ", crate::text::quote::short(key)))
         });
         ConfigError {
             file: self.file.to_string(),

@@ -6,7 +6,7 @@ pub mod locate;
 
 use serde::Deserialize;
 
-use crate::bounded;
+use crate::text::bounded;
 use shakmaty::Role;
 
 pub use hardware::{
@@ -437,7 +437,7 @@ impl Config {
                 Some(format!(
                     "[[boards]] name = \"{}\": a board's name is 1 to 32 of a-z, 0-9, _ and -, \
                      like \"sighted\"",
-                    crate::quote::short(&b.name)
+                    crate::text::quote::short(&b.name)
                 ))
             } else if b.name == BLIND_BOARD {
                 Some(
@@ -481,7 +481,7 @@ impl Config {
                     format!(
                         "[game] {key} = \"{}\": no such board (the boards: {}; or \"relay\" \
                          for moves relayed by hand)",
-                        crate::quote::short(value),
+                        crate::text::quote::short(value),
                         names.join(", ")
                     ),
                 ));
@@ -559,7 +559,7 @@ impl Config {
                                 format!(
                                     "[speech.speech_dispatcher] voice: speech-dispatcher has no \
                                      voice named \"{}\" (`spd-say -L` lists them)",
-                                    crate::quote::short(wanted)
+                                    crate::text::quote::short(wanted)
                                 ),
                             ));
                         }
@@ -665,7 +665,7 @@ impl Config {
                 return Err(format!(
                     "language = \"{}\": no such built-in language (built in: {}); \
                      a language file is given by its path, e.g. \"./my-language.toml\"",
-                    crate::quote::short(name),
+                    crate::text::quote::short(name),
                     known.join(", ")
                 ));
             }
@@ -673,7 +673,7 @@ impl Config {
                 let text = std::fs::read_to_string(name).map_err(|e| {
                     format!(
                         "language = \"{}\": the language file cannot be read: {e}",
-                        crate::quote::short(name)
+                        crate::text::quote::short(name)
                     )
                 })?;
                 Vocabulary::parse(&text, name).map_err(|e| e.to_string())?
@@ -722,7 +722,7 @@ mod tests {
         assert_eq!(c.delivery(), Delivery::default());
         assert_eq!(c.sensors, SensorsConfig::default());
         assert_eq!(c.board, BoardConfig::default());
-        assert_eq!(c.buttons.timing(), crate::buttons::ButtonTiming::default());
+        assert_eq!(c.buttons.timing(), crate::keys::ButtonTiming::default());
         assert_eq!(
             c.buttons,
             ButtonsConfig::default(),

@@ -92,7 +92,7 @@ impl StartPosition {
     }
 }
 
-pub use crate::laws::Reason;
+pub use crate::core::laws::Reason;
 
 /// The end of the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

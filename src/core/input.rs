@@ -272,7 +272,7 @@ fn square(field: &str, s: &str) -> Result<Square, String> {
     s.parse::<Square>().map_err(|_| {
         format!(
             "`{field}` must be a square from a1 to h8, not \"{}\"",
-            crate::quote::short(s)
+            crate::text::quote::short(s)
         )
     })
 }
@@ -283,13 +283,13 @@ fn relayed(input: &str, uci: Option<&str>, san: Option<&str>) -> Result<Relayed,
         (Some(u), None) => u.parse().map(Relayed::Uci).map_err(|_| {
             format!(
                 "input `{input}`: `uci` must be a move in UCI such as \"g8f6\", not \"{}\"",
-                crate::quote::short(u)
+                crate::text::quote::short(u)
             )
         }),
         (None, Some(s)) => s.parse().map(Relayed::San).map_err(|_| {
             format!(
                 "input `{input}`: `san` must be a move in SAN such as \"Nf6\", not \"{}\"",
-                crate::quote::short(s)
+                crate::text::quote::short(s)
             )
         }),
         _ => Err(format!(
@@ -304,7 +304,7 @@ fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
         Some("black") => Ok(Color::Black),
         Some(other) => Err(format!(
             "input `{input}`: `color` must be \"white\" or \"black\", not \"{}\"",
-            crate::quote::short(other)
+            crate::text::quote::short(other)
         )),
         None => Err(format!(
             "input `{input}` needs a `color` (\"white\" or \"black\")"
@@ -317,7 +317,7 @@ impl Input {
     /// the input should have held.
     pub fn decode(name: &str, f: &InputFields) -> Result<Input, InputError> {
         let bad = |message: String| InputError::Field {
-            input: crate::quote::short(name).to_string(),
+            input: crate::text::quote::short(name).to_string(),
             message,
         };
         let uses_piece = name == "promote";
@@ -358,7 +358,7 @@ impl Input {
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
-                    input: crate::quote::short(name).to_string(),
+                    input: crate::text::quote::short(name).to_string(),
                     field,
                 });
             }
@@ -372,7 +372,7 @@ impl Input {
                 Some(other) => {
                     return Err(bad(format!(
                         "input `promote`: `piece` must be q, r, b or n, not \"{}\"",
-                        crate::quote::short(other)
+                        crate::text::quote::short(other)
                     )));
                 }
                 None => {
@@ -412,7 +412,7 @@ impl Input {
                     return Err(bad(format!(
                         "input `file` needs a `file` from \"a\" to \"h\"{}",
                         f.file
-                            .map(|f| format!(", not \"{}\"", crate::quote::short(f)))
+                            .map(|f| format!(", not \"{}\"", crate::text::quote::short(f)))
                             .unwrap_or_default()
                     )));
                 }
@@ -483,7 +483,7 @@ impl Input {
                 Some(other) => {
                     return Err(bad(format!(
                         "input `restarted`: `clocks` must be \"held\" or \"running\", not \"{}\"",
-                        crate::quote::short(other)
+                        crate::text::quote::short(other)
                     )));
                 }
             },
@@ -529,7 +529,11 @@ impl Input {
                 }
                 Input::Setup(setup)
             }
-            other => return Err(InputError::Unknown(crate::quote::short(other).to_string())),
+            other => {
+                return Err(InputError::Unknown(
+                    crate::text::quote::short(other).to_string(),
+                ));
+            }
         })
     }
 
@@ -622,7 +626,7 @@ impl Input {
             } else {
                 return Err(bad(format!(
                     "`{}` is no field of an input",
-                    crate::quote::short(key)
+                    crate::text::quote::short(key)
                 )));
             };
             if !ok {

@@ -11,15 +11,16 @@ pub mod event;
 pub mod footprint;
 pub mod game;
 pub mod input;
+pub mod laws;
 pub mod replica;
 pub mod settings;
 pub mod touch;
 pub mod tracker;
 
-pub use controller::{BLIND_BOARD, Controller};
+pub use controller::Controller;
 pub use event::{Event, Stamped};
 pub use game::{Game, StartPosition};
 pub use input::{ClockSetting, Input};
 pub use settings::{
-    ClockSettings, ClockStart, FlagRule, Players, Seat, Seats, Settings, TouchPolicy,
+    BLIND_BOARD, ClockSettings, ClockStart, FlagRule, Players, Seat, Seats, Settings, TouchPolicy,
 };

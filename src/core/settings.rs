@@ -7,6 +7,10 @@ use super::clock::{IncrementTiming, TimeControl};
 
 use super::debounce::DEFAULT_WINDOW_MS;
 
+/// The name of the visually handicapped player's board: where moves are
+/// made when a seat names no other.
+pub const BLIND_BOARD: &str = "blind";
+
 /// What to do when a player moves another piece than the one touched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -68,7 +72,7 @@ impl Seat {
     /// player's board, where moves are made when nothing else is said.
     pub fn written(&self) -> Option<String> {
         match self {
-            Seat::Board(name) if name == super::controller::BLIND_BOARD => None,
+            Seat::Board(name) if name == BLIND_BOARD => None,
             Seat::Board(name) => Some(name.clone()),
             Seat::Relay => Some("relay".to_string()),
         }
@@ -99,7 +103,7 @@ impl Seats {
 impl Default for Seats {
     /// Both players on the blind player's board: the one-board setup.
     fn default() -> Self {
-        let blind = Seat::Board(super::controller::BLIND_BOARD.to_string());
+        let blind = Seat::Board(BLIND_BOARD.to_string());
         Seats {
             white: blind.clone(),
             black: blind,

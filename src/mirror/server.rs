@@ -56,7 +56,7 @@ impl std::fmt::Display for Error {
             Error::Address(a) => write!(
                 f,
                 "[mirror] listen = \"{}\": not an address and port like \"127.0.0.1:8080\"",
-                crate::quote::short(a)
+                crate::text::quote::short(a)
             ),
             Error::Bind { address, error } => {
                 write!(f, "the mirror cannot listen on {address}: {error}")

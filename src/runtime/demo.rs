@@ -8,7 +8,7 @@ use crossbeam_channel::RecvTimeoutError;
 
 use crate::announce::Phrasebook;
 use crate::core::{BLIND_BOARD, Controller, Input, Settings, Stamped};
-use crate::pgn::read_games;
+use crate::record::pgn::read_games;
 use crate::runtime::error::{Error, Result};
 use crate::runtime::outputs::emit;
 use crate::runtime::replay::feed;

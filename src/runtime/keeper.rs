@@ -19,11 +19,11 @@ use shakmaty::{Bitboard, Position as _};
 use crate::announce::Phrasebook;
 use crate::config::{Config, ResumeClocks};
 use crate::core::{Controller, Event, Input, Settings, Stamped, StartPosition};
-use crate::journal::{GameFiles, Loaded, Store, Writer, store};
+use crate::record::journal::{GameFiles, Loaded, Store, Writer, store};
+use crate::record::scoresheet::Scoresheet;
 use crate::runtime::error::{Error, Result};
 use crate::runtime::outputs::Door;
 use crate::runtime::replay::{Until, stream};
-use crate::scoresheet::Scoresheet;
 use crate::trace::{Header, Reading};
 
 /// While a clock runs, a record at least this often (ms).

@@ -1,7 +1,7 @@
 //! A source and keys from the configuration.
 
-use crate::buttons::KeySource;
 use crate::config::hardware::{ButtonsConfig, SensorsConfig, SourceKind};
+use crate::keys::KeySource;
 use crate::runtime::error::{Error, Result};
 use crate::sensors::SensorSource;
 use crate::sensors::serial::SerialScanner;

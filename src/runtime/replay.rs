@@ -196,7 +196,7 @@ pub(crate) fn feed(
             let known: Vec<&str> = c.board_names().collect();
             format!(
                 "board \"{}\" is not configured (configured: {})",
-                crate::quote::short(name),
+                crate::text::quote::short(name),
                 known.join(", ")
             )
         })

@@ -10,10 +10,10 @@ use rppal::gpio::{Bias, Gpio, IoPin, Mode};
 use rppal::hal::Delay;
 use rppal::i2c::I2c;
 
-use crate::buttons::GpioButtons;
 use crate::config::Tm1637Config;
 use crate::config::hardware::{ButtonsConfig, MatrixConfig, Mcp23017Config};
 use crate::display::{ClockDisplay, Tm1637, Tm1637Pair};
+use crate::keys::GpioButtons;
 use crate::runtime::error::{Error, Result};
 use crate::sensors::SensorSource;
 use crate::sensors::matrix::MatrixScanner;

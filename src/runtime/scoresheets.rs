@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::config::Config;
 use crate::core::BLIND_BOARD;
-use crate::journal::Store;
+use crate::record::journal::Store;
 use crate::runtime::error::{Error, Result};
 use crate::runtime::keeper::{journal_dir, rebuild};
 

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Bitboard;
 
-use crate::buttons::{ButtonDebouncer, KeySource, Keypad, Press};
 use crate::config::Config;
 use crate::core::Input;
+use crate::keys::{ButtonDebouncer, KeySource, Keypad, Press};
 use crate::runtime::error::Result;
 use crate::runtime::open::{open_keys, open_source};
 use crate::sensors::poller::Poller;

@@ -1,20 +1,20 @@
 //! The hardware commands: `pegboard record`, `pegboard hw-test` and
 //! `pegboard calibrate`. Each runs the configured sensor source at its scan
 //! rate; the judgement (debounce, flicker, calibration) is in the pure
-//! modules [`crate::sensor_check`] and [`crate::calibrate`].
+//! modules [`crate::hwcheck::sensor_check`] and [`crate::hwcheck::calibrate`].
 
 use std::io::Write;
 
 use shakmaty::Bitboard;
 
 use crate::announce::Phrasebook;
-use crate::calibrate::{self, Calibration, Said, Step};
 use crate::config::Config;
 use crate::core::{BLIND_BOARD, Input};
+use crate::hwcheck::calibrate::{self, Calibration, Said, Step};
+use crate::hwcheck::sensor_check::{self, Seen, SensorCheck};
 use crate::runtime::error::{Error, Result};
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
 use crate::runtime::station::{Station, Stop};
-use crate::sensor_check::{self, Seen, SensorCheck};
 use crate::sensors::SensorSource;
 use crate::speech::{Kind, Speaker, Utterance};
 use crate::trace::{self, Header, Reading};
@@ -234,12 +234,11 @@ pub fn calibrate(
                             message: why,
                         })
                     })?;
-                    crate::journal::replace_file(std::path::Path::new(config_file), &new).map_err(
-                        |error| Error::File {
-                            path: config_file.to_string(),
-                            error,
-                        },
-                    )?;
+                    crate::record::journal::replace_file(std::path::Path::new(config_file), &new)
+                        .map_err(|error| Error::File {
+                        path: config_file.to_string(),
+                        error,
+                    })?;
                     let [a1, h1, h8] = corners;
                     writeln!(
                         out,

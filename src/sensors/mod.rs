@@ -20,7 +20,6 @@ pub mod matrix;
 pub mod mcp23017;
 pub mod poller;
 pub mod serial;
-pub mod sim;
 pub mod trace_source;
 
 use std::fmt;

@@ -25,13 +25,13 @@ use crate::announce::Pronunciation;
 #[serde(deny_unknown_fields, default)]
 pub struct DispatcherSettings {
     /// -100 (slowest) … 0 (the synthesizer's normal) … 100 (fastest).
-    #[serde(deserialize_with = "crate::bounded::i32_in::<_, -100, 100>")]
+    #[serde(deserialize_with = "crate::text::bounded::i32_in::<_, -100, 100>")]
     pub rate: i32,
     /// -100 … 100; 0 is the voice's normal pitch.
-    #[serde(deserialize_with = "crate::bounded::i32_in::<_, -100, 100>")]
+    #[serde(deserialize_with = "crate::text::bounded::i32_in::<_, -100, 100>")]
     pub pitch: i32,
     /// -100 … 100.
-    #[serde(deserialize_with = "crate::bounded::i32_in::<_, -100, 100>")]
+    #[serde(deserialize_with = "crate::text::bounded::i32_in::<_, -100, 100>")]
     pub volume: i32,
     /// A synthesizer voice by name; empty: the first voice of the language.
     pub voice: String,

@@ -79,12 +79,12 @@ pub struct SpeechConfig {
     pub muted: bool,
     /// How long a voice may take to begin to sound (and to answer any call)
     /// before it has failed for the utterance and the next voice says it.
-    #[serde(deserialize_with = "crate::bounded::u64_in::<_, 50, 10_000>")]
+    #[serde(deserialize_with = "crate::text::bounded::u64_in::<_, 50, 10_000>")]
     pub start_within_ms: u64,
     /// How long a voice may take to open (speech-dispatcher started on
     /// demand, a named voice looked up) before it is abandoned as hanging
     /// and tried again later; meanwhile the next voice speaks.
-    #[serde(deserialize_with = "crate::bounded::u64_in::<_, 1_000, 600_000>")]
+    #[serde(deserialize_with = "crate::text::bounded::u64_in::<_, 1_000, 600_000>")]
     pub open_within_ms: u64,
     pub speech_dispatcher: DispatcherSettings,
     pub clips: ClipsConfig,
@@ -116,7 +116,7 @@ pub struct ClipsConfig {
     /// `./sounds`, then `/usr/share/pegboard/sounds`.
     pub directory: Option<PathBuf>,
     /// 0.0 (silent) … 1.0 (as recorded).
-    #[serde(deserialize_with = "crate::bounded::fraction")]
+    #[serde(deserialize_with = "crate::text::bounded::fraction")]
     pub volume: f32,
 }
 

@@ -284,7 +284,7 @@ fn describe(v: &serde_json::Value) -> String {
         serde_json::Value::Null => "null".into(),
         serde_json::Value::Bool(b) => b.to_string(),
         serde_json::Value::Number(n) => n.to_string(),
-        serde_json::Value::String(s) => format!("\"{}\"", crate::quote::short(s)),
+        serde_json::Value::String(s) => format!("\"{}\"", crate::text::quote::short(s)),
         serde_json::Value::Array(_) => "a list".into(),
         serde_json::Value::Object(_) => "an object".into(),
     }
@@ -352,7 +352,7 @@ pub(crate) fn occ_from_hex(s: &str) -> Result<Bitboard, String> {
     if !valid {
         return Err(format!(
             "`occ` must be exactly 16 lowercase hexadecimal digits, not \"{}\"",
-            crate::quote::short(s)
+            crate::text::quote::short(s)
         ));
     }
     u64::from_str_radix(s, 16)
@@ -364,7 +364,7 @@ fn square(field: &str, s: &str) -> Result<Square, String> {
     s.parse::<Square>().map_err(|_| {
         format!(
             "`{field}` must be a square from a1 to h8, not \"{}\"",
-            crate::quote::short(s)
+            crate::text::quote::short(s)
         )
     })
 }
@@ -497,7 +497,7 @@ pub(crate) fn parse_line(
             Some(other) => {
                 return Err(format!(
                     "`variant` must be \"standard\" or \"chess960\", not \"{}\"",
-                    crate::quote::short(other)
+                    crate::text::quote::short(other)
                 ));
             }
         };

@@ -25,7 +25,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::sim::playable_moves;
 
 const CHILD: &str = "PEGBOARD_CONSOLE_BENCH_CHILD";

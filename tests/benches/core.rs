@@ -21,7 +21,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Settings, Stamped, StartPosition};
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::runtime::replay::{Until, replay, stream};
 use pegboard::sim::{Style, simulate};
 use pegboard::trace::{self, Reading};

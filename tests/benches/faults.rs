@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use audio::AudioEnv;
 use crossbeam_channel::Receiver;
 use pegboard::config::Config;
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::sim::{Style, playable_moves, simulate};
 use pegboard::speech::{
     Kind, Report, Speaker, SpeechConfig, TextOutput, Utterance, VoiceName, build_chain,

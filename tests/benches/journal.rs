@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use pegboard::announce::Phrasebook;
 use pegboard::core::clock::TimeControl;
 use pegboard::core::{BLIND_BOARD, Input, Settings, Stamped};
-use pegboard::journal::{Store, Writer};
+use pegboard::record::journal::{Store, Writer};
 use pegboard::runtime::replay::{Until, stream};
 use pegboard::sim::{GameRecord, Style, simulate};
 use pegboard::trace::{Entry, Reading};
@@ -175,7 +175,7 @@ fn resume_in_process(store: &Store) -> Duration {
     let began = Instant::now();
     let numbers = store.numbers().expect("games");
     let loaded = store.load(*numbers.last().expect("a game")).expect("loads");
-    let mut sheet = pegboard::scoresheet::Scoresheet::new(&Default::default(), None);
+    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
     let replayed = stream(
         loaded.entries.iter().map(Ok),
         "bench",
@@ -306,7 +306,8 @@ fn fast_game(dir: &Path) -> PathBuf {
         "{}/tests/games/kasparov-deep-blue-1997.pgn",
         env!("CARGO_MANIFEST_DIR")
     );
-    let games = pegboard::pgn::read_games(&std::fs::read(path).expect("games")).expect("PGN");
+    let games =
+        pegboard::record::pgn::read_games(&std::fs::read(path).expect("games")).expect("PGN");
     let style = Style {
         think: (400, 600),
         hand: (200, 400),

@@ -20,7 +20,7 @@ mod bench;
 
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings};
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Style, playable_moves, simulate_moves};
 use pegboard::trace::{Entry, Reading};

@@ -35,7 +35,7 @@ mod bench;
 #[path = "../support/mirror.rs"]
 mod mirror_view;
 use mirror_view::english;
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::runtime::outputs::emit;
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Style, simulate};

@@ -20,7 +20,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::sim::{Style, simulate};
 use pegboard::trace::{self, Reading};
 

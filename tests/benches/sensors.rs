@@ -20,7 +20,7 @@ use pegboard::sensors::Layout;
 use pegboard::sensors::matrix::{MatrixScanner, MatrixTiming};
 use pegboard::sensors::mcp23017::{DEFAULT_ADDRESSES, Mcp23017Bank};
 use pegboard::sensors::serial::protocol::{FrameParser, Message, encode};
-use pegboard::sensors::sim::{NoDelay, RegisterPins, SimI2cBus};
+use pegboard::sim::hardware::{NoDelay, RegisterPins, SimI2cBus};
 
 const START: u64 = 0xFFFF_0000_0000_FFFF;
 

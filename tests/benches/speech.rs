@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use pegboard::announce::Phrasebook;
 use pegboard::announce::phrases::{Style, Styles};
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::runtime::demo::GAME;
 use pegboard::sim::playable_moves;
 use pegboard::speech::{

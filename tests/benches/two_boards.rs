@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use pegboard::announce::Phrasebook;
 use pegboard::core::debounce::DEFAULT_WINDOW_MS;
 use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, Stamped, StartPosition};
-use pegboard::pgn::read_games;
+use pegboard::record::pgn::read_games;
 use pegboard::runtime::replay::{Until, replay};
 use pegboard::sim::{Sighted, Style, playable_moves, simulate_two_boards};
 use pegboard::speech::{

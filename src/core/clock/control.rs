@@ -216,7 +216,7 @@ fn check_form(text: &str, separator: &str, form: &str) -> Result<(), ControlErro
     } else {
         Err(ControlError(format!(
             "\"{}\" is not a time control: {form}",
-            crate::quote::short(text)
+            crate::text::quote::short(text)
         )))
     }
 }

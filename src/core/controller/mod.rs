@@ -18,16 +18,13 @@ use super::debounce::{Debouncer, SquareChange};
 use super::event::{ClockCause, Event, MissingPiece, Side, Stamped, piece_letter};
 use super::game::{ClaimOutcome, Ending, Game, Reason, StartError, StartPosition};
 use super::input::{ClockSetting, Input};
-use super::settings::{ClockStart, FlagRule, Settings};
+use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
 use crate::announce::phrases::{Notice, Phrasebook};
 
 mod arbiter;
 mod inputs;
-
-/// The name of the visually handicapped player's board.
-pub const BLIND_BOARD: &str = "blind";
 
 /// The boards a game is played with: `named`, and every board a player
 /// moves on (`settings.seats`), each once.

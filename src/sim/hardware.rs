@@ -66,7 +66,7 @@ impl MatrixState {
 }
 
 /// A simulated switch matrix; hand its pins to a
-/// [`MatrixScanner`](super::matrix::MatrixScanner).
+/// [`MatrixScanner`](crate::sensors::matrix::MatrixScanner).
 #[derive(Clone)]
 pub struct SimMatrix {
     state: Rc<RefCell<MatrixState>>,

@@ -1,4 +1,4 @@
-//! Buttons: debounced presses, long presses, and the keypad's meaning.
+//! The keys: debounced presses, long presses, and the keypad's meaning.
 //!
 //! Up to 16 keys are read as one 16-bit word (bit i = key i, 1 = pressed),
 //! from GPIO pins ([`GpioButtons`]) or from the serial scanner's button

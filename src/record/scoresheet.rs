@@ -44,8 +44,8 @@ pub struct Scoresheet {
 }
 
 /// The `Termination` tag's word for an ending (the PGN standard's words).
-fn termination(reason: crate::laws::Reason) -> &'static str {
-    use crate::laws::Reason::*;
+fn termination(reason: crate::core::laws::Reason) -> &'static str {
+    use crate::core::laws::Reason::*;
     match reason {
         Flag | BothFlags => "time forfeit",
         IllegalMoves => "rules infraction",
