@@ -55,38 +55,39 @@ fn only_the_runtime_constructs_a_controller() {
 
 #[test]
 fn the_wings_below_the_runtime_do_not_reach_up() {
-    for (wing, above) in [
+    let rules: [(&str, &[&str]); 8] = [
         (
             "src/sensors/",
-            ["crate::config", "crate::keys", "crate::runtime"],
+            &["crate::config", "crate::keys", "crate::runtime"],
         ),
         (
             "src/core/",
-            ["crate::config", "crate::speech", "crate::runtime"],
+            &["crate::config", "crate::speech", "crate::runtime"],
         ),
         (
             "src/display/",
-            ["crate::config", "crate::speech", "crate::runtime"],
+            &["crate::config", "crate::speech", "crate::runtime"],
         ),
         (
             "src/speech/",
-            ["crate::config", "crate::sensors", "crate::runtime"],
+            &["crate::config", "crate::sensors", "crate::runtime"],
         ),
         (
             "src/keys/",
-            ["crate::config", "crate::speech", "crate::runtime"],
+            &["crate::config", "crate::speech", "crate::runtime"],
         ),
         (
             "src/record/",
-            ["crate::config", "crate::speech", "crate::runtime"],
+            &["crate::config", "crate::speech", "crate::runtime"],
         ),
         (
             "src/sim/",
-            ["crate::config", "crate::speech", "crate::runtime"],
+            &["crate::config", "crate::speech", "crate::runtime"],
         ),
         // A leaf: every wing may use it, it uses none.
-        ("src/text/", ["crate::", "crate::", "crate::"]),
-    ] {
+        ("src/text/", &["crate::"]),
+    ];
+    for (wing, above) in rules {
         for (name, text) in all().iter().filter(|(n, _)| n.starts_with(wing)) {
             for up in above {
                 assert!(!text.contains(up), "{name} uses {up}");

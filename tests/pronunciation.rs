@@ -447,14 +447,18 @@ fn spoken_words(name: &str) -> BTreeSet<String> {
     words
 }
 
-/// The numbers the reference holds (the clips hold 0 to 100; a time or a
-/// move number is spoken in them).
-fn numbers(reference: &BTreeMap<String, Vec<String>>) -> Vec<String> {
-    reference
-        .keys()
-        .filter(|k| k.chars().all(|c| c.is_ascii_digit()))
-        .cloned()
-        .collect()
+/// What a language speaks that the reference holds: its words, and the
+/// numbers (the clips hold 0 to 100; a time or a move number is spoken in
+/// them).
+fn texts(name: &str, reference: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut texts: Vec<String> = spoken_words(name).into_iter().collect();
+    texts.extend(
+        reference
+            .keys()
+            .filter(|k| k.chars().all(|c| c.is_ascii_digit()))
+            .cloned(),
+    );
+    texts
 }
 
 /// `text` said by espeak-ng matches one of `forms`: its main stress falls
@@ -503,9 +507,7 @@ fn the_clips_say_every_german_word_as_the_dictionaries_do() {
     for name in ["fide", "de"] {
         let v = language(name);
         let voice = v.language.synthesizer.clone();
-        let mut texts: Vec<String> = spoken_words(name).into_iter().collect();
-        texts.extend(numbers(&reference));
-        for word in texts {
+        for word in texts(name, &reference) {
             // What tools/make-clips.py hands espeak-ng.
             let said = match v.phonemes.word(&word) {
                 Some(phonemes) => format!("[[{phonemes}]]"),
@@ -525,9 +527,7 @@ fn speech_dispatcher_says_every_german_word_as_the_dictionaries_do_but_the_liste
     for name in ["fide", "de"] {
         let v = language(name);
         let mut deviating = BTreeMap::new();
-        let mut texts: Vec<String> = spoken_words(name).into_iter().collect();
-        texts.extend(numbers(&reference));
-        for word in texts {
+        for word in texts(name, &reference) {
             // What speech-dispatcher is given: the [spoken] form.
             let said = v.spoken.apply(&word).into_owned();
             if let Err(e) = says(&v.language.synthesizer, &said, &reference[&word]) {
@@ -641,11 +641,9 @@ fn words_written_in_ascii_are_misread_without_their_spoken_form() {
     assert_eq!(fide.spoken.apply("Koenig Eva zwei"), "König Eva zwei");
     // Phonemes never reach speech-dispatcher: no [spoken] form holds them.
     for name in Vocabulary::built_in_names() {
+        let v = language(name);
         for word in spoken_words(name) {
-            assert!(
-                !language(name).spoken.apply(&word).contains("[["),
-                "{name}: {word}"
-            );
+            assert!(!v.spoken.apply(&word).contains("[["), "{name}: {word}");
         }
     }
 }

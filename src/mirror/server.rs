@@ -231,8 +231,7 @@ async fn serve(
         tokio::select! {
             _ = &mut stopped => break,
             message = rx.recv() => match message {
-                Some(Message::Events(events)) => take(&shared, &events),
-                Some(Message::Scoresheet(text)) => shared.lock().pgn = text,
+                Some(message) => receive(&shared, message),
                 None => break,
             },
             accepted = listener.accept() => {
@@ -258,10 +257,7 @@ async fn serve(
     // events waiting here are taken, each stream ends after them, and the
     // streams are given a moment to write them out.
     while let Ok(message) = rx.try_recv() {
-        match message {
-            Message::Events(events) => take(&shared, &events),
-            Message::Scoresheet(text) => shared.lock().pgn = text,
-        }
+        receive(&shared, message);
     }
     let _ = shared.lines.send([Line::End].into());
     let flushed = async {
@@ -272,6 +268,14 @@ async fn serve(
     let _ = tokio::time::timeout(FLUSH_WITHIN, flushed).await;
     // A stream that has ended still has its last bytes to write.
     tokio::time::sleep(Duration::from_millis(10)).await;
+}
+
+/// One message from the runtime, taken into what the page shows.
+fn receive(shared: &Shared, message: Message) {
+    match message {
+        Message::Events(events) => take(shared, &events),
+        Message::Scoresheet(text) => shared.lock().pgn = text,
+    }
 }
 
 /// Events into the state, and out to every stream.

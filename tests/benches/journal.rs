@@ -302,25 +302,12 @@ fn durable_record() {
 /// A game by fast hands, about a move a second: Kasparov – Deep Blue
 /// 1997, game 6, as a trace `play` reads.
 fn fast_game(dir: &Path) -> PathBuf {
-    let path = format!(
-        "{}/tests/games/kasparov-deep-blue-1997.pgn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let games =
-        pegboard::record::pgn::read_games(&std::fs::read(path).expect("games")).expect("PGN");
     let style = Style {
         think: (400, 600),
         hand: (200, 400),
         ..Style::default()
     };
-    let entries = simulate(&games[5].record, 3, style).expect("simulated");
-    let text: String = entries
-        .iter()
-        .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
-        .collect();
-    let trace = dir.join("game.jsonl");
-    std::fs::write(&trace, text).expect("trace");
-    trace
+    bench::game_six_trace(dir, 3, style)
 }
 
 /// `pegboard play --scan-timing` at 200 Hz for `seconds` on a game by fast

@@ -360,23 +360,12 @@ fn play_runs(targets: &mut bench::Targets) {
     let dir = std::env::temp_dir().join(format!("pegboard-bench-mirror-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
-    let trace = dir.join("game.jsonl");
-    let path = format!(
-        "{}/tests/games/kasparov-deep-blue-1997.pgn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let games = read_games(&std::fs::read(path).expect("games")).expect("PGN");
     let style = Style {
         think: (20, 60),
         hand: (20, 40),
         ..Style::default()
     };
-    let entries = simulate(&games[5].record, 9, style).expect("simulated");
-    let text: String = entries
-        .iter()
-        .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
-        .collect();
-    std::fs::write(&trace, text).expect("trace");
+    let trace = bench::game_six_trace(&dir, 9, style);
     let without = play_with_viewers(&dir, &trace, 0);
     let mut with = None;
     targets.at_most_measured(

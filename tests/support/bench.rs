@@ -251,3 +251,22 @@ fn max_ms(line: &str) -> f64 {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no max in {line}"))
 }
+
+/// Kasparov – Deep Blue 1997, game 6, played by simulated `style` hands
+/// (seed `seed`), as a trace `play` reads: `dir/game.jsonl`.
+pub fn game_six_trace(dir: &Path, seed: u64, style: pegboard::sim::Style) -> PathBuf {
+    let path = format!(
+        "{}/tests/games/kasparov-deep-blue-1997.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let games =
+        pegboard::record::pgn::read_games(&std::fs::read(path).expect("games")).expect("PGN");
+    let entries = pegboard::sim::simulate(&games[5].record, seed, style).expect("simulated");
+    let text: String = entries
+        .iter()
+        .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
+        .collect();
+    let trace = dir.join("game.jsonl");
+    std::fs::write(&trace, text).expect("trace");
+    trace
+}
