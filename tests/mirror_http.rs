@@ -230,23 +230,28 @@ fn sse_until(reader: &mut BufReader<TcpStream>, mut done: impl FnMut(&str) -> bo
     }
 }
 
+/// `n` viewers of the event stream, each past the state that comes first.
+fn viewers(m: &Mirror, n: usize) -> Vec<BufReader<TcpStream>> {
+    (0..n)
+        .map(|_| {
+            let mut s = TcpStream::connect(m.addr()).expect("connects");
+            s.set_read_timeout(Some(Duration::from_secs(10)))
+                .expect("timeout");
+            s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                .expect("sent");
+            let mut r = BufReader::new(s);
+            let first = sse_until(&mut r, |_| true);
+            assert!(first[0].contains("\"fen\""), "{first:?}");
+            r
+        })
+        .collect()
+}
+
 #[test]
 fn fifty_event_streams_each_get_the_state_then_every_event() {
     let m = start();
     let events = game_events("immortal-games.pgn", 17);
-    let mut readers = Vec::new();
-    for _ in 0..50 {
-        let mut s = TcpStream::connect(m.addr()).expect("connects");
-        s.set_read_timeout(Some(Duration::from_secs(10)))
-            .expect("timeout");
-        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            .expect("sent");
-        let mut r = BufReader::new(s);
-        // The state comes first.
-        let first = sse_until(&mut r, |_| true);
-        assert!(first[0].contains("\"fen\""), "{first:?}");
-        readers.push(r);
-    }
+    let readers = viewers(&m, 50);
     m.send(&events);
     let moves = events
         .iter()
@@ -288,18 +293,7 @@ fn a_stop_delivers_every_event_handed_over_before_it_to_every_viewer() {
         .iter()
         .filter(|e| matches!(e.event, Event::Move { .. }))
         .count();
-    let mut readers = Vec::new();
-    for _ in 0..20 {
-        let mut s = TcpStream::connect(m.addr()).expect("connects");
-        s.set_read_timeout(Some(Duration::from_secs(10)))
-            .expect("timeout");
-        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            .expect("sent");
-        let mut r = BufReader::new(s);
-        let first = sse_until(&mut r, |_| true);
-        assert!(first[0].contains("\"fen\""), "{first:?}");
-        readers.push(r);
-    }
+    let readers = viewers(&m, 20);
     let handles: Vec<_> = readers
         .into_iter()
         .map(|mut r| {
