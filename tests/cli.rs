@@ -1,5 +1,7 @@
 //! The `pegboard` command as a user runs it.
 
+#[path = "support/audio.rs"]
+mod audio;
 mod common;
 
 use std::io::Write;
@@ -473,10 +475,15 @@ fn check_config_warns_of_what_would_leave_the_player_without_words() {
         "[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
         trace.display()
     );
+    // speech-dispatcher is the test's own, started (with its espeak-ng
+    // module) before it is asked: what is checked is how check-config
+    // names a missing voice, not how fast a daemon starts on demand.
+    let sound = audio::AudioEnv::start("cli-voices", true);
     let check = |name: &str, text: &str| {
         let file = dir.join(name);
         std::fs::write(&file, format!("{text}{sensors}")).expect("config");
         let out = common::pegboard_command()
+            .envs(sound.vars())
             .arg("check-config")
             .arg(&file)
             .output()
@@ -527,11 +534,10 @@ fn check_config_warns_of_what_would_leave_the_player_without_words() {
     );
     assert_eq!((code, err.as_str()), (Some(0), ""));
     assert!(!dir.join("out").exists(), "the check makes nothing");
-    // A speech-dispatcher voice that does not exist. The test setup
-    // installs speech-dispatcher with espeak-ng, so natively it answers
-    // and the voice is named missing; under an emulator (the Pi's build
-    // under qemu) it may not answer within the check's 3 s, which is then
-    // said instead.
+    // A speech-dispatcher voice that does not exist. The test's own
+    // speech-dispatcher answers, so natively the voice is named missing;
+    // under an emulator (the Pi's build under qemu) it may not answer
+    // within the check's 3 s, which is then said instead.
     let (code, err, file) = check(
         "named.toml",
         "[speech]\nvoices = [\"speech-dispatcher\", \"text\"]\n\
