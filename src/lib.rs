@@ -14,6 +14,7 @@ pub mod display;
 pub mod hwcheck;
 pub mod keys;
 pub mod mirror;
+pub mod net;
 pub mod record;
 pub mod runtime;
 pub mod sensors;

@@ -8,10 +8,10 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use pegboard::announce::Phrasebook;
+use pegboard::console::Door;
 use pegboard::console::{Answer, Request};
 use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
 use pegboard::mirror::Mirror;
-use pegboard::mirror::console::Door;
 use serde_json::Value;
 
 #[path = "support/mirror.rs"]
@@ -58,8 +58,12 @@ impl Console {
             requests: tx,
             secret: secret.as_bytes().to_vec(),
         };
-        let mirror =
-            Mirror::with_console("127.0.0.1:0", mirror_view::english(), door).expect("starts");
+        let mirror = Mirror::with_routes(
+            "127.0.0.1:0",
+            mirror_view::english(),
+            pegboard::console::routes(door),
+        )
+        .expect("starts");
         Console { mirror, game }
     }
 

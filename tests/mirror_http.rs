@@ -330,7 +330,7 @@ fn a_stop_delivers_every_event_handed_over_before_it_to_every_viewer() {
 fn streams_past_the_bound_are_refused_not_queued() {
     let m = start();
     let mut open = Vec::new();
-    for _ in 0..pegboard::mirror::server::MAX_STREAMS {
+    for _ in 0..pegboard::net::limits::MAX_STREAMS {
         let mut s = TcpStream::connect(m.addr()).expect("connects");
         s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             .expect("sent");

@@ -1,14 +1,27 @@
 //! The assistant's and the arbiter's console (E2.9, E2.10, 6.12–6.13, 7):
 //! inputs sent over the mirror's server, by those who hold the secret.
 //!
-//! - [`auth`]: the secret's comparison, sessions and the limit on wrong
-//!   guesses (pure);
+//! - [`routes`]: its page and its routes (`/console`, `POST /api/login`,
+//!   `POST /api/input`), put on the mirror's server by the runtime;
 //! - [`Request`]: one input on its way to the runtime's door, with where
-//!   the answer goes.
+//!   the answer goes; [`Door`]: where they go, and the secret that opens
+//!   it.
+//!
+//! Who may enter (the secret's comparison, sessions, the limit on wrong
+//! guesses) is the server's business: [`crate::net::auth`].
 
-pub mod auth;
+mod routes;
+
+pub use routes::routes;
 
 use crate::core::{Input, Stamped};
+
+/// Where the console's inputs go, and the secret that opens it.
+pub struct Door {
+    pub requests: crossbeam_channel::Sender<Request>,
+    /// The console secret, or the PIN.
+    pub secret: Vec<u8>,
+}
 
 /// An input from the console, to be handed to the game by the runtime
 /// (which journals it), and where to send what became of it.

@@ -5,16 +5,15 @@
 //! - [`state`]: what the page shows, kept from the event stream (pure);
 //! - [`page`]: the page in the configured language, and [`View`]: whom
 //!   the mirror serves;
-//! - [`console`]: the assistant's and arbiter's console on the same
-//!   server: its page, logging in, inputs;
-//! - [`server`]: the web server, on a thread and a small runtime of its
-//!   own, fed events over a channel.
+//! - [`server`]: its routes on the web server ([`crate::net`]), fed
+//!   events over a channel; the runtime may put the console's routes
+//!   beside them.
 
-pub mod console;
 pub mod page;
 pub mod server;
 pub mod state;
 
+pub use crate::net::Error;
 pub use page::View;
-pub use server::{Error, Mirror};
+pub use server::Mirror;
 pub use state::MirrorState;

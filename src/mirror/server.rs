@@ -1,9 +1,9 @@
-//! The mirror's web server: axum on a single-thread tokio runtime in a
-//! thread of its own. The runtime hands it events over a channel and never
-//! waits for it; it serves the page, the state, the event stream (SSE) and
-//! the scoresheet, GET only, to any number of readers up to a bound.
+//! The mirror on the server ([`crate::net::Server`]): the runtime hands it
+//! events over a channel and never waits for it; it serves the page, the
+//! state, the event stream (SSE) and the scoresheet, GET only, to any
+//! number of readers up to a bound, beside whatever other routes it is
+//! given (the console's).
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,55 +18,11 @@ use futures_util::stream::{self, Stream};
 
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::console::{Door, Peer};
 use super::page::View;
 use super::state::MirrorState;
 use crate::core::Stamped;
-
-/// At most this many event streams at once; more get 503.
-pub const MAX_STREAMS: usize = 64;
-
-/// A request's head (request line and headers) may be at most this long.
-const MAX_HEAD_BYTES: usize = 16 * 1024;
-
-/// A connection that sends no request head within this long is closed.
-const HEAD_WITHIN: Duration = Duration::from_secs(10);
-
-/// How long a stop waits for the open event streams to write what was
-/// sent before it; a viewer that reads nothing is not waited for longer.
-const FLUSH_WITHIN: Duration = Duration::from_millis(500);
-
-/// Why the mirror could not start.
-#[derive(Debug)]
-pub enum Error {
-    /// `[mirror] listen` is no address.
-    Address(String),
-    /// The address cannot be listened on (in use, not ours).
-    Bind {
-        address: String,
-        error: std::io::Error,
-    },
-    /// The server's thread or runtime could not start.
-    Start(std::io::Error),
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Address(a) => write!(
-                f,
-                "[mirror] listen = \"{}\": not an address and port like \"127.0.0.1:8080\"",
-                crate::text::quote::short(a)
-            ),
-            Error::Bind { address, error } => {
-                write!(f, "the mirror cannot listen on {address}: {error}")
-            }
-            Error::Start(e) => write!(f, "the mirror cannot start: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
+use crate::net::limits::{FLUSH_WITHIN, MAX_STREAMS};
+use crate::net::{Error, Server};
 
 enum Message {
     Events(Vec<Stamped>),
@@ -108,71 +64,46 @@ impl Shared {
 /// The running mirror.
 pub struct Mirror {
     tx: mpsc::UnboundedSender<Message>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    addr: SocketAddr,
+    server: Server,
 }
 
 impl Mirror {
     /// Listens on `listen` (`"127.0.0.1:8080"`; port 0 picks a free one)
     /// and serves `view` from a thread of its own.
     pub fn start(listen: &str, view: View) -> Result<Mirror, Error> {
-        Mirror::open(listen, view, None)
+        Mirror::with_routes(listen, view, Router::new())
     }
 
-    /// The same, with the console (`/console`, `/api/…`) whose inputs go
-    /// through `door`.
-    pub fn with_console(listen: &str, view: View, door: Door) -> Result<Mirror, Error> {
-        Mirror::open(listen, view, Some(door))
-    }
-
-    fn open(listen: &str, view: View, door: Option<Door>) -> Result<Mirror, Error> {
-        let address: SocketAddr = listen
-            .parse()
-            .map_err(|_| Error::Address(listen.to_string()))?;
-        let listener = std::net::TcpListener::bind(address).map_err(|error| Error::Bind {
-            address: listen.to_string(),
-            error,
-        })?;
-        listener.set_nonblocking(true).map_err(Error::Start)?;
-        let addr = listener.local_addr().map_err(Error::Start)?;
-        let state = MirrorState::new(view.blind, view.orientation);
+    /// The same, with `more` routes on the same server (the console's).
+    pub fn with_routes(listen: &str, view: View, more: Router) -> Result<Mirror, Error> {
+        let shown = MirrorState::new(view.blind, view.orientation);
         let shared = Shared {
             page: view.page.into(),
             inner: Arc::new(Mutex::new(Inner {
-                json: state.to_json().into(),
-                state,
+                json: shown.to_json().into(),
+                state: shown,
                 pgn: String::new(),
             })),
             lines: broadcast::channel(256).0,
             streams: Arc::new(AtomicUsize::new(0)),
         };
+        let app = Router::new()
+            .route("/", get(page))
+            .route("/state", get(state))
+            .route("/events", get(events))
+            .route("/pgn", get(pgn))
+            .with_state(shared.clone())
+            .merge(more);
         let (tx, rx) = mpsc::unbounded_channel();
-        let (stop, stopped) = oneshot::channel();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .enable_time()
-            .build()
-            .map_err(Error::Start)?;
-        let thread = std::thread::Builder::new()
-            .name("mirror".into())
-            .spawn(move || {
-                runtime.block_on(serve(listener, shared, door, rx, stopped));
-                // Dropping the runtime ends every connection still open.
-                runtime.shutdown_timeout(Duration::from_millis(200));
-            })
-            .map_err(Error::Start)?;
-        Ok(Mirror {
-            tx,
-            stop: Some(stop),
-            thread: Some(thread),
-            addr,
-        })
+        let server = Server::start("[mirror] listen", listen, "mirror", app, move |stopped| {
+            keep(shared, rx, stopped)
+        })?;
+        Ok(Mirror { tx, server })
     }
 
     /// The address it listens on.
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.server.addr()
     }
 
     /// Events to show; never waits.
@@ -187,46 +118,19 @@ impl Mirror {
         let _ = self.tx.send(Message::Scoresheet(pgn));
     }
 
-    /// Stops serving: open streams end, the thread is joined.
-    pub fn stop(mut self) {
-        self.end();
-    }
-
-    fn end(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+    /// Stops serving: open streams end after what was sent before, the
+    /// thread is joined.
+    pub fn stop(self) {
+        self.server.stop();
     }
 }
 
-impl Drop for Mirror {
-    fn drop(&mut self) {
-        self.end();
-    }
-}
-
-async fn serve(
-    listener: std::net::TcpListener,
+/// Takes the runtime's messages into what the page shows, until the stop.
+async fn keep(
     shared: Shared,
-    door: Option<Door>,
     mut rx: mpsc::UnboundedReceiver<Message>,
     mut stopped: oneshot::Receiver<()>,
 ) {
-    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
-        return;
-    };
-    let mut app = Router::new()
-        .route("/", get(page))
-        .route("/state", get(state))
-        .route("/events", get(events))
-        .route("/pgn", get(pgn))
-        .with_state(shared.clone());
-    if let Some(door) = door {
-        app = app.merge(super::console::routes(door));
-    }
     loop {
         tokio::select! {
             _ = &mut stopped => break,
@@ -234,23 +138,6 @@ async fn serve(
                 Some(message) => receive(&shared, message),
                 None => break,
             },
-            accepted = listener.accept() => {
-                let Ok((socket, peer)) = accepted else { continue };
-                let app = app.clone();
-                tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
-                        req.extensions_mut().insert(Peer(peer));
-                        let mut app = app.clone();
-                        tower_service::Service::call(&mut app, req)
-                    });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .max_buf_size(MAX_HEAD_BYTES)
-                        .timer(hyper_util::rt::TokioTimer::new())
-                        .header_read_timeout(HEAD_WITHIN)
-                        .serve_connection(hyper_util::rt::TokioIo::new(socket), service)
-                        .await;
-                });
-            }
         }
     }
     // What was handed over before the stop still reaches every viewer: the

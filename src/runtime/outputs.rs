@@ -17,7 +17,7 @@ use crate::runtime::voices::Voices;
 pub fn open_mirror(
     listen: &str,
     view: crate::mirror::View,
-    door: Option<crate::mirror::console::Door>,
+    door: Option<crate::console::Door>,
     out: &mut dyn Write,
 ) -> std::io::Result<Option<Mirror>> {
     if listen.trim().is_empty() {
@@ -25,7 +25,7 @@ pub fn open_mirror(
     }
     let console = door.is_some();
     let started = match door {
-        Some(door) => Mirror::with_console(listen, view, door),
+        Some(door) => Mirror::with_routes(listen, view, crate::console::routes(door)),
         None => Mirror::start(listen, view),
     };
     match started {

@@ -104,7 +104,7 @@ pub fn play(
         let (tx, rx) = crossbeam_channel::bounded(64);
         match crate::runtime::console::secret(config) {
             Ok(secret) => (
-                Some(crate::mirror::console::Door {
+                Some(crate::console::Door {
                     requests: tx,
                     secret: secret.into_bytes(),
                 }),

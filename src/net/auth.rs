@@ -1,6 +1,7 @@
-//! Who may change the game: the console's secret (or PIN), sessions, and
-//! the limit on wrong guesses. Pure: every instant is a value passed in
-//! (milliseconds), so each rule is tested without waiting.
+//! Who may send what changes the game: a secret (the console's, or its
+//! PIN) compared in constant time, login sessions, and the limit on wrong
+//! guesses. Pure: every instant is a value passed in (milliseconds), so
+//! each rule is tested without waiting.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;

@@ -1,30 +1,28 @@
 //! The console's routes on the mirror's server: its page, logging in, and
 //! inputs. Every request that changes the game must come from the
 //! server's own pages (its `Origin`) and carry the console's secret, or a
-//! session opened with it; wrong secrets are limited (`console::auth`).
+//! session opened with it; wrong secrets are limited ([`crate::net::auth`]).
 //! An input goes to the runtime's one door over a channel and the answer
 //! says what the game did.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::{Request as HttpRequest, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::console::auth::{Limiter, Refusal, SESSION_IDLE_MS, Sessions, same};
-use crate::console::{Answer, Request};
+use super::{Answer, Door, Request};
 use crate::core::Input;
+use crate::net::auth::{Limiter, Refusal, SESSION_IDLE_MS, Sessions, same};
+use crate::net::limits::MAX_BODY_BYTES;
+use crate::net::request::{answer, bearer, cookie, read, refuse};
 
 /// The console page, whole.
-const PAGE: &str = include_str!("console.html");
-
-/// The largest input a request may carry.
-pub const MAX_BODY_BYTES: usize = 4096;
+const PAGE: &str = include_str!("page.html");
 
 /// How long a request waits for the game's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(3);
@@ -32,18 +30,7 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 /// The session cookie's name.
 const COOKIE: &str = "pegboard-session";
 
-/// Where the console's inputs go, and the secret that opens it.
-pub struct Door {
-    pub requests: crossbeam_channel::Sender<Request>,
-    /// The console secret, or the PIN.
-    pub secret: Vec<u8>,
-}
-
-/// The peer's address, put on each request by the server.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Peer(pub SocketAddr);
-
-pub(super) struct Guard {
+struct Guard {
     door: Door,
     sessions: Mutex<Sessions>,
     limiter: Mutex<Limiter>,
@@ -54,7 +41,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-pub(super) fn routes(door: Door) -> Router {
+/// The console's routes, whose inputs go through `door`.
+pub fn routes(door: Door) -> Router {
     let guard = Arc::new(Guard {
         door,
         sessions: Mutex::new(Sessions::default()),
@@ -79,54 +67,8 @@ async fn page() -> Response {
         .into_response()
 }
 
-fn answer(code: StatusCode, body: serde_json::Value) -> Response {
-    (
-        code,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
-}
-
-fn refuse(code: StatusCode, why: &str) -> Response {
-    answer(code, serde_json::json!({ "error": why }))
-}
-
-/// A request whose `Origin` is another site's is refused: a page in the
-/// hall must not drive the console through a logged-in phone.
-fn foreign(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return headers
-            .get("sec-fetch-site")
-            .is_some_and(|s| s.as_bytes() == b"cross-site");
-    };
-    let host = headers
-        .get(header::HOST)
-        .map(HeaderValue::as_bytes)
-        .unwrap_or_default();
-    let origin = origin.as_bytes();
-    let own = |scheme: &[u8]| {
-        origin.len() == scheme.len() + host.len()
-            && origin.starts_with(scheme)
-            && &origin[scheme.len()..] == host
-    };
-    host.is_empty() || !(own(b"http://") || own(b"https://"))
-}
-
-fn bearer(headers: &HeaderMap) -> Option<&[u8]> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .as_bytes()
-        .strip_prefix(b"Bearer ")
-}
-
 fn session(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|c| c.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+    cookie(headers, COOKIE)
 }
 
 impl Guard {
@@ -172,25 +114,6 @@ impl Guard {
             }
         }
     }
-}
-
-/// The parts a console route reads, and its body (at most `limit`).
-async fn read(request: HttpRequest, limit: usize) -> Result<(HeaderMap, IpAddr, Bytes), Response> {
-    let (parts, body) = request.into_parts();
-    let from = parts
-        .extensions
-        .get::<Peer>()
-        .map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0.ip());
-    if foreign(&parts.headers) {
-        return Err(refuse(
-            StatusCode::FORBIDDEN,
-            "a request from another site's page is refused",
-        ));
-    }
-    let body = axum::body::to_bytes(body, limit)
-        .await
-        .map_err(|_| refuse(StatusCode::PAYLOAD_TOO_LARGE, "the request is too large"))?;
-    Ok((parts.headers, from, body))
 }
 
 async fn login(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {

@@ -1,0 +1,144 @@
+//! What a request says about itself: the peer it came from, the site whose
+//! page sent it, the credential it carries; and the JSON answers.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::body::Bytes;
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// The peer's address, put on each request by the server.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub SocketAddr);
+
+/// A JSON answer.
+pub fn answer(code: StatusCode, body: serde_json::Value) -> Response {
+    (
+        code,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// A refusal, with why in words: `{"error": why}`.
+pub fn refuse(code: StatusCode, why: &str) -> Response {
+    answer(code, serde_json::json!({ "error": why }))
+}
+
+/// Whether the request comes from another site's page (its `Origin`, or
+/// the browser's `Sec-Fetch-Site`): a page in the hall must not drive the
+/// game through a logged-in phone.
+pub fn foreign(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return headers
+            .get("sec-fetch-site")
+            .is_some_and(|s| s.as_bytes() == b"cross-site");
+    };
+    let host = headers
+        .get(header::HOST)
+        .map(HeaderValue::as_bytes)
+        .unwrap_or_default();
+    let origin = origin.as_bytes();
+    let own = |scheme: &[u8]| {
+        origin.len() == scheme.len() + host.len()
+            && origin.starts_with(scheme)
+            && &origin[scheme.len()..] == host
+    };
+    host.is_empty() || !(own(b"http://") || own(b"https://"))
+}
+
+/// The secret given as `Authorization: Bearer …`.
+pub fn bearer(headers: &HeaderMap) -> Option<&[u8]> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .as_bytes()
+        .strip_prefix(b"Bearer ")
+}
+
+/// The value of the cookie `name`.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
+}
+
+/// A request that may change something, read: its headers, the peer's
+/// address and its body (at most `limit` bytes). One from another site's
+/// page, or too large, is answered with the refusal.
+pub async fn read(request: Request, limit: usize) -> Result<(HeaderMap, IpAddr, Bytes), Response> {
+    let (parts, body) = request.into_parts();
+    let from = parts
+        .extensions
+        .get::<Peer>()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0.ip());
+    if foreign(&parts.headers) {
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            "a request from another site's page is refused",
+        ));
+    }
+    let body = axum::body::to_bytes(body, limit)
+        .await
+        .map_err(|_| refuse(StatusCode::PAYLOAD_TOO_LARGE, "the request is too large"))?;
+    Ok((parts.headers, from, body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn a_page_of_the_same_host_is_not_foreign() {
+        let own = headers(&[
+            ("host", "10.0.0.5:8080"),
+            ("origin", "http://10.0.0.5:8080"),
+        ]);
+        assert!(!foreign(&own));
+        let tls = headers(&[("host", "board.local"), ("origin", "https://board.local")]);
+        assert!(!foreign(&tls));
+        // No Origin and no browser hint: a command-line client.
+        assert!(!foreign(&headers(&[("host", "board.local")])));
+    }
+
+    #[test]
+    fn another_sites_page_is_foreign() {
+        for origin in [
+            "http://evil.example",
+            "http://10.0.0.5:8081",
+            "http://10.0.0.5:8080.evil.example",
+            "null",
+        ] {
+            let h = headers(&[("host", "10.0.0.5:8080"), ("origin", origin)]);
+            assert!(foreign(&h), "{origin}");
+        }
+        assert!(foreign(&headers(&[("origin", "http://x")])), "no Host");
+        assert!(foreign(&headers(&[("sec-fetch-site", "cross-site")])));
+    }
+
+    #[test]
+    fn the_credentials_are_read_from_their_headers() {
+        let h = headers(&[
+            ("authorization", "Bearer s3cret"),
+            ("cookie", "a=1; pegboard-session=abc"),
+            ("cookie", "other=2"),
+        ]);
+        assert_eq!(bearer(&h), Some(&b"s3cret"[..]));
+        assert_eq!(cookie(&h, "pegboard-session"), Some("abc"));
+        assert_eq!(cookie(&h, "other"), Some("2"));
+        assert_eq!(cookie(&h, "missing"), None);
+        assert_eq!(bearer(&headers(&[("authorization", "Basic x")])), None);
+    }
+}

@@ -1,0 +1,169 @@
+//! The server: axum on a single-thread tokio runtime in a thread of its
+//! own. It serves the routes its owner gives, with the request head
+//! bounded and silent connections closed ([`super::limits`]), beside one
+//! task of the owner's (the mirror's: taking the runtime's events), and
+//! ends when that task does.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::Router;
+use tokio::sync::oneshot;
+
+use super::limits::{HEAD_WITHIN, MAX_HEAD_BYTES};
+use super::request::Peer;
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum Error {
+    /// The configuration's `key` holds no address.
+    Address { key: &'static str, value: String },
+    /// The address cannot be listened on (in use, not ours).
+    Bind {
+        address: String,
+        error: std::io::Error,
+    },
+    /// The server's thread or runtime could not start.
+    Start(std::io::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Address { key, value } => write!(
+                f,
+                "{key} = \"{}\": not an address and port like \"127.0.0.1:8080\"",
+                crate::text::quote::short(value)
+            ),
+            Error::Bind { address, error } => {
+                write!(f, "the server cannot listen on {address}: {error}")
+            }
+            Error::Start(e) => write!(f, "the server cannot start: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A running server.
+pub struct Server {
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Listens on `listen` (the value of the configuration's `key`, such
+    /// as `"127.0.0.1:8080"`; port 0 picks a free one) and serves `app`
+    /// from a thread called `name`. `task` runs beside it and is given the
+    /// stop signal; the server ends when the task returns, so the task can
+    /// finish what it has to say first.
+    pub fn start<T, F>(
+        key: &'static str,
+        listen: &str,
+        name: &str,
+        app: Router,
+        task: T,
+    ) -> Result<Server, Error>
+    where
+        T: FnOnce(oneshot::Receiver<()>) -> F + Send + 'static,
+        F: Future<Output = ()>,
+    {
+        let address: SocketAddr = listen.parse().map_err(|_| Error::Address {
+            key,
+            value: listen.to_string(),
+        })?;
+        let listener = std::net::TcpListener::bind(address).map_err(|error| Error::Bind {
+            address: listen.to_string(),
+            error,
+        })?;
+        listener.set_nonblocking(true).map_err(Error::Start)?;
+        let addr = listener.local_addr().map_err(Error::Start)?;
+        let (stop, stopped) = oneshot::channel();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(Error::Start)?;
+        let thread = std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = accept(listener, app) => {}
+                        _ = task(stopped) => {}
+                    }
+                });
+                // Dropping the runtime ends every connection still open.
+                runtime.shutdown_timeout(Duration::from_millis(200));
+            })
+            .map_err(Error::Start)?;
+        Ok(Server {
+            stop: Some(stop),
+            thread: Some(thread),
+            addr,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Stops serving: the task is told, and the thread joined once it is
+    /// done.
+    pub fn stop(mut self) {
+        self.end();
+    }
+
+    fn end(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// Takes connections and serves each on a task of its own, with the peer's
+/// address on every request.
+async fn accept(listener: tokio::net::TcpListener, app: Router) {
+    loop {
+        let (socket, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of descriptors, or a connection gone before it was
+            // taken: wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(
+                move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    req.extensions_mut().insert(Peer(peer));
+                    let mut app = app.clone();
+                    tower_service::Service::call(&mut app, req)
+                },
+            );
+            let _ = hyper::server::conn::http1::Builder::new()
+                .max_buf_size(MAX_HEAD_BYTES)
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEAD_WITHIN)
+                .serve_connection(hyper_util::rt::TokioIo::new(socket), service)
+                .await;
+        });
+    }
+}
