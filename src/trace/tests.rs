@@ -1,0 +1,203 @@
+//! The format read and written: every kind of line round trips, and every
+//! bad line is refused with its file, line and reason.
+
+use shakmaty::Square;
+
+use super::line::occ_from_hex;
+use super::*;
+
+fn err(text: &str) -> String {
+    read(text.as_bytes(), "x.jsonl").unwrap_err().to_string()
+}
+
+#[test]
+fn start_position_hex_is_as_specified() {
+    assert_eq!(
+        occ_to_hex(shakmaty::Bitboard(0xffff00000000ffff)),
+        "ffff00000000ffff"
+    );
+    assert!(occ_from_hex("FFFF00000000FFFF").is_err());
+    assert!(occ_from_hex("ffff00000000fff").is_err());
+}
+
+#[test]
+fn every_kind_of_line_round_trips() {
+    let text = r#"{"t":0,"trace":1,"start":"startpos","variant":"chess960","time_control":"40/5400+30:1800+30"}
+# a comment
+
+{"t":120,"board":"blind","occ":"ffff00000000efff"}
+{"t":900,"board":"blind","lift":"e2"}
+{"t":1500,"place":"e4"}
+{"t":2000,"input":"promote","piece":"n"}
+{"t":2001,"input":"square","square":"e4"}
+{"t":2002,"input":"resign","color":"black"}
+{"t":2003,"input":"repeat"}
+{"t":2004,"input":"set_clock","white_ms":60000,"black_moves":12}
+{"t":2005,"input":"flag_claim","color":"white"}
+{"t":2006,"input":"pause"}"#;
+    let entries = read(text.as_bytes(), "x").expect("valid");
+    assert_eq!(entries.len(), 11);
+    assert_eq!(entries[1].line, 4);
+    for e in &entries {
+        let again = write_line(e.t, &e.reading);
+        let back = parse_line(&again, e.line == 1, 0)
+            .expect("ok")
+            .expect("entry");
+        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
+    }
+}
+
+#[test]
+fn errors_name_file_line_and_reason() {
+    assert_eq!(
+        err("{\"t\":5,\"lift\":\"e2\"}\n{\"t\":4,\"lift\":\"e4\"}"),
+        "x.jsonl:2: `t` goes backwards: 4 is smaller than 5 on the line before"
+    );
+    assert!(err("\n\n{\"t\":1,\"lift\":\"e9\"}").starts_with("x.jsonl:3: `lift` must be a square"));
+    assert!(err("{\"t\":1,\"input\":\"dance\"}").contains("unknown input \"dance\""));
+    assert!(err("{\"t\":1,\"occ\":\"zz\"}").contains("16 lowercase hexadecimal"));
+    assert!(err("{\"t\":1,\"ocupied\":\"e2\"}").contains("unknown field `ocupied`"));
+    assert_eq!(
+        err("{\"t\":-1,\"lift\":\"e2\"}"),
+        "x.jsonl:1: `t` must be a whole number of milliseconds from 0 to 1000000000000, not -1"
+    );
+    assert!(err("{\"lift\":\"e2\"}").contains("needs `t`"));
+    assert!(err("not json").starts_with("x.jsonl:1: "));
+    assert!(
+        err("{\"t\":1,\"lift\":\"e2\"}\n{\"t\":2,\"trace\":1}").contains("only be the first line")
+    );
+    assert!(err("{\"t\":1,\"input\":\"promote\"}").contains("needs a `piece`"));
+    assert!(err("{\"t\":1,\"input\":\"resign\",\"piece\":\"q\"}").contains("does not belong"));
+    assert!(err("{\"t\":1,\"lift\":\"e2\",\"place\":\"e4\"}").contains("only one of"));
+    assert!(
+        err("{\"t\":0,\"trace\":1,\"time_control\":\"90+30min\"}")
+            .starts_with("x.jsonl:1: `time_control`")
+    );
+    assert!(err("{\"t\":1,\"input\":\"set_clock\"}").contains("needs at least one"));
+}
+
+fn error(text: &[u8]) -> TraceError {
+    match read(text, "x.jsonl") {
+        Err(e) => e,
+        Ok(entries) => panic!("expected an error, read {entries:?}"),
+    }
+}
+
+#[test]
+fn errors_say_what_the_line_should_have_held() {
+    // A byte-order mark is skipped.
+    let with_bom = read(&b"\xef\xbb\xbf{\"t\":0,\"lift\":\"e2\"}"[..], "x").expect("BOM");
+    assert_eq!(with_bom.len(), 1);
+    assert_eq!(
+        error(br#"{"t":0,"lift":6}"#).message,
+        r#"`lift` must be a square in quotes, like "e2", not 6"#
+    );
+    assert_eq!(
+        error(b"null").message,
+        r#"the line is null, not a JSON object like {"t":900,"lift":"g1"}"#
+    );
+    assert_eq!(
+        error(br#"{"t":18446744073709551616,"lift":"e2"}"#).message,
+        "`t` must be a whole number of milliseconds from 0 to 1000000000000, \
+         not 18446744073709552000"
+    );
+    assert_eq!(
+        error(br#"{"t":1000000000001,"lift":"e2"}"#).message,
+        "`t` must be a whole number of milliseconds from 0 to 1000000000000, \
+         not 1000000000001"
+    );
+    assert!(
+        error(br#"{"t":0,"lift":"\ud800"}"#)
+            .message
+            .contains("lone surrogate"),
+    );
+    assert!(
+        error(br#"{"t":0,"lift":"e2""#)
+            .message
+            .contains("cut short")
+    );
+    assert!(
+        error(br#"{"t":0,"count":"x","input":"repeat"}"#)
+            .message
+            .starts_with("`count` must be a whole number, 1 or more, not \"x\"")
+    );
+    // A JSON escape in a string is read, not refused.
+    let escaped = read(&br#"{"t":0,"lift":"e\u0032"}"#[..], "x").expect("escape");
+    assert_eq!(
+        escaped[0].reading,
+        Reading::Lift {
+            board: "blind".into(),
+            square: Square::E2
+        }
+    );
+    // A huge value is named by its beginning only.
+    let long = format!(r#"{{"t":0,"input":"{}"}}"#, "x".repeat(50_000));
+    let message = error(long.as_bytes()).message;
+    assert!(message.len() < 400, "{message}");
+}
+
+#[test]
+fn set_clock_values_past_their_range_are_refused_with_the_line() {
+    let e = error(b"{\"t\":0,\"lift\":\"e2\"}\n{\"t\":900,\"input\":\"set_clock\",\"white_ms\":18446744073709551000}");
+    assert_eq!(e.line, 2);
+    assert!(
+        e.message.contains("`white_ms` must be at most 360000000"),
+        "{e}"
+    );
+    let e = error(br#"{"t":0,"input":"set_clock","black_moves":4000000000}"#);
+    assert!(
+        e.message.contains("`black_moves` must be at most 10000"),
+        "{e}"
+    );
+    assert!(
+        read(
+            &br#"{"t":0,"input":"set_clock","white_ms":360000000}"#[..],
+            "x"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_line_longer_than_the_bound_is_refused_without_reading_it_whole() {
+    // Endless NUL bytes, as /dev/zero gives: refused at the bound.
+    let zeros = std::io::BufReader::new(std::io::repeat(0));
+    let e = Reader::new(zeros, "/dev/zero")
+        .next()
+        .expect("an item")
+        .expect_err("an error");
+    assert_eq!(e.line, 1);
+    assert_eq!(e.kind, ErrorKind::Malformed);
+    assert!(e.message.contains("longer than 65536 bytes"), "{e}");
+    // A line of exactly the bound is still read; one byte more is not.
+    let line = r#"{"t":0,"lift":"e2"}"#;
+    let text = format!("{line}{}\n", " ".repeat(MAX_LINE_BYTES - line.len()));
+    assert!(read(text.as_bytes(), "x").is_ok());
+    let text = format!("{line}{}\n", " ".repeat(MAX_LINE_BYTES + 1 - line.len()));
+    assert!(error(text.as_bytes()).message.contains("longer than"));
+}
+
+#[test]
+fn a_torn_last_line_is_told_apart_from_damage_inside() {
+    let good = "{\"t\":0,\"lift\":\"e2\"}\n{\"t\":500,\"place\":\"e4\"}\n";
+    for tail in [
+        "{\"t\":900,\"lif".to_string(),
+        "{\"t\":900,\"lift\":\"g1\"}".replace('}', "") + "\n",
+        "\0\0\0\0\0\0\0\0".to_string(),
+        "{\"t\":900,\"li\0\0\0\0\n\0\0\0\n\n".to_string(),
+    ] {
+        let text = format!("{good}{tail}");
+        let items: Vec<_> = Reader::new(text.as_bytes(), "x").collect();
+        assert_eq!(items.len(), 3, "{tail:?}");
+        assert!(items[..2].iter().all(Result::is_ok));
+        let e = items[2].as_ref().expect_err("the torn line");
+        assert_eq!((e.kind, e.line), (ErrorKind::Torn, 3), "{tail:?}");
+    }
+    // A whole last line that says something wrong is no power cut.
+    let e = error(format!("{good}{{\"t\":900,\"lift\":\"e9\"}}\n").as_bytes());
+    assert_eq!((e.kind, e.line), (ErrorKind::Malformed, 3));
+    // Damage followed by more lines is no power cut either.
+    let text = format!("{good}\0\0\0\n{{\"t\":900,\"lift\":\"g1\"}}\n");
+    let e = error(text.as_bytes());
+    assert_eq!((e.kind, e.line), (ErrorKind::Malformed, 3));
+}
