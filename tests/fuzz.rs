@@ -9,44 +9,54 @@
 //! failing case is printed.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use pegboard::config::Config;
 use pegboard::core::clock::{Clock, IncrementTiming, TimeControl};
 use pegboard::sensors::serial::protocol::{FrameParser, Message, encode};
 use pegboard::trace::{self, Reader};
 
-/// Counts the bytes allocated now and the most at once, so that a test can
-/// hold a target to a ceiling.
+/// Counts the bytes the measuring thread allocates, now and at most at
+/// once, so that a test can hold its target to a ceiling. Only the thread
+/// inside [`peak_during`] is counted: what the test harness or another
+/// test allocates meanwhile is not the target's.
 struct Counting;
 
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // Const-initialised cells: reading them never allocates, so the
+    // allocator may use them.
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static NOW: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+/// `delta` bytes more (or fewer) held by this thread, if it is measured.
+fn count(delta: isize) {
+    let _ = MEASURING.try_with(|m| {
+        if m.get() {
+            let now = NOW.get() + delta;
+            NOW.set(now);
+            PEAK.set(PEAK.get().max(now));
+        }
+    });
+}
 
 // SAFETY: every call is passed on unchanged to the system allocator, which
 // upholds GlobalAlloc's contract; the wrapper only adds to and subtracts
-// from two counters.
+// from counters of its thread's, which never allocate.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = NOW.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(now, Ordering::Relaxed);
+        count(layout.size() as isize);
         // SAFETY: the caller's layout is passed on as it came.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
+        count(-(layout.size() as isize));
         // SAFETY: `ptr` was allocated by `System` with this layout.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if new_size > layout.size() {
-            let now = NOW.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
-                - layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        } else {
-            NOW.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-        }
+        count(new_size as isize - layout.size() as isize);
         // SAFETY: `ptr` was allocated by `System` with `layout`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -55,16 +65,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// One target at a time, so that the peak is that target's own.
-static ONE: Mutex<()> = Mutex::new(());
-
-/// Runs `f` and returns how many bytes it held at most beyond what was
-/// held when it began.
+/// Runs `f` on this thread and returns how many bytes it held at most
+/// beyond what was held when it began.
 fn peak_during(f: impl FnOnce()) -> usize {
-    let base = NOW.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    NOW.set(0);
+    PEAK.set(0);
+    MEASURING.set(true);
     f();
-    PEAK.load(Ordering::Relaxed).saturating_sub(base)
+    MEASURING.set(false);
+    PEAK.get().max(0) as usize
 }
 
 const CASES: usize = 100_000;
@@ -235,7 +244,6 @@ const GOOD_TRACE: &str = "{\"t\":0,\"trace\":1,\"start\":\"startpos\",\"time_con
 
 #[test]
 fn the_trace_reader_survives_random_lines() {
-    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
     let mut rng = Rng(0x7ace_0001);
     let peak = peak_during(|| {
         for case in 0..CASES {
@@ -275,7 +283,6 @@ fn the_trace_reader_survives_random_lines() {
 
 #[test]
 fn the_configuration_loader_survives_random_files() {
-    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
     let mut rng = Rng(0xc0f1_6002);
     let example = include_str!("../config/serial-laptop.toml");
     let small = "[tracker]\nsettle_ms = 1000\n[clock]\ncontrol = \"90+30\"\nwarnings = [60, 10]\n\
@@ -311,7 +318,6 @@ fn the_configuration_loader_survives_random_files() {
 
 #[test]
 fn the_serial_frame_parser_survives_noise_and_broken_frames() {
-    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
     let mut rng = Rng(0x5e71_a003);
     let frames: Vec<Vec<u8>> = vec![
         encode(&Message::Scan {
@@ -365,7 +371,6 @@ fn the_serial_frame_parser_survives_noise_and_broken_frames() {
 
 #[test]
 fn the_clock_survives_extreme_values() {
-    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
     let mut rng = Rng(0xc10c_4004);
     let controls: Vec<TimeControl> = [
         "1440+3600",
