@@ -283,3 +283,64 @@ fn the_cores_modules_use_each_other_without_a_loop() {
         }
     }
 }
+
+#[test]
+fn the_configuration_only_reads_the_file() {
+    // Each table's type belongs to the wing it configures; config/ holds
+    // the whole file's type, its errors and the checks across tables, and
+    // makes none of the parts (the runtime puts them together).
+    let config: Vec<(String, String)> = all()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("src/config/") && !n.ends_with("/tests.rs"))
+        .collect();
+    assert!(!config.is_empty());
+    let mut types = Vec::new();
+    for (name, text) in &config {
+        for line in text.lines() {
+            let line = line.trim_start();
+            for kind in ["pub struct ", "pub enum ", "struct ", "enum "] {
+                if let Some(rest) = line.strip_prefix(kind) {
+                    let ty: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    types.push(format!("{name}: {ty}"));
+                }
+            }
+        }
+        for made in [
+            "-> Settings",
+            "-> Phrasebook",
+            "-> View",
+            "-> Delivery",
+            "-> VoiceLanguage",
+            "crate::runtime",
+        ] {
+            assert!(!text.contains(made), "{name} makes a part: {made}");
+        }
+    }
+    types.sort();
+    assert_eq!(
+        types,
+        [
+            "src/config/locate.rs: ConfigError",
+            "src/config/locate.rs: Locator",
+            "src/config/mod.rs: Config",
+        ],
+        "a table's type belongs to its wing"
+    );
+    // And the runtime puts the parts together in one place.
+    let parts: Vec<String> = all()
+        .into_iter()
+        .filter(|(n, t)| {
+            n.starts_with("src/")
+                && n != "src/runtime/parts.rs"
+                && t.contains("sections::settings(")
+        })
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        parts.is_empty(),
+        "settings made outside runtime::parts: {parts:?}"
+    );
+}

@@ -4,6 +4,7 @@
 //! puts the words together.
 
 pub mod phrases;
+pub mod section;
 pub mod spoken;
 pub mod vocabulary;
 

@@ -6,6 +6,7 @@ use clap::Args as ClapArgs;
 
 use super::{finish, load_config};
 use pegboard::config::Config;
+use pegboard::runtime::parts;
 use pegboard::runtime::station::Stop;
 use pegboard::runtime::tools;
 use pegboard::runtime::voices;
@@ -32,7 +33,7 @@ pub fn run(a: Args) -> ExitCode {
         Ok(Config::default())
     };
     let result = loaded.and_then(|c| {
-        let words = c.phrasebook().map_err(|e| e.to_string())?;
+        let words = parts::phrasebook(&c).map_err(|e| e.to_string())?;
         let speaker = (!a.silent).then(|| voices::speaker(&c, &words, TextOutput::Stdout));
         let r = tools::calibrate(
             &c,

@@ -7,6 +7,7 @@ use clap::Args as ClapArgs;
 use std::time::Duration;
 
 use pegboard::config::Config;
+use pegboard::runtime::parts;
 use pegboard::speech::VoiceName;
 
 #[derive(ClapArgs)]
@@ -19,13 +20,14 @@ pub fn run(a: Args) -> ExitCode {
     // The same checks, in the same order, as the commands that use the
     // file: the file itself, then the sensors, keys and faces it names;
     // then whether any voice can speak.
-    let config = match Config::load(&a.file).and_then(|c| c.check_sensors().map(|()| c)) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
+    let config =
+        match Config::load(&a.file).and_then(|c| pegboard::runtime::open::usable(&c).map(|()| c)) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        };
     let listed = config.speech.voices.contains(&VoiceName::SpeechDispatcher)
         && !config.speech.speech_dispatcher.voice.is_empty();
     let names = if listed {
@@ -40,7 +42,7 @@ pub fn run(a: Args) -> ExitCode {
     } else {
         None
     };
-    let (warnings, silent) = config.speech_warnings(names.as_deref());
+    let (warnings, silent) = parts::speech_warnings(&config, names.as_deref());
     for w in &warnings {
         eprintln!("warning: {w}");
     }

@@ -6,6 +6,7 @@ use clap::Args as ClapArgs;
 
 use super::load_config;
 use pegboard::runtime::demo::{self, DemoOptions};
+use pegboard::runtime::parts;
 use pegboard::runtime::voices::SpeechSetup;
 
 #[derive(ClapArgs)]
@@ -37,16 +38,18 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> ExitCode {
-    let (config, words) = match load_config(a.config.as_deref())
-        .and_then(|c| c.phrasebook().map(|w| (c, w)).map_err(|e| e.to_string()))
-    {
+    let (config, words) = match load_config(a.config.as_deref()).and_then(|c| {
+        parts::phrasebook(&c)
+            .map(|w| (c, w))
+            .map_err(|e| e.to_string())
+    }) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("pegboard demo: {e}");
             return ExitCode::from(2);
         }
     };
-    let mut settings = config.settings();
+    let mut settings = parts::settings(&config);
     if let Some(text) = a.clock {
         match pegboard::core::clock::TimeControl::parse_human(&text) {
             Ok(control) => settings.clock.control = Some(control),
@@ -60,7 +63,7 @@ pub fn run(a: Args) -> ExitCode {
     let mirror = a.mirror.map(|given| {
         (
             config.mirror.address(&given),
-            config.mirror_view(&words.words),
+            parts::mirror_view(&config, &words.words),
         )
     });
     let mut out = std::io::stdout().lock();

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args as ClapArgs;
 
 use super::{finish, load_config};
+use pegboard::runtime::parts;
 use pegboard::runtime::station::Stop;
 use pegboard::runtime::tools;
 use pegboard::runtime::voices;
@@ -30,7 +31,7 @@ pub struct Args {
 pub fn run(a: Args) -> ExitCode {
     let stop = Stop::new(a.seconds, true);
     let result = load_config(a.config.as_deref()).and_then(|c| {
-        let words = c.phrasebook().map_err(|e| e.to_string())?;
+        let words = parts::phrasebook(&c).map_err(|e| e.to_string())?;
         let speaker = (!a.silent).then(|| voices::speaker(&c, &words, TextOutput::Stdout));
         let live = !a.plain && std::io::stdout().is_terminal();
         let r = tools::hw_test(

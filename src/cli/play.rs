@@ -7,6 +7,7 @@ use clap::Args as ClapArgs;
 
 use super::{finish, load_config};
 use pegboard::core::StartPosition;
+use pegboard::runtime::parts;
 use pegboard::runtime::play::{open_faces, play};
 use pegboard::runtime::station::Stop;
 use pegboard::runtime::voices::SpeechSetup;
@@ -39,7 +40,7 @@ pub struct Args {
 pub fn run(a: Args) -> ExitCode {
     let stop = Stop::new(a.seconds, true);
     let result = load_config(a.config.as_deref()).and_then(|c| {
-        let words = c.phrasebook().map_err(|e| e.to_string())?;
+        let words = parts::phrasebook(&c).map_err(|e| e.to_string())?;
         let speech = (!a.silent).then(|| SpeechSetup::of(&c, &words));
         let start = StartPosition {
             start: a.fen.unwrap_or_else(|| "startpos".to_string()),

@@ -7,6 +7,7 @@ use clap::Args as ClapArgs;
 
 use super::load_config;
 use pegboard::core::BLIND_BOARD;
+use pegboard::runtime::parts;
 use pegboard::runtime::replay::{self, ReplayError, Until};
 use pegboard::trace;
 
@@ -39,7 +40,7 @@ pub fn run(a: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let words = match config.phrasebook() {
+    let words = match parts::phrasebook(&config) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("pegboard replay: {e}");
@@ -75,7 +76,7 @@ pub fn run(a: Args) -> ExitCode {
     let mirror = match a.mirror.as_deref() {
         Some(addr) => {
             let listen = config.mirror.address(addr);
-            let view = config.mirror_view(&words.words);
+            let view = parts::mirror_view(&config, &words.words);
             match pegboard::mirror::Mirror::start(&listen, view) {
                 Ok(m) => Some(m),
                 Err(e) => {
@@ -106,7 +107,7 @@ pub fn run(a: Args) -> ExitCode {
     let result = replay::stream(
         lines,
         name,
-        config.settings(),
+        parts::settings(&config),
         words,
         &[BLIND_BOARD],
         until,

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args as ClapArgs;
 
 use super::load_config;
+use pegboard::runtime::parts;
 use pegboard::runtime::voices;
 use pegboard::speech::{Kind, Report, TextOutput, Utterance, VoiceName};
 
@@ -45,7 +46,7 @@ pub fn run(a: Args) -> ExitCode {
 /// voice spoke.
 fn say(a: Args) -> Result<(), String> {
     let mut config = load_config(a.config.as_deref())?;
-    let words = config.phrasebook().map_err(|e| e.to_string())?;
+    let words = parts::phrasebook(&config).map_err(|e| e.to_string())?;
     if let Some(name) = a.voice {
         let v = VoiceName::parse(&name).ok_or_else(|| {
             format!(

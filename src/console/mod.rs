@@ -3,6 +3,7 @@
 //!
 //! - [`routes`]: its page and its routes (`/console`, `POST /api/login`,
 //!   `POST /api/input`), put on the mirror's server by the runtime;
+//! - [`section`]: the configuration's `[console]`;
 //! - [`Request`]: one input on its way to the runtime's door, with where
 //!   the answer goes; [`Door`]: where they go, and the secret that opens
 //!   it.
@@ -11,8 +12,10 @@
 //! guesses) is the server's business: [`crate::net::auth`].
 
 mod routes;
+pub mod section;
 
 pub use routes::routes;
+pub use section::ConsoleConfig;
 
 use crate::core::{Input, Stamped};
 

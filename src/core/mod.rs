@@ -3,6 +3,9 @@
 //!
 //! Data flows one way: raw scans → [`debounce`] → square changes →
 //! [`tracker`] (Art. 4, E2.2/E2.3) → [`game`] → [`event`]s.
+//!
+//! [`sections`] are the configuration file's tables that make the
+//! [`Settings`]: `[debounce]`, `[tracker]`, `[clock]` and `[game]`.
 
 pub mod clock;
 pub mod controller;
@@ -13,6 +16,7 @@ pub mod game;
 pub mod input;
 pub mod laws;
 pub mod replica;
+pub mod sections;
 pub mod settings;
 pub mod touch;
 pub mod tracker;

@@ -2,11 +2,15 @@
 //! [`Face`] at an instant; the daemon (or the demo) calls them as the
 //! clock changes. A display that fails (an unplugged module) reports an
 //! error and the game goes on: the clock itself lives in the core.
+//! [`section`] is the configuration's `[display]`.
 
 pub mod faces;
+pub mod section;
 pub mod stream;
 pub mod terminal;
 pub mod tm1637;
+
+pub use section::{DisplayConfig, FaceKind, Tm1637Config};
 
 use std::fmt;
 

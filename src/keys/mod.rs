@@ -7,6 +7,11 @@
 //! as soon as it has been held long enough (and then nothing on release).
 //! [`Keypad`] gives each press its meaning from the configuration and
 //! turns it into the same [`Input`]s a trace's `input` lines carry.
+//! [`section`] is the configuration's `[buttons]`.
+
+pub mod section;
+
+pub use section::{ButtonsConfig, KeyConfig, PlayerColor};
 
 use embedded_hal::digital::InputPin;
 use shakmaty::{Color, File, Rank, Role, Square};

@@ -17,12 +17,14 @@ use std::time::{Duration, Instant};
 use shakmaty::{Bitboard, Position as _};
 
 use crate::announce::Phrasebook;
-use crate::config::{Config, ResumeClocks};
+use crate::config::Config;
 use crate::core::{Controller, Event, Input, Settings, Stamped, StartPosition};
+use crate::record::journal::ResumeClocks;
 use crate::record::journal::{GameFiles, Loaded, Store, Writer, store};
 use crate::record::scoresheet::Scoresheet;
 use crate::runtime::error::{Error, Result};
 use crate::runtime::outputs::Door;
+use crate::runtime::parts;
 use crate::runtime::replay::{Until, stream};
 use crate::trace::{Header, Reading};
 
@@ -147,8 +149,8 @@ impl Keeper {
         t: u64,
         out: &mut Vec<Stamped>,
     ) -> Result<(Keeper, u64)> {
-        let words = config.phrasebook()?;
-        let settings = config.settings();
+        let words = parts::phrasebook(config)?;
+        let settings = parts::settings(config);
         let mut notes = Vec::new();
         let mut tags = config.game.tags();
         let store = match journal_dir(config) {
@@ -231,8 +233,8 @@ impl Keeper {
             notes.push(format!("journal: {e}"));
             return Ok(None);
         }
-        let words = config.phrasebook()?;
-        let rebuilt = match rebuild(&loaded, config.settings(), words, boards) {
+        let words = parts::phrasebook(config)?;
+        let rebuilt = match rebuild(&loaded, parts::settings(config), words, boards) {
             Ok(r) => r,
             Err(e) => {
                 notes.push(format!("journal: {e}; a new game begins"));

@@ -20,6 +20,7 @@ pub(crate) mod keeper;
 pub mod notify;
 pub mod open;
 pub mod outputs;
+pub mod parts;
 pub mod play;
 pub mod presence;
 pub mod replay;

@@ -1,11 +1,14 @@
-//! A source and keys from the configuration.
+//! A source and keys from the configuration, and whether this pegboard
+//! can open what the configuration names.
 
-use crate::config::hardware::{ButtonsConfig, SensorsConfig, SourceKind};
-use crate::keys::KeySource;
+use crate::config::{Config, ConfigError};
+use crate::display::DisplayConfig;
+use crate::keys::{ButtonsConfig, KeySource};
 use crate::runtime::error::{Error, Result};
-use crate::sensors::SensorSource;
 use crate::sensors::serial::SerialScanner;
 use crate::sensors::trace_source::TraceSource;
+use crate::sensors::{SensorSource, SensorsConfig, SourceKind};
+use crate::text::key::KeyProblem;
 
 #[cfg(not(feature = "rpi"))]
 const NO_RPI: &str = "this pegboard was built without Raspberry Pi support; build it with `cargo build --release --features rpi` (the install script does), or use a serial scanner (source = \"serial\")";
@@ -69,4 +72,96 @@ pub fn open_keys(config: &ButtonsConfig) -> Result<KeySource> {
         None
     };
     Ok(KeySource::new(gpio, scanner_bits))
+}
+
+/// Whether the sensors, keys and clock modules `config` names can be
+/// opened by this pegboard: a source it was built for, a trace file that
+/// exists, GPIO pins only with Raspberry Pi support. `pegboard play`,
+/// `record`, `hw-test` and `calibrate` ask this before they open
+/// anything, and `pegboard check-config` asks the same, so they agree.
+pub fn usable(config: &Config) -> std::result::Result<(), ConfigError> {
+    usable_parts(&config.sensors, &config.buttons, &config.display).map_err(|p| config.error(p))?;
+    for (i, b) in config.boards.iter().enumerate() {
+        usable_parts(
+            &b.sensors,
+            &ButtonsConfig::default(),
+            &DisplayConfig::default(),
+        )
+        .map_err(|p| {
+            config.error(p.within(
+                &["boards", &i.to_string()],
+                &format!("[[boards]] \"{}\": ", b.name),
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// Whether this pegboard can open the sensors and keys as configured:
+/// the source is built in, a trace source names a file that can be read,
+/// and GPIO keys have Raspberry Pi support.
+fn usable_parts(
+    sensors: &SensorsConfig,
+    buttons: &ButtonsConfig,
+    display: &DisplayConfig,
+) -> std::result::Result<(), KeyProblem> {
+    match sensors.source {
+        SourceKind::Trace => match &sensors.trace.file {
+            None => {
+                return Err(KeyProblem::at(
+                    &["sensors", "source"],
+                    "[sensors] source = \"trace\" needs [sensors.trace] file, the trace to play"
+                        .to_string(),
+                ));
+            }
+            Some(file) => {
+                if let Err(e) = std::fs::File::open(file) {
+                    return Err(KeyProblem::at(
+                        &["sensors", "trace", "file"],
+                        format!(
+                            "[sensors.trace] file \"{}\" cannot be read: {e}",
+                            crate::text::quote::short(file)
+                        ),
+                    ));
+                }
+            }
+        },
+        #[cfg(not(feature = "rpi"))]
+        SourceKind::Matrix | SourceKind::Mcp23017 => {
+            let name = if sensors.source == SourceKind::Matrix {
+                "matrix"
+            } else {
+                "mcp23017"
+            };
+            return Err(KeyProblem::at(
+                &["sensors", "source"],
+                format!("[sensors] source = \"{name}\": {NO_RPI}"),
+            ));
+        }
+        _ => {}
+    }
+    #[cfg(not(feature = "rpi"))]
+    if let Some(i) = buttons.key.iter().position(|k| k.pin.is_some()) {
+        return Err(KeyProblem::at(
+            &["buttons", "key", &i.to_string(), "pin"],
+            format!(
+                "[[buttons.key]] number {} has a GPIO `pin`: {NO_RPI}",
+                i + 1
+            ),
+        ));
+    }
+    #[cfg(not(feature = "rpi"))]
+    if let Some(i) = display
+        .faces
+        .iter()
+        .position(|f| *f == crate::display::FaceKind::Tm1637)
+    {
+        return Err(KeyProblem::at(
+            &["display", "faces", &i.to_string()],
+            format!("[display] faces: \"tm1637\" drives GPIO pins: {NO_RPI}"),
+        ));
+    }
+    #[cfg(feature = "rpi")]
+    let _ = (buttons, display);
+    Ok(())
 }

@@ -14,15 +14,17 @@
 
 use std::io::Write;
 
-use crate::config::{Config, FaceKind};
+use crate::config::Config;
 use crate::console::Answer;
 use crate::core::{Input, Stamped, StartPosition};
+use crate::display::FaceKind;
 use crate::display::Faces;
 use crate::runtime::error::Result;
 use crate::runtime::keeper::Keeper;
 use crate::runtime::notify::Notifier;
 use crate::runtime::outputs::Door as _;
 use crate::runtime::outputs::emit;
+use crate::runtime::parts;
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
 use crate::runtime::station::{Station, Stop, Tick};
 use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, announced};
@@ -45,7 +47,7 @@ pub fn open_faces(config: &Config, terminal: bool) -> Result<Faces> {
             ),
             #[cfg(not(feature = "rpi"))]
             FaceKind::Tm1637 => {
-                return Err(config.check_sensors().err().map_or_else(
+                return Err(crate::runtime::open::usable(config).err().map_or_else(
                     || crate::runtime::Error::Hardware("tm1637 needs Raspberry Pi support".into()),
                     crate::runtime::Error::Config,
                 ));
@@ -98,7 +100,7 @@ pub fn play(
     let first = station.tick();
     let boards = config.board_names();
     let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
-    let view = config.mirror_view(&config.phrasebook()?.words);
+    let view = parts::mirror_view(config, &parts::phrasebook(config)?.words);
     // The console's inputs come in over this channel, to this loop only.
     let (door, requests) = if config.console.enabled && !config.mirror.listen.trim().is_empty() {
         let (tx, rx) = crossbeam_channel::bounded(64);

@@ -10,14 +10,15 @@ use rppal::gpio::{Bias, Gpio, IoPin, Mode};
 use rppal::hal::Delay;
 use rppal::i2c::I2c;
 
-use crate::config::Tm1637Config;
-use crate::config::hardware::{ButtonsConfig, MatrixConfig, Mcp23017Config};
+use crate::display::Tm1637Config;
 use crate::display::{ClockDisplay, Tm1637, Tm1637Pair};
+use crate::keys::ButtonsConfig;
 use crate::keys::GpioButtons;
 use crate::runtime::error::{Error, Result};
 use crate::sensors::SensorSource;
 use crate::sensors::matrix::MatrixScanner;
 use crate::sensors::mcp23017::Mcp23017Bank;
+use crate::sensors::section::{MatrixConfig, Mcp23017Config};
 
 /// The diode matrix on the configured BCM pins: drive lines as outputs
 /// (released high), sense lines as inputs with pull-ups.

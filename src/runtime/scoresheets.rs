@@ -7,6 +7,7 @@ use crate::core::BLIND_BOARD;
 use crate::record::journal::Store;
 use crate::runtime::error::{Error, Result};
 use crate::runtime::keeper::{journal_dir, rebuild};
+use crate::runtime::parts;
 
 /// Which games to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,13 +59,18 @@ pub fn print(
     if chosen.is_empty() {
         return Err(Error::Journal(format!("{}: no games yet", dir.display())));
     }
-    let words = config.phrasebook()?;
+    let words = parts::phrasebook(config)?;
     for n in chosen {
         let rebuilt = store.load(n).map_err(|e| e.to_string()).and_then(|loaded| {
             if let Some(e) = loaded.corruption() {
                 writeln!(log, "pegboard pgn: {e}").map_err(|e| e.to_string())?;
             }
-            rebuild(&loaded, config.settings(), words.clone(), &[BLIND_BOARD])
+            rebuild(
+                &loaded,
+                parts::settings(config),
+                words.clone(),
+                &[BLIND_BOARD],
+            )
         });
         match rebuilt {
             Ok(r) => out.write_all(r.sheet.pgn().as_bytes())?,

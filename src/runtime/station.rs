@@ -102,7 +102,7 @@ pub(crate) struct Station {
 impl Station {
     pub fn open(config: &Config) -> Result<Station> {
         // What `pegboard check-config` checks: the same verdict here.
-        config.check_sensors()?;
+        crate::runtime::open::usable(config)?;
         Ok(Station {
             source: open_source(&config.sensors)?,
             layout: config.board.layout.clone(),

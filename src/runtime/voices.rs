@@ -10,6 +10,7 @@ use crossbeam_channel::Receiver;
 use crate::announce::Phrasebook;
 use crate::config::Config;
 use crate::core::{Input, Stamped};
+use crate::runtime::parts;
 use crate::speech::{
     Delivery, Kind, READY_WITHIN, Report, Speaker, SpeechConfig, TextOutput, Utterance,
     VoiceLanguage, build_chain,
@@ -32,8 +33,8 @@ impl SpeechSetup {
     pub fn of(config: &Config, words: &Phrasebook) -> SpeechSetup {
         SpeechSetup {
             config: config.speech.clone(),
-            language: config.voice_language(words),
-            delivery: config.delivery(),
+            language: parts::voice_language(config, words),
+            delivery: parts::delivery(config),
         }
     }
 
@@ -129,7 +130,11 @@ pub fn speaker_with_reports(
     words: &Phrasebook,
     text: TextOutput,
 ) -> (Speaker, Receiver<Report>) {
-    start(config.speech.clone(), config.voice_language(words), text)
+    start(
+        config.speech.clone(),
+        parts::voice_language(config, words),
+        text,
+    )
 }
 
 /// A speaker whose reports are not read: the commands that use it print

@@ -14,17 +14,22 @@
 //! The sources are generic over the embedded-hal 1.0 traits: the same code
 //! runs on the Raspberry Pi's pins and buses (through `rppal`, with the
 //! `rpi` feature) and on the simulated ones in [`sim`].
+//!
+//! [`section`] is the configuration's `[sensors]`, `[board]` and
+//! `[[boards]]`.
 
 pub mod layout;
 pub mod matrix;
 pub mod mcp23017;
 pub mod poller;
+pub mod section;
 pub mod serial;
 pub mod trace_source;
 
 use std::fmt;
 
 pub use layout::Layout;
+pub use section::{BoardConfig, OtherBoard, SensorsConfig, SourceKind};
 
 /// One reading of every aperture, by matrix position (not yet by square).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -16,6 +16,7 @@ pub mod queue;
 pub mod speaker;
 pub mod utterance;
 pub mod voice;
+pub mod warnings;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

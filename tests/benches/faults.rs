@@ -56,7 +56,10 @@ fn speaker(env: &AudioEnv) -> (Speaker, Receiver<Report>) {
         unsafe { std::env::set_var(k, v) };
     }
     let defaults = Config::default();
-    let language = defaults.voice_language(&defaults.phrasebook().expect("words"));
+    let language = pegboard::runtime::parts::voice_language(
+        &defaults,
+        &pegboard::runtime::parts::phrasebook(&defaults).expect("words"),
+    );
     let config = SpeechConfig {
         voices: vec![VoiceName::SpeechDispatcher, VoiceName::Text],
         ..SpeechConfig::default()

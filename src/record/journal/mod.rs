@@ -17,11 +17,13 @@
 //!   and the scoresheet (temp file, fsync, rename), off the scan loop.
 
 pub mod record;
+pub mod section;
 pub mod store;
 pub mod writer;
 
 use std::path::{Path, PathBuf};
 
+pub use section::{JournalConfig, ResumeClocks};
 pub use store::{GameFiles, Loaded, Store};
 pub use writer::Writer;
 
