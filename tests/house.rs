@@ -1,6 +1,7 @@
-//! The shape of the house, held by the source itself: only the runtime
-//! constructs a controller, and the wings below it do not reach up into
-//! the configuration, the keys or the runtime.
+//! The shape of the house, held by the source itself: one folder per
+//! wing; only the runtime constructs a controller; the wings below it do
+//! not reach up into the configuration, the keys or the runtime; the
+//! configuration only reads the file; the runtime's functions stay short.
 
 use std::path::{Path, PathBuf};
 
@@ -343,4 +344,41 @@ fn the_configuration_only_reads_the_file() {
         parts.is_empty(),
         "settings made outside runtime::parts: {parts:?}"
     );
+}
+
+#[test]
+fn the_runtimes_functions_each_do_one_thing() {
+    // The run loops are put together from named steps; none grows back
+    // into one long function (play's loop was once 204 lines).
+    const MOST: usize = 100;
+    for (name, text) in all().iter().filter(|(n, _)| n.starts_with("src/runtime/")) {
+        let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+        let lines: Vec<&str> = code.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let indent = &line[..line.len() - trimmed.len()];
+            let is_fn = [
+                "fn ",
+                "pub fn ",
+                "pub(crate) fn ",
+                "async fn ",
+                "pub async fn ",
+            ]
+            .iter()
+            .any(|p| trimmed.starts_with(p));
+            if !is_fn || trimmed.ends_with(';') {
+                continue;
+            }
+            let close = format!("{indent}}}");
+            let length = lines[i..]
+                .iter()
+                .position(|l| *l == close)
+                .map_or(0, |n| n + 1);
+            assert!(
+                length <= MOST,
+                "{name}:{}: a function of {length} lines; split it by step",
+                i + 1
+            );
+        }
+    }
 }

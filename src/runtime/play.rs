@@ -15,10 +15,11 @@
 use std::io::Write;
 
 use crate::config::Config;
-use crate::console::Answer;
+use crate::console::{Answer, Door, Request};
 use crate::core::{Input, Stamped, StartPosition};
 use crate::display::FaceKind;
 use crate::display::Faces;
+use crate::mirror::Mirror;
 use crate::runtime::error::Result;
 use crate::runtime::keeper::Keeper;
 use crate::runtime::notify::Notifier;
@@ -27,7 +28,7 @@ use crate::runtime::outputs::emit;
 use crate::runtime::parts;
 use crate::runtime::presence::{Presence, PresenceChange, Trouble};
 use crate::runtime::station::{Station, Stop, Tick};
-use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, announced};
+use crate::runtime::voices::{FINAL_WORDS_WITHIN, SpeechSetup, Voices, announced};
 use crate::sensors::poller::Lateness;
 use crate::speech::Report;
 
@@ -85,7 +86,7 @@ pub fn play(
     speech: Option<SpeechSetup>,
     json: bool,
     stop: &Stop,
-    mut faces: Faces,
+    faces: Faces,
     out: &mut dyn Write,
 ) -> Result<LoopTiming> {
     // The voices first (they may take a moment to open), then the sensors,
@@ -93,41 +94,15 @@ pub fn play(
     let voices = speech.map(SpeechSetup::spawn);
     let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
-    let mut trouble = Trouble::default();
     let mut service = Notifier::from_env();
     // The first tick opens the game; its instant in game time is where
     // the journal's game stands (time pegboard was off is nobody's).
     let first = station.tick();
     let boards = config.board_names();
-    let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
+    let (keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
     let view = parts::mirror_view(config, &parts::phrasebook(config)?.words);
-    // The console's inputs come in over this channel, to this loop only.
-    let (door, requests) = if config.console.enabled && !config.mirror.listen.trim().is_empty() {
-        let (tx, rx) = crossbeam_channel::bounded(64);
-        match crate::runtime::console::secret(config) {
-            Ok(secret) => (
-                Some(crate::console::Door {
-                    requests: tx,
-                    secret: secret.into_bytes(),
-                }),
-                Some(rx),
-            ),
-            Err(e) => {
-                writeln!(out, "pegboard: {e}; the console is closed")?;
-                (None, None)
-            }
-        }
-    } else {
-        (None, None)
-    };
-    // The secret spelt out, one character a word, for the key that says it.
-    let spoken_secret = door.as_ref().map(|d| {
-        String::from_utf8_lossy(&d.secret)
-            .chars()
-            .map(|c| c.to_ascii_uppercase().to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    });
+    let (door, requests) = open_console(config, out)?;
+    let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
     let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, door, out)?;
     if let Some(files) = keeper.files() {
         writeln!(
@@ -140,7 +115,20 @@ pub fn play(
     let first_t = first.t;
     let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
     service.ready();
-    let mut presence = Presence::new(to_game(first.t));
+    let mut session = Session {
+        keeper,
+        events,
+        trouble: Trouble::default(),
+        presence: Presence::new(to_game(first.t)),
+        other_lost: vec![None; config.boards.len()],
+        boards,
+        voices,
+        mirror,
+        requests,
+        spoken_secret,
+        faces,
+        json,
+    };
     let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
     waiting.push_back(Turn {
         t: to_game(first.t),
@@ -149,121 +137,18 @@ pub fn play(
     });
     let mut handled = Lateness::new(station.lateness().period());
     let mut now = game_t0;
-    let mut other_lost: Vec<Option<u64>> = vec![None; config.boards.len()];
     while !stop.now() {
         service.alive(std::time::Instant::now());
         // A turn that follows a change of the game waits until that is on
         // the disk; the readings go on being taken meanwhile, on time.
-        while keeper.ready()
+        while session.keeper.ready()
             && let Some(turn) = waiting.pop_front()
         {
-            let Turn { t, tick, taken } = turn;
-            handled.record(taken.elapsed());
-            keeper.advance(t, &mut events);
-            let mut notes = trouble.update(&tick);
-            if let Some(change) = presence.update(t, tick.board.is_ok()) {
-                let input = match change {
-                    PresenceChange::Lost => Input::BoardLost,
-                    PresenceChange::Back => Input::BoardBack,
-                };
-                keeper.input(t, input, &mut events);
-            }
-            if let Ok(board) = tick.board
-                && presence.feeds()
-            {
-                keeper.scan(t, 0, board, &mut events);
-            }
-            // The other boards: a reading that fails is skipped (the board
-            // is believed to show what it last showed) and told once.
-            for (i, other) in tick.others.iter().enumerate() {
-                match other {
-                    Ok(board) => {
-                        if other_lost[i].take().is_some() {
-                            notes.push(format!("board {}: read again", boards[i + 1]));
-                        }
-                        if let Some(index) = keeper.controller().board_index(boards[i + 1]) {
-                            keeper.scan(t, index, *board, &mut events);
-                        }
-                    }
-                    Err(e) => {
-                        if other_lost[i].is_none() {
-                            notes.push(format!("board {}: {e}; its readings wait", boards[i + 1]));
-                            other_lost[i] = Some(t);
-                        }
-                    }
-                }
-            }
-            for input in tick.inputs {
-                keeper.input(t, input, &mut events);
-            }
-            // The console's secret, asked for with a key: to the voices
-            // only, spelt out, never as an event.
-            if tick.token_asked
-                && let (Some(v), Some(secret)) = (&voices, &spoken_secret)
-            {
-                v.say_words(secret);
-            }
-            // The console's inputs: one refused is answered and said, and
-            // not journaled; one carried out is journaled like any other.
-            for request in requests.iter().flat_map(|r| r.try_iter()) {
-                let answer = match keeper.controller().refusal(t, &request.input) {
-                    Some(refused) => {
-                        events.push(refused.clone());
-                        Answer::Refused(refused)
-                    }
-                    None => {
-                        let from = events.len();
-                        keeper.input(t, request.input, &mut events);
-                        Answer::Done(events[from..].to_vec())
-                    }
-                };
-                let _ = request.reply.send(answer);
-            }
-            if let Some(v) = &voices {
-                for report in v.reports() {
-                    // A voice's failure goes to the log (once; the speaker
-                    // says each once); a move's start is its announcement.
-                    if let Report::VoiceFailed(f) = &report {
-                        notes.push(format!("voice {}: {}", f.voice, f.error));
-                    }
-                    if let Some(input) = announced(&report) {
-                        keeper.input(t, input, &mut events);
-                    }
-                }
-            }
-            notes.extend(keeper.notes());
-            // Events may lead to more (the printed announcement).
-            let printed = !events.is_empty() || !notes.is_empty();
-            if printed {
-                faces.pause(out)?;
-            }
-            for message in notes {
-                writeln!(out, "pegboard: {message}")?;
-            }
-            emit(
-                &mut keeper,
-                &mut events,
-                voices.as_ref(),
-                mirror.as_ref(),
-                out,
-                json,
-            )?;
-            keeper.end_tick(t);
-            if let (Some(m), Some(pgn)) = (&mirror, keeper.changed_scoresheet()) {
-                m.scoresheet(pgn);
-            }
-            if printed {
-                faces.resume(out)?;
-            }
-            now = t;
+            handled.record(turn.taken.elapsed());
+            now = turn.t;
+            session.take(turn, out)?;
         }
-        if let Some(clock) = keeper.controller().clock() {
-            for message in faces.show(now, &clock.face(now), out)? {
-                faces.pause(out)?;
-                writeln!(out, "pegboard: {message}")?;
-                faces.resume(out)?;
-            }
-        }
+        session.show_clock(now, out)?;
         out.flush()?;
         let tick = station.tick();
         waiting.push_back(Turn {
@@ -272,21 +157,223 @@ pub fn play(
             taken: std::time::Instant::now(),
         });
     }
-    faces.finish(out)?;
     service.stopping();
-    if let Some(m) = mirror {
-        m.stop();
-    }
-    // Everything fed reaches the disk before the exit.
-    for message in keeper.finish(now) {
-        writeln!(out, "pegboard: {message}")?;
-    }
-    out.flush()?;
-    if let Some(v) = voices {
-        v.finish(FINAL_WORDS_WITHIN);
-    }
+    session.finish(now, out)?;
     Ok(LoopTiming {
         taken: station.lateness().clone(),
         handled,
     })
+}
+
+/// The console's door, when the configuration serves the console: the
+/// door for the web server and the channel its inputs reach this loop on.
+/// A secret that cannot be had closes the console, told on `out`.
+fn open_console(
+    config: &Config,
+    out: &mut dyn Write,
+) -> Result<(Option<Door>, Option<crossbeam_channel::Receiver<Request>>)> {
+    if !config.console.enabled || config.mirror.listen.trim().is_empty() {
+        return Ok((None, None));
+    }
+    let (tx, rx) = crossbeam_channel::bounded(64);
+    match crate::runtime::console::secret(config) {
+        Ok(secret) => Ok((
+            Some(Door {
+                requests: tx,
+                secret: secret.into_bytes(),
+            }),
+            Some(rx),
+        )),
+        Err(e) => {
+            writeln!(out, "pegboard: {e}; the console is closed")?;
+            Ok((None, None))
+        }
+    }
+}
+
+/// The secret spelt out, one character a word, for the key that says it.
+fn spelt_out(secret: &[u8]) -> String {
+    String::from_utf8_lossy(secret)
+        .chars()
+        .map(|c| c.to_ascii_uppercase().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What the scan loop holds from turn to turn: the game with its journal,
+/// what the sensors and the voices are doing, and where events go.
+struct Session<'a> {
+    keeper: Keeper,
+    /// Events decided and not yet sent out.
+    events: Vec<Stamped>,
+    trouble: Trouble,
+    presence: Presence,
+    /// Since when each other board's reading fails, once told.
+    other_lost: Vec<Option<u64>>,
+    /// The boards' names: the blind player's, then `[[boards]]`.
+    boards: Vec<&'a str>,
+    voices: Option<Voices>,
+    mirror: Option<Mirror>,
+    requests: Option<crossbeam_channel::Receiver<Request>>,
+    spoken_secret: Option<String>,
+    faces: Faces,
+    json: bool,
+}
+
+impl Session<'_> {
+    /// One turn: the game brought to its instant, fed what the sensors,
+    /// keys, console and voices say, and its events sent out.
+    fn take(&mut self, turn: Turn, out: &mut dyn Write) -> Result<()> {
+        let Turn { t, tick, .. } = turn;
+        self.keeper.advance(t, &mut self.events);
+        let mut notes = self.trouble.update(&tick);
+        self.feed_boards(t, &tick, &mut notes);
+        for input in tick.inputs {
+            self.keeper.input(t, input, &mut self.events);
+        }
+        // The console's secret, asked for with a key: to the voices only,
+        // spelt out, never as an event.
+        if tick.token_asked
+            && let (Some(v), Some(secret)) = (&self.voices, &self.spoken_secret)
+        {
+            v.say_words(secret);
+        }
+        self.feed_console(t);
+        self.feed_reports(t, &mut notes);
+        notes.extend(self.keeper.notes());
+        self.send_out(t, notes, out)
+    }
+
+    /// The boards' readings: the blind player's board lost and back, and
+    /// each board's scan. Another board's reading that fails is skipped
+    /// (the board is believed to show what it last showed) and told once.
+    fn feed_boards(&mut self, t: u64, tick: &Tick, notes: &mut Vec<String>) {
+        if let Some(change) = self.presence.update(t, tick.board.is_ok()) {
+            let input = match change {
+                PresenceChange::Lost => Input::BoardLost,
+                PresenceChange::Back => Input::BoardBack,
+            };
+            self.keeper.input(t, input, &mut self.events);
+        }
+        if let Ok(board) = tick.board
+            && self.presence.feeds()
+        {
+            self.keeper.scan(t, 0, board, &mut self.events);
+        }
+        for (i, other) in tick.others.iter().enumerate() {
+            let name = self.boards[i + 1];
+            match other {
+                Ok(board) => {
+                    if self.other_lost[i].take().is_some() {
+                        notes.push(format!("board {name}: read again"));
+                    }
+                    if let Some(index) = self.keeper.controller().board_index(name) {
+                        self.keeper.scan(t, index, *board, &mut self.events);
+                    }
+                }
+                Err(e) => {
+                    if self.other_lost[i].is_none() {
+                        notes.push(format!("board {name}: {e}; its readings wait"));
+                        self.other_lost[i] = Some(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The console's inputs: one refused is answered and said, and not
+    /// journaled; one carried out is journaled like any other.
+    fn feed_console(&mut self, t: u64) {
+        let Some(requests) = &self.requests else {
+            return;
+        };
+        for request in requests.try_iter() {
+            let answer = match self.keeper.controller().refusal(t, &request.input) {
+                Some(refused) => {
+                    self.events.push(refused.clone());
+                    Answer::Refused(refused)
+                }
+                None => {
+                    let from = self.events.len();
+                    self.keeper.input(t, request.input, &mut self.events);
+                    Answer::Done(self.events[from..].to_vec())
+                }
+            };
+            let _ = request.reply.send(answer);
+        }
+    }
+
+    /// The speaker's reports: a voice's failure goes to the log (once;
+    /// the speaker says each once); a move's start is its announcement.
+    fn feed_reports(&mut self, t: u64, notes: &mut Vec<String>) {
+        let Some(v) = &self.voices else {
+            return;
+        };
+        for report in v.reports() {
+            if let Report::VoiceFailed(f) = &report {
+                notes.push(format!("voice {}: {}", f.voice, f.error));
+            }
+            if let Some(input) = announced(&report) {
+                self.keeper.input(t, input, &mut self.events);
+            }
+        }
+    }
+
+    /// The turn's notes and events out: printed, said, mirrored; the
+    /// scoresheet to the mirror when it changed.
+    fn send_out(&mut self, t: u64, notes: Vec<String>, out: &mut dyn Write) -> Result<()> {
+        let printed = !self.events.is_empty() || !notes.is_empty();
+        if printed {
+            self.faces.pause(out)?;
+        }
+        for message in notes {
+            writeln!(out, "pegboard: {message}")?;
+        }
+        // Events may lead to more (the printed announcement).
+        emit(
+            &mut self.keeper,
+            &mut self.events,
+            self.voices.as_ref(),
+            self.mirror.as_ref(),
+            out,
+            self.json,
+        )?;
+        self.keeper.end_tick(t);
+        if let (Some(m), Some(pgn)) = (&self.mirror, self.keeper.changed_scoresheet()) {
+            m.scoresheet(pgn);
+        }
+        if printed {
+            self.faces.resume(out)?;
+        }
+        Ok(())
+    }
+
+    /// The clock on the faces at `now`; a face's trouble is printed.
+    fn show_clock(&mut self, now: u64, out: &mut dyn Write) -> Result<()> {
+        if let Some(clock) = self.keeper.controller().clock() {
+            for message in self.faces.show(now, &clock.face(now), out)? {
+                self.faces.pause(out)?;
+                writeln!(out, "pegboard: {message}")?;
+                self.faces.resume(out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The end: the faces cleared, the mirror stopped, everything fed on
+    /// the disk, the last words said.
+    fn finish(mut self, now: u64, out: &mut dyn Write) -> Result<()> {
+        self.faces.finish(out)?;
+        if let Some(m) = self.mirror {
+            m.stop();
+        }
+        for message in self.keeper.finish(now) {
+            writeln!(out, "pegboard: {message}")?;
+        }
+        out.flush()?;
+        if let Some(v) = self.voices {
+            v.finish(FINAL_WORDS_WITHIN);
+        }
+        Ok(())
+    }
 }
