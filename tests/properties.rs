@@ -7,7 +7,8 @@ mod common;
 use common::{run_with, to_json};
 use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
-use pegboard::sim::{GameRecord, Style, simulate_moves};
+use pegboard::record::pgn::GameRecord;
+use pegboard::sim::{Style, simulate_moves};
 use proptest::prelude::*;
 use shakmaty::{Bitboard, CastlingMode, Chess, Position, san::SanPlus};
 

@@ -590,7 +590,7 @@ proptest::proptest! {
         relay in proptest::prelude::any::<bool>(),
     ) {
         let moves = random_game(&choices);
-        let record = pegboard::sim::GameRecord {
+        let record = pegboard::record::pgn::GameRecord {
             start: pegboard::core::StartPosition::default(),
             sans: Vec::new(),
             result: "*".to_string(),

@@ -7,7 +7,16 @@ use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::san::San;
 
 use crate::core::StartPosition;
-use crate::sim::GameRecord;
+
+/// A game as a PGN gives it: its start and its moves (what the simulated
+/// hands play).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    pub start: crate::core::StartPosition,
+    pub sans: Vec<String>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
 
 /// A game read from PGN, with its tags of interest.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@ use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position, Square, san
 
 use crate::core::footprint::en_passant_victim;
 use crate::core::{BLIND_BOARD, Input};
+use crate::record::pgn::GameRecord;
 use crate::trace::{Entry, Reading};
 
 /// A small, fast, deterministic random number generator (SplitMix64), so
@@ -350,15 +351,6 @@ impl Hands {
             self.input(Input::Promote(role));
         }
     }
-}
-
-/// A game to simulate: its start and its moves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRecord {
-    pub start: crate::core::StartPosition,
-    pub sans: Vec<String>,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
-    pub result: String,
 }
 
 /// Resolves a SAN from a game record. Records written by hand sometimes

@@ -32,8 +32,9 @@ use pegboard::announce::Phrasebook;
 use pegboard::core::clock::TimeControl;
 use pegboard::core::{BLIND_BOARD, Input, Settings, Stamped};
 use pegboard::record::journal::{Store, Writer};
+use pegboard::record::pgn::GameRecord;
 use pegboard::runtime::replay::{Until, stream};
-use pegboard::sim::{GameRecord, Style, simulate};
+use pegboard::sim::{Style, simulate};
 use pegboard::trace::{Entry, Reading};
 use shakmaty::Bitboard;
 
