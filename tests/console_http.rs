@@ -14,6 +14,8 @@ use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
 use pegboard::mirror::Mirror;
 use serde_json::Value;
 
+#[path = "support/hall.rs"]
+mod hall;
 #[path = "support/mirror.rs"]
 mod mirror_view;
 
@@ -425,6 +427,12 @@ const PIN: &str = "52817";
 
 impl Played {
     fn start(name: &str, before: &str, seconds: u32) -> Played {
+        Played::start_with(name, before, seconds, None)
+    }
+
+    /// The same, allowed at most `open_files` open files (as a service
+    /// often is: 1,024), when given.
+    fn start_with(name: &str, before: &str, seconds: u32, open_files: Option<u32>) -> Played {
         let dir = common::empty_dir(name);
         let trace = dir.join("still.jsonl");
         std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
@@ -441,11 +449,28 @@ impl Played {
             ),
         )
         .expect("config");
-        let child = common::pegboard_command()
+        let mut command = common::pegboard_command();
+        command
             .args(["play", "--silent", "--events", "--seconds"])
             .arg(seconds.to_string())
             .arg("--config")
-            .arg(&config)
+            .arg(&config);
+        if let Some(n) = open_files {
+            // util-linux's prlimit runs the command under the limit.
+            let mut limited = std::process::Command::new("prlimit");
+            limited
+                .arg(format!("--nofile={n}:{n}"))
+                .arg(command.get_program())
+                .args(command.get_args());
+            for (k, v) in command.get_envs() {
+                match v {
+                    Some(v) => limited.env(k, v),
+                    None => limited.env_remove(k),
+                };
+            }
+            command = limited;
+        }
+        let child = command
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -486,16 +511,21 @@ impl Played {
     }
 
     /// Every event `play` wrote, once it has ended.
-    fn events(mut self) -> Vec<Value> {
+    fn events(self) -> Vec<Value> {
+        self.output()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .collect()
+    }
+
+    /// Everything `play` wrote, once it has ended.
+    fn output(mut self) -> String {
         let mut rest = String::new();
         let _ = self.out.read_to_string(&mut rest);
         self.seen.push_str(&rest);
         assert!(self.child.0.wait().expect("ends").success());
         let _ = std::fs::remove_dir_all(&self.dir);
         self.seen
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .collect()
     }
 }
 
@@ -659,4 +689,106 @@ fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A connection from `from` that sends a POST's head and never its body.
+fn stalled_post(from: [u8; 3], to: SocketAddr) -> Option<TcpStream> {
+    let mut s = hall::try_connect_from(from, to).ok()?;
+    let head = format!(
+        "POST /api/input HTTP/1.1\r\nHost: {to}\r\nContent-Type: application/json\r\n\
+         Content-Length: 1000\r\n\r\n"
+    );
+    s.write_all(head.as_bytes()).ok()?;
+    Some(s)
+}
+
+/// A GET from `from`, answered whole; its status.
+fn get_from(from: [u8; 3], to: SocketAddr, path: &str) -> u16 {
+    let mut s = hall::connect_from(from, to);
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {to}\r\nConnection: close\r\n\r\n");
+    s.write_all(head.as_bytes()).expect("sent");
+    let mut text = Vec::new();
+    let _ = s.read_to_end(&mut text);
+    String::from_utf8_lossy(&text)
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_flood_from_one_address_takes_neither_the_server_nor_the_game_down() {
+    // The test holds thousands of sockets: its own limit up to the hard one.
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write one rlimit struct
+    // that lives for the call.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+    }
+    assert!(limit.rlim_cur >= 3000, "the test needs 3,000 open files");
+    // play as a service often runs: at most 1,024 open files.
+    let played = Played::start_with("flood", "", 10, Some(1024));
+    let attacker = [0, 66, 66];
+    let flood: Vec<TcpStream> = (0..2000)
+        .filter_map(|_| stalled_post(attacker, played.addr))
+        .collect();
+    let mut streams = Vec::new();
+    for _ in 0..200 {
+        let Ok(mut s) = hall::try_connect_from(attacker, played.addr) else {
+            continue;
+        };
+        if s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            .is_ok()
+        {
+            streams.push(s);
+        }
+    }
+    // A viewer elsewhere in the hall is served at once.
+    let viewer = [0, 7, 7];
+    for path in ["/", "/state"] {
+        let began = Instant::now();
+        assert_eq!(get_from(viewer, played.addr, path), 200, "{path}");
+        let took = began.elapsed();
+        assert!(took < Duration::from_secs(1), "{path} took {took:?}");
+    }
+    // A move relayed meanwhile is played, journaled and on the scoresheet.
+    let events = played.done(r#"{"input":"move","san":"e4"}"#);
+    assert!(events.iter().any(|e| e["event"] == "move"), "{events:?}");
+    let journal = played.dir.join("games");
+    let pgn_holds_e4 = || {
+        std::fs::read_dir(&journal)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                e.path().extension().is_some_and(|x| x == "pgn")
+                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("1. e4"))
+            })
+    };
+    let began = Instant::now();
+    while !pgn_holds_e4() {
+        assert!(began.elapsed() < Duration::from_secs(3), "no e4 in the PGN");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let journal_text: String = std::fs::read_dir(&journal)
+        .expect("journal dir")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "journal"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    assert!(journal_text.contains(r#""san":"e4""#), "{journal_text}");
+    drop(flood);
+    drop(streams);
+    let output = played.output();
+    assert!(
+        !output.contains("Too many open files"),
+        "a file could not be opened: {output}"
+    );
 }

@@ -369,3 +369,56 @@ fn the_page_speaks_the_configured_language() {
         c.close().await.expect("closed");
     });
 }
+
+#[test]
+fn a_page_refused_for_too_many_viewers_tries_again_until_it_is_let_in() {
+    use std::io::{BufRead, BufReader, Write};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, english()).expect("mirror");
+        // The browser's own address already holds its share of streams.
+        let held: Vec<_> = (0..pegboard::net::limits::MAX_STREAMS_PER_ADDRESS)
+            .map(|_| {
+                let mut s = std::net::TcpStream::connect(&listen).expect("connects");
+                s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .expect("sent");
+                let mut r = BufReader::new(s);
+                let mut head = String::new();
+                r.read_line(&mut head).expect("head");
+                assert!(head.contains(" 200 "), "{head}");
+                r
+            })
+            .collect();
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        shows(
+            &c,
+            "document.getElementById('link').textContent",
+            "the page says it is reconnecting",
+            |v| v.as_str().is_some_and(|t| !t.is_empty()),
+        )
+        .await;
+        // A place comes free: the page comes in by itself and follows.
+        drop(held);
+        let events = events_of(OPERA, with_clock("300+3"));
+        let began = Instant::now();
+        loop {
+            m.send(&events);
+            if js(&c, "return document.body.dataset.ply").await == json!("2") {
+                break;
+            }
+            assert!(
+                began.elapsed() < Duration::from_secs(15),
+                "never let in again"
+            );
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}

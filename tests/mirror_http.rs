@@ -14,6 +14,8 @@ use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Event, Settings, Stamped};
 use pegboard::mirror::Mirror;
 
+#[path = "support/hall.rs"]
+mod hall;
 #[path = "support/mirror.rs"]
 mod mirror_view;
 use mirror_view::english;
@@ -230,11 +232,12 @@ fn sse_until(reader: &mut BufReader<TcpStream>, mut done: impl FnMut(&str) -> bo
     }
 }
 
-/// `n` viewers of the event stream, each past the state that comes first.
+/// `n` viewers of the event stream, each from an address of its own and
+/// past the state that comes first.
 fn viewers(m: &Mirror, n: usize) -> Vec<BufReader<TcpStream>> {
     (0..n)
-        .map(|_| {
-            let mut s = TcpStream::connect(m.addr()).expect("connects");
+        .map(|i| {
+            let mut s = hall::connect_from(hall::address(i), m.addr());
             s.set_read_timeout(Some(Duration::from_secs(10)))
                 .expect("timeout");
             s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -326,37 +329,53 @@ fn a_stop_delivers_every_event_handed_over_before_it_to_every_viewer() {
     }
 }
 
-#[test]
-fn streams_past_the_bound_are_refused_not_queued() {
-    let m = start();
-    let mut open = Vec::new();
-    for _ in 0..pegboard::net::limits::MAX_STREAMS {
-        let mut s = TcpStream::connect(m.addr()).expect("connects");
-        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            .expect("sent");
-        s.set_read_timeout(Some(Duration::from_secs(5)))
-            .expect("timeout");
-        let mut r = BufReader::new(s);
+/// An event stream from `from`: its status line, and the stream past the
+/// state when it was let in.
+fn stream_from(m: &Mirror, from: [u8; 3]) -> (bool, BufReader<TcpStream>) {
+    let mut s = hall::connect_from(from, m.addr());
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("sent");
+    let mut r = BufReader::new(s);
+    let mut head = String::new();
+    let _ = r.read_line(&mut head);
+    let open = head.contains(" 200 ");
+    if open {
         sse_until(&mut r, |_| true);
+    }
+    (open, r)
+}
+
+#[test]
+fn streams_past_the_bounds_are_refused_not_queued() {
+    use pegboard::net::limits::{MAX_STREAMS, MAX_STREAMS_PER_ADDRESS};
+    let m = start();
+    // One address holds its share, and no more…
+    let one = [0, 9, 9];
+    let mut open: Vec<_> = (0..MAX_STREAMS_PER_ADDRESS)
+        .map(|_| {
+            let (ok, r) = stream_from(&m, one);
+            assert!(ok, "within the address's share");
+            r
+        })
+        .collect();
+    assert!(
+        !stream_from(&m, one).0,
+        "an address past its share gets 503"
+    );
+    // …and cannot blind the others: the rest of the hall fills the bound.
+    for i in 0..MAX_STREAMS - MAX_STREAMS_PER_ADDRESS {
+        let (ok, r) = stream_from(&m, hall::address(i));
+        assert!(ok, "viewer {i} of another address");
         open.push(r);
     }
-    let (code, _) = get(m.addr(), "/events");
-    assert_eq!(code, 503);
+    assert!(!stream_from(&m, [0, 200, 1]).0, "past the bound in all");
     drop(open);
     // Closed streams free their places.
     let began = Instant::now();
-    loop {
-        let mut s = TcpStream::connect(m.addr()).expect("connects");
-        s.set_read_timeout(Some(Duration::from_secs(5)))
-            .expect("timeout");
-        s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            .expect("sent");
-        let mut head = String::new();
-        let _ = BufReader::new(s).read_line(&mut head);
-        if head.contains("200") {
-            break;
-        }
-        assert!(began.elapsed() < Duration::from_secs(5), "{head}");
+    while !stream_from(&m, one).0 {
+        assert!(began.elapsed() < Duration::from_secs(5), "never freed");
         std::thread::sleep(Duration::from_millis(20));
     }
     m.stop();

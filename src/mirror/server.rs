@@ -4,6 +4,8 @@
 //! number of readers up to a bound, beside whatever other routes it is
 //! given (the console's).
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,8 +23,8 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::page::View;
 use super::state::MirrorState;
 use crate::core::Stamped;
-use crate::net::limits::{FLUSH_WITHIN, MAX_STREAMS};
-use crate::net::{Error, Server};
+use crate::net::limits::{FLUSH_WITHIN, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS};
+use crate::net::{Error, Peer, Server};
 
 enum Message {
     Events(Vec<Stamped>),
@@ -43,6 +45,8 @@ struct Shared {
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
     streams: Arc<AtomicUsize>,
+    /// The event streams open from each address.
+    by_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
 
 #[derive(Clone)]
@@ -86,6 +90,7 @@ impl Mirror {
             })),
             lines: broadcast::channel(256).0,
             streams: Arc::new(AtomicUsize::new(0)),
+            by_address: Arc::new(Mutex::new(HashMap::new())),
         };
         let app = Router::new()
             .route("/", get(page))
@@ -218,21 +223,62 @@ async fn pgn(State(shared): State<Shared>) -> Response {
         .into_response()
 }
 
-/// Counts an event stream while it is open.
-struct Open(Arc<AtomicUsize>);
+/// Counts an event stream while it is open, in all and for its address.
+struct Open {
+    streams: Arc<AtomicUsize>,
+    by_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    from: IpAddr,
+}
 
-impl Drop for Open {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+impl Open {
+    /// A stream from `from`, unless that passes the bound in all or for
+    /// its address.
+    fn new(shared: &Shared, from: IpAddr) -> Option<Open> {
+        let mut by_address = shared
+            .by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mine = by_address.get(&from).copied().unwrap_or(0);
+        if mine >= MAX_STREAMS_PER_ADDRESS {
+            return None;
+        }
+        if shared.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
+            shared.streams.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        by_address.insert(from, mine + 1);
+        Some(Open {
+            streams: Arc::clone(&shared.streams),
+            by_address: Arc::clone(&shared.by_address),
+            from,
+        })
     }
 }
 
-async fn events(State(shared): State<Shared>) -> Response {
-    if shared.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
-        shared.streams.fetch_sub(1, Ordering::SeqCst);
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many viewers\n").into_response();
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.streams.fetch_sub(1, Ordering::SeqCst);
+        let mut by_address = self
+            .by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = by_address.get_mut(&self.from) {
+            *n -= 1;
+            if *n == 0 {
+                by_address.remove(&self.from);
+            }
+        }
     }
-    let open = Open(Arc::clone(&shared.streams));
+}
+
+async fn events(State(shared): State<Shared>, request: axum::http::request::Parts) -> Response {
+    let from = request
+        .extensions
+        .get::<Peer>()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0.ip());
+    let Some(open) = Open::new(&shared, from) else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "too many viewers\n").into_response();
+    };
     let rx = shared.lines.subscribe();
     let first = shared.lock().json.clone();
     Sse::new(sse_stream(first, rx, shared, open))

@@ -3,10 +3,12 @@
 
 use std::net::{IpAddr, SocketAddr};
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+
+use super::limits::BODY_WITHIN;
 
 /// The peer's address, put on each request by the server.
 #[derive(Debug, Clone, Copy)]
@@ -67,25 +69,49 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
 }
 
-/// A request that may change something, read: its headers, the peer's
-/// address and its body (at most `limit` bytes). One from another site's
-/// page, or too large, is answered with the refusal.
-pub async fn read(request: Request, limit: usize) -> Result<(HeaderMap, IpAddr, Bytes), Response> {
+/// A request that may change something, its head checked: its headers,
+/// the peer's address and its body, not yet read. One from another site's
+/// page is answered with the refusal. The body is read only after the
+/// request has shown its right to send one ([`body`]).
+pub fn head(request: Request) -> Result<(HeaderMap, IpAddr, Body), Refused> {
     let (parts, body) = request.into_parts();
     let from = parts
         .extensions
         .get::<Peer>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0.ip());
     if foreign(&parts.headers) {
-        return Err(refuse(
+        return Err(Refused(
             StatusCode::FORBIDDEN,
             "a request from another site's page is refused",
         ));
     }
-    let body = axum::body::to_bytes(body, limit)
-        .await
-        .map_err(|_| refuse(StatusCode::PAYLOAD_TOO_LARGE, "the request is too large"))?;
     Ok((parts.headers, from, body))
+}
+
+/// A request refused before anything of it was read: the status and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused(pub StatusCode, pub &'static str);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        refuse(self.0, self.1)
+    }
+}
+
+/// A request's body: at most `limit` bytes, arrived whole within
+/// [`BODY_WITHIN`]; else the refusal.
+pub async fn body(body: Body, limit: usize) -> Result<Bytes, Response> {
+    match tokio::time::timeout(BODY_WITHIN, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request is too large",
+        )),
+        Err(_) => Err(refuse(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request's body did not arrive in time",
+        )),
+    }
 }
 
 #[cfg(test)]

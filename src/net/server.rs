@@ -1,17 +1,19 @@
 //! The server: axum on a single-thread tokio runtime in a thread of its
 //! own. It serves the routes its owner gives, with the request head
-//! bounded and silent connections closed ([`super::limits`]), beside one
-//! task of the owner's (the mirror's: taking the runtime's events), and
-//! ends when that task does.
+//! bounded, silent connections closed and connections counted per address
+//! and in all ([`super::limits`]), beside one task of the owner's (the
+//! mirror's: taking the runtime's events), and ends when that task does.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
 use tokio::sync::oneshot;
 
-use super::limits::{HEAD_WITHIN, MAX_HEAD_BYTES};
+use super::limits::{HEAD_WITHIN, MAX_CONNECTIONS_PER_ADDRESS, MAX_HEAD_BYTES, connection_cap};
 use super::request::Peer;
 
 /// Why the server could not start.
@@ -93,8 +95,9 @@ impl Server {
                     let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
                         return;
                     };
+                    let gate = Gate::new(connection_cap(open_files()));
                     tokio::select! {
-                        _ = accept(listener, app) => {}
+                        _ = accept(listener, app, gate) => {}
                         _ = task(stopped) => {}
                     }
                 });
@@ -136,9 +139,84 @@ impl Drop for Server {
     }
 }
 
+/// How many files this process may have open (its soft limit).
+fn open_files() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct it is given,
+    // which lives for the call.
+    let got = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    if got == 0 { limit.rlim_cur } else { 1024 }
+}
+
+/// The connections open now, per address and in all.
+#[derive(Clone)]
+struct Gate {
+    cap: usize,
+    open: Arc<Mutex<(usize, HashMap<IpAddr, usize>)>>,
+}
+
+/// One connection let in; it is counted until dropped.
+struct Admitted {
+    gate: Gate,
+    from: IpAddr,
+}
+
+impl Gate {
+    fn new(cap: usize) -> Gate {
+        Gate {
+            cap,
+            open: Arc::new(Mutex::new((0, HashMap::new()))),
+        }
+    }
+
+    /// Lets a connection from `from` in, unless that would pass the cap in
+    /// all or the cap for its address.
+    fn admit(&self, from: IpAddr) -> Option<Admitted> {
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (total, by_address) = &mut *open;
+        let mine = by_address.entry(from).or_insert(0);
+        if *total >= self.cap || *mine >= MAX_CONNECTIONS_PER_ADDRESS {
+            if *mine == 0 {
+                by_address.remove(&from);
+            }
+            return None;
+        }
+        *mine += 1;
+        *total += 1;
+        Some(Admitted {
+            gate: self.clone(),
+            from,
+        })
+    }
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        let mut open = self
+            .gate
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (total, by_address) = &mut *open;
+        *total = total.saturating_sub(1);
+        if let Some(n) = by_address.get_mut(&self.from) {
+            *n -= 1;
+            if *n == 0 {
+                by_address.remove(&self.from);
+            }
+        }
+    }
+}
+
 /// Takes connections and serves each on a task of its own, with the peer's
-/// address on every request.
-async fn accept(listener: tokio::net::TcpListener, app: Router) {
+/// address on every request. One past the gate's caps is closed at once.
+async fn accept(listener: tokio::net::TcpListener, app: Router, gate: Gate) {
     loop {
         let (socket, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -149,8 +227,13 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) {
                 continue;
             }
         };
+        let Some(admitted) = gate.admit(peer.ip()) else {
+            drop(socket);
+            continue;
+        };
         let app = app.clone();
         tokio::spawn(async move {
+            let _admitted = admitted;
             let service = hyper::service::service_fn(
                 move |mut req: hyper::Request<hyper::body::Incoming>| {
                     req.extensions_mut().insert(Peer(peer));
@@ -165,5 +248,33 @@ async fn accept(listener: tokio::net::TcpListener, app: Router) {
                 .serve_connection(hyper_util::rt::TokioIo::new(socket), service)
                 .await;
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gate_counts_per_address_and_in_all() {
+        let here = IpAddr::from([192, 168, 1, 20]);
+        let there = IpAddr::from([192, 168, 1, 21]);
+        let gate = Gate::new(40);
+        let mine: Vec<Admitted> = (0..MAX_CONNECTIONS_PER_ADDRESS)
+            .map(|_| gate.admit(here).expect("within the address's cap"))
+            .collect();
+        assert!(gate.admit(here).is_none(), "one address's cap");
+        let theirs: Vec<Admitted> = (0..40 - MAX_CONNECTIONS_PER_ADDRESS)
+            .map(|_| gate.admit(there).expect("within the cap in all"))
+            .collect();
+        assert!(gate.admit(there).is_none(), "the cap in all");
+        drop(mine);
+        assert!(
+            gate.admit(here).is_some(),
+            "a closed connection frees its place"
+        );
+        drop(theirs);
+        let open = gate.open.lock().expect("lock");
+        assert_eq!((open.0, open.1.len()), (0, 0), "nothing left counted");
     }
 }

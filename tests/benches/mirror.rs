@@ -32,6 +32,8 @@ use pegboard::mirror::Mirror;
 #[path = "../support/bench.rs"]
 mod bench;
 
+#[path = "../support/hall.rs"]
+mod hall;
 #[path = "../support/mirror.rs"]
 mod mirror_view;
 use mirror_view::english;
@@ -183,10 +185,12 @@ fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
     all[at..].to_vec()
 }
 
+/// `n` viewers of the event stream, each on an address of its own (as
+/// the hall's phones and laptops are), each counting the lines it gets.
 fn viewers(addr: SocketAddr, n: usize) -> Vec<std::thread::JoinHandle<usize>> {
     (0..n)
-        .map(|_| {
-            let mut s = TcpStream::connect(addr).expect("connects");
+        .map(|i| {
+            let mut s = hall::connect_from(hall::address(i), addr);
             s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
                 .expect("sent");
             std::thread::spawn(move || {
