@@ -12,6 +12,7 @@ use pegboard::console::Door;
 use pegboard::console::{Answer, Request};
 use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
 use pegboard::mirror::Mirror;
+use pegboard::net::auth::Strength;
 use serde_json::Value;
 
 #[path = "support/hall.rs"]
@@ -56,9 +57,17 @@ impl Console {
             }
             c
         });
+        // The generated secret is 32 hexadecimal digits; anything shorter
+        // is a PIN.
+        let strength = if secret.len() == 32 {
+            Strength::Generated
+        } else {
+            Strength::Pin
+        };
         let door = Door {
             requests: tx,
             secret: secret.as_bytes().to_vec(),
+            strength,
         };
         let mirror = Mirror::with_routes(
             "127.0.0.1:0",
@@ -791,4 +800,100 @@ fn a_flood_from_one_address_takes_neither_the_server_nor_the_game_down() {
         !output.contains("Too many open files"),
         "a file could not be opened: {output}"
     );
+}
+
+/// Wrong guesses of `secret`, one from each of `n` hall addresses, eight
+/// at a time; their statuses.
+fn sweep(addr: SocketAddr, n: usize) -> Vec<u16> {
+    let clock = r#"{"input":"clock","color":"white"}"#;
+    let guesses: Vec<usize> = (0..n).collect();
+    let mut codes = Vec::new();
+    for chunk in guesses.chunks(8) {
+        let handles: Vec<_> = chunk
+            .iter()
+            .map(|&i| {
+                std::thread::spawn(move || {
+                    let mut s = hall::connect_from(hall::address(i), addr);
+                    s.set_read_timeout(Some(Duration::from_secs(10)))
+                        .expect("timeout");
+                    let request = format!(
+                        "POST /api/input HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+                         Authorization: Bearer {:04}\r\nContent-Length: {}\r\n\r\n{clock}",
+                        (i * 7919 + 1) % 10_000,
+                        clock.len()
+                    );
+                    s.write_all(request.as_bytes()).expect("sent");
+                    let mut text = String::new();
+                    let _ = s.read_to_string(&mut text);
+                    text.split(' ')
+                        .nth(1)
+                        .and_then(|c| c.parse::<u16>().ok())
+                        .unwrap_or(0)
+                })
+            })
+            .collect();
+        codes.extend(handles.into_iter().map(|h| h.join().expect("guess")));
+    }
+    codes
+}
+
+#[test]
+fn a_pin_sweep_from_many_addresses_stops_at_the_days_bound_and_a_session_goes_on() {
+    use pegboard::net::auth::PIN_FAILURES_PER_DAY;
+    // 4711 is never among the sweep's guesses below ((i × 7919 + 1) mod
+    // 10,000 for i < 300).
+    assert!((0..300).all(|i| (i * 7919 + 1) % 10_000 != 4711));
+    let c = Console::start("4711");
+    let a = c.addr();
+    // The assistant logged in before the sweep.
+    let login = post(a, "/api/login", &[&bearer("4711")], "");
+    assert_eq!(login.code, 200, "{}", login.body);
+    let cookie = login
+        .header("set-cookie")
+        .and_then(|v| v.split(';').next().map(str::to_string))
+        .expect("a session cookie");
+    let codes = sweep(a, 300);
+    let wrong = codes.iter().filter(|&&c| c == 401).count();
+    let locked = codes.iter().filter(|&&c| c == 429).count();
+    assert_eq!(wrong, PIN_FAILURES_PER_DAY, "{codes:?}");
+    assert_eq!(locked, 300 - PIN_FAILURES_PER_DAY, "{codes:?}");
+    // Locked for everyone, the right PIN too, for the rest of the day…
+    let refused = post(
+        a,
+        "/api/input",
+        &[&bearer("4711")],
+        r#"{"input":"clock","color":"white"}"#,
+    );
+    assert_eq!(refused.code, 429, "{}", refused.body);
+    assert!(refused.body.contains("PIN is locked"), "{}", refused.body);
+    let retry: u64 = refused
+        .header("retry-after")
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After");
+    assert!(retry > 23 * 3600, "{retry} s");
+    // …while the session opened before goes on working.
+    let pressed = post(
+        a,
+        "/api/input",
+        &[&format!("Cookie: {cookie}")],
+        r#"{"input":"clock","color":"white"}"#,
+    );
+    assert_eq!(pressed.code, 200, "{}", pressed.body);
+    c.stop();
+}
+
+#[test]
+fn the_generated_secret_is_never_locked_by_a_sweep() {
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    let codes = sweep(a, 300);
+    assert!(codes.iter().all(|&c| c == 401), "{codes:?}");
+    let pressed = post(
+        a,
+        "/api/input",
+        &[&bearer(SECRET)],
+        r#"{"input":"clock","color":"white"}"#,
+    );
+    assert_eq!(pressed.code, 200, "{}", pressed.body);
+    c.stop();
 }

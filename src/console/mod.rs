@@ -24,6 +24,9 @@ pub struct Door {
     pub requests: crossbeam_channel::Sender<Request>,
     /// The console secret, or the PIN.
     pub secret: Vec<u8>,
+    /// Which of the two it is: a PIN's wrong guesses are bounded for
+    /// everyone together.
+    pub strength: crate::net::auth::Strength,
 }
 
 /// An input from the console, to be handed to the game by the runtime

@@ -43,10 +43,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The console's routes, whose inputs go through `door`.
 pub fn routes(door: Door) -> Router {
+    let strength = door.strength;
     let guard = Arc::new(Guard {
         door,
         sessions: Mutex::new(Sessions::default()),
-        limiter: Mutex::new(Limiter::default()),
+        limiter: Mutex::new(Limiter::new(strength)),
         epoch: Instant::now(),
     });
     Router::new()
@@ -102,6 +103,18 @@ impl Guard {
                 let mut r = refuse(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too many wrong secrets; wait before trying again",
+                );
+                if let Ok(v) = HeaderValue::from_str(&wait.to_string()) {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+                Err(r)
+            }
+            Err(Refusal::Locked { until }) => {
+                let wait = until.saturating_sub(now).div_ceil(1000).max(1);
+                let mut r = refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "the PIN is locked: it took its day's wrong guesses; a page already \
+                     logged in goes on working",
                 );
                 if let Ok(v) = HeaderValue::from_str(&wait.to_string()) {
                     r.headers_mut().insert(header::RETRY_AFTER, v);

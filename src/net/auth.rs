@@ -13,8 +13,12 @@ pub const FAILURE_WINDOW_MS: u64 = 10 * 60 * 1000;
 /// …at most this many; then the address is locked out until the oldest
 /// of them leaves the window.
 pub const MAX_FAILURES: usize = 10;
-/// At most this many failures a second from all addresses together.
-pub const GLOBAL_FAILURES_PER_SECOND: usize = 5;
+/// A PIN takes at most this many wrong guesses from everyone together
+/// within [`DAY_MS`]; then it is locked until the oldest leaves the day.
+/// Against a random four-digit PIN that is a 1 % chance a day.
+pub const PIN_FAILURES_PER_DAY: usize = 100;
+/// The window of [`PIN_FAILURES_PER_DAY`]: a day.
+pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 /// The wait before the first failure is answered; it doubles with each
 /// failure in the window…
 pub const FIRST_DELAY_MS: u64 = 50;
@@ -79,14 +83,28 @@ impl Sessions {
     }
 }
 
+/// What kind of secret opens the door.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strength {
+    /// A short PIN (`[console] pin`): it can be guessed, so wrong guesses
+    /// from everyone together are bounded, and it locks at the bound.
+    Pin,
+    /// The generated secret (128 random bits): it cannot be swept, so
+    /// only each address's guesses are limited.
+    Generated,
+}
+
 /// What the limiter says of an attempt to log in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gate {
     /// Go ahead and check the credential.
     Open,
     /// Refused without a check: this address failed too often (until
-    /// `until`), or the whole server sees too many failures now.
+    /// `until`).
     Shut { until: u64 },
+    /// Refused without a check, from everyone: the PIN took its day's
+    /// wrong guesses (until `until`).
+    Locked { until: u64 },
 }
 
 /// Why an attempt was refused.
@@ -94,31 +112,44 @@ pub enum Gate {
 pub enum Refusal {
     /// The credential was wrong: answer after `wait` ms.
     Wrong { wait: u64 },
-    /// Not checked: the gate is shut until `until`.
+    /// Not checked: this address is shut out until `until`.
     Shut { until: u64 },
+    /// Not checked: the PIN is locked until `until`.
+    Locked { until: u64 },
 }
 
-/// Wrong guesses, per address and in all.
-#[derive(Debug, Default)]
+/// Wrong guesses, per address and, for a PIN, from everyone in a day.
+#[derive(Debug)]
 pub struct Limiter {
+    strength: Strength,
     failures: HashMap<IpAddr, VecDeque<u64>>,
-    recent: VecDeque<u64>,
+    /// A PIN's wrong guesses within the last day, from everyone.
+    day: VecDeque<u64>,
 }
 
 impl Limiter {
+    /// The limiter for a secret of `strength`.
+    pub fn new(strength: Strength) -> Limiter {
+        Limiter {
+            strength,
+            failures: HashMap::new(),
+            day: VecDeque::new(),
+        }
+    }
+
     /// May `from` try a credential at `now`?
     pub fn gate(&mut self, from: IpAddr, now: u64) -> Gate {
         self.expire(now);
+        if self.day.len() >= PIN_FAILURES_PER_DAY {
+            return Gate::Locked {
+                until: self.day.front().copied().unwrap_or(now) + DAY_MS,
+            };
+        }
         if let Some(f) = self.failures.get(&from)
             && f.len() >= MAX_FAILURES
         {
             return Gate::Shut {
                 until: f.front().copied().unwrap_or(now) + FAILURE_WINDOW_MS,
-            };
-        }
-        if self.recent.len() >= GLOBAL_FAILURES_PER_SECOND {
-            return Gate::Shut {
-                until: self.recent.front().copied().unwrap_or(now) + 1000,
             };
         }
         Gate::Open
@@ -130,7 +161,9 @@ impl Limiter {
         self.expire(now);
         let f = self.failures.entry(from).or_default();
         f.push_back(now);
-        self.recent.push_back(now);
+        if self.strength == Strength::Pin {
+            self.day.push_back(now);
+        }
         let n = f.len().min(16) as u32;
         (FIRST_DELAY_MS << (n - 1)).min(MAX_DELAY_MS)
     }
@@ -139,8 +172,10 @@ impl Limiter {
     /// together cannot all pass the gate before any is counted): `Ok`
     /// when `correct`, else the wait before answering, or the gate shut.
     pub fn attempt(&mut self, from: IpAddr, now: u64, correct: bool) -> Result<(), Refusal> {
-        if let Gate::Shut { until } = self.gate(from, now) {
-            return Err(Refusal::Shut { until });
+        match self.gate(from, now) {
+            Gate::Open => {}
+            Gate::Shut { until } => return Err(Refusal::Shut { until }),
+            Gate::Locked { until } => return Err(Refusal::Locked { until }),
         }
         if correct {
             self.succeeded(from);
@@ -168,11 +203,11 @@ impl Limiter {
         }
         self.failures.retain(|_, f| !f.is_empty());
         while self
-            .recent
+            .day
             .front()
-            .is_some_and(|&t| now.saturating_sub(t) >= 1000)
+            .is_some_and(|&t| now.saturating_sub(t) >= DAY_MS)
         {
-            self.recent.pop_front();
+            self.day.pop_front();
         }
     }
 }
@@ -207,7 +242,7 @@ mod tests {
 
     #[test]
     fn ten_failures_lock_an_address_out_until_the_window_passes() {
-        let mut l = Limiter::default();
+        let mut l = Limiter::new(Strength::Generated);
         let mut delays = Vec::new();
         for i in 0..MAX_FAILURES as u64 {
             // One failure every two seconds: the global limit stays clear.
@@ -230,22 +265,50 @@ mod tests {
         assert_eq!(l.gate(HERE, FAILURE_WINDOW_MS), Gate::Open);
     }
 
+    fn address(i: usize) -> IpAddr {
+        IpAddr::V4(std::net::Ipv4Addr::new(
+            10,
+            0,
+            (i / 250) as u8,
+            (i % 250) as u8,
+        ))
+    }
+
     #[test]
-    fn many_addresses_together_fail_at_most_a_handful_a_second() {
-        let mut l = Limiter::default();
-        for i in 0..GLOBAL_FAILURES_PER_SECOND {
-            let from = IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, i as u8));
-            assert_eq!(l.gate(from, 100), Gate::Open);
-            l.failed(from, 100);
+    fn a_pin_locks_for_everyone_after_its_days_wrong_guesses() {
+        let mut l = Limiter::new(Strength::Pin);
+        // A sweep from many addresses, one guess each, a second apart.
+        for i in 0..PIN_FAILURES_PER_DAY {
+            let t = i as u64 * 1000;
+            assert_eq!(l.attempt(address(i), t, false).map_err(|_| ()), Err(()));
         }
-        let fresh = IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 1, 1));
-        assert_eq!(l.gate(fresh, 500), Gate::Shut { until: 1100 });
-        assert_eq!(l.gate(fresh, 1100), Gate::Open);
+        let now = PIN_FAILURES_PER_DAY as u64 * 1000;
+        let locked = Err(Refusal::Locked { until: DAY_MS });
+        assert_eq!(l.attempt(address(1000), now, false), locked);
+        assert_eq!(
+            l.attempt(address(1001), now, true),
+            locked,
+            "the right PIN too"
+        );
+        // The lock lifts as the first guess leaves the day.
+        assert_eq!(l.attempt(address(1001), DAY_MS, true), Ok(()));
+    }
+
+    #[test]
+    fn the_generated_secret_is_limited_per_address_only() {
+        let mut l = Limiter::new(Strength::Generated);
+        for i in 0..10 * PIN_FAILURES_PER_DAY {
+            assert!(matches!(
+                l.attempt(address(i), i as u64, false),
+                Err(Refusal::Wrong { .. })
+            ));
+        }
+        assert_eq!(l.attempt(address(5000), 5000, true), Ok(()));
     }
 
     #[test]
     fn a_login_forgives_the_addresss_failures() {
-        let mut l = Limiter::default();
+        let mut l = Limiter::new(Strength::Generated);
         for i in 0..9 {
             l.failed(HERE, i * 2000);
         }

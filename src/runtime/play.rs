@@ -20,6 +20,7 @@ use crate::core::{Input, Stamped, StartPosition};
 use crate::display::FaceKind;
 use crate::display::Faces;
 use crate::mirror::Mirror;
+use crate::net::auth::Strength;
 use crate::runtime::error::Result;
 use crate::runtime::keeper::Keeper;
 use crate::runtime::notify::Notifier;
@@ -181,6 +182,11 @@ fn open_console(
             Some(Door {
                 requests: tx,
                 secret: secret.into_bytes(),
+                strength: if config.console.pin.is_some() {
+                    Strength::Pin
+                } else {
+                    Strength::Generated
+                },
             }),
             Some(rx),
         )),
