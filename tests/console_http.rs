@@ -753,7 +753,7 @@ fn a_flood_from_one_address_takes_neither_the_server_nor_the_game_down() {
         let Ok(mut s) = hall::try_connect_from(attacker, played.addr) else {
             continue;
         };
-        if s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        if s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             .is_ok()
         {
             streams.push(s);

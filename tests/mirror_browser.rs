@@ -386,7 +386,7 @@ fn a_page_refused_for_too_many_viewers_tries_again_until_it_is_let_in() {
         let held: Vec<_> = (0..pegboard::net::limits::MAX_STREAMS_PER_ADDRESS)
             .map(|_| {
                 let mut s = std::net::TcpStream::connect(&listen).expect("connects");
-                s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                     .expect("sent");
                 let mut r = BufReader::new(s);
                 let mut head = String::new();

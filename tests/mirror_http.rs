@@ -53,7 +53,7 @@ fn request(addr: SocketAddr, raw: &[u8]) -> (u16, String) {
 fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     request(
         addr,
-        format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes(),
     )
 }
 
@@ -190,7 +190,7 @@ fn other_methods_unknown_paths_and_bad_requests_are_refused_and_harm_nothing() {
     for method in ["POST", "PUT", "DELETE", "PATCH"] {
         let (code, _) = request(
             a,
-            format!("{method} /state HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            format!("{method} /state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                 .as_bytes(),
         );
         assert_eq!(code, 405, "{method}");
@@ -200,7 +200,7 @@ fn other_methods_unknown_paths_and_bad_requests_are_refused_and_harm_nothing() {
     assert_eq!(request(a, b"GET / HTTP/1.1\r\nHost x\r\n\r\n").0, 400);
     // A head far over the bound: refused (431) or the connection closed.
     let big = format!(
-        "GET / HTTP/1.1\r\nHost: x\r\nX-Fill: {}\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Fill: {}\r\n\r\n",
         "a".repeat(64 * 1024)
     );
     let (code, _) = request(a, big.as_bytes());
@@ -240,7 +240,7 @@ fn viewers(m: &Mirror, n: usize) -> Vec<BufReader<TcpStream>> {
             let mut s = hall::connect_from(hall::address(i), m.addr());
             s.set_read_timeout(Some(Duration::from_secs(10)))
                 .expect("timeout");
-            s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 .expect("sent");
             let mut r = BufReader::new(s);
             let first = sse_until(&mut r, |_| true);
@@ -335,7 +335,7 @@ fn stream_from(m: &Mirror, from: [u8; 3]) -> (bool, BufReader<TcpStream>) {
     let mut s = hall::connect_from(from, m.addr());
     s.set_read_timeout(Some(Duration::from_secs(5)))
         .expect("timeout");
-    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .expect("sent");
     let mut r = BufReader::new(s);
     let mut head = String::new();
@@ -451,10 +451,10 @@ fn idle_and_slow_connections_are_closed_and_take_nothing_from_the_others() {
     // one that waits after a whole request on a kept-alive connection.
     let silent = TcpStream::connect(a).expect("connects");
     let mut slow = TcpStream::connect(a).expect("connects");
-    slow.write_all(b"GET /state HTTP/1.1\r\nHost: x\r\n")
+    slow.write_all(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         .expect("sent");
     let mut kept = TcpStream::connect(a).expect("connects");
-    kept.write_all(b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n")
+    kept.write_all(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .expect("sent");
     let idle = [silent, slow, kept].map(|s| std::thread::spawn(move || closed_after(s)));
     // Meanwhile everybody else is served.
@@ -553,7 +553,7 @@ fn replay_serves_the_end_of_the_trace_in_the_configured_language_until_told_to_s
     let mut s = TcpStream::connect(addr).expect("connects");
     s.set_read_timeout(Some(Duration::from_secs(5)))
         .expect("timeout");
-    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .expect("sent");
     let mut reader = BufReader::new(s);
     let data = sse_until(&mut reader, |d| d.starts_with("{\"fen\""));
@@ -597,7 +597,7 @@ fn the_demo_serves_its_game_on_the_mirror_while_it_plays() {
     let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
     let addr = common::mirror_of(&mut out, &mut String::new());
     let mut s = TcpStream::connect(addr).expect("connects");
-    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .expect("sent");
     s.set_read_timeout(Some(Duration::from_secs(30)))
         .expect("timeout");
@@ -619,4 +619,34 @@ fn the_demo_serves_its_game_on_the_mirror_while_it_plays() {
     let mut rest = String::new();
     let _ = out.read_to_string(&mut rest);
     assert!(child.0.wait().expect("ends").success());
+}
+
+#[test]
+fn a_host_name_the_server_does_not_know_is_refused() {
+    // A DNS-rebinding page sends its own name as Host (and as Origin, so
+    // the two agree): the name itself must be one of the server's.
+    let names = vec!["pegboard.local".to_string()];
+    let m = Mirror::serve("127.0.0.1:0", &names, english(), Default::default())
+        .expect("the mirror starts");
+    let port = m.addr().port();
+    let host = |name: &str| {
+        request(
+            m.addr(),
+            format!("GET /state HTTP/1.1\r\nHost: {name}\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+    };
+    for own in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        format!("pegboard.local:{port}"),
+    ] {
+        assert_eq!(host(&own).0, 200, "{own}");
+    }
+    for foreign in [format!("evil.example:{port}"), "attacker.test".to_string()] {
+        let (code, body) = host(&foreign);
+        assert_eq!(code, 421, "{foreign}");
+        assert!(body.contains("host name"), "{body}");
+    }
+    m.stop();
 }

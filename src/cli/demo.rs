@@ -63,6 +63,7 @@ pub fn run(a: Args) -> ExitCode {
     let mirror = a.mirror.map(|given| {
         (
             config.mirror.address(&given),
+            config.mirror.hosts.clone(),
             parts::mirror_view(&config, &words.words),
         )
     });

@@ -77,7 +77,8 @@ pub fn run(a: Args) -> ExitCode {
         Some(addr) => {
             let listen = config.mirror.address(addr);
             let view = parts::mirror_view(&config, &words.words);
-            match pegboard::mirror::Mirror::start(&listen, view) {
+            let routes = Default::default();
+            match pegboard::mirror::Mirror::serve(&listen, &config.mirror.hosts, view, routes) {
                 Ok(m) => Some(m),
                 Err(e) => {
                     eprintln!("pegboard replay: {e}");

@@ -266,6 +266,15 @@ fn checks_across_keys_name_the_key_and_line() {
 }
 
 #[test]
+fn a_mirror_host_name_must_be_a_name() {
+    let c = Config::parse("[mirror]\nhosts = [\"pegboard.local\"]\n", "c").expect("valid");
+    assert_eq!(c.mirror.hosts, ["pegboard.local"]);
+    let e = error("[mirror]\nhosts = [\"<script>\"]\n");
+    assert!(e.starts_with("c.toml:2:"), "{e}");
+    assert!(e.contains("no host name"), "{e}");
+}
+
+#[test]
 fn a_huge_value_is_quoted_by_its_beginning_only() {
     let text = format!("language = \"{}\"\n", "x".repeat(20_000_000));
     let err = error(&text);

@@ -11,6 +11,32 @@ pub struct MirrorConfig {
     /// The address and port the page is served on; "" serves none.
     pub listen: String,
     pub orientation: Orientation,
+    /// Host names the page may be reached by besides IP addresses and
+    /// `localhost` ("pegboard.local"); any other name is refused, as a
+    /// DNS-rebinding page would send it.
+    #[serde(deserialize_with = "host_names")]
+    pub hosts: Vec<String>,
+}
+
+/// Host names: letters, digits, dots and hyphens, at most 16 of 253 bytes.
+fn host_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    if names.len() > 16 {
+        return Err(serde::de::Error::custom("at most 16 host names"));
+    }
+    for n in &names {
+        let plain = !n.is_empty()
+            && n.len() <= 253
+            && n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+        if !plain {
+            return Err(serde::de::Error::custom(format!(
+                "\"{}\" is no host name (letters, digits, dots and hyphens, like \"pegboard.local\")",
+                crate::text::quote::short(n)
+            )));
+        }
+    }
+    Ok(names)
 }
 
 impl Default for MirrorConfig {
@@ -18,6 +44,7 @@ impl Default for MirrorConfig {
         MirrorConfig {
             listen: "127.0.0.1:8080".into(),
             orientation: Orientation::Opponent,
+            hosts: Vec::new(),
         }
     }
 }

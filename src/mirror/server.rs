@@ -80,6 +80,17 @@ impl Mirror {
 
     /// The same, with `more` routes on the same server (the console's).
     pub fn with_routes(listen: &str, view: View, more: Router) -> Result<Mirror, Error> {
+        Mirror::serve(listen, &[], view, more)
+    }
+
+    /// The same, answering to the host `names` besides IP addresses and
+    /// `localhost` (`[mirror] hosts`).
+    pub fn serve(
+        listen: &str,
+        names: &[String],
+        view: View,
+        more: Router,
+    ) -> Result<Mirror, Error> {
         let shown = MirrorState::new(view.blind, view.orientation);
         let shared = Shared {
             page: view.page.into(),
@@ -100,9 +111,14 @@ impl Mirror {
             .with_state(shared.clone())
             .merge(more);
         let (tx, rx) = mpsc::unbounded_channel();
-        let server = Server::start("[mirror] listen", listen, "mirror", app, move |stopped| {
-            keep(shared, rx, stopped)
-        })?;
+        let server = Server::start(
+            "[mirror] listen",
+            listen,
+            "mirror",
+            names.to_vec(),
+            app,
+            move |stopped| keep(shared, rx, stopped),
+        )?;
         Ok(Mirror { tx, server })
     }
 

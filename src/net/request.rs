@@ -51,6 +51,33 @@ pub fn foreign(headers: &HeaderMap) -> bool {
     host.is_empty() || !(own(b"http://") || own(b"https://"))
 }
 
+/// Whether the request's `Host` is one this server answers to: an IP
+/// address (any of the machine's, with any port), `localhost`, or one of
+/// `names` (`[mirror] hosts`). A name the server does not know is what a
+/// DNS-rebinding page sends, after pointing its own name at the board: its
+/// `Origin` would match its `Host`, so `Host` itself is checked. A request
+/// without `Host` (HTTP/1.0) comes from no browser, and is let through.
+pub fn own_host(headers: &HeaderMap, names: &[String]) -> bool {
+    let Some(host) = headers.get(header::HOST) else {
+        return true;
+    };
+    let Ok(host) = host.to_str() else {
+        return false;
+    };
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        // An IPv6 literal, "[::1]:8080".
+        return rest
+            .split(']')
+            .next()
+            .is_some_and(|a| a.parse::<std::net::Ipv6Addr>().is_ok());
+    } else {
+        host.rsplit_once(':').map_or(host, |(name, _port)| name)
+    };
+    name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name.eq_ignore_ascii_case("localhost")
+        || names.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
 /// The secret given as `Authorization: Bearer …`.
 pub fn bearer(headers: &HeaderMap) -> Option<&[u8]> {
     headers
@@ -152,6 +179,32 @@ mod tests {
         }
         assert!(foreign(&headers(&[("origin", "http://x")])), "no Host");
         assert!(foreign(&headers(&[("sec-fetch-site", "cross-site")])));
+    }
+
+    #[test]
+    fn only_the_servers_own_hosts_are_answered() {
+        let names = vec!["pegboard.local".to_string()];
+        for own in [
+            "127.0.0.1",
+            "10.0.0.5:8080",
+            "[::1]:8080",
+            "localhost:8080",
+            "PegBoard.local:8080",
+        ] {
+            assert!(own_host(&headers(&[("host", own)]), &names), "{own}");
+        }
+        for foreign in [
+            "evil.example",
+            "evil.example:8080",
+            "10.0.0.5.evil.example",
+            "[evil]:80",
+        ] {
+            assert!(
+                !own_host(&headers(&[("host", foreign)]), &names),
+                "{foreign}"
+            );
+        }
+        assert!(own_host(&HeaderMap::new(), &[]), "no Host: no browser");
     }
 
     #[test]

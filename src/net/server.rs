@@ -14,7 +14,9 @@ use axum::Router;
 use tokio::sync::oneshot;
 
 use super::limits::{HEAD_WITHIN, MAX_CONNECTIONS_PER_ADDRESS, MAX_HEAD_BYTES, connection_cap};
-use super::request::Peer;
+use super::request::{Peer, own_host, refuse};
+use axum::http::StatusCode;
+use futures_util::future::Either;
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -58,13 +60,15 @@ pub struct Server {
 impl Server {
     /// Listens on `listen` (the value of the configuration's `key`, such
     /// as `"127.0.0.1:8080"`; port 0 picks a free one) and serves `app`
-    /// from a thread called `name`. `task` runs beside it and is given the
-    /// stop signal; the server ends when the task returns, so the task can
-    /// finish what it has to say first.
+    /// from a thread called `name`, to requests whose `Host` is an IP
+    /// address, `localhost` or one of `names`. `task` runs beside it and
+    /// is given the stop signal; the server ends when the task returns, so
+    /// the task can finish what it has to say first.
     pub fn start<T, F>(
         key: &'static str,
         listen: &str,
         name: &str,
+        names: Vec<String>,
         app: Router,
         task: T,
     ) -> Result<Server, Error>
@@ -97,7 +101,7 @@ impl Server {
                     };
                     let gate = Gate::new(connection_cap(open_files()));
                     tokio::select! {
-                        _ = accept(listener, app, gate) => {}
+                        _ = accept(listener, app, gate, names.into()) => {}
                         _ = task(stopped) => {}
                     }
                 });
@@ -216,7 +220,7 @@ impl Drop for Admitted {
 
 /// Takes connections and serves each on a task of its own, with the peer's
 /// address on every request. One past the gate's caps is closed at once.
-async fn accept(listener: tokio::net::TcpListener, app: Router, gate: Gate) {
+async fn accept(listener: tokio::net::TcpListener, app: Router, gate: Gate, names: Arc<[String]>) {
     loop {
         let (socket, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -232,13 +236,21 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, gate: Gate) {
             continue;
         };
         let app = app.clone();
+        let names = Arc::clone(&names);
         tokio::spawn(async move {
             let _admitted = admitted;
             let service = hyper::service::service_fn(
                 move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    if !own_host(req.headers(), &names) {
+                        let refused = refuse(
+                            StatusCode::MISDIRECTED_REQUEST,
+                            "this server does not answer to that host name",
+                        );
+                        return Either::Left(std::future::ready(Ok(refused)));
+                    }
                     req.extensions_mut().insert(Peer(peer));
                     let mut app = app.clone();
-                    tower_service::Service::call(&mut app, req)
+                    Either::Right(tower_service::Service::call(&mut app, req))
                 },
             );
             let _ = hyper::server::conn::http1::Builder::new()

@@ -36,7 +36,9 @@ pub struct DemoOptions {
     pub speech: Option<SpeechSetup>,
     /// Serve the mirror on this address while the demo plays; the blind
     /// player's colour and the side the board is seen from.
-    pub mirror: Option<(String, crate::mirror::View)>,
+    /// (The address, the host names it answers to besides IP addresses,
+    /// the view.)
+    pub mirror: Option<(String, Vec<String>, crate::mirror::View)>,
 }
 
 /// The demo game's trace: the game played by simulated hands.
@@ -147,8 +149,8 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     )
     .map_err(|e| Error::Game(e.to_string()))?;
     let mirror = match &options.mirror {
-        Some((listen, view)) => {
-            crate::runtime::outputs::open_mirror(listen, view.clone(), None, out)?
+        Some((listen, hosts, view)) => {
+            crate::runtime::outputs::open_mirror(listen, hosts, view.clone(), None, out)?
         }
         None => None,
     };

@@ -16,6 +16,7 @@ use crate::runtime::voices::Voices;
 /// told on `out` and left out: the game goes on without it.
 pub fn open_mirror(
     listen: &str,
+    hosts: &[String],
     view: crate::mirror::View,
     door: Option<crate::console::Door>,
     out: &mut dyn Write,
@@ -24,10 +25,8 @@ pub fn open_mirror(
         return Ok(None);
     }
     let console = door.is_some();
-    let started = match door {
-        Some(door) => Mirror::with_routes(listen, view, crate::console::routes(door)),
-        None => Mirror::start(listen, view),
-    };
+    let routes = door.map(crate::console::routes).unwrap_or_default();
+    let started = Mirror::serve(listen, hosts, view, routes);
     match started {
         Ok(m) => {
             writeln!(out, "pegboard: the mirror is at http://{}/", m.addr())?;

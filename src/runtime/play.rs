@@ -104,7 +104,13 @@ pub fn play(
     let view = parts::mirror_view(config, &parts::phrasebook(config)?.words);
     let (door, requests) = open_console(config, out)?;
     let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
-    let mirror = crate::runtime::outputs::open_mirror(&config.mirror.listen, view, door, out)?;
+    let mirror = crate::runtime::outputs::open_mirror(
+        &config.mirror.listen,
+        &config.mirror.hosts,
+        view,
+        door,
+        out,
+    )?;
     if let Some(files) = keeper.files() {
         writeln!(
             out,

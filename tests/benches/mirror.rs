@@ -174,8 +174,10 @@ fn dom_latency(targets: &mut bench::Targets) {
 
 fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
     let mut s = TcpStream::connect(addr).expect("connects");
-    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
-        .expect("sent");
+    s.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .expect("sent");
     let mut all = Vec::new();
     let _ = s.read_to_end(&mut all);
     let at = all
@@ -191,7 +193,7 @@ fn viewers(addr: SocketAddr, n: usize) -> Vec<std::thread::JoinHandle<usize>> {
     (0..n)
         .map(|i| {
             let mut s = hall::connect_from(hall::address(i), addr);
-            s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 .expect("sent");
             std::thread::spawn(move || {
                 let mut lines = 0;
