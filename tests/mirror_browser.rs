@@ -422,3 +422,43 @@ fn a_page_refused_for_too_many_viewers_tries_again_until_it_is_let_in() {
         c.close().await.expect("closed");
     });
 }
+
+#[test]
+fn a_language_files_words_are_shown_as_text_never_as_markup() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let mut words = pegboard::announce::Vocabulary::built_in("en")
+            .expect("built in")
+            .expect("parses");
+        let trap = "<img src=x onerror=\"document.body.dataset.pwned=1\"><b>empty</b>";
+        words.display.empty = trap.to_string();
+        words.colors.white = "<i>White</i></script><script>document.body.dataset.pwned=2</script>"
+            .to_string();
+        let view = pegboard::mirror::View::new(Color::White, Color::Black, &words);
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, view).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        m.send(&events_of(OPERA, with_clock("300+3")));
+        wait_ply(&c, 2).await;
+        // The empty square's cell says the words, letter for letter.
+        let cell = js(
+            &c,
+            "return [...document.querySelectorAll('#squares td')].map(t => t.textContent).find(t => t.includes('empty'))",
+        )
+        .await;
+        assert_eq!(cell, json!(trap));
+        let markup = js(&c, "return document.querySelectorAll('#squares img, #squares b').length").await;
+        assert_eq!(markup, json!(0), "a word became markup");
+        let clock = text(&c, "clock-white").await;
+        assert!(clock.starts_with("<i>White</i>"), "{clock}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(js(&c, "return document.body.dataset.pwned || ''").await, json!(""));
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}

@@ -650,3 +650,76 @@ fn a_host_name_the_server_does_not_know_is_refused() {
     }
     m.stop();
 }
+
+/// A GET's head and body, whole.
+fn get_whole(addr: SocketAddr, path: &str) -> (String, String) {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    s.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .expect("sent");
+    let mut text = Vec::new();
+    let _ = s.read_to_end(&mut text);
+    let text = String::from_utf8_lossy(&text).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (head.to_ascii_lowercase(), body.to_string())
+}
+
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':').map(str::trim))
+}
+
+#[test]
+fn every_answer_carries_its_security_headers() {
+    let (tx, _rx) = crossbeam_channel::bounded(1);
+    let door = pegboard::console::Door {
+        requests: tx,
+        secret: b"0123456789abcdef0123456789abcdef".to_vec(),
+        strength: pegboard::net::auth::Strength::Generated,
+    };
+    let m = Mirror::with_routes("127.0.0.1:0", english(), pegboard::console::routes(door))
+        .expect("the mirror starts");
+    for page in ["/", "/console"] {
+        let (head, body) = get_whole(m.addr(), page);
+        let policy = header(&head, "content-security-policy").expect("a policy");
+        assert!(policy.contains("default-src 'self'"), "{page}: {policy}");
+        // The page's one script and one style carry the nonce the policy
+        // names, and it changes with every load.
+        let nonce = policy
+            .split("'nonce-")
+            .nth(1)
+            .and_then(|r| r.split('\'').next())
+            .expect("a nonce");
+        assert!(nonce.len() >= 32, "{nonce}");
+        assert!(
+            body.contains(&format!("<script nonce=\"{nonce}\">")),
+            "{page}"
+        );
+        assert!(
+            body.contains(&format!("<style nonce=\"{nonce}\">")),
+            "{page}"
+        );
+        assert!(
+            !body.contains("<script>") && !body.contains("<style>"),
+            "{page}"
+        );
+        let (again, _) = get_whole(m.addr(), page);
+        assert_ne!(header(&again, "content-security-policy"), Some(policy));
+        assert_eq!(header(&head, "x-content-type-options"), Some("nosniff"));
+        let framed = policy.contains("frame-ancestors 'none'");
+        assert_eq!(framed, page == "/console", "{page}: {policy}");
+    }
+    for live in ["/state", "/api/input"] {
+        let (head, _) = get_whole(m.addr(), live);
+        assert_eq!(header(&head, "cache-control"), Some("no-store"), "{live}");
+        assert_eq!(
+            header(&head, "x-content-type-options"),
+            Some("nosniff"),
+            "{live}"
+        );
+    }
+    m.stop();
+}

@@ -58,14 +58,7 @@ pub fn routes(door: Door) -> Router {
 }
 
 async fn page() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        PAGE,
-    )
-        .into_response()
+    crate::net::page::serve(PAGE, crate::net::page::Frames::Refused)
 }
 
 fn session(headers: &HeaderMap) -> Option<&str> {

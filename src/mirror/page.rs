@@ -64,11 +64,12 @@ pub fn page(words: &Vocabulary) -> String {
         black: &words.colors.black,
         touch: &words.phrases.touch,
     };
-    // Words are plain strings; they always serialize. "</" is written
-    // "<\/" (the same string to JSON) so no word can end the script.
+    // Words are plain strings; they always serialize. Every "<" is written
+    // "\u003c" (the same string to JSON), so no word can end the script
+    // or look like a tag to the HTML parser.
     let json = serde_json::to_string(&table)
         .unwrap_or_default()
-        .replace("</", "<\\/");
+        .replace('<', "\\u003c");
     let lang = escape_attribute(&words.language.synthesizer);
     PAGE.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
         .replacen(WORDS_AT, &json, 1)

@@ -40,7 +40,7 @@ struct Inner {
 #[derive(Clone)]
 struct Shared {
     /// The page, in the configured language.
-    page: axum::body::Bytes,
+    page: Arc<str>,
     inner: Arc<Mutex<Inner>>,
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
@@ -205,14 +205,7 @@ fn take(shared: &Shared, events: &[Stamped]) {
 }
 
 async fn page(State(shared): State<Shared>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        shared.page.clone(),
-    )
-        .into_response()
+    crate::net::page::serve(&shared.page, crate::net::page::Frames::Allowed)
 }
 
 async fn state(State(shared): State<Shared>) -> Response {

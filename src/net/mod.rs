@@ -5,6 +5,7 @@
 //! - [`server`]: axum on a single-thread tokio runtime in a thread of its
 //!   own, serving the routes it is given beside one task of their owner's;
 //! - [`limits`]: how much a request may carry and how long it may take;
+//! - [`page`]: a self-contained page with its Content-Security-Policy;
 //! - [`request`]: what a request says about itself (its peer, origin,
 //!   credential) and the JSON answers;
 //! - [`auth`]: the secret's comparison, sessions and the limit on wrong
@@ -14,6 +15,7 @@
 
 pub mod auth;
 pub mod limits;
+pub mod page;
 pub mod request;
 pub mod server;
 

@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 use super::limits::{HEAD_WITHIN, MAX_CONNECTIONS_PER_ADDRESS, MAX_HEAD_BYTES, connection_cap};
 use super::request::{Peer, own_host, refuse};
 use axum::http::StatusCode;
+use futures_util::FutureExt;
 use futures_util::future::Either;
 
 /// Why the server could not start.
@@ -241,16 +242,20 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, gate: Gate, name
             let _admitted = admitted;
             let service = hyper::service::service_fn(
                 move |mut req: hyper::Request<hyper::body::Incoming>| {
-                    if !own_host(req.headers(), &names) {
+                    let path = req.uri().path();
+                    let answer = Answer::of(path.starts_with("/api/") || path == "/state");
+                    let answered = if own_host(req.headers(), &names) {
+                        req.extensions_mut().insert(Peer(peer));
+                        let mut app = app.clone();
+                        Either::Right(tower_service::Service::call(&mut app, req))
+                    } else {
                         let refused = refuse(
                             StatusCode::MISDIRECTED_REQUEST,
                             "this server does not answer to that host name",
                         );
-                        return Either::Left(std::future::ready(Ok(refused)));
-                    }
-                    req.extensions_mut().insert(Peer(peer));
-                    let mut app = app.clone();
-                    Either::Right(tower_service::Service::call(&mut app, req))
+                        Either::Left(std::future::ready(Ok(refused)))
+                    };
+                    answered.map(move |r| r.map(|response| answer.harden(response)))
                 },
             );
             let _ = hyper::server::conn::http1::Builder::new()
@@ -260,6 +265,37 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, gate: Gate, name
                 .serve_connection(hyper_util::rt::TokioIo::new(socket), service)
                 .await;
         });
+    }
+}
+
+/// What every answer carries: no content sniffing, no referrer; and for
+/// the game's state and the console's answers, no copy kept by a cache.
+#[derive(Clone, Copy)]
+struct Answer {
+    live: bool,
+}
+
+impl Answer {
+    /// `live`: an answer about the game as it is now (`/state`, `/api/…`).
+    fn of(live: bool) -> Answer {
+        Answer { live }
+    }
+
+    fn harden(self, mut response: axum::response::Response) -> axum::response::Response {
+        use axum::http::{HeaderValue, header};
+        let h = response.headers_mut();
+        h.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        h.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        );
+        if self.live {
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        }
+        response
     }
 }
 
