@@ -44,10 +44,15 @@ mkdir -p /etc/pegboard
 if [ ! -f /etc/pegboard/pegboard.toml ]; then
     # The GPIO matrix setup; for the expanders or a serial scanner, copy
     # config/expanders.toml or config/serial-laptop.toml there instead.
-    install -m 0644 "$here/config/gpio-matrix.toml" /etc/pegboard/pegboard.toml
+    # 0640: it may hold the console's PIN; pegboard's group reads it.
+    install -m 0640 "$here/config/gpio-matrix.toml" /etc/pegboard/pegboard.toml
     echo "   wrote /etc/pegboard/pegboard.toml (the GPIO matrix setup, config/gpio-matrix.toml)"
 else
     echo "   kept /etc/pegboard/pegboard.toml"
+    if [ -n "$(find /etc/pegboard/pegboard.toml -perm /o=rwx)" ]; then
+        chmod o-rwx /etc/pegboard/pegboard.toml
+        echo "   made /etc/pegboard/pegboard.toml unreadable to others (it may hold the console's PIN)"
+    fi
 fi
 /usr/local/bin/pegboard check-config /etc/pegboard/pegboard.toml
 
@@ -61,6 +66,7 @@ fi
 usermod -a -G gpio,i2c,dialout,audio pegboard
 # The configuration is the user's to change (calibrate writes [board]).
 chown -R pegboard:pegboard /etc/pegboard
+chmod 0750 /etc/pegboard
 # Start the user's sound server and speech-dispatcher at boot, without a login.
 loginctl enable-linger pegboard || true
 

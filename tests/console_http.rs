@@ -15,6 +15,8 @@ use pegboard::mirror::Mirror;
 use pegboard::net::auth::Strength;
 use serde_json::Value;
 
+#[path = "support/audio.rs"]
+mod audio;
 #[path = "support/hall.rs"]
 mod hall;
 #[path = "support/mirror.rs"]
@@ -398,26 +400,36 @@ fn console_token_makes_a_secret_once_readable_by_its_owner_only() {
         format!("[journal]\ndir = \"{}\"\n", dir.join("state").display()),
     )
     .expect("config");
-    let token = || {
+    let run = || {
         let out = common::pegboard_command()
             .args(["console-token", "--config"])
             .arg(&config)
             .output()
             .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        (String::from_utf8_lossy(&out.stdout).trim().to_string(), err)
     };
+    let token = || run().0;
     let first = token();
     assert_eq!(first.len(), 32, "128 bits as hexadecimal: {first}");
     assert!(first.chars().all(|c| c.is_ascii_hexdigit()));
-    assert_eq!(token(), first, "made once, then kept");
+    let (again, quiet) = run();
+    assert_eq!(again, first, "made once, then kept");
+    assert!(!quiet.contains("warning"), "{quiet}");
     let file = dir.join("state").join("console-secret");
     let mode = std::fs::metadata(&file).expect("kept").permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
+    // Made readable by others (a copy, a restored backup): said, with
+    // what to do, and without the secret.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let (_, warned) = run();
+    assert!(
+        warned.contains("can be read by others (mode 644)"),
+        "{warned}"
+    );
+    assert!(warned.contains("chmod 600"), "{warned}");
+    assert!(!warned.contains(&first), "{warned}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -642,9 +654,12 @@ fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
     assert_eq!(common::sans(&events), ["e4", "Nf6"]);
 }
 
-#[test]
-fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
-    let dir = common::empty_dir("console-pin");
+/// `play` (its files named `name`, which must not hold the PIN) on a
+/// trace whose fourth key asks for the console's `pin`, with
+/// `voices` (in a sound system of the test's own): what it printed, what
+/// the file voice said, and the journal.
+fn pin_asked(name: &str, pin: &str, voices: &str) -> (String, String, String) {
+    let dir = common::empty_dir(name);
     // The fourth key (bit 3) held for 120 ms: a short press.
     let trace = dir.join("key.jsonl");
     std::fs::write(
@@ -654,14 +669,15 @@ fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
     )
     .expect("trace");
     let voice = dir.join("voice");
+    let sound = audio::AudioEnv::start(name, false);
     let config = dir.join("pin.toml");
     std::fs::write(
         &config,
         format!(
             "[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n\
              [[buttons.key]]\nbit = 3\npress = \"console_token\"\n\
-             [console]\npin = \"8642\"\n[mirror]\nlisten = \"127.0.0.1:0\"\n\
-             [speech]\nvoices = [\"file\"]\n[speech.file]\ndirectory = \"{}\"\n\
+             [console]\npin = \"{pin}\"\n[mirror]\nlisten = \"127.0.0.1:0\"\n\
+             [speech]\nvoices = {voices}\n[speech.file]\ndirectory = \"{}\"\n\
              [journal]\ndir = \"{}\"\n",
             trace.display(),
             voice.display(),
@@ -672,6 +688,7 @@ fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
     let out = common::pegboard_command()
         .args(["play", "--events", "--seconds", "4", "--config"])
         .arg(&config)
+        .envs(sound.vars())
         .stdin(std::process::Stdio::null())
         .output()
         .expect("pegboard play runs");
@@ -682,22 +699,46 @@ fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
     );
     assert!(out.status.success(), "{printed}");
     let said = std::fs::read_to_string(voice.join("utterances.tsv")).unwrap_or_default();
-    assert!(
-        said.contains("8 6 4 2"),
-        "the PIN is spoken, one digit a word: {said}"
-    );
     let journal: String = std::fs::read_dir(dir.join("games"))
         .expect("journal dir")
         .filter_map(|e| e.ok())
         .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
         .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    (printed, said, journal)
+}
+
+#[test]
+fn a_key_says_the_console_pin_to_the_voices_and_nowhere_else() {
+    let (printed, said, journal) = pin_asked("console-pin", "8642", "[\"file\"]");
+    assert!(
+        said.contains("8 6 4 2"),
+        "the PIN is spoken, one digit a word: {said}"
+    );
     for (what, text) in [("output or log", &printed), ("journal", &journal)] {
         assert!(
             !text.contains("8642") && !text.contains("8 6 4 2"),
             "the PIN is in the {what}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_voice_that_cannot_say_the_pin_says_so_without_it() {
+    // No clip says Q: the clip voice fails for these words, and tells it.
+    let (printed, _, journal) = pin_asked("console-pin-letter", "86Q2", "[\"clips\", \"file\"]");
+    assert!(
+        printed.contains("voice clips: cannot say this"),
+        "the failure is told: {printed}"
+    );
+    for (what, text) in [("output or log", &printed), ("journal", &journal)] {
+        assert!(
+            !text.contains("86Q2")
+                && !text.contains("8 6 Q 2")
+                && !text.to_lowercase().contains("\"q\""),
+            "the PIN is in the {what}: {text}"
+        );
+    }
 }
 
 /// A connection from `from` that sends a POST's head and never its body.

@@ -1,6 +1,7 @@
 //! `pegboard play` as a service: it ends cleanly at SIGTERM and SIGINT
 //! (exit 0 within 2 s, everything written), tells systemd when it is ready,
-//! and pings the watchdog from its scan loop, so a frozen daemon is seen.
+//! and pings the watchdog from its scan loop, so a frozen daemon is seen;
+//! and the install script keeps its configuration from other users.
 
 mod common;
 
@@ -181,4 +182,28 @@ fn sigterm_syncs_the_journal_up_to_the_instant_it_came() {
     let beat = pegboard::record::journal::store::read_beat(&loaded.files.beat);
     assert_eq!(beat, Some(last.t), "and the beat file says the same");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_install_script_keeps_the_configuration_from_other_users() {
+    // It may hold the console's PIN: installed 0640, an existing one made
+    // unreadable to others, the folder 0750.
+    let script = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hardware/install.sh"),
+    )
+    .expect("install.sh");
+    let installs: Vec<&str> = script
+        .lines()
+        .filter(|l| l.contains("install -m") && l.contains("/etc/pegboard/pegboard.toml"))
+        .collect();
+    assert_eq!(installs.len(), 1, "{installs:?}");
+    assert!(installs[0].contains("install -m 0640"), "{}", installs[0]);
+    assert!(script.contains("chmod o-rwx /etc/pegboard/pegboard.toml"));
+    assert!(script.contains("chmod 0750 /etc/pegboard"));
+    let syntax = std::process::Command::new("bash")
+        .args(["-n", "hardware/install.sh"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("bash");
+    assert!(syntax.success(), "install.sh does not parse");
 }

@@ -83,6 +83,7 @@ fn say(a: Args) -> Result<(), String> {
         text,
         ply,
         volume: 100,
+        private: false,
     });
     // Room for a long text; a voice that never reports its end gives up
     // well before.

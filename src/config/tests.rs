@@ -266,6 +266,24 @@ fn checks_across_keys_name_the_key_and_line() {
 }
 
 #[test]
+fn a_wrong_pin_is_refused_without_being_repeated() {
+    for (text, pin) in [
+        ("[console]\npin = 9876\n", "9876"),
+        ("[console]\npin = 98.76\n", "98.76"),
+        ("[console]\npin = \"98 76\"\n", "98 76"),
+        ("[console]\npin = \"987\"\n", "987"),
+        ("[console]\npin = [9876]\n", "9876"),
+    ] {
+        let e = error(text);
+        assert!(e.starts_with("c.toml:2:"), "{e}");
+        assert!(e.contains("a PIN is 4 to 32 characters"), "{e}");
+        assert!(!e.contains(pin), "the PIN is in the error: {e}");
+    }
+    let c = Config::parse("[console]\npin = \"4711\"\n", "c").expect("valid");
+    assert_eq!(c.console.pin.as_deref(), Some("4711"));
+}
+
+#[test]
 fn a_mirror_host_name_must_be_a_name() {
     let c = Config::parse("[mirror]\nhosts = [\"pegboard.local\"]\n", "c").expect("valid");
     assert_eq!(c.mirror.hosts, ["pegboard.local"]);

@@ -24,13 +24,56 @@ impl Default for ConsoleConfig {
     }
 }
 
+/// Reads a PIN; an error never repeats what was written, since the
+/// message goes to logs and terminals.
 fn pin<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let text = String::deserialize(d)?;
-    let n = text.chars().count();
-    if !(4..=32).contains(&n) || text.chars().any(char::is_whitespace) {
-        return Err(serde::de::Error::custom(
-            "a PIN is 4 to 32 characters without spaces",
-        ));
+    d.deserialize_any(PinVisitor).map(Some)
+}
+
+struct PinVisitor;
+
+/// What every wrong PIN is told: the rule, and no part of the value.
+const PIN_RULE: &str = "a PIN is 4 to 32 characters without spaces, written in quotes, \
+                        like pin = \"4711\"";
+
+impl<'de> serde::de::Visitor<'de> for PinVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(PIN_RULE)
     }
-    Ok(Some(text))
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<String, E> {
+        let n = text.chars().count();
+        if !(4..=32).contains(&n) || text.chars().any(char::is_whitespace) {
+            return Err(E::custom(PIN_RULE));
+        }
+        Ok(text.to_string())
+    }
+
+    // Any other kind of value: the rule only (serde's own message would
+    // quote the number).
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<String, E> {
+        Err(E::custom(PIN_RULE))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<String, E> {
+        Err(E::custom(PIN_RULE))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<String, E> {
+        Err(E::custom(PIN_RULE))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<String, E> {
+        Err(E::custom(PIN_RULE))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde::de::Error::custom(PIN_RULE))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(serde::de::Error::custom(PIN_RULE))
+    }
 }

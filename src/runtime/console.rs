@@ -62,10 +62,32 @@ pub fn secret(config: &Config) -> Result<String> {
     Ok(secret)
 }
 
+/// A warning when the kept secret can be read by others than its owner
+/// (copied in with the wrong mode, or a backup restored): what to do.
+pub fn exposed(config: &Config) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    if config.console.pin.is_some() {
+        return None;
+    }
+    let path = secret_path(config).ok()?;
+    let mode = std::fs::metadata(&path).ok()?.permissions().mode();
+    (mode & 0o077 != 0).then(|| {
+        format!(
+            "warning: {} can be read by others (mode {:03o}); anyone who reads it can \
+             drive the console: chmod 600 it, or delete it for a new one",
+            path.display(),
+            mode & 0o777
+        )
+    })
+}
+
 /// `pegboard console-token`: the secret, for the one who keeps the
 /// console (never printed by `play`, never in the event stream).
 pub fn print(config: &Config, out: &mut dyn Write) -> Result<()> {
     let secret = secret(config)?;
+    if let Some(warning) = exposed(config) {
+        eprintln!("pegboard: {warning}");
+    }
     if config.console.pin.is_some() {
         writeln!(out, "{secret}   ([console] pin)").map_err(Error::Write)
     } else {

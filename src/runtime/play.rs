@@ -183,6 +183,9 @@ fn open_console(
         return Ok((None, None));
     }
     let (tx, rx) = crossbeam_channel::bounded(64);
+    if let Some(warning) = crate::runtime::console::exposed(config) {
+        writeln!(out, "pegboard: {warning}")?;
+    }
     match crate::runtime::console::secret(config) {
         Ok(secret) => Ok((
             Some(Door {

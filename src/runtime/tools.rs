@@ -27,6 +27,7 @@ fn speak(speaker: Option<&Speaker>, text: String) {
             text,
             ply: None,
             volume: 100,
+            private: false,
         });
     }
 }

@@ -83,7 +83,7 @@ impl Voices {
     /// Says `text` as an answer, outside the event stream (the console's
     /// secret: no event, log or journal may hold it).
     pub fn say_words(&self, text: &str) {
-        self.speaker.say(crate::speech::Utterance::words(
+        self.speaker.say(crate::speech::Utterance::private(
             crate::speech::Kind::Answer,
             text,
         ));

@@ -326,7 +326,11 @@ fn begin(
 ) -> Option<Current> {
     let now = Instant::now();
     let (used, failures) = chain.start_from(&u, now, first);
-    for f in failures {
+    for mut f in failures {
+        if u.private && matches!(f.error, VoiceError::CannotSay(_)) {
+            // Why a voice cannot say private words would name them.
+            f.error = VoiceError::CannotSay("words it has no clip for (not written down)".into());
+        }
         told.failure(f, reports);
     }
     let Some(voice) = used else {

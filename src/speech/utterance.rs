@@ -141,6 +141,9 @@ pub struct Utterance {
     /// Loudness in percent of the voice's own volume (12.6: clock warnings
     /// may be quieter so as not to disturb the opponent).
     pub volume: u8,
+    /// Words for the player's ears only (the console's secret): no report
+    /// of a voice's failure repeats any of them.
+    pub private: bool,
 }
 
 /// How events become utterances: which earcons play, and how loud the
@@ -170,6 +173,16 @@ impl Utterance {
             text: text.into(),
             ply: None,
             volume: 100,
+            private: false,
+        }
+    }
+
+    /// Words for the player's ears only: said like any, but a voice's
+    /// failure to say them is told without them.
+    pub fn private(kind: Kind, text: impl Into<String>) -> Utterance {
+        Utterance {
+            private: true,
+            ..Utterance::words(kind, text)
         }
     }
 
@@ -233,6 +246,7 @@ impl Utterance {
             text,
             ply,
             volume,
+            private: false,
         })
     }
 }

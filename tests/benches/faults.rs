@@ -80,6 +80,7 @@ fn words(ply: u32, text: &str) -> Utterance {
         text: text.into(),
         ply: Some(ply),
         volume: 100,
+        private: false,
     }
 }
 

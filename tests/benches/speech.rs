@@ -200,6 +200,7 @@ fn measure(voice: VoiceName, texts: &[String], monitor: &Monitor) -> Measured {
             text: text.clone(),
             ply: Some(i as u32 + 1),
             volume: 100,
+            private: false,
         });
         // Its start, or what came instead within 10 s.
         let mut instead = Vec::new();

@@ -237,6 +237,7 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped], targets: &mut bench:
                         text: say.clone(),
                         ply: Some(*ply),
                         volume: 100,
+                        private: false,
                     });
                     spoken = Some(());
                 }
