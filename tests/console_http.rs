@@ -938,3 +938,47 @@ fn the_generated_secret_is_never_locked_by_a_sweep() {
     assert_eq!(pressed.code, 200, "{}", pressed.body);
     c.stop();
 }
+
+#[test]
+fn a_session_is_renewed_on_use_and_ended_by_logging_out() {
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    let login = post(a, "/api/login", &[&bearer(SECRET)], "");
+    assert_eq!(login.code, 200, "{}", login.body);
+    let cookie = login
+        .header("set-cookie")
+        .and_then(|v| v.split(';').next().map(str::to_string))
+        .expect("a session cookie");
+    let with_session = format!("Cookie: {cookie}");
+    let clock = r#"{"input":"clock","color":"white"}"#;
+    // Each use renews the cookie's life in the browser.
+    let used = post(a, "/api/input", &[&with_session], clock);
+    assert_eq!(used.code, 200, "{}", used.body);
+    let renewed = used.header("set-cookie").expect("renewed");
+    assert!(renewed.starts_with(&cookie), "{renewed}");
+    assert!(renewed.contains("Max-Age=1800"), "{renewed}");
+    // Logging out ends it, in the browser and on the server.
+    let out = post(a, "/api/logout", &[&with_session], "");
+    assert_eq!(out.code, 200, "{}", out.body);
+    let cleared = out.header("set-cookie").expect("cleared");
+    assert!(cleared.contains("Max-Age=0"), "{cleared}");
+    let after = post(a, "/api/input", &[&with_session], clock);
+    assert_eq!(after.code, 401, "{}", after.body);
+    assert!(
+        after.body.contains("the session has ended"),
+        "{}",
+        after.body
+    );
+    c.stop();
+}
+
+#[test]
+fn the_sensors_words_are_not_the_consoles() {
+    let c = Console::start(SECRET);
+    for input in [r#"{"input":"board_lost"}"#, r#"{"input":"board_back"}"#] {
+        let r = post(c.addr(), "/api/input", &[&bearer(SECRET)], input);
+        assert_eq!(r.code, 400, "{input}: {}", r.body);
+        assert!(r.body.contains("the sensors'"), "{}", r.body);
+    }
+    c.stop();
+}

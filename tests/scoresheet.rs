@@ -192,3 +192,37 @@ fn chess960_scoresheets_set_up_their_start_position() {
         check(&game, &events, "python-chess");
     }
 }
+
+#[test]
+fn a_set_up_positions_move_number_never_wraps() {
+    // The arbiter set up a position at the largest move number PGN can
+    // carry; moves after it keep that number rather than start from 0.
+    let record = pegboard::record::pgn::GameRecord {
+        start: pegboard::core::StartPosition {
+            start: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 4294967295".into(),
+            chess960: false,
+        },
+        sans: ["e5", "Nf3", "Nc6", "Bb5"].map(String::from).to_vec(),
+        result: "*".into(),
+    };
+    let entries = simulate(&record, 3, Style::default()).expect("simulates");
+    let events = replay(
+        &entries,
+        "set-up",
+        Settings::default(),
+        Phrasebook::default(),
+        &[BLIND_BOARD],
+        Until::Idle,
+    )
+    .expect("replays");
+    let mut sheet = Scoresheet::new(&BTreeMap::new(), None);
+    for e in &events {
+        sheet.observe(e);
+    }
+    let pgn = sheet.pgn();
+    assert!(
+        pgn.contains("4294967295... e5 4294967295. Nf3 Nc6 4294967295. Bb5"),
+        "{pgn}"
+    );
+    assert!(!pgn.contains(" 0. "), "{pgn}");
+}

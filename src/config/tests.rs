@@ -284,6 +284,15 @@ fn a_wrong_pin_is_refused_without_being_repeated() {
 }
 
 #[test]
+fn a_scoresheet_tag_is_one_line() {
+    let e = error("[game]\nevent = \"Club\\n[Result \\\"1-0\\\"]\"\n");
+    assert!(e.starts_with("c.toml:2:"), "{e}");
+    assert!(e.contains("one line"), "{e}");
+    let c = Config::parse("[game]\nevent = \"Club night\"\n", "c").expect("valid");
+    assert_eq!(c.game.event.as_deref(), Some("Club night"));
+}
+
+#[test]
 fn a_mirror_host_name_must_be_a_name() {
     let c = Config::parse("[mirror]\nhosts = [\"pegboard.local\"]\n", "c").expect("valid");
     assert_eq!(c.mirror.hosts, ["pegboard.local"]);

@@ -54,6 +54,7 @@ pub fn routes(door: Door) -> Router {
         .route("/console", get(page))
         .route("/api/login", post(login))
         .route("/api/input", post(input))
+        .route("/api/logout", post(logout))
         .with_state(guard)
 }
 
@@ -70,14 +71,18 @@ impl Guard {
         self.epoch.elapsed().as_millis() as u64
     }
 
-    /// Checks the credential the request carries: a live session, or the
-    /// secret itself. A wrong secret is answered only after the limiter's
-    /// delay.
-    async fn authorize(&self, headers: &HeaderMap, from: IpAddr) -> Result<(), Response> {
+    /// Checks the credential the request carries: a live session (its
+    /// token given back, to be renewed), or the secret itself. A wrong
+    /// secret is answered only after the limiter's delay.
+    async fn authorize(
+        &self,
+        headers: &HeaderMap,
+        from: IpAddr,
+    ) -> Result<Option<String>, Response> {
         if let Some(token) = session(headers)
             && lock(&self.sessions).check(token, self.now())
         {
-            return Ok(());
+            return Ok(Some(token.to_string()));
         }
         let Some(given) = bearer(headers) else {
             let why = if session(headers).is_some() {
@@ -90,7 +95,7 @@ impl Guard {
         let now = self.now();
         let verdict = lock(&self.limiter).attempt(from, now, same(given, &self.door.secret));
         match verdict {
-            Ok(()) => Ok(()),
+            Ok(()) => Ok(None),
             Err(Refusal::Shut { until }) => {
                 let wait = until.saturating_sub(now).div_ceil(1000).max(1);
                 let mut r = refuse(
@@ -146,15 +151,35 @@ async fn login(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
     }
     let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     lock(&guard.sessions).open(token.clone(), guard.now());
-    let cookie = format!(
-        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}",
-        SESSION_IDLE_MS / 1000
-    );
-    let mut r = answer(StatusCode::OK, serde_json::json!({ "ok": true }));
+    let r = answer(StatusCode::OK, serde_json::json!({ "ok": true }));
+    with_cookie(r, &token, SESSION_IDLE_MS / 1000)
+}
+
+/// `r` with the session cookie set to `token` for `seconds` (0 ends it in
+/// the browser).
+fn with_cookie(mut r: Response, token: &str, seconds: u64) -> Response {
+    let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={seconds}");
     if let Ok(v) = HeaderValue::from_str(&cookie) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
+}
+
+/// Logging out: the session the request carries ends, on the server and
+/// in the browser.
+async fn logout(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {
+    let (headers, _, _) = match head(request) {
+        Ok(r) => r,
+        Err(r) => return r.into_response(),
+    };
+    if let Some(token) = session(&headers) {
+        lock(&guard.sessions).close(token);
+    }
+    with_cookie(
+        answer(StatusCode::OK, serde_json::json!({ "ok": true })),
+        "",
+        0,
+    )
 }
 
 async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {
@@ -163,9 +188,10 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         Err(r) => return r.into_response(),
     };
     // The right to send first; only then is the body waited for.
-    if let Err(r) = guard.authorize(&headers, from).await {
-        return r;
-    }
+    let renewed = match guard.authorize(&headers, from).await {
+        Ok(session) => session,
+        Err(r) => return r,
+    };
     let body = match body(unread, MAX_BODY_BYTES).await {
         Ok(b) => b,
         Err(r) => return r,
@@ -177,10 +203,14 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         Ok(i) => i,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, &e.to_string()),
     };
-    if matches!(input, Input::Announced(_) | Input::Restarted { .. }) {
+    if matches!(
+        input,
+        Input::Announced(_) | Input::Restarted { .. } | Input::BoardLost | Input::BoardBack
+    ) {
         return refuse(
             StatusCode::BAD_REQUEST,
-            "`announced` and `restarted` are pegboard's own inputs, not a console's",
+            "`announced`, `restarted`, `board_lost` and `board_back` are pegboard's own \
+             inputs (the speaker's and the sensors'), not a console's",
         );
     }
     let (reply, answered) = tokio::sync::oneshot::channel();
@@ -195,7 +225,7 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
             "the game is busy; try again",
         );
     }
-    match tokio::time::timeout(ANSWER_WITHIN, answered).await {
+    let r = match tokio::time::timeout(ANSWER_WITHIN, answered).await {
         Ok(Ok(Answer::Done(events))) => {
             answer(StatusCode::OK, serde_json::json!({ "events": events }))
         }
@@ -204,5 +234,10 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
             serde_json::json!({ "refused": event }),
         ),
         _ => refuse(StatusCode::SERVICE_UNAVAILABLE, "the game did not answer"),
+    };
+    // A session in use is renewed in the browser as on the server.
+    match renewed {
+        Some(token) => with_cookie(r, &token, SESSION_IDLE_MS / 1000),
+        None => r,
     }
 }

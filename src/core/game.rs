@@ -517,6 +517,15 @@ mod tests {
     }
 
     #[test]
+    fn the_move_number_does_not_wrap_past_its_largest() {
+        let mut g = game("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 4294967295");
+        play_san(&mut g, &["e5", "Nf3"]);
+        let numbers: Vec<u32> = g.moves().iter().map(|m| m.number).collect();
+        assert!(numbers.iter().all(|&n| n > 0), "{numbers:?}");
+        assert!(g.fen().ends_with(" 4294967295"), "{}", g.fen());
+    }
+
+    #[test]
     fn art_5_1_a_checkmate_ends_the_game() {
         let mut g = game("startpos");
         play_san(&mut g, &["f3", "e5", "g4", "Qh4#"]);

@@ -135,6 +135,40 @@ pub struct ClockSetting {
     pub black_moves: Option<u32>,
 }
 
+/// A JSON object whose keys are each given once: `{"san":"e4","san":"Ke2"}`
+/// is refused, not read as its last value (which one a reader keeps is
+/// not the same everywhere).
+struct UniqueObject(serde_json::Map<String, serde_json::Value>);
+
+impl<'de> serde::Deserialize<'de> for UniqueObject {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UniqueObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<UniqueObject, A::Error> {
+                let mut object = serde_json::Map::new();
+                while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
+                    if object.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "`{}` is given twice",
+                            crate::text::quote::short(&key)
+                        )));
+                    }
+                    object.insert(key, value);
+                }
+                Ok(UniqueObject(object))
+            }
+        }
+        d.deserialize_map(Visitor)
+    }
+}
+
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
     pub const NAMES: [&'static str; 32] = [
@@ -600,11 +634,9 @@ impl Input {
             input: String::new(),
             message,
         };
-        let v: serde_json::Value =
+        let UniqueObject(object) =
             serde_json::from_str(text).map_err(|e| bad(format!("not a JSON object: {e}")))?;
-        let object = v
-            .as_object()
-            .ok_or_else(|| bad("not a JSON object".to_string()))?;
+        let object = &object;
         const TEXTS: [&str; 9] = [
             "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen",
         ];
@@ -699,6 +731,16 @@ mod tests {
         ] {
             assert!(Input::from_json(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_field_given_twice_is_refused_not_read_as_one_of_its_values() {
+        let e = from_json(r#"{"input":"move","san":"e4","san":"Ke2"}"#)
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains("`san` is given twice"), "{e}");
+        assert!(from_json(r#"{"input":"move","input":"clock","color":"white"}"#).is_err());
+        assert!(from_json(r#"{"input":"move","san":"e4"}"#).is_ok());
     }
 
     #[test]

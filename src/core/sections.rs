@@ -153,10 +153,15 @@ impl ClockConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GameConfig {
+    #[serde(deserialize_with = "tag_text")]
     pub event: Option<String>,
+    #[serde(deserialize_with = "tag_text")]
     pub site: Option<String>,
+    #[serde(deserialize_with = "tag_text")]
     pub round: Option<String>,
+    #[serde(deserialize_with = "tag_text")]
     pub white: Option<String>,
+    #[serde(deserialize_with = "tag_text")]
     pub black: Option<String>,
     /// The board White's moves are made on (a `[[boards]]` name), or
     /// "relay": typed in or keyed by an assistant.
@@ -180,6 +185,23 @@ impl Default for GameConfig {
             hold_on_divergence: false,
         }
     }
+}
+
+/// A scoresheet tag's text: one line (a line break would end the tag in
+/// the PGN), at most 255 characters.
+fn tag_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    if text.chars().any(char::is_control) {
+        return Err(serde::de::Error::custom(
+            "a scoresheet tag is one line of text, without line breaks or tabs",
+        ));
+    }
+    if text.chars().count() > 255 {
+        return Err(serde::de::Error::custom(
+            "a scoresheet tag is at most 255 characters",
+        ));
+    }
+    Ok(Some(text))
 }
 
 /// A `[game] …_moves_on` value: a board's name, or "relay".

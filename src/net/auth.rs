@@ -69,6 +69,16 @@ impl Sessions {
         }
     }
 
+    /// Ends the session `token` names (logging out); whether there was one.
+    pub fn close(&mut self, token: &str) -> bool {
+        let found = self
+            .last_use
+            .keys()
+            .find(|k| same(k.as_bytes(), token.as_bytes()))
+            .cloned();
+        found.is_some_and(|k| self.last_use.remove(&k).is_some())
+    }
+
     fn forget_idle(&mut self, now: u64) {
         self.last_use
             .retain(|_, &mut last| now.saturating_sub(last) < SESSION_IDLE_MS);
@@ -304,6 +314,15 @@ mod tests {
             ));
         }
         assert_eq!(l.attempt(address(5000), 5000, true), Ok(()));
+    }
+
+    #[test]
+    fn a_closed_session_opens_nothing() {
+        let mut s = Sessions::default();
+        s.open("abc".into(), 0);
+        assert!(s.close("abc"));
+        assert!(!s.check("abc", 1));
+        assert!(!s.close("abc"), "closed once");
     }
 
     #[test]

@@ -60,9 +60,15 @@ pub fn clk(ms: u64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
 }
 
-/// A tag value with `\` and `"` escaped, as PGN wants.
+/// A tag value with `\` and `"` escaped, as PGN wants, on one line: a
+/// control character (a line break from an old journal) becomes a space.
 fn escaped(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 impl Scoresheet {
@@ -205,7 +211,9 @@ impl Scoresheet {
                 tokens.push(format!("{{ {} }}", comment.join(" ")));
             }
             if m.color == Color::Black {
-                number += 1;
+                // At the largest number the number stays, as the
+                // position's own move counter does.
+                number = number.saturating_add(1);
             }
         }
         tokens.push(result.to_string());
@@ -245,6 +253,22 @@ mod tests {
         let tags = [("White".to_string(), r#"Anna "A\B""#.to_string())].into();
         let pgn = Scoresheet::new(&tags, None).pgn();
         assert!(pgn.contains(r#"[White "Anna \"A\\B\""]"#), "{pgn}");
+    }
+
+    #[test]
+    fn a_tag_value_stays_on_its_line() {
+        let tags = [(
+            "Event".to_string(),
+            "Club\n[Result \"1-0\"]\r\tnight".to_string(),
+        )]
+        .into();
+        let pgn = Scoresheet::new(&tags, None).pgn();
+        assert!(
+            pgn.contains("[Event \"Club [Result \\\"1-0\\\"]  night\"]\n"),
+            "{pgn}"
+        );
+        let results = pgn.lines().filter(|l| l.starts_with("[Result ")).count();
+        assert_eq!(results, 1, "{pgn}");
     }
 
     #[test]

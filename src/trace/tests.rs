@@ -201,3 +201,11 @@ fn a_torn_last_line_is_told_apart_from_damage_inside() {
     let e = error(text.as_bytes());
     assert_eq!((e.kind, e.line), (ErrorKind::Malformed, 3));
 }
+
+#[test]
+fn a_field_given_twice_on_a_line_is_refused() {
+    let e =
+        err("{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":5,\"t\":900,\"lift\":\"g1\"}\n");
+    assert!(e.starts_with("x.jsonl:2:"), "{e}");
+    assert!(e.contains("duplicate field `t`"), "{e}");
+}

@@ -121,7 +121,14 @@ impl Store {
     /// The files of the next game, by a number no game has had.
     pub fn next(&self) -> Result<GameFiles> {
         let last = self.numbers()?.last().copied().unwrap_or(0);
-        Ok(self.game(last + 1))
+        let next = last.checked_add(1).ok_or_else(|| Error::Io {
+            path: self.dir.clone(),
+            error: std::io::Error::other(format!(
+                "a game numbered {last} is there, and no number follows it; move the games \
+                 elsewhere"
+            )),
+        })?;
+        Ok(self.game(next))
     }
 
     /// Reads a game's journal back. A torn end is no error (see
@@ -249,6 +256,19 @@ pub fn read_beat(path: &Path) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_game_number_wraps_to_the_first() {
+        let dir = std::env::temp_dir().join(format!("pegboard-last-number-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir).expect("store");
+        std::fs::write(dir.join("game-4294967295.journal"), b"").expect("a last game");
+        match store.next() {
+            Ok(_) => panic!("a number after the last"),
+            Err(e) => assert!(e.to_string().contains("no number follows it"), "{e}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_beat_reads_back_and_a_damaged_one_does_not() {
