@@ -462,3 +462,70 @@ fn a_language_files_words_are_shown_as_text_never_as_markup() {
         c.close().await.expect("closed");
     });
 }
+
+#[test]
+fn every_squares_colour_and_the_coordinates_are_right_from_either_side() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        for seen_from in [Color::White, Color::Black] {
+            let words = pegboard::announce::Vocabulary::built_in("en")
+                .expect("built in")
+                .expect("parses");
+            let view = pegboard::mirror::View::new(!seen_from, seen_from, &words);
+            let listen = format!("127.0.0.1:{}", free_port());
+            let m = Mirror::start(&listen, view).expect("mirror");
+            c.goto(&format!("http://{listen}/")).await.expect("page");
+            m.send(&events_of(OPERA, with_clock("300+3")));
+            wait_ply(&c, 2).await;
+            // Each square: its shade, the colour it is painted, and where
+            // it stands on the screen.
+            let drawn = js(
+                &c,
+                "const css = getComputedStyle(document.body);\
+                 const paint = v => { const e = document.createElement('div'); e.style.color = css.getPropertyValue(v); document.body.append(e); const c = getComputedStyle(e).color; e.remove(); return c; };\
+                 const light = paint('--light'), dark = paint('--dark');\
+                 return [...document.querySelectorAll('#board g')].map(g => { const r = g.querySelector('rect'); const f = getComputedStyle(r).fill;\
+                   return [g.dataset.square, f === light ? 'light' : f === dark ? 'dark' : f, +r.getAttribute('x'), +r.getAttribute('y')]; })",
+            )
+            .await;
+            let drawn: Vec<(String, String, u32, u32)> =
+                serde_json::from_value(drawn).expect("squares");
+            assert_eq!(drawn.len(), 64);
+            for (name, shade, x, y) in &drawn {
+                let sq: Square = name.parse().expect("a square");
+                let (file, rank) = (u32::from(sq.file()), u32::from(sq.rank()));
+                // The last move's squares are marked over their shade.
+                if ["e2", "e4", "e7", "e5"].contains(&name.as_str()) {
+                    continue;
+                }
+                // a1 (file 0, rank 0 counted from 0) is dark; so is every
+                // square whose file and rank add up to an even number.
+                let want = if (file + rank) % 2 == 0 { "dark" } else { "light" };
+                assert_eq!(shade, want, "{name} seen from {seen_from:?}");
+                let (col, row) = match seen_from {
+                    Color::White => (file, 7 - rank),
+                    Color::Black => (7 - file, rank),
+                };
+                assert_eq!((*x, *y), (col * 50, row * 50), "{name} seen from {seen_from:?}");
+            }
+            // The coordinates: files along the bottom, ranks down the left,
+            // in the order this side sees them.
+            let files = js(&c, "return [...document.querySelectorAll('#board text.coord[data-file]')].sort((a, b) => a.getAttribute('x') - b.getAttribute('x')).map(t => t.textContent).join('')").await;
+            let ranks = js(&c, "return [...document.querySelectorAll('#board text.coord[data-rank]')].sort((a, b) => a.getAttribute('y') - b.getAttribute('y')).map(t => t.textContent).join('')").await;
+            let (want_files, want_ranks) = match seen_from {
+                Color::White => ("abcdefgh", "87654321"),
+                Color::Black => ("hgfedcba", "12345678"),
+            };
+            assert_eq!(files, json!(want_files), "seen from {seen_from:?}");
+            assert_eq!(ranks, json!(want_ranks), "seen from {seen_from:?}");
+            screenshot(&c, &format!("seen-from-{seen_from:?}").to_lowercase()).await;
+            m.stop();
+        }
+        c.close().await.expect("closed");
+    });
+}
