@@ -20,7 +20,7 @@ use pegboard::mirror::Mirror;
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Driver, free_port, js, screenshot, shows, text, wait_ply};
+use browser::{Driver, free_port, js, screenshot, shows, text, wait_ply, wait_until};
 
 #[path = "support/mirror.rs"]
 mod mirror_view;
@@ -135,8 +135,13 @@ fn the_page_shows_the_game_as_it_is_played() {
             }
         }
         m.send(&events[sent..]);
+        // 5:03 after the first increment, less the time White's clock has
+        // run since it was started (the test's own pace included).
         let white = text(&c, "clock-white").await;
-        assert!(white.starts_with("White 5:0"), "{white}");
+        assert!(
+            white.starts_with("White 5:0") || white.starts_with("White 4:5"),
+            "{white}"
+        );
         screenshot(&c, "moves").await;
 
         // Opened in the middle of the game: a second page is not stale.
@@ -526,6 +531,135 @@ fn every_squares_colour_and_the_coordinates_are_right_from_either_side() {
             screenshot(&c, &format!("seen-from-{seen_from:?}").to_lowercase()).await;
             m.stop();
         }
+        c.close().await.expect("closed");
+    });
+}
+
+/// A game with a clock and, after its moves, touches that put a status on
+/// the page every half second while White's clock runs.
+const TOUCHED: &str = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"lift":"e7"}
+{"t":2100,"place":"e5"}
+{"t":3000,"lift":"g1"}
+{"t":3100,"place":"g1"}
+{"t":3500,"lift":"b1"}
+{"t":3600,"place":"b1"}
+{"t":4000,"lift":"g1"}
+{"t":4100,"place":"g1"}
+{"t":4500,"lift":"b1"}
+{"t":4600,"place":"b1"}
+{"t":5000,"lift":"g1"}
+{"t":5100,"place":"g1"}"#;
+
+#[test]
+fn the_clock_shown_follows_the_servers_clock_and_stops_when_the_server_is_gone() {
+    let events = events_of(TOUCHED, with_clock("300+3"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, english()).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        wait_until(
+            &c,
+            "return !!document.body.dataset.ply || document.getElementById('clock-white') !== null",
+            Duration::from_secs(10),
+            "the page",
+            |v| *v == json!(true),
+        )
+        .await;
+        // The events are handed over in real time: game time t is the
+        // instant `start` + t. The server's clock at any instant is its
+        // latest reading, less the time since it when its side runs.
+        let start = Instant::now();
+        let game_now = || start.elapsed().as_millis() as u64;
+        let mut next = 0;
+        let mut reading: Option<(u64, u64, bool)> = None; // (t, White's ms, White runs)
+        let mut worst = 0i64;
+        let mut samples = 0;
+        while game_now() < 6_500 {
+            while next < events.len() && events[next].t <= game_now() {
+                if let Event::Clock { running, white, .. } = &events[next].event {
+                    reading = Some((
+                        events[next].t,
+                        white.remaining_ms,
+                        running.is_some_and(|r| r.0 == Color::White),
+                    ));
+                }
+                m.send(&events[next..next + 1]);
+                next += 1;
+            }
+            if let Some((t, ms, runs)) = reading {
+                let before = game_now();
+                // The page's reading's instant beside what it shows: a
+                // sample counts once the page has the reading sent last.
+                let shown = js(
+                    &c,
+                    "return [state && state.clock ? state.clock.t : -1, \
+                     +document.getElementById('clock-white').dataset.ms]",
+                )
+                .await;
+                let after = game_now();
+                let (page_t, shown): (i64, f64) =
+                    serde_json::from_value(shown).expect("the reading and the clock");
+                // A sample whose round trip took long says little of the
+                // instant it was read at: it is left out.
+                if page_t == t as i64 && after - before <= 40 {
+                    let at = (before + after) / 2;
+                    let server = if runs { ms.saturating_sub(at - t) } else { ms };
+                    worst = worst.max((shown as i64 - server as i64).abs());
+                    samples += 1;
+                }
+            }
+            // The next sample in 100 ms, or the next event at its instant
+            // if that comes first: events are handed over on time.
+            let wake = events
+                .get(next)
+                .map_or(u64::MAX, |e| e.t)
+                .min(game_now() + 100);
+            tokio::time::sleep(Duration::from_millis(wake.saturating_sub(game_now()))).await;
+        }
+        eprintln!("the page's clock: at most {worst} ms off the server's over {samples} samples");
+        assert!(samples >= 20, "{samples} samples");
+        assert!(
+            worst <= 200,
+            "the page's clock was {worst} ms off the server's"
+        );
+        // The server is gone: the clocks stand, and the page says so.
+        m.stop();
+        shows(
+            &c,
+            "document.body.classList.contains('lost')",
+            "the page shows the connection lost",
+            |v| *v == json!(true),
+        )
+        .await;
+        // (A reconnection the stopping server still answered may land
+        // meanwhile; after half a second nothing can.)
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let first = js(
+            &c,
+            "return document.getElementById('clock-white').dataset.ms",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let later = js(
+            &c,
+            "return document.getElementById('clock-white').dataset.ms",
+        )
+        .await;
+        assert_eq!(first, later, "a clock ran on without its server");
+        assert!(
+            !text(&c, "link").await.is_empty(),
+            "no word of the lost connection"
+        );
+        screenshot(&c, "connection-lost").await;
         c.close().await.expect("closed");
     });
 }

@@ -92,6 +92,10 @@ pub struct MirrorState {
     /// The blind player's colour, and the side the board is seen from.
     pub blind: &'static str,
     pub orientation: &'static str,
+    /// The game time of the latest event taken in, in ms: the page counts
+    /// a running clock down from its reading's own instant (`clock.t`),
+    /// not from whenever a later event brought the state.
+    pub t: u64,
     #[serde(skip)]
     position: Chess,
     #[serde(skip)]
@@ -157,6 +161,7 @@ impl MirrorState {
             legal: Vec::new(),
             blind: side(blind),
             orientation: side(orientation),
+            t: 0,
             position,
             mode: CastlingMode::Standard,
             blind_color: blind,
@@ -417,6 +422,7 @@ impl MirrorState {
             | Event::Announced { .. }
             | Event::TimeWarning { .. } => {}
         }
+        self.t = self.t.max(e.t);
     }
 
     pub fn to_json(&self) -> String {
