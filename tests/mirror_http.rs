@@ -723,3 +723,68 @@ fn every_answer_carries_its_security_headers() {
     }
     m.stop();
 }
+
+#[test]
+fn a_restarted_play_shows_the_game_as_it_was_on_the_mirror() {
+    let dir = common::empty_dir("mirror-restart");
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[clock]\ncontrol = \"5+3\"\n[mirror]\nlisten = \"127.0.0.1:0\"\n\
+             [journal]\ndir = \"{}\"\n",
+            dir.join("games").display()
+        ),
+    );
+    let run = |seconds: &str| {
+        let mut child = common::Reaped(
+            common::pegboard_command()
+                .args([
+                    "play",
+                    "--silent",
+                    "--seconds",
+                    seconds,
+                    "--config",
+                    &config,
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("play starts"),
+        );
+        let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
+        let addr = common::mirror_of(&mut out, &mut String::new());
+        (child, out, addr)
+    };
+    // 1. Nf3 is made and pegboard stops with the game unfinished.
+    let (mut child, mut out, addr) = run("3");
+    let before = state_at(addr, 1);
+    let mut rest = String::new();
+    let _ = out.read_to_string(&mut rest);
+    assert!(child.0.wait().expect("ends").success());
+    // Started again, the mirror shows the same game at once: its moves,
+    // the move to repeat and the clocks, not a board at ply 0.
+    let (_child, _out, addr) = run("3");
+    let after = state(addr);
+    assert_eq!(after["ply"], 1, "{after}");
+    assert_eq!(after["moves"], before["moves"], "{after}");
+    assert_eq!(after["repeat"]["figurine"], "♘f3", "{after}");
+    assert_eq!(
+        after["clock"]["white_ms"], before["clock"]["white_ms"],
+        "{after}"
+    );
+    // Then the restart itself: the clocks are held until resumed, and the
+    // game shown stays.
+    let began = Instant::now();
+    let held = loop {
+        let s = state(addr);
+        if s["clock"]["paused"] == true {
+            break s;
+        }
+        assert!(began.elapsed() < Duration::from_secs(3), "never held: {s}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(held["ply"], 1, "{held}");
+    assert_eq!(held["moves"], before["moves"], "{held}");
+    assert_eq!(held["repeat"]["figurine"], "♘f3", "{held}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

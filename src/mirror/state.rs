@@ -257,6 +257,9 @@ impl MirrorState {
             })
         };
         match &e.event {
+            // The same game taken up again after a restart (the position
+            // it was left in, moves made): everything shown stays.
+            Event::Ready { fen, .. } if *fen == self.fen && self.ply > 0 => {}
             Event::Ready { fen, variant } => {
                 // A new stream, or the next game: everything starts anew.
                 let (blind, orientation) = (self.blind_color, self.orientation);

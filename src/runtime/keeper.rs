@@ -61,6 +61,9 @@ pub(crate) struct Keeper {
     sheet_changed: bool,
     /// Notes for the log (journal trouble, files left alone).
     notes: Vec<String>,
+    /// A resumed game's events before the restart, for the mirror, until
+    /// taken.
+    history: Vec<Stamped>,
 }
 
 /// The day, as PGN writes a date (`2026.11.22`), from the system clock.
@@ -92,6 +95,9 @@ pub(crate) struct Rebuilt {
     pub controller: Controller,
     pub sheet: Scoresheet,
     pub header: Header,
+    /// The game's events as the replay made them again: what the mirror
+    /// showed before pegboard stopped.
+    pub events: Vec<Stamped>,
 }
 
 /// Feeds a journal's records through the core, as they were fed when it
@@ -112,6 +118,7 @@ pub(crate) fn rebuild(
         .or(settings.clock.control.as_ref())
         .map(|c| c.to_pgn());
     let mut sheet = Scoresheet::new(&header.tags, control);
+    let mut history = Vec::new();
     let file = loaded.files.journal.display().to_string();
     let replayed = stream(
         loaded.entries.iter().map(Ok),
@@ -124,6 +131,7 @@ pub(crate) fn rebuild(
             for e in events {
                 sheet.observe(e);
             }
+            history.extend_from_slice(events);
             Ok(())
         },
     )
@@ -132,6 +140,7 @@ pub(crate) fn rebuild(
         controller: replayed.controller,
         sheet,
         header,
+        events: history,
     })
 }
 
@@ -197,6 +206,7 @@ impl Keeper {
             slow_told: false,
             sheet_changed: true,
             notes,
+            history: Vec::new(),
         };
         if let Some(store) = store {
             keeper.begin_journal(store, t, start);
@@ -278,11 +288,18 @@ impl Keeper {
             slow_told: false,
             sheet_changed: true,
             notes: std::mem::take(notes),
+            history: rebuilt.events,
         };
         out.push(keeper.c.ready(at));
         let hold = config.journal.resume == ResumeClocks::Held;
         keeper.input(at, Input::Restarted { hold }, out);
         Ok(Some((keeper, at)))
+    }
+
+    /// A resumed game's events before the restart (once; empty for a new
+    /// game): the mirror shows the game as it was, not from its restart.
+    pub fn take_history(&mut self) -> Vec<Stamped> {
+        std::mem::take(&mut self.history)
     }
 
     /// Opens the journal of the game the controller is playing, from

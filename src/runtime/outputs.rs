@@ -12,13 +12,15 @@ use crate::mirror::Mirror;
 use crate::runtime::voices::Voices;
 
 /// The mirror the configuration asks for (`[mirror] listen`), or the
-/// address `listen` given on the command line. One that cannot start is
+/// address `listen` given on the command line, showing `history` (a
+/// resumed game's events before the restart) from the start. One that cannot start is
 /// told on `out` and left out: the game goes on without it.
 pub fn open_mirror(
     listen: &str,
     hosts: &[String],
     view: crate::mirror::View,
     door: Option<crate::console::Door>,
+    history: &[Stamped],
     out: &mut dyn Write,
 ) -> std::io::Result<Option<Mirror>> {
     if listen.trim().is_empty() {
@@ -29,6 +31,8 @@ pub fn open_mirror(
     let started = Mirror::serve(listen, hosts, view, routes);
     match started {
         Ok(m) => {
+            // A resumed game's events first, before its address is told.
+            m.send(history);
             writeln!(out, "pegboard: the mirror is at http://{}/", m.addr())?;
             if console {
                 writeln!(

@@ -100,7 +100,7 @@ pub fn play(
     // the journal's game stands (time pegboard was off is nobody's).
     let first = station.tick();
     let boards = config.board_names();
-    let (keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
+    let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
     let view = parts::mirror_view(config, &parts::phrasebook(config)?.words);
     let (door, requests) = open_console(config, out)?;
     let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
@@ -109,6 +109,7 @@ pub fn play(
         &config.mirror.hosts,
         view,
         door,
+        &keeper.take_history(),
         out,
     )?;
     if let Some(files) = keeper.files() {
