@@ -314,6 +314,28 @@ fn the_page_speaks_the_configured_language() {
             js(&c, "return document.title").await,
             json!("pegboard-Spiegel")
         );
+        // The clocks are labelled in German before any clock is read.
+        assert_eq!(text(&c, "clock-white").await, "Weiß –");
+        assert_eq!(text(&c, "clock-black").await, "Schwarz –");
+        // The toggles say whether they are on, and a click changes what is
+        // shown whatever the system's own choice.
+        let theme = "return [getComputedStyle(document.body).backgroundColor, \
+                     document.getElementById('dark').getAttribute('aria-pressed')]";
+        let before = js(&c, theme).await;
+        c.find(fantoccini::Locator::Id("dark"))
+            .await
+            .expect("dark")
+            .click()
+            .await
+            .expect("clicked");
+        let after = js(&c, theme).await;
+        assert_ne!(before[0], after[0], "the first click changes the theme");
+        assert_ne!(before[1], after[1], "and says so: {before} {after}");
+        assert_eq!(
+            js(&c, "return document.querySelector('h1 button')").await,
+            json!(null),
+            "no button inside the heading"
+        );
         let headings = js(
             &c,
             "return [...document.querySelectorAll('h2')].map(h => h.textContent)",
@@ -660,6 +682,58 @@ fn the_clock_shown_follows_the_servers_clock_and_stops_when_the_server_is_gone()
             "no word of the lost connection"
         );
         screenshot(&c, "connection-lost").await;
+        c.close().await.expect("closed");
+    });
+}
+
+#[test]
+fn a_screen_reader_hears_each_move_once_in_the_blind_players_words() {
+    let events = events_of(TOUCHED, with_clock("300+3"));
+    let said: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Move { say, .. } => Some(say.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said.len(), 2);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, english()).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        shows(&c, "document.body.dataset.ply", "the first state", |v| *v == json!("0")).await;
+        // Every change of every live region, as a screen reader is told.
+        js(
+            &c,
+            "window.heard = []; const seen = new Map();\
+             new MutationObserver(() => document.querySelectorAll('[aria-live]').forEach(r => {\
+               if (seen.get(r) !== r.textContent) { seen.set(r, r.textContent); window.heard.push([r.id, r.textContent]); } }))\
+             .observe(document.body, { subtree: true, childList: true, characterData: true });\
+             document.querySelectorAll('[aria-live]').forEach(r => seen.set(r, r.textContent)); return 0",
+        )
+        .await;
+        // One event at a time, as a game sends them: moves, clock presses,
+        // touches with their status lines.
+        for i in 0..events.len() {
+            m.send(&events[i..=i]);
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        wait_ply(&c, 2).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let heard: Vec<(String, String)> =
+            serde_json::from_value(js(&c, "return window.heard").await).expect("heard");
+        let expected: Vec<(String, String)> = said
+            .iter()
+            .map(|s| ("spoken".to_string(), s.clone()))
+            .collect();
+        assert_eq!(heard, expected, "once per ply, the spoken words, no touch");
+        m.stop();
         c.close().await.expect("closed");
     });
 }
