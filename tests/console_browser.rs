@@ -147,6 +147,16 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
             js(&c, "return document.getElementById('desk').hidden").await,
             Value::Bool(true)
         );
+        // The refusal is seen beside the field, which keeps the focus.
+        assert_eq!(
+            js(
+                &c,
+                "const a = document.getElementById('login-answer'); \
+                 return [a.textContent, a.offsetParent !== null, document.activeElement.id]"
+            )
+            .await,
+            serde_json::json!(["wrong secret", true, "secret"])
+        );
         let field = c.find(Locator::Id("secret")).await.expect("field");
         field.clear().await.expect("cleared");
         field.send_keys(pin).await.expect("typed");
@@ -171,6 +181,32 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         let s = state_until(addr, "1. e4", |s| s["ply"] == 1);
         assert_eq!(s["last_move"]["san"], "e4");
         said_until(&voice, "Bauer Eva zwei nach Eva vier");
+        // The answer says it once.
+        browser::wait_until(
+            &c,
+            "return document.getElementById('answer').textContent",
+            Duration::from_secs(10),
+            "the move was never answered",
+            |v| v.as_str().is_some_and(|t| t.contains("Eva vier")),
+        )
+        .await;
+        let answer = js(&c, "return document.getElementById('answer').textContent").await;
+        let answer = answer.as_str().unwrap_or_default();
+        assert_eq!(
+            answer.matches("Eva zwei nach Eva vier").count(),
+            1,
+            "{answer}"
+        );
+        // A reload keeps the session: the desk, not the secret again.
+        c.refresh().await.expect("reloaded");
+        browser::wait_until(
+            &c,
+            "return document.getElementById('desk').hidden",
+            Duration::from_secs(10),
+            "a reload asked for the secret again",
+            |v| *v == Value::Bool(false),
+        )
+        .await;
         relay(&c, "e7e5").await;
         state_until(addr, "1... e5", |s| s["ply"] == 2);
         said_until(&voice, "Bauer Eva sieben nach Eva fünf");
@@ -203,14 +239,43 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         assert_eq!(s["moves"].as_array().map(Vec::len), Some(1));
         said_until(&voice, "Die Partie ist zurückgesetzt.");
         screenshot(&c, "console").await;
-        // A new game: asked once, given on the second press.
-        click(&c, "button[data-input='{\"input\":\"new_game\"}']").await;
-        said_until(&voice, "Partie abbrechen?");
-        click(&c, "button[data-input='{\"input\":\"new_game\"}']").await;
+        // A new game: the page asks first; nothing happens until yes.
+        click(&c, "#new-game").await;
+        assert_eq!(
+            js(&c, "return document.getElementById('confirm').hidden").await,
+            Value::Bool(false)
+        );
+        assert_eq!(state(addr)["ply"], 1, "nothing before the answer");
+        click(&c, "#confirm-yes").await;
         state_until(addr, "a new game", |s| {
             s["ply"] == 0 && s["moves"].as_array().is_some_and(Vec::is_empty)
         });
         said_until(&voice, "Neue Partie.");
+        // Resigning asks, naming the player; cancelled, nothing happens.
+        relay(&c, "d4").await;
+        state_until(addr, "1. d4", |s| s["ply"] == 1);
+        click(&c, "button[data-side='resign']").await;
+        let asked = js(
+            &c,
+            "return document.getElementById('confirm-text').textContent",
+        )
+        .await;
+        assert!(
+            asked
+                .as_str()
+                .is_some_and(|t| t.starts_with("White resigns")),
+            "{asked}"
+        );
+        click(&c, "#confirm-no").await;
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            state(addr)["result"],
+            Value::Null,
+            "a cancelled resignation"
+        );
+        click(&c, "button[data-side='resign']").await;
+        click(&c, "#confirm-yes").await;
+        state_until(addr, "White resigned", |s| s["result"] == "0-1");
         c.close().await.expect("closed");
     });
     let _ = child.0.stdin.take().expect("stdin").write_all(b"q\n");

@@ -951,6 +951,22 @@ fn a_session_is_renewed_on_use_and_ended_by_logging_out() {
         .expect("a session cookie");
     let with_session = format!("Cookie: {cookie}");
     let clock = r#"{"input":"clock","color":"white"}"#;
+    // A reloaded page asks whether its session lives.
+    let alive = |headers: &str| {
+        let extra = if headers.is_empty() {
+            String::new()
+        } else {
+            format!("{headers}\r\n")
+        };
+        send(
+            a,
+            format!("GET /api/session HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n{extra}\r\n")
+                .as_bytes(),
+        )
+        .code
+    };
+    assert_eq!(alive(&with_session), 200);
+    assert_eq!(alive(""), 401);
     // Each use renews the cookie's life in the browser.
     let used = post(a, "/api/input", &[&with_session], clock);
     assert_eq!(used.code, 200, "{}", used.body);
@@ -964,6 +980,7 @@ fn a_session_is_renewed_on_use_and_ended_by_logging_out() {
     assert!(cleared.contains("Max-Age=0"), "{cleared}");
     let after = post(a, "/api/input", &[&with_session], clock);
     assert_eq!(after.code, 401, "{}", after.body);
+    assert_eq!(alive(&with_session), 401);
     assert!(
         after.body.contains("the session has ended"),
         "{}",

@@ -55,6 +55,7 @@ pub fn routes(door: Door) -> Router {
         .route("/api/login", post(login))
         .route("/api/input", post(input))
         .route("/api/logout", post(logout))
+        .route("/api/session", get(session_alive))
         .with_state(guard)
 }
 
@@ -163,6 +164,23 @@ fn with_cookie(mut r: Response, token: &str, seconds: u64) -> Response {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
+}
+
+/// Whether the request's session is alive (a reloaded page asks, so as
+/// not to ask for the secret again); using it renews it.
+async fn session_alive(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {
+    let (headers, _, _) = match head(request) {
+        Ok(r) => r,
+        Err(r) => return r.into_response(),
+    };
+    match session(&headers) {
+        Some(token) if lock(&guard.sessions).check(token, guard.now()) => with_cookie(
+            answer(StatusCode::OK, serde_json::json!({ "ok": true })),
+            token,
+            SESSION_IDLE_MS / 1000,
+        ),
+        _ => refuse(StatusCode::UNAUTHORIZED, "no session"),
+    }
 }
 
 /// Logging out: the session the request carries ends, on the server and
