@@ -206,7 +206,7 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
         let marked = js(
             &c,
             "return [...document.querySelectorAll('#board g')].filter(g => \
-             g.querySelector('rect').getAttribute('fill') === 'var(--mark)').map(g => g.dataset.square).sort()",
+             g.querySelector('rect.mark.last')).map(g => g.dataset.square).sort()",
         )
         .await;
         assert_eq!(marked, json!(["e1", "f1", "g1", "h1"]));
@@ -526,10 +526,6 @@ fn every_squares_colour_and_the_coordinates_are_right_from_either_side() {
             for (name, shade, x, y) in &drawn {
                 let sq: Square = name.parse().expect("a square");
                 let (file, rank) = (u32::from(sq.file()), u32::from(sq.rank()));
-                // The last move's squares are marked over their shade.
-                if ["e2", "e4", "e7", "e5"].contains(&name.as_str()) {
-                    continue;
-                }
                 // a1 (file 0, rank 0 counted from 0) is dark; so is every
                 // square whose file and rank add up to an even number.
                 let want = if (file + rank) % 2 == 0 { "dark" } else { "light" };
@@ -733,6 +729,116 @@ fn a_screen_reader_hears_each_move_once_in_the_blind_players_words() {
             .map(|s| ("spoken".to_string(), s.clone()))
             .collect();
         assert_eq!(heard, expected, "once per ply, the spoken words, no touch");
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}
+
+#[test]
+fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_theme() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, view_in("de")).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        m.send(&events_of(TOUCHED, with_clock("300+3")));
+        wait_ply(&c, 2).await;
+        for (theme, script) in [
+            ("light", "document.body.className = 'light'"),
+            ("dark", "document.body.className = 'dark'"),
+            ("large type", "document.body.className = 'light large'"),
+            ("dark, large type", "document.body.className = 'dark large'"),
+        ] {
+            js(&c, &format!("{script}; return 0")).await;
+            browser::accessible(&c, theme).await;
+        }
+        // The check itself can fail: an image without words is found.
+        js(&c, "const i = document.createElement('img'); i.id = 'bare'; i.src = 'data:,'; document.body.append(i); return 0").await;
+        let found = browser::axe_violations(&c).await;
+        assert!(
+            found.iter().any(|v| v.starts_with("image-alt")),
+            "{found:?}"
+        );
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}
+
+/// A game where a king stands in check and a piece is held in the hand:
+/// 1. e4 f6 2. Qh5+, then Black's g-pawn lifted to block.
+const MARKED: &str = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":2000,"lift":"f7"}
+{"t":2100,"place":"f6"}
+{"t":3000,"lift":"d1"}
+{"t":3100,"place":"h5"}
+{"t":4000,"lift":"g7"}"#;
+
+/// The WCAG contrast of every mark and every piece against its square, in
+/// the page as it stands: `[what, square, ratio]`, the least for each.
+const CONTRASTS: &str = "\
+  const rgb = c => (c.match(/[0-9.]+/g) || []).slice(0, 3).map(Number);\
+  const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };\
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };\
+  const out = [];\
+  for (const g of document.querySelectorAll('#board g')) {\
+    const square = getComputedStyle(g.querySelector('rect')).fill;\
+    for (const m of g.querySelectorAll('.mark')) {\
+      const cs = getComputedStyle(m); const paint = cs.stroke !== 'none' ? cs.stroke : cs.fill;\
+      out.push([m.getAttribute('class'), g.dataset.square, ratio(paint, square)]); }\
+    const p = g.querySelector('text.piece');\
+    if (p) { const cs = getComputedStyle(p); out.push(['piece', g.dataset.square, Math.max(ratio(cs.fill, square), ratio(cs.stroke, square))]); }\
+  }\
+  return out;";
+
+#[test]
+fn marks_and_pieces_stand_out_from_their_squares_in_every_theme() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, english()).expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        m.send(&events_of(MARKED, with_clock("300+3")));
+        wait_ply(&c, 3).await;
+        shows(&c, "document.querySelectorAll('.mark.held').length", "the held piece", |v| {
+            *v == json!(1)
+        })
+        .await;
+        for theme in ["light", "dark"] {
+            js(&c, &format!("document.body.className = '{theme}'; return 0")).await;
+            let found: Vec<(String, String, f64)> =
+                serde_json::from_value(js(&c, CONTRASTS).await).expect("contrasts");
+            for kind in ["mark last", "mark held", "mark check", "piece"] {
+                assert!(
+                    found.iter().any(|(k, _, _)| k == kind),
+                    "{theme}: no {kind} on the board"
+                );
+            }
+            // WCAG 1.4.11: graphics 3:1 against what is beside them.
+            for (kind, square, ratio) in &found {
+                assert!(*ratio >= 3.0, "{theme}: {kind} on {square}: {ratio:.2}:1");
+            }
+            screenshot(&c, &format!("marks-{theme}")).await;
+        }
+        // The marks differ in shape, not colour alone.
+        let shapes = js(
+            &c,
+            "return ['last', 'held', 'check'].map(k => { const e = document.querySelector('.mark.' + k); \
+             return [e.tagName, e.getAttribute('stroke-dasharray')]; })",
+        )
+        .await;
+        assert_eq!(shapes, json!([["rect", null], ["rect", "6 4"], ["path", null]]));
         m.stop();
         c.close().await.expect("closed");
     });

@@ -126,3 +126,35 @@ pub async fn screenshot(c: &Client, name: &str) {
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(format!("{dir}/{name}.png"), png).expect("written");
 }
+
+/// axe-core (vendored, `tests/vendor/axe-core`), for the checks below.
+const AXE: &str = include_str!("../vendor/axe-core/axe.min.js");
+
+/// What axe-core finds wrong with the page as it stands, against WCAG 2.2
+/// levels A and AA: each rule broken, with the elements that break it.
+#[allow(dead_code)]
+pub async fn axe_violations(c: &Client) -> Vec<String> {
+    if js(c, "return typeof window.axe").await != json!("object") {
+        c.execute(AXE, vec![]).await.expect("axe-core loads");
+    }
+    let found = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];\
+             axe.run(document, { runOnly: { type: 'tag', values: \
+               ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'] } })\
+             .then(r => done(r.violations.map(v => v.id + ': ' + v.help + ' [' + \
+               v.nodes.map(n => n.target.join(' ')).join(', ') + ']')))\
+             .catch(e => done(['axe failed: ' + e]));",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    serde_json::from_value(found).expect("a list")
+}
+
+/// Fails the test, naming `state`, if axe-core finds anything.
+#[allow(dead_code)]
+pub async fn accessible(c: &Client, state: &str) {
+    let found = axe_violations(c).await;
+    assert!(found.is_empty(), "{state}: {found:#?}");
+}
