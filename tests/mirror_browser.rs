@@ -886,3 +886,73 @@ fn large_type_grows_every_text_on_the_page() {
         c.close().await.expect("closed");
     });
 }
+
+#[test]
+fn the_move_to_repeat_and_both_clocks_are_seen_without_scrolling_on_every_screen() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let listen = format!("127.0.0.1:{}", free_port());
+        let m = Mirror::start(&listen, english()).expect("mirror");
+        m.send(&events_of(MARKED, with_clock("5400+30")));
+        // 200 % zoom of a 1920 × 1080 screen lays the page out as a
+        // 960 × 540 one at twice the pixels.
+        for (name, w, h, ratio) in [
+            ("1920x1080", 1920, 1080, 1.0),
+            ("800x480", 800, 480, 1.0),
+            ("390x844", 390, 844, 3.0),
+            ("1920x1080-at-200", 960, 540, 2.0),
+        ] {
+            let c = driver.browser_sized(w, h, ratio).await;
+            c.goto(&format!("http://{listen}/")).await.expect("page");
+            wait_ply(&c, 3).await;
+            let viewport: (f64, f64) =
+                serde_json::from_value(js(&c, "return [innerWidth, innerHeight]").await)
+                    .expect("viewport");
+            assert_eq!(viewport, (w as f64, h as f64), "{name}");
+            let boxes: Vec<(String, f64, f64, f64, f64)> = serde_json::from_value(
+                js(
+                    &c,
+                    "return ['repeat', 'clock-white', 'clock-black', 'board', 'status', 'moves'].map(id => {\
+                       const r = document.getElementById(id).getBoundingClientRect();\
+                       return [id, r.left, r.top, r.right, r.bottom]; })",
+                )
+                .await,
+            )
+            .expect("boxes");
+            for (id, left, top, right, bottom) in &boxes[..3] {
+                assert!(
+                    *left >= 0.0 && *top >= 0.0 && *right <= viewport.0 && *bottom <= viewport.1,
+                    "{name}: {id} is not all in view: {left} {top} {right} {bottom} in {viewport:?}"
+                );
+            }
+            // Nothing overlaps anything else.
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    let apart = a.3 <= b.1 || b.3 <= a.1 || a.4 <= b.2 || b.4 <= a.2;
+                    assert!(apart, "{name}: {} overlaps {}", a.0, b.0);
+                }
+            }
+            // The two clocks on one line each, the same size.
+            let clocks: Vec<f64> = serde_json::from_value(
+                js(
+                    &c,
+                    "return ['clock-white', 'clock-black'].flatMap(id => {\
+                       const e = document.getElementById(id), r = e.getBoundingClientRect();\
+                       return [r.width, r.height, e.querySelector('.time').getClientRects().length]; })",
+                )
+                .await,
+            )
+            .expect("clocks");
+            assert!((clocks[0] - clocks[3]).abs() < 1.0, "{name}: widths {clocks:?}");
+            assert!((clocks[1] - clocks[4]).abs() < 1.0, "{name}: heights {clocks:?}");
+            assert_eq!((clocks[2], clocks[5]), (1.0, 1.0), "{name}: a time wraps");
+            screenshot(&c, &format!("size-{name}")).await;
+            c.close().await.expect("closed");
+        }
+        m.stop();
+    });
+}

@@ -44,15 +44,32 @@ impl Driver {
     }
 
     pub async fn browser(&self) -> Client {
+        self.session(json!({})).await
+    }
+
+    /// A browser whose page is exactly `width` × `height` CSS pixels at
+    /// `ratio` device pixels each (2.0: the browser zoomed to 200 %), as
+    /// Chromium's device emulation lays it out.
+    pub async fn browser_sized(&self, width: u32, height: u32, ratio: f64) -> Client {
+        self.session(json!({
+            "mobileEmulation": {
+                "deviceMetrics": { "width": width, "height": height, "pixelRatio": ratio }
+            }
+        }))
+        .await
+    }
+
+    async fn session(&self, more: Value) -> Client {
+        let mut options = json!({
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--window-size=1280,900"]
+        });
+        if let (Some(o), Value::Object(m)) = (options.as_object_mut(), more) {
+            o.extend(m);
+        }
         let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": "/usr/bin/chromium",
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1280,900"]
-            }),
-        );
+        caps.insert("goog:chromeOptions".into(), options);
         ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{}", self.port))
