@@ -757,7 +757,16 @@ fn a_restarted_play_shows_the_game_as_it_was_on_the_mirror() {
     };
     // 1. Nf3 is made and pegboard stops with the game unfinished.
     let (mut child, mut out, addr) = run("3");
-    let before = state_at(addr, 1);
+    // After the move and White's press: Black's clock runs, White's stands.
+    let began = Instant::now();
+    let before = loop {
+        let s = state(addr);
+        if s["ply"] == 1 && s["clock"]["running"] == "black" {
+            break s;
+        }
+        assert!(began.elapsed() < Duration::from_secs(5), "no press: {s}");
+        std::thread::sleep(Duration::from_millis(5));
+    };
     let mut rest = String::new();
     let _ = out.read_to_string(&mut rest);
     assert!(child.0.wait().expect("ends").success());
