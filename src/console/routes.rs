@@ -97,35 +97,31 @@ impl Guard {
         let verdict = lock(&self.limiter).attempt(from, now, same(given, &self.door.secret));
         match verdict {
             Ok(()) => Ok(None),
-            Err(Refusal::Shut { until }) => {
-                let wait = until.saturating_sub(now).div_ceil(1000).max(1);
-                let mut r = refuse(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too many wrong secrets; wait before trying again",
-                );
-                if let Ok(v) = HeaderValue::from_str(&wait.to_string()) {
-                    r.headers_mut().insert(header::RETRY_AFTER, v);
-                }
-                Err(r)
-            }
-            Err(Refusal::Locked { until }) => {
-                let wait = until.saturating_sub(now).div_ceil(1000).max(1);
-                let mut r = refuse(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "the PIN is locked: it took its day's wrong guesses; a page already \
-                     logged in goes on working",
-                );
-                if let Ok(v) = HeaderValue::from_str(&wait.to_string()) {
-                    r.headers_mut().insert(header::RETRY_AFTER, v);
-                }
-                Err(r)
-            }
+            Err(Refusal::Shut { until }) => Err(wait_until(
+                "too many wrong secrets; wait before trying again",
+                until.saturating_sub(now),
+            )),
+            Err(Refusal::Locked { until }) => Err(wait_until(
+                "the PIN is locked: it took its day's wrong guesses; a page already \
+                 logged in goes on working",
+                until.saturating_sub(now),
+            )),
             Err(Refusal::Wrong { wait }) => {
                 tokio::time::sleep(Duration::from_millis(wait)).await;
                 Err(refuse(StatusCode::UNAUTHORIZED, "wrong secret"))
             }
         }
     }
+}
+
+/// A 429 saying `why`, with `Retry-After` in whole seconds (at least one)
+/// for `left` milliseconds.
+fn wait_until(why: &str, left: u64) -> Response {
+    let mut r = refuse(StatusCode::TOO_MANY_REQUESTS, why);
+    if let Ok(v) = HeaderValue::from_str(&left.div_ceil(1000).max(1).to_string()) {
+        r.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    r
 }
 
 async fn login(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {

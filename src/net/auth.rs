@@ -54,13 +54,7 @@ impl Sessions {
     /// Whether `token` names a live session; using it keeps it alive.
     pub fn check(&mut self, token: &str, now: u64) -> bool {
         self.forget_idle(now);
-        // Each live token is compared whole, in constant time.
-        let found = self
-            .last_use
-            .keys()
-            .find(|k| same(k.as_bytes(), token.as_bytes()))
-            .cloned();
-        match found {
+        match self.find(token) {
             Some(k) => {
                 self.last_use.insert(k, now);
                 true
@@ -71,12 +65,17 @@ impl Sessions {
 
     /// Ends the session `token` names (logging out); whether there was one.
     pub fn close(&mut self, token: &str) -> bool {
-        let found = self
-            .last_use
+        self.find(token)
+            .is_some_and(|k| self.last_use.remove(&k).is_some())
+    }
+
+    /// The live token `token` names: each is compared whole, in constant
+    /// time.
+    fn find(&self, token: &str) -> Option<String> {
+        self.last_use
             .keys()
             .find(|k| same(k.as_bytes(), token.as_bytes()))
-            .cloned();
-        found.is_some_and(|k| self.last_use.remove(&k).is_some())
+            .cloned()
     }
 
     fn forget_idle(&mut self, now: u64) {
