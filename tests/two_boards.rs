@@ -470,7 +470,7 @@ fn e2_9_a_relayed_move_is_played_and_the_blind_player_guided_to_make_it() {
 }
 
 #[test]
-fn e2_9_an_illegal_relayed_move_is_refused_and_the_game_is_unchanged() {
+fn e2_9_an_illegal_relayed_move_is_refused_saying_which_rule_and_whose_turn() {
     let ev = run_with(
         &parse(&format!(
             "{RELAY}\n{}",
@@ -478,17 +478,83 @@ fn e2_9_an_illegal_relayed_move_is_refused_and_the_game_is_unchanged() {
 {"t":1100,"place":"e4"}
 {"t":3000,"input":"move","san":"Nc3"}
 {"t":3500,"input":"move","uci":"e7e4"}
+{"t":3600,"input":"move","uci":"d8h4"}
+{"t":3700,"input":"move","uci":"e5e4"}
 {"t":4000,"input":"move","san":"e5"}"#
         )),
         Settings::default(),
     );
     assert_eq!(sans(&ev), ["e4", "e5"]);
     let refused = of(&ev, "refused");
+    let given: Vec<&str> = refused.iter().filter_map(|r| r["given"].as_str()).collect();
+    assert_eq!(given, ["Nc3", "e7e4", "d8h4", "e5e4"]);
+    // 1.1: the knight is White's, and Black is to move.
+    assert_eq!(refused[0]["reason"], "not_his_turn");
+    assert_eq!(refused[0]["article"], "1.1");
+    assert_eq!(
+        refused[0]["say"],
+        "Der gemeldete Zug ist nicht möglich. Auf Bella eins steht eine Figur von Weiß. \
+         Schwarz ist am Zug."
+    );
+    // 3.7: a pawn goes one square ahead, or two from its first rank.
+    assert_eq!(refused[1]["reason"], "moves_otherwise");
+    assert_eq!(refused[1]["article"], "3.7");
+    assert_eq!(
+        refused[1]["say"],
+        "Der gemeldete Zug ist nicht möglich. Bauer auf Eva sieben zieht nicht so. \
+         Schwarz ist am Zug."
+    );
+    // 3.5: the queen's diagonal is closed by her own pawn.
+    assert_eq!(refused[2]["reason"], "blocked");
+    assert_eq!(refused[2]["article"], "3.5");
+    // No piece on e5.
+    assert_eq!(refused[3]["reason"], "empty_square");
+    assert!(refused[3].get("article").is_none(), "{:?}", refused[3]);
+}
+
+#[test]
+fn a_relayed_move_taken_back_at_once_restores_the_position_and_the_clocks() {
+    let mut settings = Settings::default();
+    settings.clock.control =
+        Some(pegboard::core::clock::TimeControl::parse_pgn("300").expect("control"));
+    let ev = run_with(
+        &parse(&format!(
+            "{RELAY}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":5000,"input":"move","san":"e5"}
+{"t":8000,"input":"take_back","ply":2}
+{"t":9000,"input":"take_back","ply":2}
+{"t":12000,"input":"move","san":"c5"}
+{"t":23000,"input":"take_back","ply":2}
+{"t":24000,"input":"move","uci":"g1f3"}"#
+        )),
+        settings,
+    );
+    // e5 is taken back; c5 stands, its ten seconds past; Nf3 follows.
+    assert_eq!(sans(&ev), ["e4", "e5", "c5", "Nf3"]);
+    let retraced = of(&ev, "retraced");
+    assert_eq!(retraced.len(), 1);
+    assert_eq!(retraced[0]["ply"], 1);
+    assert_eq!(retraced[0]["t"], 8000);
+    // Black's clock runs on as if e5 had never been pressed: it started
+    // when e4 was announced (1200), and has run since, without a break.
+    let set = of(&ev, "clock")
+        .into_iter()
+        .find(|c| c["cause"] == "set")
+        .expect("the clocks set back");
+    assert_eq!(set["t"], 8000);
+    assert_eq!(set["running"], "black");
+    assert_eq!(set["black"]["remaining_ms"], 300_000 - (8000 - 1200));
+    assert_eq!(set["white"]["moves"], 1);
+    assert_eq!(set["black"]["moves"], 0);
+    // A second take-back, and one after ten seconds, are refused.
+    let refused = of(&ev, "refused");
     assert_eq!(refused.len(), 2);
-    assert_eq!(refused[0]["given"], "Nc3");
-    assert_eq!(refused[1]["given"], "e7e4");
-    assert!(refused.iter().all(|r| r["reason"] == "illegal"));
-    assert_eq!(refused[0]["say"], "Der gemeldete Zug ist nicht möglich.");
+    assert!(refused.iter().all(|r| r["reason"] == "not_takeable"));
+    assert_eq!(refused[0]["t"], 9000);
+    assert_eq!(refused[1]["t"], 23000);
 }
 
 #[test]

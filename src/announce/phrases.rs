@@ -482,6 +482,52 @@ impl Phrasebook {
         )
     }
 
+    /// Why a relayed move cannot be played, and whose turn it is:
+    /// "The relayed move is not possible. The king would be in check.
+    /// White to move."
+    pub fn refusal(&self, why: crate::core::relay::Unplayable, to_move: Color) -> String {
+        use crate::core::relay::Unplayable as U;
+        let r = &self.words.refusal;
+        let reason = match why {
+            U::Empty(square) => fill(&r.empty, &[("square", &self.square(square))]),
+            U::Turn { square, owner } => fill(
+                &r.turn,
+                &[
+                    ("square", &self.square(square)),
+                    ("owner", self.color(owner)),
+                ],
+            ),
+            U::OwnPiece(square) => fill(&r.own_piece, &[("square", &self.square(square))]),
+            U::Check => r.check.clone(),
+            U::Castling => r.castling.clone(),
+            U::Promotion => r.promotion.clone(),
+            U::Blocked { role, square } | U::MovesSo { role, square } => fill(
+                if matches!(why, U::Blocked { .. }) {
+                    &r.blocked
+                } else {
+                    &r.moves_otherwise
+                },
+                &[
+                    ("piece", self.piece(role)),
+                    ("square", &self.square(square)),
+                ],
+            ),
+            U::Ambiguous => r.ambiguous.clone(),
+            U::NoMove => r.no_move.clone(),
+        };
+        format!(
+            "{} {} {}",
+            self.words.phrases.relay_refused,
+            reason,
+            fill(&r.to_move, &[("color", self.color(to_move))])
+        )
+    }
+
+    /// A take-back that cannot be made.
+    pub fn take_back_refused(&self) -> String {
+        self.words.refusal.take_back.clone()
+    }
+
     /// A notice with no values: which one, by its key in the language file.
     pub fn notice(&self, notice: Notice) -> String {
         let p = &self.words.phrases;

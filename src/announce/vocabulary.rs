@@ -41,6 +41,12 @@ pub struct Vocabulary {
     /// The mirror page's own words (optional: English without it).
     #[serde(default)]
     pub display: DisplayWords,
+    /// Why a relayed move was refused (optional: English without it).
+    #[serde(default)]
+    pub refusal: RefusalWords,
+    /// The console page's own words (optional: English without it).
+    #[serde(default)]
+    pub console: ConsoleWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -98,18 +104,156 @@ pub struct DisplayWords {
     pub piece: String,
 }
 
+/// The English words of the optional table `table`, from the built-in
+/// `en` language file (checked whole by a unit test, as for `fide()`).
+fn english<T: serde::de::DeserializeOwned>(table: &str) -> T {
+    let parsed = toml::from_str::<toml::Table>(include_str!("lang/en.toml"))
+        .map_err(|e| e.to_string())
+        .and_then(|mut all| {
+            all.remove(table)
+                .ok_or_else(|| format!("no [{table}]"))?
+                .try_into::<T>()
+                .map_err(|e| e.to_string())
+        });
+    match parsed {
+        Ok(words) => words,
+        Err(e) => panic!("the built-in English [{table}] words are broken: {e}"),
+    }
+}
+
 impl Default for DisplayWords {
     /// The English words, from the built-in `en` language file.
     fn default() -> DisplayWords {
-        #[derive(Deserialize)]
-        struct Display {
-            display: DisplayWords,
-        }
-        // The built-in file is checked by a unit test, as for `fide()`.
-        match toml::from_str::<Display>(include_str!("lang/en.toml")) {
-            Ok(d) => d.display,
-            Err(e) => panic!("the built-in English display words are broken: {e}"),
-        }
+        english("display")
+    }
+}
+
+/// `[refusal]`: why a relayed move cannot be played, said after
+/// `relay_refused` and followed by `to_move`. `{square}` is said as a
+/// square, `{piece}` as a piece, `{color}` and `{owner}` as a colour.
+/// Optional, English without it; a table that is there must be whole.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefusalWords {
+    /// No piece on the square the move starts from.
+    pub empty: String,
+    /// The piece is the other player's (1.1): `{square}`, `{owner}`.
+    pub turn: String,
+    /// A piece of the mover's colour on the square moved to (3.1).
+    pub own_piece: String,
+    /// The mover's king would be in check (3.9).
+    pub check: String,
+    /// Castling is not allowed now (3.8).
+    pub castling: String,
+    /// A pawn on the last rank needs its piece named (3.7e).
+    pub promotion: String,
+    /// A bishop, rook or queen would pass over a piece (3.5).
+    pub blocked: String,
+    /// The piece does not move that way (3.2–3.8).
+    pub moves_otherwise: String,
+    /// The move named could be made by more than one piece.
+    pub ambiguous: String,
+    /// No piece can make the move named.
+    pub no_move: String,
+    /// Whose turn it is: `{color}`.
+    pub to_move: String,
+    /// A take-back that is not of the last relayed move, or too late.
+    pub take_back: String,
+    /// The article of the Laws, as the console shows it: `{article}`.
+    pub article: String,
+}
+
+impl Default for RefusalWords {
+    fn default() -> RefusalWords {
+        english("refusal")
+    }
+}
+
+/// `[console]`: the words of the assistant's and arbiter's console page,
+/// beside the mirror's `[display]` words it also uses. Optional, English
+/// without it; a table that is there must be whole. `{…}` are filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleWords {
+    pub title: String,
+    pub secret: String,
+    pub log_in: String,
+    pub secret_hint: String,
+    pub log_out: String,
+    pub logged_in: String,
+    pub logged_out: String,
+    pub wrong_secret: String,
+    /// `{seconds}`: how long to wait.
+    pub too_many: String,
+    pub session_ended: String,
+    pub no_answer: String,
+    pub done: String,
+    pub refused: String,
+    pub relay: String,
+    pub play: String,
+    /// `{move}`: the relayed move to take back.
+    pub take_back: String,
+    /// `{square}`: the square tapped first.
+    pub chosen: String,
+    pub clock: String,
+    /// `{color}`: whose clock.
+    pub press: String,
+    pub pause: String,
+    pub resume: String,
+    pub minutes: String,
+    pub set_clocks: String,
+    pub say_aloud: String,
+    pub last_move: String,
+    pub last_moves: String,
+    pub how_many: String,
+    pub times: String,
+    pub move_number: String,
+    pub position: String,
+    pub promotion: String,
+    pub for_player: String,
+    pub player: String,
+    pub draw_offer: String,
+    pub draw_claim: String,
+    pub flag_claim: String,
+    pub quickplay_claim: String,
+    pub resign: String,
+    pub touch_report: String,
+    pub arbiter: String,
+    pub illegal_move: String,
+    pub back_to: String,
+    pub retrace: String,
+    pub new_game: String,
+    pub adjourn: String,
+    pub unseal: String,
+    pub setup_fen: String,
+    pub setup_960: String,
+    pub set_up: String,
+    pub scoresheet: String,
+    pub download: String,
+    /// `{color}` resigns, `{other}` wins.
+    pub confirm_resign: String,
+    pub yes_resign: String,
+    pub confirm_new: String,
+    pub yes_new: String,
+    pub cancel: String,
+    pub nothing_done: String,
+    pub seal_first: String,
+    /// `{number}`, `{color}`: the move to be made and who makes it.
+    pub game_line: String,
+    /// `{move}`: the last move.
+    pub last: String,
+    pub no_move_yet: String,
+    /// Reports beside the moves: `{color}`, and `{count}` for illegal
+    /// moves seen on a board.
+    pub reported_illegal: String,
+    pub reported_penalty: String,
+    pub reported_touch: String,
+    pub touch_violation: String,
+}
+
+impl Default for ConsoleWords {
+    fn default() -> ConsoleWords {
+        english("console")
     }
 }
 
@@ -408,6 +552,8 @@ mod tests {
             let v = Vocabulary::built_in(name).expect("listed").expect("parses");
             if name != "en" {
                 assert_ne!(v.display, english, "{name} shows English words");
+                assert_ne!(v.refusal, RefusalWords::default(), "{name}: [refusal]");
+                assert_ne!(v.console, ConsoleWords::default(), "{name}: [console]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");

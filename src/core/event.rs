@@ -229,10 +229,13 @@ pub enum Event {
     },
     /// A relayed move (the `move` input) or a retrace was refused and the
     /// game is unchanged: `given` is what was given (`Nf7`, `g8f6`, a
-    /// ply), `reason` is `illegal`, `game_over` or `no_such_ply`.
+    /// ply), `reason` says why (see `docs/trace-format.md`), `article`
+    /// the Laws' article a relayed move breaks, where one does.
     Refused {
         given: String,
         reason: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        article: Option<&'static str>,
         say: String,
     },
 }

@@ -77,6 +77,11 @@ pub enum Input {
     /// The arbiter takes the game back to the position after this many
     /// moves (E2.8); every board is then guided back to it.
     Retrace(u32),
+    /// The last move, relayed from the console, is taken back at once
+    /// (the assistant relayed a wrong one): `u32` is the ply it made. Only
+    /// that move, only while it is the last, and only within ten seconds;
+    /// the clocks go back to what they were before it.
+    TakeBack(u32),
     /// Say what the player's own board must do to show the game: the move
     /// to make on it, or the squares.
     ToReplicate,
@@ -171,7 +176,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 32] = [
+    pub const NAMES: [&'static str; 33] = [
         "promote",
         "adjust",
         "clock",
@@ -198,6 +203,7 @@ impl Input {
         "new_game",
         "move",
         "retrace",
+        "take_back",
         "to_replicate",
         "differences",
         "touch_report",
@@ -235,6 +241,7 @@ impl Input {
             Input::NewGame => "new_game",
             Input::Move(_) => "move",
             Input::Retrace(_) => "retrace",
+            Input::TakeBack(_) => "take_back",
             Input::ToReplicate => "to_replicate",
             Input::Differences => "differences",
             Input::TouchReport(_) => "touch_report",
@@ -378,7 +385,7 @@ impl Input {
             (
                 "ply",
                 f.ply.is_some(),
-                name == "announced" || name == "retrace",
+                name == "announced" || name == "retrace" || name == "take_back",
             ),
             ("uci", f.uci.is_some(), name == "move" || name == "adjourn"),
             ("san", f.san.is_some(), name == "move" || name == "adjourn"),
@@ -531,6 +538,15 @@ impl Input {
                 }
             }
             "unseal" => Input::Unseal,
+            "take_back" => match f.ply {
+                Some(p) => Input::TakeBack(p),
+                None => {
+                    return Err(bad(
+                        "input `take_back` needs a `ply`: the ply the relayed move made"
+                            .to_string(),
+                    ));
+                }
+            },
             "retrace" => match f.ply {
                 Some(p) => Input::Retrace(p),
                 None => {
@@ -597,7 +613,9 @@ impl Input {
             Input::Repeat(n) => format!(r#","count":{n}"#),
             Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
             Input::File(f) => format!(r#","file":"{}""#, f.char()),
-            Input::Announced(ply) | Input::Retrace(ply) => format!(r#","ply":{ply}"#),
+            Input::Announced(ply) | Input::Retrace(ply) | Input::TakeBack(ply) => {
+                format!(r#","ply":{ply}"#)
+            }
             Input::Move(Relayed::Uci(u)) | Input::Adjourn(Relayed::Uci(u)) => {
                 format!(r#","uci":"{u}""#)
             }
@@ -782,6 +800,7 @@ mod tests {
             Input::Move(Relayed::San("O-O-O".parse().expect("san"))),
             Input::Retrace(0),
             Input::Retrace(12),
+            Input::TakeBack(7),
             Input::ToReplicate,
             Input::Differences,
             Input::TouchReport(Color::Black),

@@ -15,6 +15,7 @@ pub mod footprint;
 pub mod game;
 pub mod input;
 pub mod laws;
+pub mod relay;
 pub mod replica;
 pub mod sections;
 pub mod settings;

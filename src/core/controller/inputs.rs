@@ -139,6 +139,7 @@ impl Controller {
             Input::Restarted { hold } => self.restarted(t, hold, out),
             Input::Move(relayed) => self.relayed(t, relayed, out),
             Input::Retrace(ply) => self.retrace(t, ply, out),
+            Input::TakeBack(ply) => self.take_back(t, ply, out),
             Input::ToReplicate => {
                 let text = match self.board_index(BLIND_BOARD) {
                     Some(b) => self.replication_text(b),
@@ -211,6 +212,7 @@ impl Controller {
     /// record.
     pub fn refusal(&self, t: u64, input: &Input) -> Option<Stamped> {
         let adjourned = || self.words.notice(Notice::Adjourned);
+        let mut article = None;
         let (given, reason, say) = match *input {
             Input::Move(relayed) | Input::Adjourn(relayed) if self.sealed.is_some() => {
                 let given = match relayed {
@@ -236,7 +238,13 @@ impl Controller {
                         self.words.notice(Notice::GameOverAlready),
                     )
                 } else if self.relayed_move(relayed).is_none() {
-                    (given, "illegal", self.words.notice(Notice::RelayRefused))
+                    let pos = self.game.position();
+                    let why = match relayed {
+                        Relayed::Uci(u) => crate::core::relay::uci(pos, &u),
+                        Relayed::San(s) => crate::core::relay::san(pos, &s),
+                    };
+                    article = why.article();
+                    (given, why.reason(), self.words.refusal(why, pos.turn()))
                 } else {
                     return None;
                 }
@@ -246,11 +254,29 @@ impl Controller {
                 "no_such_ply",
                 self.words.move_number(self.game.position()),
             ),
+            Input::TakeBack(ply)
+                if self.relayed_last.as_ref().is_none_or(|r| {
+                    r.ply != ply
+                        || self.game.ply() != ply
+                        || t.saturating_sub(r.t) > super::TAKE_BACK_WITHIN
+                }) =>
+            {
+                (
+                    ply.to_string(),
+                    "not_takeable",
+                    self.words.take_back_refused(),
+                )
+            }
             _ => return None,
         };
         Some(Stamped {
             t,
-            event: Event::Refused { given, reason, say },
+            event: Event::Refused {
+                given,
+                reason,
+                article,
+                say,
+            },
         })
     }
 
@@ -286,7 +312,35 @@ impl Controller {
         if let Some(refused) = self.refusal(t, &Input::Move(relayed)) {
             out.push(refused);
         } else if let Some(m) = self.relayed_move(relayed) {
+            let clock = self.clock.clone();
+            let before = self.game.ply();
             self.play(t, None, m, false, out);
+            if self.game.ply() > before {
+                self.relayed_last = Some(super::RelayedLast {
+                    ply: self.game.ply(),
+                    t,
+                    clock,
+                });
+            }
+        }
+    }
+
+    /// The last relayed move, which made ply `ply`, is taken back at once
+    /// (the assistant relayed a wrong move): the game goes back one ply as
+    /// in a retrace, and the clocks to what they showed before the move, so
+    /// the mover's clock runs on as though it had never been pressed.
+    fn take_back(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
+        if let Some(refused) = self.refusal(t, &Input::TakeBack(ply)) {
+            out.push(refused);
+            return;
+        }
+        let Some(last) = self.relayed_last.take() else {
+            return;
+        };
+        self.retrace(t, ply.saturating_sub(1), out);
+        if last.clock.is_some() {
+            self.clock = last.clock;
+            self.clock_event(t, ClockCause::Set, out);
         }
     }
 
@@ -304,6 +358,7 @@ impl Controller {
             .map(|b| b.tracker.shown(&self.game))
             .collect();
         self.game.retrace(ply);
+        self.relayed_last = None;
         self.announced = self.announced.min(ply);
         self.new_game_asked = None;
         let say = format!(

@@ -72,7 +72,22 @@ pub struct Controller {
     next_start: Option<StartPosition>,
     /// The move sealed at an adjournment (E2.9f), until the game resumes.
     sealed: Option<shakmaty::Move>,
+    /// The last move relayed from the console, which may be taken back
+    /// for a short while: the ply it made, when, and the clock before it.
+    relayed_last: Option<RelayedLast>,
 }
+
+/// A relayed move that can still be taken back (the assistant relayed a
+/// wrong move, and the arbiter corrects it at once).
+#[derive(Debug, Clone)]
+struct RelayedLast {
+    ply: u32,
+    t: u64,
+    clock: Option<Clock>,
+}
+
+/// How long a relayed move can be taken back (ms).
+pub const TAKE_BACK_WITHIN: u64 = 10_000;
 
 /// How long a `new_game` waits for its confirmation (ms).
 const NEW_GAME_CONFIRM_WITHIN: u64 = 10_000;
@@ -131,6 +146,7 @@ impl Controller {
             new_game_given: false,
             next_start: None,
             sealed: None,
+            relayed_last: None,
         }
     }
 
