@@ -71,12 +71,11 @@ impl Console {
             secret: secret.as_bytes().to_vec(),
             strength,
         };
-        let mirror = Mirror::with_routes(
-            "127.0.0.1:0",
-            mirror_view::english(),
-            pegboard::console::routes(door),
-        )
-        .expect("starts");
+        let view = mirror_view::english();
+        let page = view.console_page.clone();
+        let mirror =
+            Mirror::with_routes("127.0.0.1:0", view, pegboard::console::routes(door, page))
+                .expect("starts");
         Console { mirror, game }
     }
 

@@ -680,7 +680,9 @@ fn every_answer_carries_its_security_headers() {
         secret: b"0123456789abcdef0123456789abcdef".to_vec(),
         strength: pegboard::net::auth::Strength::Generated,
     };
-    let m = Mirror::with_routes("127.0.0.1:0", english(), pegboard::console::routes(door))
+    let view = english();
+    let page = view.console_page.clone();
+    let m = Mirror::with_routes("127.0.0.1:0", view, pegboard::console::routes(door, page))
         .expect("the mirror starts");
     for page in ["/", "/console"] {
         let (head, body) = get_whole(m.addr(), page);

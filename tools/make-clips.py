@@ -67,8 +67,9 @@ def words_of(value):
 def all_words(table):
     for section, content in table.items():
         # [spoken] and [phonemes] say how words are said; their values are
-        # not words to show. [display] is the mirror page's, never spoken.
-        if section in ("language", "spoken", "phonemes", "display"):
+        # not words to show. [display] and [console] are the pages', never
+        # spoken.
+        if section in ("language", "spoken", "phonemes", "display", "console"):
             continue
         stack = [content]
         while stack:

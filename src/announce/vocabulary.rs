@@ -159,8 +159,6 @@ pub struct RefusalWords {
     pub to_move: String,
     /// A take-back that is not of the last relayed move, or too late.
     pub take_back: String,
-    /// The article of the Laws, as the console shows it: `{article}`.
-    pub article: String,
 }
 
 impl Default for RefusalWords {
@@ -249,6 +247,8 @@ pub struct ConsoleWords {
     pub reported_penalty: String,
     pub reported_touch: String,
     pub touch_violation: String,
+    /// How a refusal names the Laws' article: `{article}`.
+    pub article: String,
 }
 
 impl Default for ConsoleWords {

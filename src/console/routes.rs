@@ -21,9 +21,6 @@ use crate::net::auth::{Limiter, Refusal, SESSION_IDLE_MS, Sessions, same};
 use crate::net::limits::MAX_BODY_BYTES;
 use crate::net::request::{answer, bearer, body, cookie, head, refuse};
 
-/// The console page, whole.
-const PAGE: &str = include_str!("page.html");
-
 /// How long a request waits for the game's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 
@@ -32,6 +29,7 @@ const COOKIE: &str = "pegboard-session";
 
 struct Guard {
     door: Door,
+    page: String,
     sessions: Mutex<Sessions>,
     limiter: Mutex<Limiter>,
     epoch: Instant,
@@ -41,17 +39,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The console's routes, whose inputs go through `door`.
-pub fn routes(door: Door) -> Router {
+/// The console's routes, whose inputs go through `door`; `page` is its
+/// page in the configured language ([`crate::mirror::View`] makes it).
+pub fn routes(door: Door, page: String) -> Router {
     let strength = door.strength;
     let guard = Arc::new(Guard {
         door,
+        page,
         sessions: Mutex::new(Sessions::default()),
         limiter: Mutex::new(Limiter::new(strength)),
         epoch: Instant::now(),
     });
     Router::new()
-        .route("/console", get(page))
+        .route("/console", get(console_page))
         .route("/api/login", post(login))
         .route("/api/input", post(input))
         .route("/api/logout", post(logout))
@@ -59,8 +59,8 @@ pub fn routes(door: Door) -> Router {
         .with_state(guard)
 }
 
-async fn page() -> Response {
-    crate::net::page::serve(PAGE, crate::net::page::Frames::Refused)
+async fn console_page(State(guard): State<Arc<Guard>>) -> Response {
+    crate::net::page::serve(&guard.page, crate::net::page::Frames::Refused)
 }
 
 fn session(headers: &HeaderMap) -> Option<&str> {

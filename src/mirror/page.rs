@@ -4,10 +4,19 @@
 use serde::Serialize;
 use shakmaty::Color;
 
-use crate::announce::vocabulary::{DisplayWords, Vocabulary};
+use crate::announce::vocabulary::{ConsoleWords, DisplayWords, Vocabulary};
 
 /// The page, whole: no fonts, scripts or styles from elsewhere.
 const PAGE: &str = include_str!("page.html");
+
+/// The parts the mirror's page and the console's share (the board, the
+/// clocks, the theme, the event stream), put into both where they say
+/// `/*view.css*/` and `/*view.js*/`.
+/// The console's page, which shows the mirror's view of the game too.
+const CONSOLE_PAGE: &str = include_str!("../console/page.html");
+
+pub const VIEW_CSS: &str = include_str!("view.css");
+pub const VIEW_JS: &str = include_str!("view.js");
 
 /// Where the words go in the page.
 const WORDS_AT: &str = "{\"words\":\"here\"}";
@@ -21,6 +30,8 @@ pub struct View {
     pub orientation: Color,
     /// The page, with its words.
     pub page: String,
+    /// The console's page, with its words (served only with a console).
+    pub console_page: String,
 }
 
 impl View {
@@ -31,6 +42,7 @@ impl View {
             blind,
             orientation,
             page: page(words),
+            console_page: assemble(CONSOLE_PAGE, words, true),
         }
     }
 }
@@ -39,6 +51,10 @@ impl View {
 #[derive(Serialize)]
 struct PageWords<'a> {
     display: &'a DisplayWords,
+    /// The console's own words (only in the console's page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    console: Option<&'a ConsoleWords>,
+
     /// By FEN letter: `k`, `q`, `r`, `b`, `n`, `p`.
     pieces: [(char, &'a str); 6],
     white: &'a str,
@@ -49,9 +65,16 @@ struct PageWords<'a> {
 
 /// The page in `words`' language.
 pub fn page(words: &Vocabulary) -> String {
+    assemble(PAGE, words, false)
+}
+
+/// `template` (a page with the shared parts' and the words' places) in
+/// `words`' language; with the console's words when `console`.
+pub fn assemble(template: &str, words: &Vocabulary, console: bool) -> String {
     let p = &words.pieces;
     let table = PageWords {
         display: &words.display,
+        console: console.then_some(&words.console),
         pieces: [
             ('k', &p.king),
             ('q', &p.queen),
@@ -71,7 +94,10 @@ pub fn page(words: &Vocabulary) -> String {
         .unwrap_or_default()
         .replace('<', "\\u003c");
     let lang = escape_attribute(&words.language.synthesizer);
-    PAGE.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
+    template
+        .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
+        .replacen("/*view.css*/", VIEW_CSS, 1)
+        .replacen("/*view.js*/", VIEW_JS, 1)
         .replacen(WORDS_AT, &json, 1)
 }
 

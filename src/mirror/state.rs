@@ -64,6 +64,20 @@ pub struct Status {
     pub squares: Vec<String>,
 }
 
+/// What the arbiter keeps beside the moves: a report of something that
+/// happened after move `ply`, about `color`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub ply: u32,
+    /// `illegal` (an illegal move seen on a board, 7.4), `penalty` (time
+    /// given to `color` for the opponent's offence, 7.4b, 10.2),
+    /// `touch_reported` (E2.9e) or `touch_violation` (4.3).
+    pub kind: &'static str,
+    pub color: &'static str,
+    /// For `illegal`: the player's illegal moves so far.
+    pub count: Option<u32>,
+}
+
 /// The whole state of the mirror.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MirrorState {
@@ -72,6 +86,8 @@ pub struct MirrorState {
     pub to_move: &'static str,
     pub variant: &'static str,
     pub moves: Vec<MoveEntry>,
+    /// The reports kept beside the moves, in order.
+    pub reports: Vec<Report>,
     pub last_move: Option<MoveEntry>,
     /// The blind player's last move, until the sighted player's next move:
     /// the move to make on the sighted player's board.
@@ -150,6 +166,7 @@ impl MirrorState {
             to_move: "white",
             variant: "standard",
             moves: Vec::new(),
+            reports: Vec::new(),
             last_move: None,
             repeat: None,
             replicating: None,
@@ -299,12 +316,22 @@ impl MirrorState {
                 self.set_position(fen);
             }
             Event::Clock {
+                cause,
                 running,
                 paused,
                 white,
                 black,
-                ..
             } => {
+                if *cause == crate::core::event::ClockCause::Penalty
+                    && let Some(before) = &self.clock
+                {
+                    let given = if white.remaining_ms > before.white_ms {
+                        "white"
+                    } else {
+                        "black"
+                    };
+                    self.report("penalty", given, None);
+                }
                 self.clock = Some(ClockView {
                     white_ms: white.remaining_ms,
                     black_ms: black.remaining_ms,
@@ -320,20 +347,32 @@ impl MirrorState {
                 self.status = status("touch", square, vec![square.clone()]);
             }
             Event::TouchViolation {
+                color,
                 touched,
                 moved,
                 say,
                 ..
             } => {
+                self.report("touch_violation", side(color.0), None);
                 self.status = status("touch_violation", say, vec![touched.clone(), moved.clone()]);
             }
             Event::Illegal {
+                color,
+                count,
                 missing,
                 extra,
                 say,
                 ..
+            } => {
+                self.report("illegal", side(color.0), Some(*count));
+                let squares = missing
+                    .iter()
+                    .map(|m| m.square.clone())
+                    .chain(extra.iter().cloned())
+                    .collect();
+                self.status = status("illegal", say, squares);
             }
-            | Event::Mismatch {
+            Event::Mismatch {
                 missing,
                 extra,
                 say,
@@ -417,15 +456,24 @@ impl MirrorState {
                 self.set_position(fen);
                 self.status = status("retraced", say, Vec::new());
             }
+            Event::TouchReported { color } => self.report("touch_reported", side(color.0), None),
             Event::Refused { say, .. } => self.status = status("refused", say, Vec::new()),
             Event::Adjourned { say, .. } => self.status = status("adjourned", say, Vec::new()),
             Event::Replicate { .. }
             | Event::Replicated { .. }
-            | Event::TouchReported { .. }
             | Event::Announced { .. }
             | Event::TimeWarning { .. } => {}
         }
         self.t = self.t.max(e.t);
+    }
+
+    fn report(&mut self, kind: &'static str, color: &'static str, count: Option<u32>) {
+        self.reports.push(Report {
+            ply: self.ply,
+            kind,
+            color,
+            count,
+        });
     }
 
     pub fn to_json(&self) -> String {
@@ -442,12 +490,16 @@ mod tests {
 
     /// The mirror after the trace `text`, its timers run 2 s past its end.
     fn after(text: &str) -> serde_json::Value {
+        after_with(text, Settings::default())
+    }
+
+    fn after_with(text: &str, settings: Settings) -> serde_json::Value {
         let entries = crate::trace::read(text.as_bytes(), "test").expect("trace");
         let end = entries.last().map_or(0, |e| e.t) + 2000;
         let events = replay(
             &entries,
             "test",
-            Settings::default(),
+            settings,
             Phrasebook::default(),
             &[BLIND_BOARD],
             Until::At(end),
@@ -461,6 +513,37 @@ mod tests {
     }
 
     const START: &str = r#"{"t":0,"trace":1,"start":"startpos"}"#;
+
+    #[test]
+    fn art_7_4_and_e2_9_e_the_reports_stand_beside_the_move_they_follow() {
+        let mut settings = Settings::default();
+        settings.clock.control =
+            Some(crate::core::clock::TimeControl::parse_pgn("300").expect("control"));
+        let s = after_with(
+            &format!(
+                "{START}\n{}",
+                r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":2000,"input":"touch_report","color":"black"}
+{"t":2500,"input":"illegal_move","color":"black"}
+{"t":3000,"lift":"f8"}
+{"t":3100,"place":"f6"}"#
+            ),
+            settings,
+        );
+        // Black touched (reported), was penalized (White given time), and
+        // then an illegal move was seen on the board (its count is of the
+        // moves seen on boards): all after ply 1.
+        assert_eq!(
+            s["reports"],
+            serde_json::json!([
+                {"ply": 1, "kind": "touch_reported", "color": "black", "count": null},
+                {"ply": 1, "kind": "penalty", "color": "white", "count": null},
+                {"ply": 1, "kind": "illegal", "color": "black", "count": 1},
+            ])
+        );
+    }
 
     #[test]
     fn art_4_3_a_touched_piece_is_marked_and_named_in_the_status() {

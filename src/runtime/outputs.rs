@@ -27,7 +27,9 @@ pub fn open_mirror(
         return Ok(None);
     }
     let console = door.is_some();
-    let routes = door.map(crate::console::routes).unwrap_or_default();
+    let routes = door
+        .map(|d| crate::console::routes(d, view.console_page.clone()))
+        .unwrap_or_default();
     let started = Mirror::serve(listen, hosts, view, routes);
     match started {
         Ok(m) => {

@@ -89,21 +89,23 @@ pub async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.expect("script runs")
 }
 
-/// Runs `script` every 20 ms until its value satisfies `ok`; fails the
-/// test, saying `what`, after `within`.
+/// Runs `script` every 20 ms until its value satisfies `ok`, and returns
+/// that value; fails the test, saying `what` and the last value, after
+/// `within`.
 pub async fn wait_until(
     c: &Client,
     script: &str,
     within: Duration,
     what: &str,
     ok: impl Fn(&Value) -> bool,
-) {
+) -> Value {
     let began = Instant::now();
     loop {
-        if ok(&js(c, script).await) {
-            return;
+        let v = js(c, script).await;
+        if ok(&v) {
+            return v;
         }
-        assert!(began.elapsed() < within, "{what}");
+        assert!(began.elapsed() < within, "{what}: {v}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
