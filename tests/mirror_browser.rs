@@ -740,7 +740,7 @@ fn a_screen_reader_hears_each_move_once_in_the_blind_players_words() {
 }
 
 #[test]
-fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_theme() {
+fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_state_or_theme() {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -751,20 +751,50 @@ fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_theme() {
         let listen = format!("127.0.0.1:{}", free_port());
         let m = Mirror::start(&listen, view_in("de")).expect("mirror");
         c.goto(&format!("http://{listen}/")).await.expect("page");
+        // A piece in the hand, a move to repeat, clocks running.
         m.send(&events_of(TOUCHED, with_clock("300+3")));
         wait_ply(&c, 2).await;
-        for (theme, script) in [
-            ("light", "document.body.className = 'light'"),
-            ("dark", "document.body.className = 'dark'"),
-            (
-                "large type",
-                "document.body.className = 'light'; document.documentElement.className = 'large'",
-            ),
-            ("dark, large type", "document.body.className = 'dark'"),
-        ] {
-            js(&c, &format!("{script}; return 0")).await;
-            browser::accessible(&c, theme).await;
-        }
+        every_theme(&c, "a piece touched").await;
+        // A flag fallen, and the result.
+        m.send(&events_of(
+            r#"{"t":0,"trace":1,"start":"startpos","time_control":"3"}
+{"t":3500,"input":"times"}"#,
+            with_clock("3"),
+        ));
+        shows(
+            &c,
+            "document.getElementById('result').textContent",
+            "no result shown",
+            |v| v.as_str().is_some_and(|k| k.contains("0-1")),
+        )
+        .await;
+        every_theme(&c, "a flag and the result").await;
+        // A board that differs from the game.
+        m.send(&events_of(
+            r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":500,"input":"board_lost"}
+{"t":1000,"input":"board_back"}
+{"t":1000,"occ":"ffef00101000efff"}"#,
+            Settings::default(),
+        ));
+        shows(
+            &c,
+            "document.getElementById('status').dataset.kind",
+            "no mismatch shown",
+            |v| *v == json!("mismatch"),
+        )
+        .await;
+        every_theme(&c, "a mismatch").await;
+        // The server gone: the banner over a dimmed page.
+        m.stop();
+        shows(
+            &c,
+            "document.body.classList.contains('lost')",
+            "the lost server never shown",
+            |v| *v == json!(true),
+        )
+        .await;
+        every_theme(&c, "reconnecting").await;
         // The check itself can fail: an image without words is found.
         js(&c, "const i = document.createElement('img'); i.id = 'bare'; i.src = 'data:,'; document.body.append(i); return 0").await;
         let found = browser::axe_violations(&c).await;
@@ -772,9 +802,30 @@ fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_theme() {
             found.iter().any(|v| v.starts_with("image-alt")),
             "{found:?}"
         );
-        m.stop();
         c.close().await.expect("closed");
     });
+}
+
+/// axe-core on the page as it stands, in the light and dark themes, each
+/// with and without large type.
+async fn every_theme(c: &Client, state: &str) {
+    // The theme's classes only: a page's own ("lost") stays.
+    let set = |body: &str, large: bool| {
+        format!(
+            "const b = document.body.classList; b.remove('light', 'dark'); {body} \
+             document.documentElement.classList.toggle('large', {large}); return 0"
+        )
+    };
+    for (theme, script) in [
+        ("light", set("b.add('light');", false)),
+        ("dark", set("b.add('dark');", false)),
+        ("large type", set("b.add('light');", true)),
+        ("dark, large type", set("b.add('dark');", true)),
+    ] {
+        js(c, &script).await;
+        browser::accessible(c, &format!("{state}, {theme}")).await;
+    }
+    js(c, &set("", false)).await;
 }
 
 /// A game where a king stands in check and a piece is held in the hand:
