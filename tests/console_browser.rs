@@ -279,9 +279,11 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
             "the squares the pawn can go to are marked"
         );
         tap(&c, "e4").await;
-        let s = state_until(addr, "1. e4", |s| s["ply"] == 1);
+        // The move, then its clock event: Black's clock runs.
+        let s = state_until(addr, "1. e4, Black's clock", |s| {
+            s["ply"] == 1 && s["clock"]["running"] == "black"
+        });
         assert_eq!(s["last_move"]["san"], "e4");
-        assert_eq!(s["clock"]["running"], "black");
         said_until(&voice, "Bauer Eva zwei nach Eva vier");
         // The answer says it once.
         let answer = answered(&c, "Eva vier").await;
@@ -301,8 +303,9 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         .await;
         assert_eq!(text(&c, "take-back").await, "e4 zurücknehmen");
         click(&c, "#take-back").await;
-        let s = state_until(addr, "e4 taken back", |s| s["ply"] == 0);
-        assert_eq!(s["clock"]["running"], "white");
+        state_until(addr, "e4 taken back, White's clock running again", |s| {
+            s["ply"] == 0 && s["clock"]["running"] == "white"
+        });
         page_at(&c, 0).await;
         // A reload keeps the session: the desk, not the secret again.
         c.refresh().await.expect("reloaded");

@@ -15,6 +15,11 @@ mod routes;
 pub mod section;
 
 pub use routes::routes;
+
+/// The console's page: the words and the parts it shares with the
+/// mirror's page (the board, the clocks, the themes, the stream) are put
+/// in where it says, by `mirror::page::assemble`, which the runtime calls.
+pub const PAGE: &str = include_str!("page.html");
 pub use section::ConsoleConfig;
 
 use crate::core::{Input, Stamped};

@@ -40,7 +40,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The console's routes, whose inputs go through `door`; `page` is its
-/// page in the configured language ([`crate::mirror::View`] makes it).
+/// page in the configured language (made by the runtime from [`super::PAGE`]).
 pub fn routes(door: Door, page: String) -> Router {
     let strength = door.strength;
     let guard = Arc::new(Guard {

@@ -12,9 +12,6 @@ const PAGE: &str = include_str!("page.html");
 /// The parts the mirror's page and the console's share (the board, the
 /// clocks, the theme, the event stream), put into both where they say
 /// `/*view.css*/` and `/*view.js*/`.
-/// The console's page, which shows the mirror's view of the game too.
-const CONSOLE_PAGE: &str = include_str!("../console/page.html");
-
 pub const VIEW_CSS: &str = include_str!("view.css");
 pub const VIEW_JS: &str = include_str!("view.js");
 
@@ -30,7 +27,8 @@ pub struct View {
     pub orientation: Color,
     /// The page, with its words.
     pub page: String,
-    /// The console's page, with its words (served only with a console).
+    /// The console's page, with its words (served only with a console):
+    /// see [`View::with_console`].
     pub console_page: String,
 }
 
@@ -42,8 +40,18 @@ impl View {
             blind,
             orientation,
             page: page(words),
-            console_page: assemble(CONSOLE_PAGE, words, true),
+            console_page: String::new(),
         }
+    }
+}
+
+impl View {
+    /// This view with the console's page: `template` (the console's own
+    /// page, which the runtime hands over) with the shared parts and
+    /// `words`, the console's among them.
+    pub fn with_console(mut self, template: &str, words: &Vocabulary) -> View {
+        self.console_page = assemble(template, words, true);
+        self
     }
 }
 

@@ -57,6 +57,7 @@ pub fn voice_language(config: &Config, words: &Phrasebook) -> VoiceLanguage {
 pub fn mirror_view(config: &Config, words: &Vocabulary) -> View {
     let blind: shakmaty::Color = config.buttons.player.into();
     View::new(blind, config.mirror.orientation.seen_by(blind), words)
+        .with_console(crate::console::PAGE, words)
 }
 
 /// What in `[speech]` would leave the blind player without words, each

@@ -11,7 +11,7 @@ pub fn view_in(language: &str) -> View {
     let words = Vocabulary::built_in(language)
         .expect("a built-in language")
         .expect("it parses");
-    View::new(Color::White, Color::Black, &words)
+    View::new(Color::White, Color::Black, &words).with_console(pegboard::console::PAGE, &words)
 }
 
 /// Its page in English.
