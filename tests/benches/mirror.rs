@@ -3,7 +3,7 @@
 //! - an event handed to the mirror → the page's DOM updated, in Debian's
 //!   headless Chromium over WebDriver (chromedriver from apt), for every
 //!   move of a real game (target: median ≤ 50 ms, p95 ≤ 100 ms);
-//! - the page's weight, all of it (target ≤ 150 KB);
+//! - the pages' weight, all of each, the mirror's and the console's (target ≤ 150 KB);
 //! - an idle turn of the scan loop (a scan in which nothing changed, and
 //!   its events, none, handed to the outputs by `play`'s own `emit`) with
 //!   the mirror and 20 viewers, against one without a mirror (target: at
@@ -209,13 +209,32 @@ fn viewers(addr: SocketAddr, n: usize) -> Vec<std::thread::JoinHandle<usize>> {
         .collect()
 }
 
-/// The page, all of it.
+/// The pages, all of each: the mirror's and the console's, as served.
 fn page_weight(targets: &mut bench::Targets) {
-    let m = Mirror::start("127.0.0.1:0", english()).expect("mirror");
+    let (tx, _rx) = crossbeam_channel::bounded(1);
+    let door = pegboard::console::Door {
+        requests: tx,
+        secret: b"0123456789abcdef0123456789abcdef".to_vec(),
+        strength: pegboard::net::auth::Strength::Generated,
+    };
+    let view = english();
+    let console = pegboard::console::routes(door, view.console_page.clone());
+    let m = Mirror::with_routes("127.0.0.1:0", view, console).expect("mirror");
     let page = get(m.addr(), "/");
+    let console = get(m.addr(), "/console");
     m.stop();
     println!("page weight: {} bytes, all of it (one file)", page.len());
+    println!(
+        "console page weight: {} bytes, all of it (one file)",
+        console.len()
+    );
     targets.at_most("the page's weight", page.len() as f64 / 1000.0, 150.0, "KB");
+    targets.at_most(
+        "the console page's weight",
+        console.len() as f64 / 1000.0,
+        150.0,
+        "KB",
+    );
 }
 
 /// An idle turn of the scan loop as `play` takes it: a scan in which

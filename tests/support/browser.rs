@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -17,7 +18,9 @@ pub fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// chromedriver on a port of its own, ended with the test.
+/// chromedriver on a port of its own, ended with the test, and every
+/// browser it started with it: they share a process group of their own, so
+/// a test that fails leaves no Chromium running behind it.
 pub struct Driver {
     child: Child,
     port: u16,
@@ -28,6 +31,7 @@ impl Driver {
         let port = free_port();
         let child = Command::new("chromedriver")
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -80,6 +84,10 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The whole group: chromedriver and the browsers it started.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
