@@ -320,6 +320,15 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         relay(&c, "Ke3").await;
         let answer = answered(&c, "Art.").await;
         said_until(&voice, "Der gemeldete Zug ist nicht möglich.");
+        // Where the game stands says it too, for whoever comes to the page.
+        wait_until(
+            &c,
+            "return document.getElementById('status').textContent",
+            Duration::from_secs(10),
+            "the refusal never shown with the game",
+            |v| v.as_str().is_some_and(|t| t.ends_with("Weiß ist am Zug. (Art. 3.8)")),
+        )
+        .await;
         assert_eq!(
             answer,
             "Der gemeldete Zug ist nicht möglich. Koenig auf Eva eins zieht nicht so. \

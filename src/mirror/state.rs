@@ -62,6 +62,10 @@ pub struct Status {
     pub text: String,
     /// The squares it is about (a mismatch's missing and extra ones).
     pub squares: Vec<String>,
+    /// The article of the Laws it concerns, where the event names one (a
+    /// touch violation's, a refused move's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub article: Option<&'static str>,
 }
 
 /// What the arbiter keeps beside the moves: a report of something that
@@ -271,6 +275,7 @@ impl MirrorState {
                 kind,
                 text: text.to_string(),
                 squares,
+                article: None,
             })
         };
         match &e.event {
@@ -350,11 +355,16 @@ impl MirrorState {
                 color,
                 touched,
                 moved,
+                article,
                 say,
                 ..
             } => {
                 self.report("touch_violation", side(color.0), None);
-                self.status = status("touch_violation", say, vec![touched.clone(), moved.clone()]);
+                self.status = status("touch_violation", say, vec![touched.clone(), moved.clone()])
+                    .map(|s| Status {
+                        article: Some(article),
+                        ..s
+                    });
             }
             Event::Illegal {
                 color,
@@ -457,7 +467,12 @@ impl MirrorState {
                 self.status = status("retraced", say, Vec::new());
             }
             Event::TouchReported { color } => self.report("touch_reported", side(color.0), None),
-            Event::Refused { say, .. } => self.status = status("refused", say, Vec::new()),
+            Event::Refused { say, article, .. } => {
+                self.status = status("refused", say, Vec::new()).map(|s| Status {
+                    article: *article,
+                    ..s
+                });
+            }
             Event::Adjourned { say, .. } => self.status = status("adjourned", say, Vec::new()),
             Event::Replicate { .. }
             | Event::Replicated { .. }
@@ -564,6 +579,7 @@ mod tests {
         assert_eq!(s["ply"], 1);
         assert_eq!(s["status"]["kind"], "touch_violation", "{s}");
         assert_eq!(s["status"]["squares"], serde_json::json!(["g1", "e2"]));
+        assert_eq!(s["status"]["article"], "4.3a");
         // The next move clears it.
         let s = after(&format!(
             "{violation}\n{{\"t\":5000,\"lift\":\"e7\"}}\n{{\"t\":5100,\"place\":\"e5\"}}"
