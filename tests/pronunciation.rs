@@ -405,7 +405,7 @@ fn root() -> &'static Path {
 
 /// Every word a language file speaks, lowercase, as the clip maker
 /// collects them: the words of every table but `[language]`, `[display]`
-/// (the page's, never spoken), `[spoken]` and `[phonemes]`, placeholders
+/// and `[console]` (the pages', never spoken), `[spoken]` and `[phonemes]`, placeholders
 /// left out. A hyphenated word ("fünfzig-Züge-Regel") gives its parts.
 fn spoken_words(name: &str) -> BTreeSet<String> {
     let path = root().join(format!("src/announce/lang/{name}.toml"));
@@ -415,7 +415,7 @@ fn spoken_words(name: &str) -> BTreeSet<String> {
     let mut stack: Vec<&toml::Value> = table
         .iter()
         .filter(|(section, _)| {
-            !["language", "display", "spoken", "phonemes"].contains(&section.as_str())
+            !["language", "display", "console", "spoken", "phonemes"].contains(&section.as_str())
         })
         .map(|(_, v)| v)
         .collect();

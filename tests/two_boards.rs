@@ -493,7 +493,7 @@ fn e2_9_an_illegal_relayed_move_is_refused_saying_which_rule_and_whose_turn() {
     assert_eq!(refused[0]["article"], "1.1");
     assert_eq!(
         refused[0]["say"],
-        "Der gemeldete Zug ist nicht möglich. Auf Bella eins steht eine Figur von Weiß. \
+        "Der gemeldete Zug ist nicht möglich. Die Figur auf Bella eins ist von Weiß. \
          Schwarz ist am Zug."
     );
     // 3.7: a pawn goes one square ahead, or two from its first rank.
@@ -501,7 +501,7 @@ fn e2_9_an_illegal_relayed_move_is_refused_saying_which_rule_and_whose_turn() {
     assert_eq!(refused[1]["article"], "3.7");
     assert_eq!(
         refused[1]["say"],
-        "Der gemeldete Zug ist nicht möglich. Bauer auf Eva sieben zieht nicht so. \
+        "Der gemeldete Zug ist nicht möglich. Bauer auf Eva sieben kann nicht so ziehen. \
          Schwarz ist am Zug."
     );
     // 3.5: the queen's diagonal is closed by her own pawn.

@@ -47,6 +47,10 @@ pub struct Vocabulary {
     /// The console page's own words (optional: English without it).
     #[serde(default)]
     pub console: ConsoleWords,
+    /// What is said when the engine opponent is in trouble (optional:
+    /// English without it).
+    #[serde(default)]
+    pub opponent: OpponentWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -164,6 +168,27 @@ pub struct RefusalWords {
 impl Default for RefusalWords {
     fn default() -> RefusalWords {
         english("refusal")
+    }
+}
+
+/// `[opponent]`: what the player hears when the engine he plays against
+/// is in trouble, each said once; pegboard puts it right by itself.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpponentWords {
+    /// It ended; it is started again.
+    pub crashed: String,
+    /// It gave no move in its time; it is started again.
+    pub hung: String,
+    /// It answered no move, or an illegal one; it is asked again.
+    pub malformed: String,
+    /// It cannot be started.
+    pub cannot_start: String,
+}
+
+impl Default for OpponentWords {
+    fn default() -> OpponentWords {
+        english("opponent")
     }
 }
 
@@ -554,6 +579,7 @@ mod tests {
                 assert_ne!(v.display, english, "{name} shows English words");
                 assert_ne!(v.refusal, RefusalWords::default(), "{name}: [refusal]");
                 assert_ne!(v.console, ConsoleWords::default(), "{name}: [console]");
+                assert_ne!(v.opponent, OpponentWords::default(), "{name}: [opponent]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");
