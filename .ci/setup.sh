@@ -28,6 +28,8 @@ packages=(
     # The mirror's browser tests: Debian's Chromium and its chromedriver,
     # driven over WebDriver (never a browser downloaded by a tool).
     chromium chromium-driver
+    # The engine a player practises against (Debian puts it in /usr/games).
+    stockfish
 )
 missing=()
 for p in "${packages[@]}"; do

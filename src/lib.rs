@@ -11,6 +11,7 @@ pub mod config;
 pub mod console;
 pub mod core;
 pub mod display;
+pub mod engine;
 pub mod hwcheck;
 pub mod keys;
 pub mod mirror;

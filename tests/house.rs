@@ -56,7 +56,7 @@ fn only_the_runtime_constructs_a_controller() {
 
 #[test]
 fn the_wings_below_the_runtime_do_not_reach_up() {
-    let rules: [(&str, &[&str]); 12] = [
+    let rules: [(&str, &[&str]); 13] = [
         (
             "src/sensors/",
             &["crate::config", "crate::keys", "crate::runtime"],
@@ -111,6 +111,17 @@ fn the_wings_below_the_runtime_do_not_reach_up() {
         (
             "src/console/",
             &["crate::mirror", "crate::config", "crate::runtime"],
+        ),
+        // The engine speaks UCI and knows no game: the runtime asks it
+        // and hands its moves to the game.
+        (
+            "src/engine/",
+            &[
+                "crate::core",
+                "crate::config",
+                "crate::speech",
+                "crate::runtime",
+            ],
         ),
         // hw-test's and calibrate's judgement is pure: the runtime reads
         // the board for it.
@@ -198,8 +209,8 @@ fn the_source_holds_one_folder_per_wing_and_no_loose_files() {
     assert_eq!(
         folders,
         [
-            "announce", "cli", "config", "console", "core", "display", "hwcheck", "keys", "mirror",
-            "net", "record", "runtime", "sensors", "sim", "speech", "text", "trace",
+            "announce", "cli", "config", "console", "core", "display", "engine", "hwcheck", "keys",
+            "mirror", "net", "record", "runtime", "sensors", "sim", "speech", "text", "trace",
         ],
         "a new wing goes into docs/architecture.md, and here"
     );

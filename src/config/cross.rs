@@ -132,11 +132,12 @@ impl Config {
                      [board]; [[boards]] names the others, like \"sighted\""
                         .to_string(),
                 )
-            } else if b.name == "relay" {
-                Some(
-                    "[[boards]] name = \"relay\": \"relay\" means moves relayed by hand, no board"
-                        .to_string(),
-                )
+            } else if b.name == "relay" || b.name == "engine" {
+                Some(format!(
+                    "[[boards]] name = \"{0}\": \"{0}\" means moves relayed by hand or chosen \
+                     by the engine, no board",
+                    b.name
+                ))
             } else if self.boards[..i].iter().any(|o| o.name == b.name) {
                 Some(format!("[[boards]] name = \"{}\" is given twice", b.name))
             } else {
@@ -158,12 +159,12 @@ impl Config {
             ("white_moves_on", &self.game.white_moves_on),
             ("black_moves_on", &self.game.black_moves_on),
         ] {
-            if value != "relay" && !names.contains(&value.as_str()) {
+            if value != "relay" && value != "engine" && !names.contains(&value.as_str()) {
                 return Err(KeyProblem::at(
                     &["game", key],
                     format!(
                         "[game] {key} = \"{}\": no such board (the boards: {}; or \"relay\" \
-                         for moves relayed by hand)",
+                         for moves relayed by hand, or \"engine\" for the engine's)",
                         crate::text::quote::short(value),
                         names.join(", ")
                     ),
@@ -171,5 +172,19 @@ impl Config {
             }
         }
         Ok(())
+    }
+}
+
+impl Config {
+    /// `[engine]`'s values, each at its key (whether its program starts
+    /// is `check-config`'s question: it runs the engine).
+    pub(super) fn engine_values(&self) -> Result<(), KeyProblem> {
+        match self.engine.problems().into_iter().next() {
+            Some((key, message)) => Err(KeyProblem::at(
+                &["engine", key],
+                format!("[engine] {key}: {message}"),
+            )),
+            None => Ok(()),
+        }
     }
 }

@@ -48,6 +48,7 @@ pub struct Config {
     pub game: GameConfig,
     pub mirror: MirrorConfig,
     pub console: ConsoleConfig,
+    pub engine: crate::engine::EngineConfig,
     /// Boards besides the blind player's (which is `[sensors]` and
     /// `[board]`): the sighted player's, read by sensors of its own.
     pub boards: Vec<OtherBoard>,
@@ -69,6 +70,7 @@ impl Config {
             config.clock.check(),
             cross::pins(&config.sensors, &config.buttons, &config.display),
             config.boards(),
+            config.engine_values(),
             crate::announce::section::phrasebook(config.language.as_deref(), &config.announce)
                 .map(drop)
                 .map_err(|e| KeyProblem::at(&["language"], e.0)),

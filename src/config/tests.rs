@@ -221,10 +221,16 @@ fn a_second_board_and_the_seats_are_read_and_checked() {
     assert_eq!(seats.black, crate::core::Seat::Board("sighted".into()));
     let relay = Config::parse("[game]\nwhite_moves_on = \"relay\"\n", "c.toml").expect("valid");
     assert_eq!(settings(&relay).seats.white, crate::core::Seat::Relay);
+    let engine = Config::parse("[game]\nblack_moves_on = \"engine\"\n", "c.toml").expect("valid");
+    assert_eq!(settings(&engine).seats.black, crate::core::Seat::Engine);
+    assert_eq!(
+        error("[engine]\nlevel = 21\n"),
+        "c.toml:2: [engine] level: 21 is past 20, the strongest level"
+    );
     assert_eq!(
         error("[game]\nblack_moves_on = \"sighty\"\n"),
         "c.toml:2: [game] black_moves_on = \"sighty\": no such board (the boards: blind; or \
-         \"relay\" for moves relayed by hand)"
+         \"relay\" for moves relayed by hand, or \"engine\" for the engine's)"
     );
     assert!(
         error("[[boards]]\nname = \"blind\"\n")

@@ -164,7 +164,8 @@ pub struct GameConfig {
     #[serde(deserialize_with = "tag_text")]
     pub black: Option<String>,
     /// The board White's moves are made on (a `[[boards]]` name), or
-    /// "relay": typed in or keyed by an assistant.
+    /// "relay": typed in or keyed by an assistant, or "engine": chosen by
+    /// the chess engine of `[engine]`.
     pub white_moves_on: String,
     pub black_moves_on: String,
     /// While a board differs from the game unexplained (E2.7), moves on
@@ -204,12 +205,9 @@ fn tag_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D:
     Ok(Some(text))
 }
 
-/// A `[game] …_moves_on` value: a board's name, or "relay".
+/// A `[game] …_moves_on` value: a board's name, "relay" or "engine".
 fn seat(moves_on: &str) -> Seat {
-    match moves_on {
-        "relay" => Seat::Relay,
-        board => Seat::Board(board.to_string()),
-    }
+    Seat::parse(moves_on)
 }
 
 impl GameConfig {

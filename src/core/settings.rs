@@ -57,14 +57,28 @@ pub enum Seat {
     /// Made on a board pegboard does not read (a wooden board) and
     /// relayed as `move` inputs by an assistant (E2.9a, E2.10).
     Relay,
+    /// Chosen by the chess engine pegboard runs, and given to the game as
+    /// `move` inputs, like a relayed move: the blind player makes it on his
+    /// board.
+    Engine,
 }
 
 impl Seat {
+    /// The seat a `…_moves_on` value names: "relay", "engine", or a
+    /// board's name.
+    pub fn parse(moves_on: &str) -> Seat {
+        match moves_on {
+            "relay" => Seat::Relay,
+            "engine" => Seat::Engine,
+            board => Seat::Board(board.to_string()),
+        }
+    }
+
     /// The board the moves are made on, if pegboard reads it.
     pub fn board(&self) -> Option<&str> {
         match self {
             Seat::Board(name) => Some(name),
-            Seat::Relay => None,
+            Seat::Relay | Seat::Engine => None,
         }
     }
 
@@ -75,6 +89,7 @@ impl Seat {
             Seat::Board(name) if name == BLIND_BOARD => None,
             Seat::Board(name) => Some(name.clone()),
             Seat::Relay => Some("relay".to_string()),
+            Seat::Engine => Some("engine".to_string()),
         }
     }
 }

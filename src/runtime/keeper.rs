@@ -162,6 +162,17 @@ impl Keeper {
         let settings = parts::settings(config);
         let mut notes = Vec::new();
         let mut tags = config.game.tags();
+        // A player the engine is: named with its strength, unless named.
+        for (color, moves_on) in [
+            ("White", &config.game.white_moves_on),
+            ("Black", &config.game.black_moves_on),
+        ] {
+            if moves_on == "engine" {
+                tags.entry(color.to_string()).or_insert_with(|| {
+                    format!("{} ({})", config.engine.command, config.engine.strength())
+                });
+            }
+        }
         let store = match journal_dir(config) {
             Some(dir) => match Store::open(&dir) {
                 Ok(s) => Some(s),

@@ -15,6 +15,7 @@
 
 pub mod console;
 pub mod demo;
+pub mod engine;
 pub mod error;
 pub(crate) mod keeper;
 pub mod notify;

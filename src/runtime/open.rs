@@ -94,6 +94,21 @@ pub fn usable(config: &Config) -> std::result::Result<(), ConfigError> {
             ))
         })?;
     }
+    // A player's moves are the engine's: its program starts and speaks UCI.
+    let engine_plays = [&config.game.white_moves_on, &config.game.black_moves_on]
+        .iter()
+        .any(|m| m.as_str() == "engine");
+    if engine_plays && let Err(e) = crate::runtime::engine::check(&config.engine) {
+        let key = if config.engine.program().is_none() {
+            "command"
+        } else {
+            "args"
+        };
+        return Err(config.error(KeyProblem::at(
+            &["engine", key],
+            format!("[engine] command \"{}\": {e}", config.engine.command),
+        )));
+    }
     Ok(())
 }
 

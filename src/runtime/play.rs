@@ -122,6 +122,13 @@ pub fn play(
     }
     let first_t = first.t;
     let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
+    let chess960 = keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960;
+    let engine = crate::runtime::engine::EngineTurns::open(
+        &config.engine,
+        &parts::settings(config).seats,
+        chess960,
+    );
+    let opponent = parts::phrasebook(config)?.words.opponent;
     service.ready();
     let mut session = Session {
         keeper,
@@ -134,6 +141,8 @@ pub fn play(
         mirror,
         requests,
         spoken_secret,
+        engine,
+        opponent,
         faces,
         json,
     };
@@ -232,6 +241,10 @@ struct Session<'a> {
     mirror: Option<Mirror>,
     requests: Option<crossbeam_channel::Receiver<Request>>,
     spoken_secret: Option<String>,
+    /// The engine's seat, when a player's moves are the engine's.
+    engine: Option<crate::runtime::engine::EngineTurns>,
+    /// What the player hears when the engine is in trouble.
+    opponent: crate::announce::vocabulary::OpponentWords,
     faces: Faces,
     json: bool,
 }
@@ -255,7 +268,13 @@ impl Session<'_> {
             v.say_words(secret);
         }
         self.feed_console(t);
+        self.feed_engine(t, &mut notes);
         self.feed_reports(t, &mut notes);
+        // The engine is asked once the game stands where this turn left
+        // it.
+        if let Some(e) = &mut self.engine {
+            e.ask(t, self.keeper.controller());
+        }
         notes.extend(self.keeper.notes());
         self.send_out(t, notes, out)
     }
@@ -316,6 +335,26 @@ impl Session<'_> {
                 }
             };
             let _ = request.reply.send(answer);
+        }
+    }
+
+    /// The engine's moves, handed to the game; its troubles, each told to
+    /// the player once in words (and logged).
+    fn feed_engine(&mut self, t: u64, notes: &mut Vec<String>) {
+        let Some(e) = &mut self.engine else {
+            return;
+        };
+        for trouble in e.feed(t, &mut self.keeper, &mut self.events, notes) {
+            use crate::engine::EngineError;
+            let words = match trouble {
+                EngineError::Start(_) => &self.opponent.cannot_start,
+                EngineError::Crashed => &self.opponent.crashed,
+                EngineError::Hung => &self.opponent.hung,
+                EngineError::Malformed(_) => &self.opponent.malformed,
+            };
+            if let Some(v) = &self.voices {
+                v.say_words(words);
+            }
         }
     }
 

@@ -45,7 +45,8 @@ pub struct Header {
     /// journal's header keeps them for its scoresheet.
     pub tags: std::collections::BTreeMap<String, String>,
     /// Where White's and Black's moves are made, when not on the blind
-    /// player's board: a board's name or "relay" (overrides `[game]`).
+    /// player's board: a board's name, "relay" or "engine" (overrides
+    /// `[game]`).
     pub white_moves_on: Option<String>,
     pub black_moves_on: Option<String>,
 }
@@ -57,10 +58,7 @@ impl Header {
         if self.time_control.is_some() {
             settings.clock.control = self.time_control.clone();
         }
-        let seat = |name: &str| match name {
-            "relay" => crate::core::Seat::Relay,
-            board => crate::core::Seat::Board(board.to_string()),
-        };
+        let seat = crate::core::Seat::parse;
         if let Some(w) = &self.white_moves_on {
             settings.seats.white = seat(w);
         }

@@ -1,0 +1,190 @@
+//! `[engine]`: the chess engine a player can play against, how strong it
+//! plays and how long it thinks.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// `[engine]`: a UCI engine, played when a `[game] …_moves_on` is
+/// `"engine"`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineConfig {
+    /// The engine's program: a path, or a name looked for on `PATH` and
+    /// then in `/usr/games` (where Debian puts `stockfish`).
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// UCI options handed through as they are (`Threads`, `Hash` …).
+    pub options: BTreeMap<String, OptionValue>,
+    /// Its strength as an Elo rating, through `UCI_LimitStrength` and
+    /// `UCI_Elo` where the engine offers them. Below the lowest rating the
+    /// engine plays, it plays at its lowest skill and searches one ply
+    /// deep, so that a beginner can win.
+    pub elo: Option<u32>,
+    /// Its strength as Stockfish's `Skill Level`, 0 to 20 (instead of
+    /// `elo`).
+    pub level: Option<u32>,
+    /// The deepest it searches, in plies.
+    pub depth: Option<u32>,
+    /// The most positions it searches for one move.
+    pub nodes: Option<u64>,
+    /// How long it thinks for each move, in ms. Without it the engine
+    /// thinks on its clock (its own time, the increments and the moves to
+    /// the control, from pegboard's clock) when a time control is set, and
+    /// for one second when none is.
+    pub movetime_ms: Option<u64>,
+    /// The engine's priority below pegboard's (`nice`, 0 to 19): the scan
+    /// loop is never late because the engine thinks.
+    pub nice: u8,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            command: "stockfish".to_string(),
+            args: Vec::new(),
+            options: BTreeMap::new(),
+            elo: None,
+            level: None,
+            depth: None,
+            nodes: None,
+            movetime_ms: None,
+            nice: 10,
+        }
+    }
+}
+
+/// A UCI option's value: a number, a switch or text.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum OptionValue {
+    Number(i64),
+    Switch(bool),
+    Text(String),
+}
+
+impl std::fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionValue::Number(n) => write!(f, "{n}"),
+            OptionValue::Switch(b) => write!(f, "{b}"),
+            OptionValue::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// Where a program named without a path is looked for after `PATH`.
+const GAMES: [&str; 2] = ["/usr/games", "/usr/local/games"];
+
+impl EngineConfig {
+    /// The engine's program, found: the path given, or the name on `PATH`
+    /// or in the games folders. `None` when there is none.
+    pub fn program(&self) -> Option<PathBuf> {
+        let command = Path::new(&self.command);
+        if self.command.contains('/') {
+            return command.is_file().then(|| command.to_path_buf());
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .chain(GAMES.iter().map(PathBuf::from))
+            .map(|dir| dir.join(command))
+            .find(|p| p.is_file())
+    }
+
+    /// Checks of the values alone, each with the key it is about.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if self.command.trim().is_empty() {
+            out.push(("command", "the engine's program is missing".to_string()));
+        }
+        if let Some(level) = self.level
+            && level > 20
+        {
+            out.push(("level", format!("{level} is past 20, the strongest level")));
+        }
+        if self.elo.is_some() && self.level.is_some() {
+            out.push((
+                "level",
+                "give the strength as elo or as level, not both".to_string(),
+            ));
+        }
+        if self.nice > 19 {
+            out.push((
+                "nice",
+                format!("{} is past 19, the lowest priority", self.nice),
+            ));
+        }
+        if self.movetime_ms == Some(0) {
+            out.push((
+                "movetime_ms",
+                "an engine needs some time to think".to_string(),
+            ));
+        }
+        if self.depth == Some(0) || self.nodes == Some(0) {
+            out.push((
+                if self.depth == Some(0) {
+                    "depth"
+                } else {
+                    "nodes"
+                },
+                "an engine must search at least one".to_string(),
+            ));
+        }
+        out
+    }
+
+    /// How the engine's strength is named on a scoresheet: "Stockfish
+    /// (Elo 1500)".
+    pub fn strength(&self) -> String {
+        match (self.elo, self.level) {
+            (Some(elo), _) => format!("Elo {elo}"),
+            (None, Some(level)) => format!("level {level}"),
+            (None, None) => "full strength".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_reads_with_its_defaults_and_options() {
+        let c: EngineConfig = toml::from_str(
+            "command = \"/bin/true\"\nelo = 1500\noptions = { Threads = 1, Ponder = false, \
+             SyzygyPath = \"/tb\" }\n",
+        )
+        .expect("reads");
+        assert_eq!(c.nice, 10);
+        assert_eq!(c.elo, Some(1500));
+        let written: Vec<String> = c.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        assert_eq!(written, ["Ponder=false", "SyzygyPath=/tb", "Threads=1"]);
+        assert_eq!(c.program(), Some(PathBuf::from("/bin/true")));
+        assert!(c.problems().is_empty());
+        assert_eq!(c.strength(), "Elo 1500");
+    }
+
+    #[test]
+    fn a_program_is_looked_for_on_the_path_and_wrong_values_are_named() {
+        let c = EngineConfig {
+            command: "sh".into(),
+            ..EngineConfig::default()
+        };
+        assert!(c.program().is_some_and(|p| p.ends_with("sh")));
+        let missing = EngineConfig {
+            command: "no-such-engine-here".into(),
+            ..EngineConfig::default()
+        };
+        assert_eq!(missing.program(), None);
+        let wrong = EngineConfig {
+            level: Some(25),
+            elo: Some(1200),
+            nice: 30,
+            ..EngineConfig::default()
+        };
+        let keys: Vec<&str> = wrong.problems().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["level", "level", "nice"]);
+    }
+}

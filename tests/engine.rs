@@ -1,0 +1,365 @@
+//! The engine opponent against the real engine: Debian's Stockfish over
+//! UCI (`.ci/setup.sh` installs it in /usr/games). Its moves are legal
+//! and its strength what the configuration asks; killed (SIGKILL) while it
+//! thinks or stopped (SIGSTOP) past its time it is started again and asked
+//! again, each trouble reported once; an engine that answers nonsense (a
+//! small script, for that fault alone) or cannot be started is reported
+//! once too. `play` with an engine seat plays its moves through the door,
+//! journals them and has the blind player make them on his board.
+
+mod common;
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+use pegboard::engine::uci::{Go, position};
+use pegboard::engine::{Ask, Engine, EngineConfig, EngineError, Report, Seat};
+use serde_json::Value;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn stockfish(more: impl FnOnce(&mut EngineConfig)) -> EngineConfig {
+    let mut c = EngineConfig::default();
+    more(&mut c);
+    assert!(
+        c.program().is_some(),
+        "stockfish is installed (.ci/setup.sh) and found in /usr/games"
+    );
+    c
+}
+
+fn legal_at_start(m: &UciMove) -> bool {
+    m.to_move(&Chess::default()).is_ok()
+}
+
+#[test]
+fn stockfish_answers_a_legal_move_at_the_depth_and_strength_asked() {
+    let config = stockfish(|c| c.elo = Some(1500));
+    let mut e = Engine::start(&config, false).expect("stockfish starts and speaks UCI");
+    assert!(e.name.starts_with("Stockfish"), "{}", e.name);
+    assert!(!e.below_lowest, "1500 is within Stockfish's range");
+    let go = Go {
+        depth: Some(3),
+        ..Go::default()
+    };
+    let t = e
+        .think(&position(START, &[]), &go, Duration::from_secs(10))
+        .expect("a move");
+    assert!(legal_at_start(&t.uci), "{}", t.uci);
+    assert_eq!(
+        t.depth,
+        Some(3),
+        "the search went as deep as asked, no deeper"
+    );
+    // After 1. e4, a move for Black.
+    let t = e
+        .think(
+            &position(START, &["e2e4".into()]),
+            &go,
+            Duration::from_secs(10),
+        )
+        .expect("a move");
+    let mut pos = Chess::default();
+    pos.play_unchecked(
+        "e2e4"
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal"),
+    );
+    assert!(t.uci.to_move(&pos).is_ok(), "{} for Black", t.uci);
+    // A node limit is kept to, as closely as Stockfish looks at its clock
+    // of nodes (every few hundred): 1,000 asked, never twice as many.
+    let t = e
+        .think(
+            &position(START, &[]),
+            &Go {
+                nodes: Some(1000),
+                ..Go::default()
+            },
+            Duration::from_secs(10),
+        )
+        .expect("a move");
+    assert!(t.nodes.is_some_and(|n| n < 2000), "{:?}", t.nodes);
+}
+
+#[test]
+fn below_the_engines_lowest_rating_it_searches_one_ply_at_its_lowest_skill() {
+    let config = stockfish(|c| c.elo = Some(800));
+    let mut e = Engine::start(&config, false).expect("starts");
+    assert!(e.below_lowest, "Stockfish plays no lower than 1350");
+    let t = e
+        .think(
+            &position(START, &[]),
+            &Go {
+                movetime_ms: Some(300),
+                ..Go::default()
+            },
+            Duration::from_secs(10),
+        )
+        .expect("a move");
+    assert_eq!(t.depth, Some(1));
+    assert!(legal_at_start(&t.uci));
+}
+
+/// The process id of the one Stockfish this test process has started.
+fn our_stockfish() -> u32 {
+    let began = Instant::now();
+    loop {
+        let out = std::process::Command::new("pgrep")
+            .args(["-P", &std::process::id().to_string(), "stockfish"])
+            .output()
+            .expect("pgrep");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let pids: Vec<u32> = text
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        if let [pid] = pids.as_slice() {
+            return *pid;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "not one stockfish: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(pid: u32, name: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(ok.success(), "kill -{name} {pid}");
+}
+
+fn ask(seat: &Seat, ply: u32, moves: &[&str], movetime: u64) {
+    seat.ask(Ask {
+        ply,
+        position: position(
+            START,
+            &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        ),
+        go: Go {
+            movetime_ms: Some(movetime),
+            ..Go::default()
+        },
+        think: Duration::from_millis(movetime),
+        new_game: ply == 0,
+    });
+}
+
+fn next(seat: &Seat) -> Report {
+    seat.wait(Duration::from_secs(20)).expect("a report")
+}
+
+// One test, one engine at a time: the signals go to this process's only
+// Stockfish.
+#[test]
+fn stockfish_killed_or_stopped_is_started_again_and_asked_again_each_told_once() {
+    let seat = Seat::open(stockfish(|_| {}), false);
+    // Killed while thinking (SIGKILL).
+    ask(&seat, 0, &[], 3000);
+    let pid = our_stockfish();
+    std::thread::sleep(Duration::from_millis(300));
+    signal(pid, "KILL");
+    assert_eq!(next(&seat), Report::Trouble(EngineError::Crashed));
+    match next(&seat) {
+        Report::Move { ply: 0, thought } => assert!(legal_at_start(&thought.uci)),
+        other => panic!("no move after the crash: {other:?}"),
+    }
+    // Stopped (SIGSTOP) past its time and the margin: killed, started
+    // again, asked again.
+    ask(&seat, 1, &["e2e4"], 300);
+    std::thread::sleep(Duration::from_millis(50));
+    let pid = our_stockfish();
+    signal(pid, "STOP");
+    let began = Instant::now();
+    assert_eq!(next(&seat), Report::Trouble(EngineError::Hung));
+    let waited = began.elapsed();
+    assert!(
+        waited
+            >= Duration::from_millis(300) + pegboard::engine::seat::MARGIN
+                - Duration::from_millis(100),
+        "declared hung too soon: {waited:?}"
+    );
+    assert!(
+        matches!(next(&seat), Report::Move { ply: 1, .. }),
+        "a move for Black after the restart"
+    );
+    // A good move after each: nothing more is reported.
+    assert!(seat.wait(Duration::from_millis(500)).is_none());
+}
+
+#[test]
+fn an_engine_that_answers_nonsense_or_cannot_start_is_reported_once() {
+    let dir = std::env::temp_dir().join(format!("pegboard-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    // A test engine for this fault alone: it speaks UCI, and answers no
+    // move.
+    let script = dir.join("garbage.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+         uci) echo 'id name garbage'; echo uciok;;\nisready) echo readyok;;\n\
+         go*) echo 'bestmove zz99';;\nquit) exit 0;;\nesac; done\n",
+    )
+    .expect("script");
+    let garbage = EngineConfig {
+        command: "/bin/sh".into(),
+        args: vec![script.display().to_string()],
+        ..EngineConfig::default()
+    };
+    let seat = Seat::open(garbage, false);
+    ask(&seat, 0, &[], 100);
+    assert_eq!(
+        next(&seat),
+        Report::Trouble(EngineError::Malformed("zz99".into()))
+    );
+    // Asked again and again, the same trouble is not told again.
+    assert!(seat.wait(Duration::from_secs(2)).is_none());
+    drop(seat);
+    let missing = EngineConfig {
+        command: "no-such-engine-anywhere".into(),
+        ..EngineConfig::default()
+    };
+    let seat = Seat::open(missing, false);
+    ask(&seat, 0, &[], 100);
+    match next(&seat) {
+        Report::Trouble(EngineError::Start(why)) => {
+            assert!(why.contains("no-such-engine-anywhere"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(seat.wait(Duration::from_secs(3)).is_none(), "told once");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_gives_the_engines_reply_to_the_game_and_the_blind_player_makes_it() {
+    let dir = std::env::temp_dir().join(format!("pegboard-engine-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let journal = dir.join("games");
+    // White (the blind player) plays 1. Nf3 on his board; Black is the
+    // engine.
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[game]\nblack_moves_on = \"engine\"\n[engine]\nelo = 1500\nmovetime_ms = 200\n\
+             [clock]\ncontrol = \"5+0\"\n[journal]\ndir = \"{}\"\n",
+            journal.display()
+        ),
+    );
+    let check = common::pegboard_command()
+        .args(["check-config", &config])
+        .output()
+        .expect("check-config runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let child = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "4",
+            "--config",
+            &config,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let mut child = common::Reaped(child);
+    let mut printed = String::new();
+    let _ = child
+        .0
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut printed);
+    assert!(child.0.wait().expect("ends").success());
+    let events: Vec<Value> = printed
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let moves = common::of(&events, "move");
+    assert_eq!(moves.len(), 2, "Nf3 and the engine's reply: {events:?}");
+    assert_eq!(moves[0]["san"], "Nf3");
+    let reply = &moves[1];
+    assert_eq!(
+        reply["board"], "relay",
+        "the engine's move comes through the door"
+    );
+    // Said in the long form, for the blind player to make it.
+    assert!(
+        reply["say"].as_str().is_some_and(|s| s.contains(" nach ")),
+        "{reply}"
+    );
+    // The blind player is guided to make it on his board.
+    let guided = common::of(&events, "replicate");
+    assert!(!guided.is_empty(), "{events:?}");
+    // The journal holds the engine's move as an input, so a replay needs
+    // no engine; the scoresheet names the engine.
+    let kept: String = std::fs::read_dir(&journal)
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "journal"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    assert!(
+        kept.contains(&format!(
+            r#""input":"move","uci":"{}""#,
+            reply["uci"].as_str().unwrap_or("?")
+        )),
+        "{kept}"
+    );
+    let pgn = common::pegboard_command()
+        .args(["pgn", "--config", &config])
+        .output()
+        .expect("pgn");
+    let pgn = String::from_utf8_lossy(&pgn.stdout);
+    assert!(pgn.contains("[Black \"stockfish (Elo 1500)\"]"), "{pgn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_cannot_be_started_is_a_clear_error_at_its_key_and_line() {
+    let dir = std::env::temp_dir().join(format!("pegboard-engine-cc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = common::nf3_play_config(
+        &dir,
+        "[game]\nblack_moves_on = \"engine\"\n[engine]\ncommand = \"no-such-engine\"\n",
+    );
+    for command in [
+        vec!["check-config", config.as_str()],
+        vec![
+            "play",
+            "--silent",
+            "--seconds",
+            "1",
+            "--config",
+            config.as_str(),
+        ],
+    ] {
+        let out = common::pegboard_command()
+            .args(&command)
+            .output()
+            .expect("runs");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {said}");
+        assert!(
+            said.contains(&format!("{config}:4: [engine] command \"no-such-engine\": the engine could not be started: no program")),
+            "{command:?}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
