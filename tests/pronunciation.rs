@@ -415,7 +415,8 @@ fn spoken_words(name: &str) -> BTreeSet<String> {
     let mut stack: Vec<&toml::Value> = table
         .iter()
         .filter(|(section, _)| {
-            !["language", "display", "console", "spoken", "phonemes"].contains(&section.as_str())
+            !["language", "spoken", "phonemes"].contains(&section.as_str())
+                && !pegboard::announce::vocabulary::PAGE_TABLES.contains(&section.as_str())
         })
         .map(|(_, v)| v)
         .collect();

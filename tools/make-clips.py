@@ -68,7 +68,7 @@ def all_words(table):
     for section, content in table.items():
         # [spoken] and [phonemes] say how words are said; their values are
         # not words to show. [display] and [console] are the pages', never
-        # spoken.
+        # spoken (pegboard's announce::vocabulary::PAGE_TABLES).
         if section in ("language", "spoken", "phonemes", "display", "console"):
             continue
         stack = [content]

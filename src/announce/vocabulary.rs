@@ -11,6 +11,11 @@ use shakmaty::{Color, File, Rank, Role};
 /// eins … acht), built into the binary.
 pub const FIDE: &str = include_str!("lang/fide.toml");
 
+/// The tables of a language file that only the pages show and nothing
+/// speaks: the clip maker makes no clip of their words, and the checks of
+/// what is spoken leave them out.
+pub const PAGE_TABLES: [&str; 2] = ["display", "console"];
+
 /// Every language file in `src/announce/lang/`, by name, built into the
 /// binary (the table is made by `build.rs`).
 pub const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/languages.rs"));

@@ -157,6 +157,9 @@ impl EngineTurns {
                         continue;
                     }
                     keeper.input(t, input, events);
+                    // Whatever position the engine is to move in next (a
+                    // retrace may bring this one back) is asked anew.
+                    self.asked = None;
                 }
                 Report::Trouble(e) => {
                     notes.push(format!("engine: {e}; it is started again"));
