@@ -5,7 +5,9 @@
 //! again, each trouble reported once; an engine that answers nonsense (a
 //! small script, for that fault alone) or cannot be started is reported
 //! once too. `play` with an engine seat plays its moves through the door,
-//! journals them and has the blind player make them on his board.
+//! journals them and has the blind player make them on his board; an
+//! illegal answer is logged once and asked again; killed (SIGKILL) while
+//! the engine is to move, `play` takes the game up and asks it again.
 
 mod common;
 
@@ -361,5 +363,144 @@ fn an_engine_that_cannot_be_started_is_a_clear_error_at_its_key_and_line() {
             "{command:?}: {said}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_taken_up_after_pegboard_was_killed_asks_the_engine_again() {
+    let dir = std::env::temp_dir().join(format!("pegboard-engine-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let journal = dir.join("games");
+    let config_with = |movetime: u64| {
+        common::nf3_play_config(
+            &dir,
+            &format!(
+                "[game]\nblack_moves_on = \"engine\"\n[engine]\nmovetime_ms = {movetime}\n\
+                 [journal]\ndir = \"{}\"\n",
+                journal.display()
+            ),
+        )
+    };
+    // 1. Nf3 on the board, and pegboard killed (SIGKILL) while the engine
+    // thinks about its reply for ten seconds.
+    let config = config_with(10_000);
+    let child = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "30",
+            "--config",
+            &config,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let mut child = common::Reaped(child);
+    let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            std::io::BufRead::read_line(&mut out, &mut line).expect("a line") > 0,
+            "no Nf3: {seen}"
+        );
+        seen.push_str(&line);
+        if line.contains(r#""event":"move""#) {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    child.0.kill().expect("SIGKILL");
+    let _ = child.0.wait();
+    // Taken up again: the board shows 1. Nf3, and Black is the engine's
+    // to move; it is asked on the first turn, and answers.
+    let config = config_with(300);
+    let after_nf3 = dir.join("nf3.jsonl");
+    std::fs::write(
+        &after_nf3,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":0,\"occ\":\"ffff00000020ffbf\"}\n",
+    )
+    .expect("trace");
+    let out = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "4",
+            "--config",
+            &config,
+        ])
+        .output()
+        .expect("play runs");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{printed}");
+    assert!(printed.contains("resumed"), "{printed}");
+    let events: Vec<Value> = printed
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let moves = common::of(&events, "move");
+    assert_eq!(moves.len(), 1, "the engine's reply, once: {printed}");
+    assert_eq!(moves[0]["ply"], 2);
+    assert_eq!(moves[0]["board"], "relay");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_answers_an_illegal_move_is_asked_again_and_the_log_says_so_once() {
+    let dir = std::env::temp_dir().join(format!("pegboard-engine-illegal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // A test engine for this fault alone: its answer is well formed and
+    // never legal for Black (a white pawn's move).
+    let script = dir.join("illegal.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+         uci) echo 'id name illegal'; echo uciok;;\nisready) echo readyok;;\n\
+         go*) echo 'bestmove e2e4';;\nquit) exit 0;;\nesac; done\n",
+    )
+    .expect("script");
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[game]\nblack_moves_on = \"engine\"\n[engine]\ncommand = \"/bin/sh\"\n\
+             args = [\"{}\"]\nmovetime_ms = 100\n[journal]\ndir = \"{}\"\n",
+            script.display(),
+            dir.join("games").display()
+        ),
+    );
+    let out = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "4",
+            "--config",
+            &config,
+        ])
+        .output()
+        .expect("play runs");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let logged = format!("{printed}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{logged}");
+    // The game goes on (White's move stands, nothing else is played), and
+    // the log says it once, however often the engine is asked again.
+    let events: Vec<Value> = printed
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(common::sans(&events), ["Nf3"], "{logged}");
+    assert_eq!(
+        logged.matches("its move e2e4 is not legal here").count(),
+        1,
+        "{logged}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,7 +30,15 @@ pub(crate) struct EngineTurns {
     asked: Option<(String, u32)>,
     /// The position the engine's game began from, for `ucinewgame`.
     game_start: Option<String>,
+    /// The position in which the player was told the engine answered an
+    /// illegal move.
+    told_illegal: Option<(String, u32)>,
+    /// No ask before this instant (after an illegal answer).
+    ask_after: u64,
 }
+
+/// How long after an illegal answer the engine is asked again (ms).
+const RETRY_ILLEGAL_MS: u64 = 1000;
 
 impl EngineTurns {
     /// The seat, when a player's moves are the engine's.
@@ -46,6 +54,8 @@ impl EngineTurns {
             plays,
             asked: None,
             game_start: None,
+            told_illegal: None,
+            ask_after: 0,
         })
     }
 
@@ -54,7 +64,7 @@ impl EngineTurns {
     pub(crate) fn ask(&mut self, t: u64, c: &Controller) {
         let game = c.game();
         let pos = game.position();
-        if game.is_over() || !self.plays[pos.turn()] {
+        if game.is_over() || !self.plays[pos.turn()] || t < self.ask_after {
             return;
         }
         let here = (game.fen(), game.ply());
@@ -125,8 +135,9 @@ impl EngineTurns {
     }
 
     /// The seat's reports: a move for the position still standing goes to
-    /// the game (an illegal one is asked for again); trouble goes to the
-    /// log, and is returned for the player to be told.
+    /// the game (an illegal one is asked for again, and told once as an
+    /// answer that is no move); trouble goes to the log, and is returned
+    /// for the player to be told.
     pub(crate) fn feed(
         &mut self,
         t: u64,
@@ -145,15 +156,25 @@ impl EngineTurns {
                     }
                     let input = Input::Move(Relayed::Uci(thought.uci));
                     if let Some(refused) = c.refusal(t, &input) {
-                        notes.push(format!(
-                            "engine: its move {} is not legal here ({}); asked again",
-                            thought.uci,
-                            match &refused.event {
-                                crate::core::Event::Refused { reason, .. } => *reason,
-                                _ => "refused",
-                            }
-                        ));
+                        // Logged and told once for this position, however
+                        // often it answers so; asked again a second later.
+                        let here = Some((game.fen(), game.ply()));
+                        if self.told_illegal != here {
+                            self.told_illegal = here;
+                            notes.push(format!(
+                                "engine: its move {} is not legal here ({}); it is asked again",
+                                thought.uci,
+                                match &refused.event {
+                                    crate::core::Event::Refused { reason, .. } => *reason,
+                                    _ => "refused",
+                                }
+                            ));
+                            troubles.push(crate::engine::EngineError::Malformed(
+                                thought.uci.to_string(),
+                            ));
+                        }
                         self.asked = None;
+                        self.ask_after = t + RETRY_ILLEGAL_MS;
                         continue;
                     }
                     keeper.input(t, input, events);
