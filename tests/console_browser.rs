@@ -15,7 +15,7 @@ use std::io::{BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use browser::{Driver, accessible, js, screenshot, wait_until};
+use browser::{Driver, accessible, in_view_and_apart, js, screenshot, wait_until};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
@@ -159,6 +159,19 @@ async fn log_in(c: &Client, secret: &str) {
     click(c, "#enter").await;
 }
 
+/// Logs in with a wrong `pin`, and waits for the page's answer.
+async fn log_in_wrongly(c: &Client, pin: &str) {
+    log_in(c, pin).await;
+    wait_until(
+        c,
+        "return document.getElementById('login-answer').textContent",
+        Duration::from_secs(10),
+        "the wrong PIN was never answered",
+        |v| v.as_str().is_some_and(|t| !t.is_empty()),
+    )
+    .await;
+}
+
 async fn desk_open(c: &Client) {
     wait_until(
         c,
@@ -228,15 +241,7 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         );
         // A wrong PIN first: refused, still on the login, said beside the
         // field, which keeps the focus.
-        log_in(&c, "0000").await;
-        wait_until(
-            &c,
-            "return document.getElementById('login-answer').textContent",
-            Duration::from_secs(10),
-            "the wrong PIN was never answered",
-            |v| v.as_str().is_some_and(|t| !t.is_empty()),
-        )
-        .await;
+        log_in_wrongly(&c, "0000").await;
         assert_eq!(
             js(
                 &c,
@@ -459,15 +464,7 @@ fn axe_core_finds_nothing_wrong_with_the_console_in_any_state_or_theme_on_any_sc
             theme(&c, t).await;
             accessible(&c, &format!("the login, {t}")).await;
         }
-        log_in(&c, "1111").await;
-        wait_until(
-            &c,
-            "return document.getElementById('login-answer').textContent",
-            Duration::from_secs(10),
-            "the wrong PIN was never answered",
-            |v| v.as_str().is_some_and(|t| !t.is_empty()),
-        )
-        .await;
+        log_in_wrongly(&c, "1111").await;
         for t in ["light", "dark", "large"] {
             theme(&c, t).await;
             accessible(&c, &format!("a wrong PIN, {t}")).await;
@@ -505,28 +502,14 @@ fn axe_core_finds_nothing_wrong_with_the_console_in_any_state_or_theme_on_any_sc
             log_in(&c, PIN).await;
             desk_open(&c).await;
             page_at(&c, 1).await;
-            let boxes: Vec<(String, f64, f64, f64, f64)> = serde_json::from_value(
-                js(
-                    &c,
-                    "return ['game', 'clock-white', 'clock-black', 'board', 'move'].map(id => {\
-                       const r = document.getElementById(id).getBoundingClientRect();\
-                       return [id, r.left, r.top, r.right, r.bottom]; })",
-                )
-                .await,
+            in_view_and_apart(
+                &c,
+                name,
+                (w as f64, h as f64),
+                &["game", "clock-white", "clock-black"],
+                &["board", "move"],
             )
-            .expect("boxes");
-            for (id, left, top, right, bottom) in &boxes[..3] {
-                assert!(
-                    *left >= 0.0 && *top >= 0.0 && *right <= w as f64 && *bottom <= h as f64,
-                    "{name}: {id} is not all in view: {left} {top} {right} {bottom}"
-                );
-            }
-            for (i, a) in boxes.iter().enumerate() {
-                for b in &boxes[i + 1..] {
-                    let apart = a.3 <= b.1 || b.3 <= a.1 || a.4 <= b.2 || b.4 <= a.2;
-                    assert!(apart, "{name}: {} overlaps {}", a.0, b.0);
-                }
-            }
+            .await;
             screenshot(&c, &format!("console-{name}")).await;
             c.close().await.expect("closed");
         }

@@ -11,7 +11,6 @@
 
 mod common;
 
-use std::io::Read;
 use std::time::{Duration, Instant};
 
 use pegboard::engine::uci::{Go, position};
@@ -240,6 +239,32 @@ fn an_engine_that_answers_nonsense_or_cannot_start_is_reported_once() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `play` on `config` for four seconds, silent, printing its events: once
+/// it has ended well, all it wrote (standard output, then error) and the
+/// events among it.
+fn play_four_seconds(config: &str) -> (String, Vec<Value>) {
+    let out = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "4",
+            "--config",
+            config,
+        ])
+        .output()
+        .expect("play runs");
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    let logged = format!("{printed}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{logged}");
+    let events = printed
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    (logged, events)
+}
+
 #[test]
 fn play_gives_the_engines_reply_to_the_game_and_the_blind_player_makes_it() {
     let dir = std::env::temp_dir().join(format!("pegboard-engine-play-{}", std::process::id()));
@@ -265,33 +290,7 @@ fn play_gives_the_engines_reply_to_the_game_and_the_blind_player_makes_it() {
         "{}",
         String::from_utf8_lossy(&check.stderr)
     );
-    let child = common::pegboard_command()
-        .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            "4",
-            "--config",
-            &config,
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("play starts");
-    let mut child = common::Reaped(child);
-    let mut printed = String::new();
-    let _ = child
-        .0
-        .stdout
-        .take()
-        .expect("stdout")
-        .read_to_string(&mut printed);
-    assert!(child.0.wait().expect("ends").success());
-    let events: Vec<Value> = printed
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
+    let (_, events) = play_four_seconds(&config);
     let moves = common::of(&events, "move");
     assert_eq!(moves.len(), 2, "Nf3 and the engine's reply: {events:?}");
     assert_eq!(moves[0]["san"], "Nf3");
@@ -425,25 +424,8 @@ fn a_game_taken_up_after_pegboard_was_killed_asks_the_engine_again() {
         "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n{\"t\":0,\"occ\":\"ffff00000020ffbf\"}\n",
     )
     .expect("trace");
-    let out = common::pegboard_command()
-        .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            "4",
-            "--config",
-            &config,
-        ])
-        .output()
-        .expect("play runs");
-    let printed = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{printed}");
+    let (printed, events) = play_four_seconds(&config);
     assert!(printed.contains("resumed"), "{printed}");
-    let events: Vec<Value> = printed
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
     let moves = common::of(&events, "move");
     assert_eq!(moves.len(), 1, "the engine's reply, once: {printed}");
     assert_eq!(moves[0]["ply"], 2);
@@ -475,27 +457,9 @@ fn an_engine_that_answers_an_illegal_move_is_asked_again_and_the_log_says_so_onc
             dir.join("games").display()
         ),
     );
-    let out = common::pegboard_command()
-        .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            "4",
-            "--config",
-            &config,
-        ])
-        .output()
-        .expect("play runs");
-    let printed = String::from_utf8_lossy(&out.stdout);
-    let logged = format!("{printed}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{logged}");
+    let (logged, events) = play_four_seconds(&config);
     // The game goes on (White's move stands, nothing else is played), and
     // the log says it once, however often the engine is asked again.
-    let events: Vec<Value> = printed
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
     assert_eq!(common::sans(&events), ["Nf3"], "{logged}");
     assert_eq!(
         logged.matches("its move e2e4 is not legal here").count(),

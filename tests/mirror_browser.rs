@@ -20,7 +20,9 @@ use pegboard::mirror::Mirror;
 
 #[path = "support/browser.rs"]
 mod browser;
-use browser::{Driver, free_port, js, screenshot, shows, text, wait_ply, wait_until};
+use browser::{
+    Driver, free_port, in_view_and_apart, js, screenshot, shows, text, wait_ply, wait_until,
+};
 
 #[path = "support/mirror.rs"]
 mod mirror_view;
@@ -247,11 +249,7 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
         assert!(note.contains("promotes to ♕"), "{note}");
 
         // White's flag falls (a 3-second game) and the result shows.
-        let flag = events_of(
-            r#"{"t":0,"trace":1,"start":"startpos","time_control":"3"}
-{"t":3500,"input":"times"}"#,
-            with_clock("3"),
-        );
+        let flag = events_of(FLAG_FALLS, with_clock("3"));
         m.send(&flag);
         shows(
             &c,
@@ -271,13 +269,7 @@ fn castling_en_passant_and_promotion_are_spelled_out_and_the_status_and_clocks_s
         );
         screenshot(&c, "flag").await;
         // Pieces moved while the board was disconnected: a mismatch.
-        let mismatch = events_of(
-            r#"{"t":0,"trace":1,"start":"startpos"}
-{"t":500,"input":"board_lost"}
-{"t":1000,"input":"board_back"}
-{"t":1000,"occ":"ffef00101000efff"}"#,
-            Settings::default(),
-        );
+        let mismatch = events_of(MOVED_WHILE_LOST, Settings::default());
         m.send(&mismatch);
         shows(
             &c,
@@ -757,8 +749,7 @@ fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_state_or_theme() {
         every_theme(&c, "a piece touched").await;
         // A flag fallen, and the result.
         m.send(&events_of(
-            r#"{"t":0,"trace":1,"start":"startpos","time_control":"3"}
-{"t":3500,"input":"times"}"#,
+            FLAG_FALLS,
             with_clock("3"),
         ));
         shows(
@@ -771,10 +762,7 @@ fn axe_core_finds_nothing_wrong_with_the_mirror_in_any_state_or_theme() {
         every_theme(&c, "a flag and the result").await;
         // A board that differs from the game.
         m.send(&events_of(
-            r#"{"t":0,"trace":1,"start":"startpos"}
-{"t":500,"input":"board_lost"}
-{"t":1000,"input":"board_back"}
-{"t":1000,"occ":"ffef00101000efff"}"#,
+            MOVED_WHILE_LOST,
             Settings::default(),
         ));
         shows(
@@ -827,6 +815,17 @@ async fn every_theme(c: &Client, state: &str) {
     }
     js(c, &set("", false)).await;
 }
+
+/// White's flag falls in a 3-second game, and the result shows.
+const FLAG_FALLS: &str = r#"{"t":0,"trace":1,"start":"startpos","time_control":"3"}
+{"t":3500,"input":"times"}"#;
+
+/// Pieces moved while the board was disconnected: a mismatch (e4 and e5
+/// filled, e2 and e7 empty).
+const MOVED_WHILE_LOST: &str = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":500,"input":"board_lost"}
+{"t":1000,"input":"board_back"}
+{"t":1000,"occ":"ffef00101000efff"}"#;
 
 /// A game where a king stands in check and a piece is held in the hand:
 /// 1. e4 f6 2. Qh5+, then Black's g-pawn lifted to block.
@@ -966,29 +965,16 @@ fn the_move_to_repeat_and_both_clocks_are_seen_without_scrolling_on_every_screen
                 serde_json::from_value(js(&c, "return [innerWidth, innerHeight]").await)
                     .expect("viewport");
             assert_eq!(viewport, (w as f64, h as f64), "{name}");
-            let boxes: Vec<(String, f64, f64, f64, f64)> = serde_json::from_value(
-                js(
-                    &c,
-                    "return ['repeat', 'clock-white', 'clock-black', 'board', 'status', 'moves'].map(id => {\
-                       const r = document.getElementById(id).getBoundingClientRect();\
-                       return [id, r.left, r.top, r.right, r.bottom]; })",
-                )
-                .await,
+            // The move to repeat and both clocks in view; nothing overlaps
+            // anything else.
+            in_view_and_apart(
+                &c,
+                name,
+                viewport,
+                &["repeat", "clock-white", "clock-black"],
+                &["board", "status", "moves"],
             )
-            .expect("boxes");
-            for (id, left, top, right, bottom) in &boxes[..3] {
-                assert!(
-                    *left >= 0.0 && *top >= 0.0 && *right <= viewport.0 && *bottom <= viewport.1,
-                    "{name}: {id} is not all in view: {left} {top} {right} {bottom} in {viewport:?}"
-                );
-            }
-            // Nothing overlaps anything else.
-            for (i, a) in boxes.iter().enumerate() {
-                for b in &boxes[i + 1..] {
-                    let apart = a.3 <= b.1 || b.3 <= a.1 || a.4 <= b.2 || b.4 <= a.2;
-                    assert!(apart, "{name}: {} overlaps {}", a.0, b.0);
-                }
-            }
+            .await;
             // The two clocks on one line each, the same size.
             let clocks: Vec<f64> = serde_json::from_value(
                 js(

@@ -205,11 +205,6 @@ fn tag_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D:
     Ok(Some(text))
 }
 
-/// A `[game] …_moves_on` value: a board's name, "relay" or "engine".
-fn seat(moves_on: &str) -> Seat {
-    Seat::parse(moves_on)
-}
-
 impl GameConfig {
     /// The tags this names, by their PGN names.
     pub fn tags(&self) -> std::collections::BTreeMap<String, String> {
@@ -261,8 +256,8 @@ pub fn settings(
         },
         clock: clock.settings(),
         seats: Seats {
-            white: seat(&game.white_moves_on),
-            black: seat(&game.black_moves_on),
+            white: Seat::parse(&game.white_moves_on),
+            black: Seat::parse(&game.black_moves_on),
         },
         hold_on_divergence: game.hold_on_divergence,
     }

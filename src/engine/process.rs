@@ -180,6 +180,11 @@ impl Engine {
                 }
             }
         }
+        self.ready(deadline)
+    }
+
+    /// `isready`, and its answer by `deadline`.
+    fn ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
         self.send("isready")?;
         loop {
             if uci::read(&self.next(deadline)?) == Line::ReadyOk {
@@ -191,13 +196,7 @@ impl Engine {
     /// A new game: `ucinewgame`, answered when the engine is ready.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.send("ucinewgame")?;
-        self.send("isready")?;
-        let deadline = Instant::now() + HANDSHAKE_WITHIN;
-        loop {
-            if uci::read(&self.next(deadline)?) == Line::ReadyOk {
-                return Ok(());
-            }
-        }
+        self.ready(Instant::now() + HANDSHAKE_WITHIN)
     }
 
     /// The engine's move in `position` (a `position` command), thinking

@@ -43,11 +43,12 @@ pub enum Report {
     Trouble(EngineError),
 }
 
-/// The engine's seat, with its thread.
+/// The engine's seat. Its thread ends once the seat is dropped and a
+/// search under way is done, and the engine with it; nothing waits for
+/// that.
 pub struct Seat {
     asks: Sender<Ask>,
     reports: Receiver<Report>,
-    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Seat {
@@ -55,15 +56,11 @@ impl Seat {
     pub fn open(config: EngineConfig, chess960: bool) -> Seat {
         let (asks, ask_rx) = crossbeam_channel::unbounded::<Ask>();
         let (report_tx, reports) = crossbeam_channel::unbounded();
-        let thread = std::thread::Builder::new()
+        let spawned = std::thread::Builder::new()
             .name("engine".into())
-            .spawn(move || run(&config, chess960, &ask_rx, &report_tx))
-            .ok();
-        Seat {
-            asks,
-            reports,
-            thread,
-        }
+            .spawn(move || run(&config, chess960, &ask_rx, &report_tx));
+        drop(spawned);
+        Seat { asks, reports }
     }
 
     /// Asks for a move; a later ask replaces one not yet begun.
@@ -79,14 +76,6 @@ impl Seat {
     /// Waits up to `within` for a report (for tests and tools).
     pub fn wait(&self, within: Duration) -> Option<Report> {
         self.reports.recv_timeout(within).ok()
-    }
-}
-
-impl Drop for Seat {
-    fn drop(&mut self) {
-        // Its channel closed, the thread ends once a search under way is
-        // done, and the engine with it; nothing waits for that here.
-        drop(self.thread.take());
     }
 }
 

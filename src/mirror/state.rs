@@ -131,6 +131,16 @@ fn side(c: Color) -> &'static str {
     }
 }
 
+/// The squares a board differs from the game on: where a piece is
+/// missing, then where one is extra.
+fn differing(missing: &[crate::core::event::MissingPiece], extra: &[String]) -> Vec<String> {
+    missing
+        .iter()
+        .map(|m| m.square.clone())
+        .chain(extra.iter().cloned())
+        .collect()
+}
+
 /// A piece's figurine, white or black.
 pub fn figurine(color: Color, role: Role) -> char {
     let white = ['♙', '♘', '♗', '♖', '♕', '♔'];
@@ -375,11 +385,7 @@ impl MirrorState {
                 ..
             } => {
                 self.report("illegal", side(color.0), Some(*count));
-                let squares = missing
-                    .iter()
-                    .map(|m| m.square.clone())
-                    .chain(extra.iter().cloned())
-                    .collect();
+                let squares = differing(missing, extra);
                 self.status = status("illegal", say, squares);
             }
             Event::Mismatch {
@@ -389,11 +395,7 @@ impl MirrorState {
                 ..
             } => {
                 let kind = e.event.name();
-                let squares = missing
-                    .iter()
-                    .map(|m| m.square.clone())
-                    .chain(extra.iter().cloned())
-                    .collect();
+                let squares = differing(missing, extra);
                 self.status = status(kind, say, squares);
             }
             Event::Unconfirmed { moves, say, .. } => {
@@ -428,11 +430,7 @@ impl MirrorState {
                 extra,
                 ..
             } if *board != crate::core::BLIND_BOARD => {
-                let squares = missing
-                    .iter()
-                    .map(|m| m.square.clone())
-                    .chain(extra.iter().cloned())
-                    .collect();
+                let squares = differing(missing, extra);
                 self.replicating = Some(squares);
             }
             Event::Replicated { board, .. } if *board != crate::core::BLIND_BOARD => {
@@ -449,11 +447,7 @@ impl MirrorState {
                 say,
                 ..
             } => {
-                let squares = missing
-                    .iter()
-                    .map(|m| m.square.clone())
-                    .chain(extra.iter().cloned())
-                    .collect();
+                let squares = differing(missing, extra);
                 self.status = status("diverged", say, squares);
             }
             Event::Retraced { ply, fen, say } => {

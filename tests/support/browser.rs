@@ -154,6 +154,42 @@ pub async fn screenshot(c: &Client, name: &str) {
     std::fs::write(format!("{dir}/{name}.png"), png).expect("written");
 }
 
+/// Fails the test, naming `screen`, unless each element of `seen` (by
+/// id) lies wholly within `viewport` (width, height) without scrolling,
+/// and no element of `seen` and `others` overlaps another.
+pub async fn in_view_and_apart(
+    c: &Client,
+    screen: &str,
+    viewport: (f64, f64),
+    seen: &[&str],
+    others: &[&str],
+) {
+    let ids: Vec<&str> = seen.iter().chain(others).copied().collect();
+    let boxes: Vec<(String, f64, f64, f64, f64)> = serde_json::from_value(
+        c.execute(
+            "return arguments[0].map(id => {\
+               const r = document.getElementById(id).getBoundingClientRect();\
+               return [id, r.left, r.top, r.right, r.bottom]; })",
+            vec![json!(ids)],
+        )
+        .await
+        .expect("script runs"),
+    )
+    .expect("boxes");
+    for (id, left, top, right, bottom) in &boxes[..seen.len()] {
+        assert!(
+            *left >= 0.0 && *top >= 0.0 && *right <= viewport.0 && *bottom <= viewport.1,
+            "{screen}: {id} is not all in view: {left} {top} {right} {bottom} in {viewport:?}"
+        );
+    }
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let apart = a.3 <= b.1 || b.3 <= a.1 || a.4 <= b.2 || b.4 <= a.2;
+            assert!(apart, "{screen}: {} overlaps {}", a.0, b.0);
+        }
+    }
+}
+
 /// axe-core (vendored, `tests/vendor/axe-core`), for the checks below.
 const AXE: &str = include_str!("../vendor/axe-core/axe.min.js");
 
