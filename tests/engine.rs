@@ -468,3 +468,147 @@ fn an_engine_that_answers_an_illegal_move_is_asked_again_and_the_log_says_so_onc
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Sends `input` to the console at `addr` with `pin`: the status code.
+fn console_input(addr: std::net::SocketAddr, pin: &str, input: &str) -> u16 {
+    use std::io::{Read as _, Write as _};
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let raw = format!(
+        "POST /api/input HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Bearer {pin}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{input}",
+        input.len()
+    );
+    s.write_all(raw.as_bytes()).expect("sent");
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Reads `play`'s events until one named `name` comes (or `play` ends:
+/// `None`), keeping every event read in `seen`.
+fn until_event(
+    out: &mut impl std::io::BufRead,
+    seen: &mut Vec<Value>,
+    name: &str,
+) -> Option<Value> {
+    loop {
+        let mut line = String::new();
+        if out.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if let Ok(e) = serde_json::from_str::<Value>(&line) {
+            seen.push(e.clone());
+            if e["event"] == name {
+                return Some(e);
+            }
+        }
+    }
+}
+
+/// White to move mates in one (Rd8#); Black's king is shut in by its
+/// own pawns.
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+#[test]
+fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
+    const PIN: &str = "60173";
+    let dir = common::empty_dir("engine-practice-console");
+    let trace = dir.join("still.jsonl");
+    std::fs::write(
+        &trace,
+        format!("{{\"t\":0,\"trace\":1,\"start\":\"{MATE_IN_ONE}\"}}\n"),
+    )
+    .expect("trace");
+    let config = dir.join("play.toml");
+    // The player's moves are relayed from the console; Black is Stockfish
+    // at its lowest strength, which judges at full strength all the same.
+    std::fs::write(
+        &config,
+        format!(
+            "[game]\nwhite_moves_on = \"relay\"\n\
+             black_moves_on = \"engine\"\n[engine]\nlevel = 0\nmovetime_ms = 200\n\
+             analysis_depth = 10\n[mirror]\nlisten = \"127.0.0.1:0\"\n[console]\n\
+             pin = \"{PIN}\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
+             [sensors.trace]\nfile = \"{}\"\n",
+            dir.join("games").display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let child = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "25",
+            "--config",
+        ])
+        .arg(&config)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let mut child = common::Reaped(child);
+    let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut printed = String::new();
+    let addr = common::mirror_of(&mut out, &mut printed);
+    let mut seen = Vec::new();
+    // The arbiter's console sets the position up (as the board shows it).
+    let setup = format!(r#"{{"input":"setup","fen":"{MATE_IN_ONE}"}}"#);
+    assert_eq!(console_input(addr, PIN, &setup), 200);
+    while until_event(&mut out, &mut seen, "ready").expect("the next game")["fen"] != MATE_IN_ONE {}
+    let mut ask = |input: &str, then: &str| {
+        assert_eq!(console_input(addr, PIN, input), 200, "{input}");
+        until_event(&mut out, &mut seen, then).unwrap_or_else(|| panic!("no {then} after {input}"))
+    };
+    // Stockfish finds the mate, and says so.
+    let hint = ask(r#"{"input":"hint"}"#, "hint");
+    assert_eq!(hint["san"], "Rd8#", "{hint}");
+    assert_eq!(hint["say"], "Tipp: Turm David acht, Schachmatt.", "{hint}");
+    let evaluation = ask(r#"{"input":"evaluation"}"#, "evaluation");
+    assert_eq!(evaluation["mate"], 1, "{evaluation}");
+    assert_eq!(evaluation["say"], "Weiß setzt im nächsten Zug matt.");
+    // The player misses it; the engine replies; he takes both back.
+    ask(r#"{"input":"move","uci":"h2h3"}"#, "move");
+    let reply = ask(r#"{"input":"clock","color":"white"}"#, "move");
+    assert_eq!(reply["ply"], 2, "{reply}");
+    let retraced = ask(r#"{"input":"practice_take_back"}"#, "retraced");
+    assert_eq!(retraced["ply"], 0);
+    assert_eq!(retraced["fen"], MATE_IN_ONE);
+    // He misses it again, and resigns after the engine's reply; the
+    // review names the miss and the mate.
+    ask(r#"{"input":"move","uci":"h2h3"}"#, "move");
+    ask(r#"{"input":"clock","color":"white"}"#, "move");
+    ask(r#"{"input":"resign","color":"white"}"#, "game_over");
+    let review = ask(r#"{"input":"review"}"#, "review");
+    assert!(
+        review["say"].as_str().is_some_and(|s| s.starts_with(
+            "Zug 1: Bauer Hector drei verpasst ein Matt; \
+                                         besser war Turm David acht, Schachmatt."
+        )),
+        "{review}"
+    );
+    assert_eq!(review["moves"][0]["mark"], "??", "{review}");
+    assert_eq!(review["moves"][0]["better"], "Rd8#", "{review}");
+    // The engine's answers are in the journal, so a replay says the same
+    // without an engine.
+    drop(child);
+    let journal: String = std::fs::read_dir(dir.join("games"))
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    assert!(
+        journal.contains(r#""input":"analysis","ply":0,"uci":"d1d8","mate":1"#),
+        "{journal}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -523,6 +523,86 @@ impl Phrasebook {
         )
     }
 
+    /// The engine's best move for the player, `m` in `before`.
+    pub fn hint(&self, before: &Chess, m: Move) -> String {
+        fill(
+            &self.words.practice.hint,
+            &[("move", &self.move_text(before, m))],
+        )
+    }
+
+    /// Who stands better, in words.
+    pub fn standing(&self, standing: crate::core::analysis::Standing) -> String {
+        use crate::core::analysis::Standing;
+        let p = &self.words.practice;
+        let (template, side, n) = match standing {
+            Standing::Equal => (&p.equal, None, 0),
+            Standing::Slightly(c) => (&p.slightly, Some(c), 0),
+            Standing::Clearly(c) => (&p.clearly, Some(c), 0),
+            Standing::Winning(c) => (&p.winning, Some(c), 0),
+            Standing::Mates(c, 1) => (&p.mates_next, Some(c), 1),
+            Standing::Mates(c, n) => (&p.mates, Some(c), n),
+        };
+        fill(
+            template,
+            &[
+                ("side", side.map_or("", |c| self.color(c))),
+                ("n", &n.to_string()),
+            ],
+        )
+    }
+
+    /// A practice notice with no values.
+    pub fn practice(&self, notice: PracticeNotice) -> String {
+        let p = &self.words.practice;
+        match notice {
+            PracticeNotice::NotPractice => &p.not_practice,
+            PracticeNotice::EngineToMove => &p.engine_to_move,
+            PracticeNotice::DrawDeclined => &p.draw_declined,
+            PracticeNotice::NothingToTakeBack => &p.nothing_to_take_back,
+            PracticeNotice::ReviewAfterGame => &p.review_after_game,
+            PracticeNotice::Reviewing => &p.reviewing,
+            PracticeNotice::NoMistakes => &p.no_mistakes,
+        }
+        .clone()
+    }
+
+    /// One of the player's mistakes in the review: move `number`, `m`
+    /// played in `before`, what it lost, and the better move.
+    pub fn mistake(
+        &self,
+        number: u32,
+        before: &Chess,
+        m: Move,
+        loss: crate::core::analysis::Loss,
+        better: Option<Move>,
+    ) -> String {
+        use crate::core::analysis::Loss;
+        let p = &self.words.practice;
+        let loss = match loss {
+            Loss::AllowsMate => &p.allows_mate,
+            Loss::MissesMate => &p.misses_mate,
+            Loss::Queen => &p.loses_queen,
+            Loss::Rook => &p.loses_rook,
+            Loss::Piece => &p.loses_piece,
+            Loss::Pawn => &p.loses_pawn,
+        };
+        let mut said = fill(
+            &p.mistake,
+            &[
+                ("number", &number.to_string()),
+                ("move", &self.move_text(before, m)),
+                ("loss", loss),
+            ],
+        );
+        if let Some(b) = better {
+            said.push_str("; ");
+            said.push_str(&fill(&p.better, &[("move", &self.move_text(before, b))]));
+        }
+        said.push('.');
+        said
+    }
+
     /// A take-back that cannot be made.
     pub fn take_back_refused(&self) -> String {
         self.words.refusal.take_back.clone()
@@ -678,6 +758,20 @@ pub enum Notice {
     RelayRefused,
     /// The game is adjourned, a move sealed (or a move given meanwhile).
     Adjourned,
+}
+
+/// What practice against the engine says without values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PracticeNotice {
+    /// Asked in a game without the engine.
+    NotPractice,
+    /// A hint asked while the engine is to move.
+    EngineToMove,
+    DrawDeclined,
+    NothingToTakeBack,
+    ReviewAfterGame,
+    Reviewing,
+    NoMistakes,
 }
 
 /// Why a move given in UCI notation cannot be announced.

@@ -56,6 +56,10 @@ pub struct Vocabulary {
     /// English without it).
     #[serde(default)]
     pub opponent: OpponentWords,
+    /// What practice against the engine says: hints, who stands better,
+    /// the review after the game (optional: English without it).
+    #[serde(default)]
+    pub practice: PracticeWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -197,6 +201,55 @@ impl Default for OpponentWords {
     }
 }
 
+/// `[practice]`: what the player hears when he practises against the
+/// engine. `{side}` is a colour's word, `{move}` a move, `{n}` and
+/// `{number}` numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PracticeWords {
+    /// The engine's best move for the player.
+    pub hint: String,
+    /// Who stands better: level, a little, clearly, winning.
+    pub equal: String,
+    pub slightly: String,
+    pub clearly: String,
+    pub winning: String,
+    /// `{side}` mates in `{n}` moves, or on the next move.
+    pub mates: String,
+    pub mates_next: String,
+    /// Asked in a game without the engine.
+    pub not_practice: String,
+    /// A hint asked while the engine is to move.
+    pub engine_to_move: String,
+    /// The engine declines the player's draw offer.
+    pub draw_declined: String,
+    /// A takeback with no move of the player's to take back.
+    pub nothing_to_take_back: String,
+    /// The review asked before the game is over.
+    pub review_after_game: String,
+    /// The review has begun.
+    pub reviewing: String,
+    /// The review found no serious mistake.
+    pub no_mistakes: String,
+    /// One mistake: `{number}` the move number, `{move}` the move played,
+    /// `{loss}` one of the `loses_…` words below.
+    pub mistake: String,
+    /// The better move, said after the mistake.
+    pub better: String,
+    pub allows_mate: String,
+    pub misses_mate: String,
+    pub loses_queen: String,
+    pub loses_rook: String,
+    pub loses_piece: String,
+    pub loses_pawn: String,
+}
+
+impl Default for PracticeWords {
+    fn default() -> PracticeWords {
+        english("practice")
+    }
+}
+
 /// `[console]`: the words of the assistant's and arbiter's console page,
 /// beside the mirror's `[display]` words it also uses. Optional, English
 /// without it; a table that is there must be whole. `{…}` are filled in.
@@ -256,6 +309,12 @@ pub struct ConsoleWords {
     pub setup_fen: String,
     pub setup_960: String,
     pub set_up: String,
+    /// The practice buttons (a game against the engine).
+    pub practice: String,
+    pub hint: String,
+    pub evaluation: String,
+    pub practice_take_back: String,
+    pub review: String,
     pub scoresheet: String,
     pub download: String,
     /// `{color}` resigns, `{other}` wins.
@@ -585,6 +644,7 @@ mod tests {
                 assert_ne!(v.refusal, RefusalWords::default(), "{name}: [refusal]");
                 assert_ne!(v.console, ConsoleWords::default(), "{name}: [console]");
                 assert_ne!(v.opponent, OpponentWords::default(), "{name}: [opponent]");
+                assert_ne!(v.practice, PracticeWords::default(), "{name}: [practice]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");

@@ -20,6 +20,18 @@ pub use routes::routes;
 /// mirror's page (the board, the clocks, the themes, the stream) are put
 /// in where it says, by `mirror::page::assemble`, which the runtime calls.
 pub const PAGE: &str = include_str!("page.html");
+
+/// The console's page for a game with or without the engine: its
+/// practice buttons (hint, evaluation, takeback, review) only in a game
+/// where one player is the engine.
+pub fn page(practice: bool) -> String {
+    const FROM: &str = "<!-- practice -->";
+    const TO: &str = "<!-- /practice -->";
+    match (practice, PAGE.find(FROM), PAGE.find(TO)) {
+        (false, Some(a), Some(b)) if a < b => format!("{}{}", &PAGE[..a], &PAGE[b + TO.len()..]),
+        _ => PAGE.to_string(),
+    }
+}
 pub use section::ConsoleConfig;
 
 use crate::core::{Input, Stamped};
@@ -49,4 +61,20 @@ pub enum Answer {
     Done(Vec<Stamped>),
     /// Refused, and not journaled: the `refused` event says why.
     Refused(Stamped),
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_practice_buttons_are_on_the_page_of_a_game_against_the_engine_only() {
+        let with = super::page(true);
+        let without = super::page(false);
+        assert!(with.contains(r#"{"input":"hint"}"#));
+        assert!(with.contains(r#"{"input":"practice_take_back"}"#));
+        assert!(!without.contains(r#""input":"hint""#));
+        assert!(!without.contains("data-c=\"practice\""));
+        // Only that part is left out.
+        assert!(without.contains(r#"{"input":"times"}"#));
+        assert!(with.len() - without.len() < 1000);
+    }
 }

@@ -219,12 +219,17 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
     };
     if matches!(
         input,
-        Input::Announced(_) | Input::Restarted { .. } | Input::BoardLost | Input::BoardBack
+        Input::Announced(_)
+            | Input::Restarted { .. }
+            | Input::BoardLost
+            | Input::BoardBack
+            | Input::Analysis(_)
     ) {
         return refuse(
             StatusCode::BAD_REQUEST,
-            "`announced`, `restarted`, `board_lost` and `board_back` are pegboard's own \
-             inputs (the speaker's and the sensors'), not a console's",
+            "`announced`, `restarted`, `board_lost`, `board_back` and `analysis` are \
+             pegboard's own inputs (the speaker's, the sensors' and the engine's), not a \
+             console's",
         );
     }
     let (reply, answered) = tokio::sync::oneshot::channel();

@@ -227,6 +227,30 @@ pub enum Event {
     TouchReported {
         color: Side,
     },
+    /// Practice: the engine's best move for the player after `ply` moves.
+    Hint {
+        ply: u32,
+        uci: String,
+        san: String,
+        say: String,
+    },
+    /// Practice: who stands better after `ply` moves, from White's side:
+    /// `cp` centipawns, or a mate in `mate` moves (negative: Black mates).
+    Evaluation {
+        ply: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cp: Option<i32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mate: Option<i32>,
+        say: String,
+    },
+    /// The review after a game against the engine: each move with the
+    /// engine's score after it, and the player's serious mistakes marked
+    /// (`?`, `??`) with the better move; `say` tells the mistakes.
+    Review {
+        moves: Vec<Reviewed>,
+        say: String,
+    },
     /// A relayed move (the `move` input) or a retrace was refused and the
     /// game is unchanged: `given` is what was given (`Nf7`, `g8f6`, a
     /// ply), `reason` says why (see `docs/trace-format.md`), `article`
@@ -238,6 +262,22 @@ pub enum Event {
         article: Option<&'static str>,
         say: String,
     },
+}
+
+/// One move in a `review` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reviewed {
+    pub ply: u32,
+    /// The score after the move as PGN's `[%eval]` writes it (`0.35`,
+    /// `#-3`); none after a mate or stalemate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
+    /// `?` or `??` on the player's serious mistakes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<&'static str>,
+    /// The better move there (SAN), with a mark.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub better: Option<String>,
 }
 
 impl Event {
@@ -304,6 +344,9 @@ impl Event {
             Event::Refused { .. } => "refused",
             Event::TouchReported { .. } => "touch_reported",
             Event::Adjourned { .. } => "adjourned",
+            Event::Hint { .. } => "hint",
+            Event::Evaluation { .. } => "evaluation",
+            Event::Review { .. } => "review",
         }
     }
 
@@ -327,7 +370,10 @@ impl Event {
             | Event::Diverged { say, .. }
             | Event::Retraced { say, .. }
             | Event::Refused { say, .. }
-            | Event::Adjourned { say, .. } => Some(say),
+            | Event::Adjourned { say, .. }
+            | Event::Hint { say, .. }
+            | Event::Evaluation { say, .. }
+            | Event::Review { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

@@ -6,6 +6,7 @@ use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, File, Rank, Role, Square};
 
+use crate::core::analysis::{Analysis, Score};
 use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +101,22 @@ pub enum Input {
     /// The adjourned game is resumed: the sealed move is played and the
     /// clocks run again.
     Unseal,
+    /// Practice: the player asks for the engine's best move here.
+    Hint,
+    /// Practice: the player asks who stands better, and by how much.
+    Evaluation,
+    /// The engine's judgement of the position after `ply` moves (its best
+    /// move, its score from White's side): pegboard writes it into the
+    /// journal as it gets it, so that a replay says the same without an
+    /// engine.
+    Analysis(Analysis),
+    /// Practice: the player's last move and the engine's reply to it are
+    /// taken back; the boards are guided back and the clocks show what
+    /// they showed before the player's move, his own running.
+    PracticeTakeBack,
+    /// After a game against the engine: go through it with the engine and
+    /// say the player's serious mistakes.
+    Review,
 }
 
 /// A position the arbiter sets up.
@@ -176,7 +193,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 33] = [
+    pub const NAMES: [&'static str; 38] = [
         "promote",
         "adjust",
         "clock",
@@ -210,6 +227,11 @@ impl Input {
         "setup",
         "adjourn",
         "unseal",
+        "hint",
+        "evaluation",
+        "analysis",
+        "practice_take_back",
+        "review",
     ];
 
     /// The input's name as written in a trace.
@@ -248,6 +270,11 @@ impl Input {
             Input::Setup(_) => "setup",
             Input::Adjourn(_) => "adjourn",
             Input::Unseal => "unseal",
+            Input::Hint => "hint",
+            Input::Evaluation => "evaluation",
+            Input::Analysis(_) => "analysis",
+            Input::PracticeTakeBack => "practice_take_back",
+            Input::Review => "review",
         }
     }
 }
@@ -307,6 +334,12 @@ pub struct InputFields<'a> {
     pub fen: Option<&'a str>,
     /// …a Chess960 start number.
     pub chess960: Option<u32>,
+    /// `analysis`: the score in centipawns, or…
+    pub cp: Option<i64>,
+    /// …a mate in this many moves (both from White's side).
+    pub mate: Option<i64>,
+    /// `analysis`: how deep the engine looked.
+    pub depth: Option<u32>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -337,6 +370,50 @@ fn relayed(input: &str, uci: Option<&str>, san: Option<&str>) -> Result<Relayed,
             "input `{input}` needs either a `uci` (\"g8f6\") or a `san` (\"Nf6\")"
         )),
     }
+}
+
+/// The largest score in centipawns an `analysis` may give (a hundred
+/// queens), and the longest mate.
+const MAX_CP: i64 = 100_000;
+const MAX_MATE: i64 = 500;
+
+/// An `analysis` input's fields: `ply`, `cp` or `mate`, `depth`, and the
+/// best move as `uci` when there is one.
+fn analysis(f: &InputFields) -> Result<Analysis, String> {
+    let ply = f
+        .ply
+        .ok_or("input `analysis` needs a `ply`: the moves made before the position")?;
+    let score = match (f.cp, f.mate) {
+        (Some(cp), None) if cp.abs() <= MAX_CP => Score::Cp(cp as i32),
+        (None, Some(n)) if n != 0 && n.abs() <= MAX_MATE => Score::Mate(n as i32),
+        (Some(_), None) => return Err(format!("input `analysis`: `cp` must be within ±{MAX_CP}")),
+        (None, Some(_)) => {
+            return Err(format!(
+                "input `analysis`: `mate` must be from 1 to {MAX_MATE} moves, negative when Black mates"
+            ));
+        }
+        _ => {
+            return Err(
+                "input `analysis` needs either a `cp` (centipawns) or a `mate`, from White's side"
+                    .to_string(),
+            );
+        }
+    };
+    let best = match f.uci {
+        Some(u) => Some(u.parse::<UciMove>().map_err(|_| {
+            format!(
+                "input `analysis`: `uci` must be a move in UCI such as \"g8f6\", not \"{}\"",
+                crate::text::quote::short(u)
+            )
+        })?),
+        None => None,
+    };
+    Ok(Analysis {
+        ply,
+        best,
+        score,
+        depth: f.depth.unwrap_or(0),
+    })
 }
 
 fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
@@ -385,9 +462,13 @@ impl Input {
             (
                 "ply",
                 f.ply.is_some(),
-                name == "announced" || name == "retrace" || name == "take_back",
+                matches!(name, "announced" | "retrace" | "take_back" | "analysis"),
             ),
-            ("uci", f.uci.is_some(), name == "move" || name == "adjourn"),
+            (
+                "uci",
+                f.uci.is_some(),
+                matches!(name, "move" | "adjourn" | "analysis"),
+            ),
             ("san", f.san.is_some(), name == "move" || name == "adjourn"),
             ("fen", f.fen.is_some(), name == "setup"),
             ("chess960", f.chess960.is_some(), name == "setup"),
@@ -396,6 +477,9 @@ impl Input {
             ("white_moves", f.white_moves.is_some(), sets_clock),
             ("black_moves", f.black_moves.is_some(), sets_clock),
             ("clocks", f.clocks.is_some(), name == "restarted"),
+            ("cp", f.cp.is_some(), name == "analysis"),
+            ("mate", f.mate.is_some(), name == "analysis"),
+            ("depth", f.depth.is_some(), name == "analysis"),
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
@@ -579,6 +663,11 @@ impl Input {
                 }
                 Input::Setup(setup)
             }
+            "hint" => Input::Hint,
+            "evaluation" => Input::Evaluation,
+            "practice_take_back" => Input::PracticeTakeBack,
+            "review" => Input::Review,
+            "analysis" => Input::Analysis(analysis(f).map_err(bad)?),
             other => {
                 return Err(InputError::Unknown(
                     crate::text::quote::short(other).to_string(),
@@ -629,6 +718,19 @@ impl Input {
                 )
             }
             Input::Setup(Setup::Chess960(n)) => format!(r#","chess960":{n}"#),
+            Input::Analysis(a) => {
+                let best = a.best.map(|u| format!(r#","uci":"{u}""#));
+                let score = match a.score {
+                    Score::Cp(cp) => format!(r#","cp":{cp}"#),
+                    Score::Mate(n) => format!(r#","mate":{n}"#),
+                };
+                format!(
+                    r#","ply":{}{}{score},"depth":{}"#,
+                    a.ply,
+                    best.unwrap_or_default(),
+                    a.depth
+                )
+            }
             Input::Restarted { hold: true } => String::new(),
             Input::Restarted { hold: false } => r#","clocks":"running""#.to_string(),
             Input::SetClock(c) => [
@@ -658,7 +760,9 @@ impl Input {
         const TEXTS: [&str; 9] = [
             "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen",
         ];
-        const NUMBERS: [&str; 8] = [
+        const SIGNED: [&str; 2] = ["cp", "mate"];
+        const NUMBERS: [&str; 9] = [
+            "depth",
             "chess960",
             "count",
             "rank",
@@ -671,6 +775,8 @@ impl Input {
         for (key, value) in object {
             let ok = if TEXTS.contains(&key.as_str()) {
                 value.is_string()
+            } else if SIGNED.contains(&key.as_str()) {
+                value.is_i64()
             } else if NUMBERS.contains(&key.as_str()) {
                 value.is_u64()
             } else {
@@ -716,6 +822,9 @@ impl Input {
                 san: s("san"),
                 fen: s("fen"),
                 chess960: small("chess960")?,
+                cp: object.get("cp").and_then(|x| x.as_i64()),
+                mate: object.get("mate").and_then(|x| x.as_i64()),
+                depth: small("depth")?,
             },
         )
     }
@@ -743,6 +852,13 @@ mod tests {
             r#"{"input":"repeat","count":"two"}"#,
             r#"{"input":"repeat","count":-1}"#,
             r#"{"input":"retrace","ply":99999999999}"#,
+            r#"{"input":"analysis","ply":2,"cp":10,"mate":2}"#,
+            r#"{"input":"analysis","ply":2}"#,
+            r#"{"input":"analysis","ply":2,"mate":0}"#,
+            r#"{"input":"analysis","cp":10}"#,
+            r#"{"input":"analysis","ply":2,"cp":"10"}"#,
+            r#"{"input":"analysis","ply":2,"cp":10,"uci":"castle"}"#,
+            r#"{"input":"hint","cp":10}"#,
             r#"["clock"]"#,
             r#"{"color":"white"}"#,
             "not json",
@@ -808,6 +924,22 @@ mod tests {
             Input::Setup(Setup::Chess960(0)),
             Input::Adjourn(Relayed::San("Nf6".parse().expect("san"))),
             Input::Unseal,
+            Input::Hint,
+            Input::Evaluation,
+            Input::Analysis(Analysis {
+                ply: 12,
+                best: Some("g1f3".parse().expect("uci")),
+                score: Score::Cp(-35),
+                depth: 14,
+            }),
+            Input::Analysis(Analysis {
+                ply: 0,
+                best: None,
+                score: Score::Mate(-3),
+                depth: 0,
+            }),
+            Input::PracticeTakeBack,
+            Input::Review,
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

@@ -7,6 +7,7 @@
 //! [`sections`] are the configuration file's tables that make the
 //! [`Settings`]: `[debounce]`, `[tracker]`, `[clock]` and `[game]`.
 
+pub mod analysis;
 pub mod clock;
 pub mod controller;
 pub mod debounce;

@@ -38,6 +38,10 @@ pub struct EngineConfig {
     /// The engine's priority below pegboard's (`nice`, 0 to 19): the scan
     /// loop is never late because the engine thinks.
     pub nice: u8,
+    /// How deep the engine looks, in plies, for a hint, an evaluation, a
+    /// draw offer and the review after the game. It looks at full
+    /// strength then, whatever it plays at.
+    pub analysis_depth: u32,
 }
 
 impl Default for EngineConfig {
@@ -52,6 +56,7 @@ impl Default for EngineConfig {
             nodes: None,
             movetime_ms: None,
             nice: 10,
+            analysis_depth: 14,
         }
     }
 }
@@ -74,6 +79,12 @@ impl std::fmt::Display for OptionValue {
         }
     }
 }
+
+/// The deepest analysis asked for: deeper takes minutes a move.
+const MAX_ANALYSIS_DEPTH: u32 = 40;
+
+/// The options that limit an engine's strength, left out when it analyses.
+const STRENGTH_OPTIONS: [&str; 3] = ["UCI_LimitStrength", "UCI_Elo", "Skill Level"];
 
 /// Where a program named without a path is looked for after `PATH`.
 const GAMES: [&str; 2] = ["/usr/games", "/usr/local/games"];
@@ -116,6 +127,15 @@ impl EngineConfig {
                 format!("{} is past 19, the lowest priority", self.nice),
             ));
         }
+        if !(1..=MAX_ANALYSIS_DEPTH).contains(&self.analysis_depth) {
+            out.push((
+                "analysis_depth",
+                format!(
+                    "{} is not from 1 to {MAX_ANALYSIS_DEPTH} plies",
+                    self.analysis_depth
+                ),
+            ));
+        }
         if self.movetime_ms == Some(0) {
             out.push((
                 "movetime_ms",
@@ -133,6 +153,26 @@ impl EngineConfig {
             ));
         }
         out
+    }
+
+    /// The same engine at full strength, for analysis: no Elo, level,
+    /// depth, nodes or move time, and none of the options that weaken it.
+    pub fn analyst(&self) -> EngineConfig {
+        let mut options = self.options.clone();
+        options.retain(|name, _| {
+            !STRENGTH_OPTIONS
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(name))
+        });
+        EngineConfig {
+            options,
+            elo: None,
+            level: None,
+            depth: None,
+            nodes: None,
+            movetime_ms: None,
+            ..self.clone()
+        }
     }
 
     /// How the engine's strength is named on a scoresheet: "Stockfish

@@ -204,6 +204,14 @@ pub enum Action {
     /// to-rank. A promotion becomes the piece last chosen with `promote`
     /// (a queen if none).
     Relay,
+    /// Practice against the engine: its best move for the player.
+    Hint,
+    /// Practice: who stands better, in words.
+    Evaluation,
+    /// Practice: take back the player's last move and the engine's reply.
+    TakeBack,
+    /// After a game against the engine: the spoken review.
+    Review,
     /// Say the console's secret (or PIN) aloud, for the player to give to
     /// his assistant. It goes to the voices only: no event, no journal.
     ConsoleToken,
@@ -211,7 +219,7 @@ pub enum Action {
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -239,6 +247,10 @@ impl Action {
             "differences" => Action::Differences,
             "relay" => Action::Relay,
             "console_token" => Action::ConsoleToken,
+            "hint" => Action::Hint,
+            "evaluation" => Action::Evaluation,
+            "takeback" => Action::TakeBack,
+            "review" => Action::Review,
             _ => match name
                 .strip_prefix("digit")
                 .and_then(|d| d.parse::<u8>().ok())
@@ -328,6 +340,10 @@ impl Keypad {
             Action::Resume => Input::Resume,
             Action::NewGame => Input::NewGame,
             Action::ToReplicate => Input::ToReplicate,
+            Action::Hint => Input::Hint,
+            Action::Evaluation => Input::Evaluation,
+            Action::TakeBack => Input::PracticeTakeBack,
+            Action::Review => Input::Review,
             Action::Differences => Input::Differences,
             Action::PromoteNext => {
                 self.promotion = (self.promotion + 1) % PROMOTION_ORDER.len();
@@ -576,7 +592,8 @@ mod tests {
 
     #[test]
     fn unknown_action_lists_the_known_ones() {
-        let e = Action::parse("hint").unwrap_err();
-        assert!(e.contains("\"hint\"") && e.contains("draw_offer"), "{e}");
+        let e = Action::parse("hints").unwrap_err();
+        assert!(e.contains("\"hints\"") && e.contains("draw_offer"), "{e}");
+        assert_eq!(Action::parse("takeback"), Ok(Action::TakeBack));
     }
 }

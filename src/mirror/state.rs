@@ -468,6 +468,10 @@ impl MirrorState {
                 });
             }
             Event::Adjourned { say, .. } => self.status = status("adjourned", say, Vec::new()),
+            // Practice: shown as said, for a player who can read some.
+            Event::Hint { say, .. } => self.status = status("hint", say, Vec::new()),
+            Event::Evaluation { say, .. } => self.status = status("evaluation", say, Vec::new()),
+            Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
             Event::Replicate { .. }
             | Event::Replicated { .. }
             | Event::Announced { .. }

@@ -4,7 +4,9 @@
 //! Seven Tag Roster, `TimeControl`, `Termination` (and for Chess960 or a
 //! set-up position `Variant`, `SetUp` and `FEN`), each move with the
 //! mover's clock after it as `[%clk h:mm:ss]`, and a draw offer as `(=)`
-//! in the comment after the move it was made with (9.1b).
+//! in the comment after the move it was made with (9.1b). After a review
+//! against the engine, each move's score is `[%eval …]`, the player's
+//! mistakes are marked `?` and `??`, and the better move is a variation.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +28,11 @@ struct ScoreMove {
     /// The mover's time after the move, in ms.
     clk: Option<u64>,
     draw_offer: bool,
+    /// From the review: the score after the move (`[%eval]`), its mark,
+    /// and the better move (SAN), written as a variation.
+    eval: Option<String>,
+    mark: Option<&'static str>,
+    better: Option<String>,
 }
 
 /// A game's scoresheet.
@@ -109,6 +116,9 @@ impl Scoresheet {
                     color: color.0,
                     clk: None,
                     draw_offer: offer,
+                    eval: None,
+                    mark: None,
+                    better: None,
                 });
                 true
             }
@@ -148,6 +158,20 @@ impl Scoresheet {
                 match self.moves.last_mut() {
                     Some(m) => m.draw_offer = true,
                     None => self.offer_before_move = true,
+                }
+                true
+            }
+            // The review after a game against the engine.
+            Event::Review { moves, .. } => {
+                for r in moves {
+                    if let Some(m) = (r.ply as usize)
+                        .checked_sub(1)
+                        .and_then(|i| self.moves.get_mut(i))
+                    {
+                        m.eval = r.eval.clone();
+                        m.mark = r.mark;
+                        m.better = r.better.clone();
+                    }
                 }
                 true
             }
@@ -199,16 +223,24 @@ impl Scoresheet {
                 Color::Black if i == 0 => tokens.push(format!("{number}...")),
                 Color::Black => {}
             }
-            tokens.push(m.san.clone());
+            tokens.push(format!("{}{}", m.san, m.mark.unwrap_or("")));
             let mut comment = Vec::new();
             if m.draw_offer {
                 comment.push("(=)".to_string());
+            }
+            if let Some(eval) = &m.eval {
+                comment.push(format!("[%eval {eval}]"));
             }
             if let Some(ms) = m.clk {
                 comment.push(format!("[%clk {}]", clk(ms)));
             }
             if !comment.is_empty() {
                 tokens.push(format!("{{ {} }}", comment.join(" ")));
+            }
+            if let Some(better) = &m.better {
+                let dots = if m.color == Color::White { "." } else { "..." };
+                tokens.push(format!("({number}{dots}"));
+                tokens.push(format!("{better})"));
             }
             if m.color == Color::Black {
                 // At the largest number the number stays, as the

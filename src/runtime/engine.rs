@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use shakmaty::{ByColor, Color, EnPassantMode, Position};
 
+use crate::core::analysis::{Analysis, Score};
 use crate::core::input::Relayed;
 use crate::core::{Controller, Input, Seat, Stamped};
 use crate::engine::uci::{Go, position};
@@ -35,7 +36,15 @@ pub(crate) struct EngineTurns {
     told_illegal: Option<(String, u32)>,
     /// No ask before this instant (after an illegal answer).
     ask_after: u64,
+    /// The same engine at full strength, for hints, evaluations, draw
+    /// offers and the review; started the first time it is needed.
+    analyst: Option<crate::engine::Seat>,
+    /// The position last given to the analyst (its FEN and ply).
+    analysing: Option<(String, u32)>,
 }
+
+/// The longest an analysis may take before the analyst counts as hung.
+const ANALYSIS_WITHIN: Duration = Duration::from_secs(30);
 
 /// How long after an illegal answer the engine is asked again (ms).
 const RETRY_ILLEGAL_MS: u64 = 1000;
@@ -56,6 +65,8 @@ impl EngineTurns {
             game_start: None,
             told_illegal: None,
             ask_after: 0,
+            analyst: None,
+            analysing: None,
         })
     }
 
@@ -71,25 +82,54 @@ impl EngineTurns {
         if self.asked.as_ref() == Some(&here) {
             return;
         }
-        let mode = game.castling_mode();
-        let start = shakmaty::fen::Fen::from_position(game.start_position(), EnPassantMode::Legal)
-            .to_string();
-        let moves: Vec<String> = game
-            .moves()
-            .iter()
-            .map(|m| m.m.to_uci(mode).to_string())
-            .collect();
+        let (start, command) = position_after(game, game.ply());
         let new_game = self.game_start.as_ref() != Some(&start) || game.ply() < 2;
         self.game_start = Some(start.clone());
         let (go, think) = self.go(t, c);
         self.seat.ask(Ask {
             ply: game.ply(),
-            position: position(&start, &moves),
+            position: command,
             go,
             think,
             new_game,
         });
         self.asked = Some(here);
+    }
+
+    /// Gives the analyst the position the game wants judged (the player
+    /// asked a hint, an evaluation, or offered a draw; or the review),
+    /// once.
+    pub(crate) fn analyse(&mut self, c: &Controller) {
+        let Some(ply) = c.wanted_analysis() else {
+            return;
+        };
+        let game = c.game();
+        let Some(pos) = game.position_at(ply) else {
+            return;
+        };
+        let here = (
+            shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            ply,
+        );
+        if self.analysing.as_ref() == Some(&here) {
+            return;
+        }
+        let chess960 = game.castling_mode() == shakmaty::CastlingMode::Chess960;
+        let analyst = self
+            .analyst
+            .get_or_insert_with(|| crate::engine::Seat::open(self.config.analyst(), chess960));
+        let (_, command) = position_after(game, ply);
+        analyst.ask(Ask {
+            ply,
+            position: command,
+            go: Go {
+                depth: Some(self.config.analysis_depth),
+                ..Go::default()
+            },
+            think: ANALYSIS_WITHIN,
+            new_game: self.analysing.is_none(),
+        });
+        self.analysing = Some(here);
     }
 
     /// How the engine thinks for this move, and the longest that takes.
@@ -145,13 +185,24 @@ impl EngineTurns {
         events: &mut Vec<Stamped>,
         notes: &mut Vec<String>,
     ) -> Vec<crate::engine::EngineError> {
-        let mut troubles = Vec::new();
+        let mut troubles = self.feed_analyses(t, keeper, events, notes);
         for report in self.seat.reports() {
             match report {
                 Report::Move { ply, thought } => {
                     let c = keeper.controller();
                     let game = c.game();
-                    if game.ply() != ply || game.is_over() || !self.plays[game.turn()] {
+                    let here = (game.fen(), game.ply());
+                    if self.asked.as_ref() != Some(&here)
+                        || game.ply() != ply
+                        || game.is_over()
+                        || !self.plays[game.turn()]
+                    {
+                        // An answer about a position no longer standing
+                        // (taken back meanwhile): the one standing is
+                        // asked, even if it comes back as it was.
+                        if self.asked.as_ref().is_some_and(|(_, p)| *p == ply) {
+                            self.asked = None;
+                        }
                         continue;
                     }
                     let input = Input::Move(Relayed::Uci(thought.uci));
@@ -190,6 +241,82 @@ impl EngineTurns {
         }
         troubles
     }
+
+    /// The analyst's reports: an answer about the position the game still
+    /// wants judged goes to it as the `analysis` input (journaled);
+    /// trouble goes to the log and is returned for the player.
+    fn feed_analyses(
+        &mut self,
+        t: u64,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) -> Vec<crate::engine::EngineError> {
+        let mut troubles = Vec::new();
+        let analysed = self
+            .analyst
+            .as_ref()
+            .map(|a| a.reports())
+            .unwrap_or_default();
+        for report in analysed {
+            match report {
+                Report::Move { ply, thought } => {
+                    let c = keeper.controller();
+                    let asked = self.analysing.take();
+                    let Some(pos) = c.game().position_at(ply) else {
+                        continue;
+                    };
+                    let fen = shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal);
+                    if asked != Some((fen.to_string(), ply)) || c.wanted_analysis() != Some(ply) {
+                        // An answer about a position no longer wanted.
+                        self.analysing = asked.filter(|(_, p)| *p != ply);
+                        continue;
+                    }
+                    let Some(score) = thought.score else {
+                        notes.push(format!(
+                            "engine: its analysis of ply {ply} gave no score; it is asked again"
+                        ));
+                        continue;
+                    };
+                    // The engine scores for the side to move; the game
+                    // keeps White's side (the same sign change both ways).
+                    let score = match score {
+                        crate::engine::uci::Score::Cp(cp) => Score::Cp(cp),
+                        crate::engine::uci::Score::Mate(n) => Score::Mate(n),
+                    }
+                    .for_side(pos.turn());
+                    let input = Input::Analysis(Analysis {
+                        ply,
+                        best: Some(thought.uci),
+                        score,
+                        depth: thought.depth.unwrap_or(0),
+                    });
+                    keeper.input(t, input, events);
+                }
+                Report::Trouble(e) => {
+                    notes.push(format!("engine (analysis): {e}; it is started again"));
+                    troubles.push(e);
+                }
+            }
+        }
+        troubles
+    }
+}
+
+/// The position after `ply` moves of `game` as a UCI `position` command,
+/// with the start position's FEN.
+fn position_after(game: &crate::core::Game, ply: u32) -> (String, String) {
+    let mode = game.castling_mode();
+    let start =
+        shakmaty::fen::Fen::from_position(game.start_position(), EnPassantMode::Legal).to_string();
+    let moves: Vec<String> = game
+        .moves()
+        .iter()
+        .take(ply as usize)
+        .map(|m| m.m.to_uci(mode).to_string())
+        .collect();
+    let command = position(&start, &moves);
+    (start, command)
 }
 
 /// Tells whether `config` names an engine that starts and speaks UCI

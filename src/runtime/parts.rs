@@ -56,8 +56,11 @@ pub fn voice_language(config: &Config, words: &Phrasebook) -> VoiceLanguage {
 /// the side its board is seen from, and its page in `words`' language.
 pub fn mirror_view(config: &Config, words: &Vocabulary) -> View {
     let blind: shakmaty::Color = config.buttons.player.into();
+    let practice = [&config.game.white_moves_on, &config.game.black_moves_on]
+        .iter()
+        .any(|seat| crate::core::Seat::parse(seat) == crate::core::Seat::Engine);
     View::new(blind, config.mirror.orientation.seen_by(blind), words)
-        .with_console(crate::console::PAGE, words)
+        .with_console(&crate::console::page(practice), words)
 }
 
 /// What in `[speech]` would leave the blind player without words, each

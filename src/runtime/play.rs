@@ -274,6 +274,7 @@ impl Session<'_> {
         // it.
         if let Some(e) = &mut self.engine {
             e.ask(t, self.keeper.controller());
+            e.analyse(self.keeper.controller());
         }
         notes.extend(self.keeper.notes());
         self.send_out(t, notes, out)

@@ -222,7 +222,10 @@ impl Utterance {
             Event::Restored { .. } => (Kind::Board, Some(Earcon::Restored), None),
             Event::Unconfirmed { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
-            Event::Say { .. } => (Kind::Answer, None, None),
+            Event::Say { .. }
+            | Event::Hint { .. }
+            | Event::Evaluation { .. }
+            | Event::Review { .. } => (Kind::Answer, None, None),
             Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {
                 (Kind::Game, None, None)
             }

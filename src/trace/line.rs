@@ -98,6 +98,9 @@ struct Line<'a> {
     #[serde(borrow)]
     fen: Option<Cow<'a, str>>,
     chess960: Option<u32>,
+    cp: Option<i64>,
+    mate: Option<i64>,
+    depth: Option<u32>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -150,6 +153,9 @@ fn input(line: &Line) -> Result<Input, String> {
             san: line.san.as_deref(),
             fen: line.fen.as_deref(),
             chess960: line.chess960,
+            cp: line.cp,
+            mate: line.mate,
+            depth: line.depth,
         },
     )
     .map_err(|e| e.to_string())

@@ -82,6 +82,8 @@ impl Controller {
                             say: self.words.draw_offer(color),
                         },
                     });
+                    // Against the engine, its judgement answers.
+                    self.ask_engine(t, &input, out);
                 }
             }
             Input::DrawClaim(color) => {
@@ -186,6 +188,10 @@ impl Controller {
                     self.play(t, None, m, false, out);
                 }
             }
+            Input::Hint | Input::Evaluation => self.ask_engine(t, &input, out),
+            Input::Analysis(a) => self.analysis(t, a, out),
+            Input::PracticeTakeBack => self.practice_take_back(t, out),
+            Input::Review => self.review(t, out),
             Input::Differences => {
                 let text = self.differences_text(BLIND_BOARD);
                 self.say(t, text, out);
@@ -347,7 +353,7 @@ impl Controller {
     /// The arbiter takes the game back to the position after `ply` moves
     /// (E2.8). The clocks stay as they are until he sets them; every board
     /// is guided back, square by square.
-    fn retrace(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
+    pub(super) fn retrace(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
         if let Some(refused) = self.refusal(t, &Input::Retrace(ply)) {
             out.push(refused);
             return;
@@ -358,6 +364,7 @@ impl Controller {
             .map(|b| b.tracker.shown(&self.game))
             .collect();
         self.game.retrace(ply);
+        self.practice_retraced(ply);
         self.relayed_last = None;
         self.announced = self.announced.min(ply);
         self.new_game_asked = None;

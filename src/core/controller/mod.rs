@@ -25,6 +25,7 @@ use crate::announce::phrases::{Notice, Phrasebook};
 
 mod arbiter;
 mod inputs;
+mod practice;
 
 /// The boards a game is played with: `named`, and every board a player
 /// moves on (`settings.seats`), each once.
@@ -75,6 +76,9 @@ pub struct Controller {
     /// The last move relayed from the console, which may be taken back
     /// for a short while: the ply it made, when, and the clock before it.
     relayed_last: Option<RelayedLast>,
+    /// Practice against the engine: what the player asked of it, the
+    /// review, the clocks before each move.
+    practice: practice::Practice,
 }
 
 /// A relayed move that can still be taken back (the assistant relayed a
@@ -147,6 +151,7 @@ impl Controller {
             next_start: None,
             sealed: None,
             relayed_last: None,
+            practice: practice::Practice::default(),
         }
     }
 
@@ -493,6 +498,7 @@ impl Controller {
             .iter()
             .map(|b| b.tracker.shown(&self.game))
             .collect();
+        self.keep_clock(t);
         let Some(played) = self.game.play(m) else {
             return;
         };

@@ -1,0 +1,340 @@
+//! Practice against the engine, through traces: the hint, the
+//! evaluation, the takeback (the board guided back, the clocks as they
+//! were), the draw offer the engine judges, and the review after the game
+//! with its marks and `[%eval]` comments read back by python-chess. The
+//! engine's answers are given as the `analysis` inputs pegboard journals
+//! (tests/engine.rs gets them from the real Stockfish).
+
+mod common;
+
+use common::{of, parse, run_with, sans, says, with_clock};
+use pegboard::core::Settings;
+use serde_json::Value;
+
+/// The blind player is White on the pegged board; Black is the engine.
+const PRACTICE: &str = r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"engine"}"#;
+
+/// How long a square's reading must hold (the default `debounce_ms`).
+const DEBOUNCE: u64 = 20;
+
+/// 1. e4 e5 made and replicated; White to move.
+const OPENING: &str = r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":3000,"input":"move","uci":"e7e5"}
+{"t":3100,"input":"announced","ply":2}
+{"t":4000,"lift":"e7"}
+{"t":4200,"place":"e5"}"#;
+
+fn practice(lines: &str, settings: Settings) -> Vec<Value> {
+    run_with(&parse(&format!("{PRACTICE}\n{OPENING}\n{lines}")), settings)
+}
+
+#[test]
+fn a_hint_is_the_engines_best_move_said_when_its_analysis_comes() {
+    let ev = practice(
+        r#"{"t":5000,"input":"analysis","ply":2,"uci":"d2d4","cp":40,"depth":14}
+{"t":6000,"input":"hint"}
+{"t":6500,"input":"analysis","ply":2,"uci":"g1f3","cp":35,"depth":14}
+{"t":7000,"input":"analysis","ply":2,"uci":"b1c3","cp":30,"depth":14}"#,
+        Settings::default(),
+    );
+    // An analysis nobody asked for says nothing; the one after the
+    // question is answered once.
+    let hints = of(&ev, "hint");
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    assert_eq!(hints[0]["t"], 6500);
+    assert_eq!(hints[0]["san"], "Nf3");
+    assert_eq!(hints[0]["uci"], "g1f3");
+    assert_eq!(hints[0]["say"], "Tipp: Springer Felix drei.");
+    // The game is unchanged.
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+}
+
+#[test]
+fn a_hint_asked_while_the_engine_is_to_move_or_without_an_engine_is_declined() {
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":2000,"input":"hint"}
+{"t":2500,"input":"analysis","ply":1,"uci":"e7e5","cp":30,"depth":14}"#
+        )),
+        Settings::default(),
+    );
+    assert!(of(&ev, "hint").is_empty());
+    assert!(says(&ev).contains(&"Die Maschine ist am Zug."), "{ev:?}");
+    let alone = common::run(
+        r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"input":"hint"}
+{"t":1100,"input":"evaluation"}
+{"t":1200,"input":"practice_take_back"}
+{"t":1300,"input":"review"}"#,
+    );
+    assert_eq!(
+        says(&alone),
+        ["Das geht nur in einer Partie gegen die Maschine."; 4]
+    );
+}
+
+#[test]
+fn the_evaluation_says_who_stands_better_in_words_not_centipawns() {
+    let cases = [
+        (r#""cp":12"#, "Die Stellung ist ausgeglichen."),
+        (r#""cp":-45"#, "Schwarz steht etwas besser."),
+        (r#""cp":180"#, "Weiß steht deutlich besser."),
+        (r#""cp":-650"#, "Schwarz steht auf Gewinn."),
+        (r#""mate":3"#, "Weiß setzt in 3 Zügen matt."),
+        (r#""mate":-1"#, "Schwarz setzt im nächsten Zug matt."),
+    ];
+    for (score, said) in cases {
+        let ev = practice(
+            &format!(
+                r#"{{"t":6000,"input":"evaluation"}}
+{{"t":6500,"input":"analysis","ply":2,"uci":"g1f3",{score},"depth":14}}"#
+            ),
+            Settings::default(),
+        );
+        let evaluations = of(&ev, "evaluation");
+        assert_eq!(evaluations.len(), 1, "{score}");
+        assert_eq!(evaluations[0]["say"], said, "{score}");
+        assert!(
+            !said.chars().any(|c| c.is_ascii_digit()) || score.contains("mate"),
+            "no centipawns are said"
+        );
+    }
+}
+
+#[test]
+fn a_takeback_undoes_the_players_move_and_the_engines_reply_and_guides_the_board_back() {
+    // 5+0. White's clock starts with the game; each side's stops when his
+    // move is announced.
+    let ev = practice(
+        r#"{"t":10000,"lift":"g1"}
+{"t":10200,"place":"f3"}
+{"t":10300,"input":"announced","ply":3}
+{"t":14000,"input":"move","uci":"b8c6"}
+{"t":14100,"input":"announced","ply":4}
+{"t":20000,"input":"practice_take_back"}
+{"t":22000,"lift":"f3"}
+{"t":22300,"place":"g1"}
+{"t":25000,"lift":"d2"}
+{"t":25200,"place":"d4"}"#,
+        with_clock("300"),
+    );
+    // Nf3 and Nc6 are gone; d4 is played instead.
+    assert_eq!(sans(&ev), ["e4", "e5", "Nf3", "Nc6", "d4"]);
+    let retraced = of(&ev, "retraced");
+    assert_eq!(retraced.len(), 1);
+    assert_eq!(retraced[0]["ply"], 2);
+    assert_eq!(
+        of(&ev, "move").last().map(|m| (&m["ply"], &m["san"])),
+        Some((&serde_json::json!(3), &serde_json::json!("d4")))
+    );
+    // The board is guided back: the knight from f3 to g1 (Nc6 was never
+    // made on it), and the board is seen to show the game again.
+    let replicate = of(&ev, "replicate")
+        .into_iter()
+        .find(|r| r["t"] == 20000)
+        .expect("the board is guided back");
+    assert_eq!(
+        replicate["missing"],
+        serde_json::json!([{"square":"g1","piece":"N"}])
+    );
+    assert_eq!(replicate["extra"], serde_json::json!(["f3"]));
+    assert!(
+        of(&ev, "replicated")
+            .iter()
+            .any(|r| r["t"] == 22300 + DEBOUNCE && r["ply"] == 2)
+    );
+    // The clocks show what they showed when Nf3 was made, White's running:
+    // White's ran from 0 to 1200 and from 3100 to Nf3 (placed at 10200,
+    // seen after the debounce); Black's from 1200 to 3100.
+    let set = of(&ev, "clock")
+        .into_iter()
+        .find(|c| c["cause"] == "set")
+        .expect("the clocks set back");
+    assert_eq!(set["t"], 20000);
+    assert_eq!(set["running"], "white");
+    assert_eq!(
+        set["white"]["remaining_ms"],
+        300_000 - 1200 - (10200 + DEBOUNCE - 3100)
+    );
+    assert_eq!(set["black"]["remaining_ms"], 300_000 - (3100 - 1200));
+    assert_eq!(set["white"]["moves"], 1);
+    assert_eq!(set["black"]["moves"], 1);
+}
+
+#[test]
+fn a_takeback_with_no_move_of_the_players_is_declined() {
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{}",
+            r#"{"t":1000,"input":"practice_take_back"}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(says(&ev), ["Es gibt keinen Zug zurückzunehmen."]);
+    assert!(of(&ev, "retraced").is_empty());
+}
+
+#[test]
+fn art_9_1_the_engine_accepts_a_draw_offer_only_when_its_evaluation_says_so() {
+    // White offers after his move; Black, the engine, is to move. From
+    // Black's side a score of +120 for White is worse than half a pawn:
+    // accepted. At −200 it stands better: declined.
+    let offer = |score: &str| {
+        practice(
+            &format!(
+                r#"{{"t":10000,"lift":"g1"}}
+{{"t":10200,"place":"f3"}}
+{{"t":10300,"input":"draw_offer","color":"white"}}
+{{"t":10400,"input":"announced","ply":3}}
+{{"t":12000,"input":"analysis","ply":3,"uci":"b8c6",{score},"depth":14}}"#
+            ),
+            Settings::default(),
+        )
+    };
+    let accepted = offer(r#""cp":120"#);
+    let over = of(&accepted, "game_over");
+    assert_eq!(over.len(), 1);
+    assert_eq!(over[0]["result"], "1/2-1/2");
+    assert_eq!(over[0]["reason"], "agreement");
+    let declined = offer(r#""cp":-200"#);
+    assert!(of(&declined, "game_over").is_empty());
+    assert!(says(&declined).contains(&"Die Maschine lehnt das Remis ab."));
+}
+
+/// 1. f3 e5 2. g4?? Qh4#: the player, White, blunders into mate.
+const FOOLS_MATE: &str = r#"{"t":1000,"lift":"f2"}
+{"t":1100,"place":"f3"}
+{"t":1200,"input":"announced","ply":1}
+{"t":3000,"input":"move","uci":"e7e5"}
+{"t":3100,"input":"announced","ply":2}
+{"t":4000,"lift":"e7"}
+{"t":4200,"place":"e5"}
+{"t":5000,"lift":"g2"}
+{"t":5100,"place":"g4"}
+{"t":5200,"input":"announced","ply":3}
+{"t":7000,"input":"move","uci":"d8h4"}
+{"t":7100,"input":"announced","ply":4}"#;
+
+/// The engine's judgement of each position of the fool's mate but the
+/// last (mate: no engine is asked about it).
+const FOOLS_ANALYSIS: &str = r#"{"t":20000,"input":"analysis","ply":0,"uci":"e2e4","cp":25,"depth":14}
+{"t":20100,"input":"analysis","ply":1,"uci":"e7e5","cp":-60,"depth":14}
+{"t":20200,"input":"analysis","ply":2,"uci":"b1c3","cp":-70,"depth":14}
+{"t":20300,"input":"analysis","ply":3,"uci":"d8h4","mate":-1,"depth":14}"#;
+
+#[test]
+fn the_review_says_each_serious_mistake_with_the_better_move() {
+    let early = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{OPENING}\n{}",
+            r#"{"t":9000,"input":"review"}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(says(&early), ["Die Auswertung gibt es nach der Partie."]);
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_ANALYSIS}",
+            r#"{"t":19000,"input":"review"}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(of(&ev, "game_over")[0]["reason"], "checkmate");
+    assert!(says(&ev).contains(&"Die Partie wird analysiert."));
+    let review = of(&ev, "review");
+    assert_eq!(review.len(), 1, "once, when every position is analysed");
+    assert_eq!(review[0]["t"], 20300);
+    // 1. f3 costs less than a fifth of White's chances: no mark. 2. g4
+    // allows mate; Nc3 was better.
+    assert_eq!(
+        review[0]["say"],
+        "Zug 2: Bauer Gustav vier lässt Matt zu; besser war Springer Cesar drei."
+    );
+    let moves = review[0]["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 4);
+    assert_eq!(moves[0]["eval"], "-0.60");
+    assert!(moves[0].get("mark").is_none());
+    assert_eq!(moves[2]["mark"], "??");
+    assert_eq!(moves[2]["better"], "Nc3");
+    // The engine's own moves are not judged.
+    assert!(moves[1].get("mark").is_none() && moves[3].get("mark").is_none());
+}
+
+#[test]
+fn the_reviewed_scoresheet_carries_evals_marks_and_the_better_move_for_python_chess() {
+    let entries = parse(&format!(
+        "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_ANALYSIS}",
+        r#"{"t":19000,"input":"review"}"#
+    ));
+    let events = pegboard::runtime::replay::replay(
+        &entries,
+        "test",
+        Settings::default(),
+        pegboard::announce::Phrasebook::default(),
+        &[pegboard::core::BLIND_BOARD],
+        pegboard::runtime::replay::Until::Idle,
+    )
+    .expect("replays");
+    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
+    for e in &events {
+        sheet.observe(e);
+    }
+    let pgn = sheet.pgn();
+    // python-chess: each mainline move's SAN, NAGs, eval (White's side,
+    // centipawns or mate) and first variation.
+    let script = r#"
+import io, json, sys
+import chess.pgn
+g = chess.pgn.read_game(io.StringIO(sys.stdin.read()))
+assert not g.errors, g.errors
+out = []
+for node in g.mainline():
+    e = node.eval()
+    w = None if e is None else e.white()
+    out.append({
+        "san": node.san(),
+        "nags": sorted(node.nags),
+        "cp": None if w is None or w.is_mate() else w.score(),
+        "mate": None if w is None or not w.is_mate() else w.mate(),
+        "better": [v.san() for v in node.parent.variations[1:]],
+    })
+print(json.dumps(out))
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs (.ci/setup.sh installs python-chess)");
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(pgn.as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("python3 ends");
+    assert!(
+        out.status.success(),
+        "python-chess: {}\n{pgn}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: Vec<Value> = serde_json::from_slice(&out.stdout).expect("json");
+    let sans: Vec<&str> = read.iter().filter_map(|m| m["san"].as_str()).collect();
+    assert_eq!(sans, ["f3", "e5", "g4", "Qh4#"], "{pgn}");
+    // $4 is PGN's "??" (a blunder).
+    assert_eq!(read[2]["nags"], serde_json::json!([4]), "{pgn}");
+    assert_eq!(read[0]["nags"], serde_json::json!([]));
+    assert_eq!(read[0]["cp"], -60);
+    assert_eq!(read[2]["mate"], -1);
+    assert_eq!(read[2]["better"], serde_json::json!(["Nc3"]), "{pgn}");
+    // The mate on the board needs no score.
+    assert_eq!(read[3]["mate"], Value::Null, "{pgn}");
+}
