@@ -165,6 +165,20 @@ fn stockfish_killed_or_stopped_is_started_again_and_asked_again_each_told_once()
     // Killed while thinking (SIGKILL).
     ask(&seat, 0, &[], 3000);
     let pid = our_stockfish();
+    // It thinks at idle priority (SCHED_IDLE, as util-linux's chrt says)
+    // and at the configured nice value (the 19th field of its stat).
+    let policy = std::process::Command::new("chrt")
+        .args(["-p", &pid.to_string()])
+        .output()
+        .expect("chrt");
+    let policy = String::from_utf8_lossy(&policy.stdout);
+    assert!(policy.contains("SCHED_IDLE"), "{policy}");
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+    let nice = stat
+        .rsplit_once(") ")
+        .and_then(|(_, rest)| rest.split(' ').nth(16))
+        .unwrap_or_default();
+    assert_eq!(nice, "10", "{stat}");
     std::thread::sleep(Duration::from_millis(300));
     signal(pid, "KILL");
     assert_eq!(next(&seat), Report::Trouble(EngineError::Crashed));

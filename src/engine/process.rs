@@ -74,16 +74,33 @@ impl Engine {
                 config.command
             ))
         })?;
-        let mut child = Command::new("nice")
-            .arg("-n")
-            .arg(config.nice.to_string())
-            .arg(&program)
-            .args(&config.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| EngineError::Start(format!("{}: {e}", program.display())))?;
+        // SCHED_IDLE (util-linux's chrt): the engine thinks only on what
+        // no other thread wants, so a core it fills is free the instant the
+        // scan loop wakes; `nice` orders it among idle work too. Without
+        // chrt, `nice` alone.
+        let spawn = |idle: bool| {
+            let mut command = if idle {
+                let mut c = Command::new("chrt");
+                c.args(["--idle", "0", "nice"]);
+                c
+            } else {
+                Command::new("nice")
+            };
+            command
+                .arg("-n")
+                .arg(config.nice.to_string())
+                .arg(&program)
+                .args(&config.args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+        };
+        let mut child = match spawn(true) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => spawn(false),
+            other => other,
+        }
+        .map_err(|e| EngineError::Start(format!("{}: {e}", program.display())))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
