@@ -303,7 +303,7 @@ fn bad_hardware_config_names_the_key_and_line() {
     let c = d.join("pegboard.toml");
     std::fs::write(
         &c,
-        "[sensors]\nsource = \"serial\"\n\n[[buttons.key]]\npin = 23\npress = \"hint\"\n",
+        "[sensors]\nsource = \"serial\"\n\n[[buttons.key]]\npin = 23\npress = \"hints\"\n",
     )
     .expect("config");
     let path = c.to_string_lossy().to_string();
@@ -312,7 +312,7 @@ fn bad_hardware_config_names_the_key_and_line() {
     assert_eq!(out.status.code(), Some(2), "{t}");
     assert!(
         t.starts_with(&format!(
-            "{path}:6: [[buttons.key]] press: unknown key action \"hint\""
+            "{path}:6: [[buttons.key]] press: unknown key action \"hints\""
         )),
         "{t}"
     );
