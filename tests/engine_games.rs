@@ -280,24 +280,10 @@ fn whole_games_against_stockfish_made_on_the_pegged_board() {
             );
         }
         // The scoresheet, read back by python-chess, is the game.
-        let events: Vec<pegboard::core::Stamped> = pegboard::runtime::replay::replay(
-            &trace,
-            "test",
-            {
-                let mut s = Settings::default();
-                s.seats.black = Seat::Engine;
-                s
-            },
-            pegboard::announce::Phrasebook::default(),
-            &[pegboard::core::BLIND_BOARD],
-            pegboard::runtime::replay::Until::Idle,
-        )
-        .expect("replays");
-        let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
-        for e in &events {
-            sheet.observe(e);
-        }
-        let read = scoresheet::with_python_chess(&sheet.pgn());
+        let mut settings = Settings::default();
+        settings.seats.black = Seat::Engine;
+        let events = common::replayed(&trace, settings);
+        let read = scoresheet::with_python_chess(&common::scoresheet_of(&events));
         assert_eq!(read.len(), 1, "{label}");
         assert_eq!(read[0].0.sans, want, "{label}");
     }

@@ -272,20 +272,7 @@ fn the_reviewed_scoresheet_carries_evals_marks_and_the_better_move_for_python_ch
         "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_ANALYSIS}",
         r#"{"t":19000,"input":"review"}"#
     ));
-    let events = pegboard::runtime::replay::replay(
-        &entries,
-        "test",
-        Settings::default(),
-        pegboard::announce::Phrasebook::default(),
-        &[pegboard::core::BLIND_BOARD],
-        pegboard::runtime::replay::Until::Idle,
-    )
-    .expect("replays");
-    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
-    for e in &events {
-        sheet.observe(e);
-    }
-    let pgn = sheet.pgn();
+    let pgn = common::scoresheet_of(&common::replayed(&entries, Settings::default()));
     // python-chess: each mainline move's SAN, NAGs, eval (White's side,
     // centipawns or mate) and first variation.
     let script = r#"

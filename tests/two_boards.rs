@@ -769,20 +769,8 @@ fn e2_8_a_retraced_game_keeps_only_its_kept_moves_on_the_scoresheet() {
 {"t":4000,"input":"move","san":"c5"}
 {"t":5000,"input":"retrace","ply":9}"#
     ));
-    let events = pegboard::runtime::replay::replay(
-        &entries,
-        "test",
-        Settings::default(),
-        pegboard::announce::Phrasebook::default(),
-        &[pegboard::core::BLIND_BOARD],
-        pegboard::runtime::replay::Until::Idle,
-    )
-    .expect("replays");
-    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
-    for e in &events {
-        sheet.observe(e);
-    }
-    let pgn = sheet.pgn();
+    let events = common::replayed(&entries, Settings::default());
+    let pgn = common::scoresheet_of(&events);
     assert!(pgn.contains("1. e4 c5 *"), "{pgn}");
     let json = common::to_json(&events);
     let refused = one(&json, "refused");

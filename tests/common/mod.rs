@@ -15,8 +15,9 @@ pub fn parse(text: &str) -> Vec<Entry> {
     }
 }
 
-pub fn run_with(entries: &[Entry], settings: Settings) -> Vec<Value> {
-    let events = match replay(
+/// The events of `entries` replayed with `settings` until all is idle.
+pub fn replayed(entries: &[Entry], settings: Settings) -> Vec<Stamped> {
+    match replay(
         entries,
         "test",
         settings,
@@ -26,8 +27,20 @@ pub fn run_with(entries: &[Entry], settings: Settings) -> Vec<Value> {
     ) {
         Ok(events) => events,
         Err(e) => panic!("replay failed: {e}"),
-    };
-    to_json(&events)
+    }
+}
+
+pub fn run_with(entries: &[Entry], settings: Settings) -> Vec<Value> {
+    to_json(&replayed(entries, settings))
+}
+
+/// The scoresheet (PGN, no tags given) kept from `events`.
+pub fn scoresheet_of(events: &[Stamped]) -> String {
+    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&Default::default(), None);
+    for e in events {
+        sheet.observe(e);
+    }
+    sheet.pgn()
 }
 
 pub fn run(text: &str) -> Vec<Value> {
