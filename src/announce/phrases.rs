@@ -72,6 +72,17 @@ impl Default for Phrasebook {
 }
 
 impl Phrasebook {
+    /// The same file naming and styles in the built-in language `name`;
+    /// `None` when there is no such built-in language.
+    pub fn in_language(&self, name: &str) -> Option<Phrasebook> {
+        let words = Vocabulary::built_in(name)?.ok()?;
+        Some(Phrasebook {
+            words,
+            naming: self.naming,
+            styles: self.styles.clone(),
+        })
+    }
+
     /// FIDE file names and the short style for both players.
     pub fn new(words: Vocabulary) -> Phrasebook {
         Phrasebook {

@@ -60,6 +60,10 @@ pub struct Vocabulary {
     /// the review after the game (optional: English without it).
     #[serde(default)]
     pub practice: PracticeWords,
+    /// What the spoken menu says: its items, their values, the choices
+    /// said back (optional: English without it).
+    #[serde(default)]
+    pub menu: MenuWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -247,6 +251,69 @@ pub struct PracticeWords {
 impl Default for PracticeWords {
     fn default() -> PracticeWords {
         english("practice")
+    }
+}
+
+/// `[menu]`: what the spoken menu says. `{item}` is an item's name,
+/// `{value}` its value, `{n}` a number, `{time}` a duration as the clock
+/// is read aloud, `{moves}` a number of moves, `{choices}` the changed
+/// items with their values.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenuWords {
+    /// The menu opened (the first item follows).
+    pub open: String,
+    /// The menu closed with nothing changed.
+    pub closed: String,
+    /// An item reached, with the value it has now.
+    pub item: String,
+    /// A value chosen, said back.
+    pub chosen: String,
+    /// Leaving a menu with changes: the changes said back, and the keys
+    /// that save or discard them.
+    pub confirm: String,
+    /// Saved, when no game is under way: the new game's own words follow.
+    pub saved: String,
+    /// Saved while a game is under way: it goes on unless the player
+    /// asks for a new game now.
+    pub under_way: String,
+    /// The game under way goes on; the choices wait for the next game.
+    pub next_game: String,
+    /// The changes were discarded.
+    pub discarded: String,
+    /// The items.
+    pub opponent: String,
+    pub time_control: String,
+    pub color: String,
+    pub rate: String,
+    pub volume: String,
+    pub language: String,
+    /// The opponent's values: a person on this board, or the engine at a
+    /// step of the menu (`{n}`, 1 to 8), at an Elo, or at a skill level.
+    pub person: String,
+    pub engine_step: String,
+    pub engine_elo: String,
+    pub engine_level: String,
+    /// The time control's values.
+    pub no_clock: String,
+    pub own_time: String,
+    /// A period with a move count, and the word between periods.
+    pub period_moves: String,
+    pub then: String,
+    /// What each move earns: a Fischer increment, a delay, Bronstein.
+    pub increment: String,
+    pub delay: String,
+    pub bronstein: String,
+    /// The volume, in percent; a negative rate.
+    pub percent: String,
+    pub minus: String,
+    /// Each built-in language's name, in this language.
+    pub languages: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for MenuWords {
+    fn default() -> MenuWords {
+        english("menu")
     }
 }
 
@@ -645,10 +712,21 @@ mod tests {
                 assert_ne!(v.console, ConsoleWords::default(), "{name}: [console]");
                 assert_ne!(v.opponent, OpponentWords::default(), "{name}: [opponent]");
                 assert_ne!(v.practice, PracticeWords::default(), "{name}: [practice]");
+                assert_ne!(v.menu, MenuWords::default(), "{name}: [menu]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");
         assert_eq!(de.display.moves, "Züge");
+        // Each language names every built-in language in its menu.
+        for name in Vocabulary::built_in_names() {
+            let v = Vocabulary::built_in(name).expect("listed").expect("parses");
+            for other in Vocabulary::built_in_names() {
+                assert!(
+                    v.menu.languages.contains_key(other),
+                    "{name}: [menu.languages] {other}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -107,7 +107,7 @@ pub fn pins(
             }
         }
     }
-    Ok(())
+    buttons.menu_problem()
 }
 
 impl Config {

@@ -477,3 +477,49 @@ fn values_reach_the_settings() {
     assert_eq!(s.touch_policy, TouchPolicy::Enforce);
     assert_eq!(s.default_promotion, Some(Role::Queen));
 }
+
+#[test]
+fn the_menu_keys_are_checked_at_the_key_and_line() {
+    let serial = "[sensors]\nsource = \"serial\"\n";
+    // The menu opens, but no key goes back.
+    assert_eq!(
+        error(&format!(
+            "{serial}[[buttons.key]]\nbit = 0\npress = \"menu\"\nmenu = \"next\"\n\
+             [[buttons.key]]\nbit = 1\npress = \"times\"\nmenu = \"select\"\n"
+        )),
+        "c.toml:5: [[buttons.key]] number 1: the `menu` action needs keys with menu = \
+         \"next\", \"select\" and \"back\"; none has menu = \"back\""
+    );
+    // A menu role, and nothing opens the menu.
+    assert_eq!(
+        error(&format!(
+            "{serial}[[buttons.key]]\nbit = 0\npress = \"repeat\"\n\
+             [[buttons.key]]\nbit = 1\npress = \"times\"\nmenu = \"select\"\n"
+        )),
+        "c.toml:9: [[buttons.key]] number 2: a `menu` role, but no key has the `menu` action \
+         that opens the menu"
+    );
+    // A menu key that begins a digit entry.
+    let text = format!(
+        "{serial}[[buttons.key]]\nbit = 0\npress = \"square\"\nlong = \"menu\"\nmenu = \"next\"\n\
+         [[buttons.key]]\nbit = 1\npress = \"times\"\nmenu = \"select\"\n\
+         [[buttons.key]]\nbit = 2\npress = \"adjust\"\nmenu = \"back\"\n"
+    );
+    assert_eq!(
+        error(&text),
+        "c.toml:5: [[buttons.key]] number 1: a key with a `menu` role may not begin a digit \
+         entry on its short press; give that action to its long press"
+    );
+    // An unknown role names its value and the roles there are.
+    let e = error(&format!(
+        "{serial}[[buttons.key]]\nbit = 0\npress = \"menu\"\nmenu = \"up\"\n"
+    ));
+    assert!(e.starts_with("c.toml:6:"), "{e}");
+    assert!(
+        e.contains("unknown menu role \"up\"; the roles are: next, select, back"),
+        "{e}"
+    );
+    // Six keys with the menu on them, as config/gpio-matrix.toml has.
+    let ok = text.replace("press = \"square\"", "press = \"repeat\"");
+    Config::parse(&ok, "c.toml").expect("three menu keys and one that opens it");
+}

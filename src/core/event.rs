@@ -251,6 +251,31 @@ pub enum Event {
         moves: Vec<Reviewed>,
         say: String,
     },
+    /// The spoken menu says where the player is: an item with its value,
+    /// a value, a choice said back, a question.
+    Menu {
+        say: String,
+    },
+    /// The player saved choices in the spoken menu: the next game starts
+    /// with them (`now`: it begins at once, no game being under way). The
+    /// opponent is `person` or `engine` (at `elo`, at `level`, or at full
+    /// strength); `time_control` in the PGN form, or none; `color` the
+    /// blind player's; `rate` and `volume` the voice's; `language` the
+    /// words'.
+    Choices {
+        opponent: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        elo: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        level: Option<u32>,
+        time_control: Option<String>,
+        color: Side,
+        rate: i32,
+        volume: u32,
+        language: String,
+        now: bool,
+        say: String,
+    },
     /// A relayed move (the `move` input) or a retrace was refused and the
     /// game is unchanged: `given` is what was given (`Nf7`, `g8f6`, a
     /// ply), `reason` says why (see `docs/trace-format.md`), `article`
@@ -347,6 +372,8 @@ impl Event {
             Event::Hint { .. } => "hint",
             Event::Evaluation { .. } => "evaluation",
             Event::Review { .. } => "review",
+            Event::Menu { .. } => "menu",
+            Event::Choices { .. } => "choices",
         }
     }
 
@@ -373,7 +400,9 @@ impl Event {
             | Event::Adjourned { say, .. }
             | Event::Hint { say, .. }
             | Event::Evaluation { say, .. }
-            | Event::Review { say, .. } => Some(say),
+            | Event::Review { say, .. }
+            | Event::Menu { say }
+            | Event::Choices { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

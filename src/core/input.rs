@@ -117,6 +117,53 @@ pub enum Input {
     /// After a game against the engine: go through it with the engine and
     /// say the player's serious mistakes.
     Review,
+    /// A step in the spoken menu: `menu` opens it (and closes it,
+    /// unsaved); `menu_next`, `menu_select` and `menu_back` move in it.
+    Menu(MenuStep),
+    /// A key that is also a menu key was pressed: while the menu is open
+    /// it is that step, else it is `input`. The keypad does not know
+    /// whether the menu is open; the controller does. Written as the
+    /// input with a `menu` field: `{"input":"times","menu":"next"}`.
+    Keyed {
+        menu: MenuStep,
+        input: Box<Input>,
+    },
+}
+
+/// A step in the spoken menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MenuStep {
+    /// Open the menu; in the menu, leave it without saving.
+    Open,
+    /// The next item or value.
+    Next,
+    /// Choose the item or value said last.
+    Select,
+    /// Back up a level; at the top, offer to save what was chosen.
+    Back,
+}
+
+impl MenuStep {
+    /// The step's name as a key's `menu` role and a keyed input's `menu`
+    /// field writes it (`Open` has none: it is the `menu` input).
+    pub fn role(self) -> &'static str {
+        match self {
+            MenuStep::Open => "open",
+            MenuStep::Next => "next",
+            MenuStep::Select => "select",
+            MenuStep::Back => "back",
+        }
+    }
+
+    /// The step a `menu` role or field names: next, select or back.
+    pub fn from_role(role: &str) -> Option<MenuStep> {
+        match role {
+            "next" => Some(MenuStep::Next),
+            "select" => Some(MenuStep::Select),
+            "back" => Some(MenuStep::Back),
+            _ => None,
+        }
+    }
 }
 
 /// A position the arbiter sets up.
@@ -193,7 +240,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 38] = [
+    pub const NAMES: [&'static str; 42] = [
         "promote",
         "adjust",
         "clock",
@@ -232,6 +279,10 @@ impl Input {
         "analysis",
         "practice_take_back",
         "review",
+        "menu",
+        "menu_next",
+        "menu_select",
+        "menu_back",
     ];
 
     /// The input's name as written in a trace.
@@ -275,6 +326,11 @@ impl Input {
             Input::Analysis(_) => "analysis",
             Input::PracticeTakeBack => "practice_take_back",
             Input::Review => "review",
+            Input::Menu(MenuStep::Open) => "menu",
+            Input::Menu(MenuStep::Next) => "menu_next",
+            Input::Menu(MenuStep::Select) => "menu_select",
+            Input::Menu(MenuStep::Back) => "menu_back",
+            Input::Keyed { input, .. } => input.name(),
         }
     }
 }
@@ -340,6 +396,9 @@ pub struct InputFields<'a> {
     pub mate: Option<i64>,
     /// `analysis`: how deep the engine looked.
     pub depth: Option<u32>,
+    /// Any input from a key that is also a menu key: the step it is while
+    /// the menu is open (`next`, `select`, `back`).
+    pub menu: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -438,6 +497,24 @@ impl Input {
             input: crate::text::quote::short(name).to_string(),
             message,
         };
+        if let Some(role) = f.menu {
+            let menu = MenuStep::from_role(role).ok_or_else(|| {
+                bad(format!(
+                    "`menu` must be \"next\", \"select\" or \"back\", not \"{}\"",
+                    crate::text::quote::short(role)
+                ))
+            })?;
+            if name.starts_with("menu") {
+                return Err(bad(format!(
+                    "input `{name}` is a menu step itself; it takes no `menu`"
+                )));
+            }
+            let input = Input::decode(name, &InputFields { menu: None, ..*f })?;
+            return Ok(Input::Keyed {
+                menu,
+                input: Box::new(input),
+            });
+        }
         let uses_piece = name == "promote";
         let uses_color = matches!(
             name,
@@ -667,6 +744,10 @@ impl Input {
             "evaluation" => Input::Evaluation,
             "practice_take_back" => Input::PracticeTakeBack,
             "review" => Input::Review,
+            "menu" => Input::Menu(MenuStep::Open),
+            "menu_next" => Input::Menu(MenuStep::Next),
+            "menu_select" => Input::Menu(MenuStep::Select),
+            "menu_back" => Input::Menu(MenuStep::Back),
             "analysis" => Input::Analysis(analysis(f).map_err(bad)?),
             other => {
                 return Err(InputError::Unknown(
@@ -730,6 +811,9 @@ impl Input {
                     best.unwrap_or_default(),
                     a.depth
                 )
+            }
+            Input::Keyed { menu, input } => {
+                format!(r#"{},"menu":"{}""#, input.fields(), menu.role())
             }
             Input::Restarted { hold: true } => String::new(),
             Input::Restarted { hold: false } => r#","clocks":"running""#.to_string(),
@@ -825,6 +909,7 @@ impl Input {
                 cp: object.get("cp").and_then(|x| x.as_i64()),
                 mate: object.get("mate").and_then(|x| x.as_i64()),
                 depth: small("depth")?,
+                menu: None,
             },
         )
     }

@@ -47,6 +47,9 @@ pub struct Settings {
     /// explains (E2.7), moves on the other boards wait for it to be put
     /// right. Off: play goes on, the divergence stays reported.
     pub hold_on_divergence: bool,
+    /// What the spoken menu starts from: the choices this game was set
+    /// up with (the configuration's, or the player's from the menu).
+    pub preferences: Choices,
 }
 
 /// Where a player's moves come from.
@@ -138,6 +141,7 @@ impl Default for Settings {
             clock: ClockSettings::default(),
             seats: Seats::default(),
             hold_on_divergence: false,
+            preferences: Choices::default(),
         }
     }
 }
@@ -221,5 +225,101 @@ impl Default for ClockSettings {
             warnings_ms: vec![600_000, 300_000, 60_000, 30_000, 10_000],
             third_illegal_move_loses: true,
         }
+    }
+}
+
+/// Who the blind player plays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opponent {
+    /// A person: the opponent's seat as configured (this board, another
+    /// board, or an assistant's relay), never the engine.
+    Person,
+    /// The engine, at an Elo (`UCI_Elo`), at a skill level (Stockfish's
+    /// `Skill Level`), or at full strength (neither).
+    Engine {
+        elo: Option<u32>,
+        level: Option<u32>,
+    },
+}
+
+/// What the player chose, or what the configuration says until he has:
+/// the next game starts with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choices {
+    pub opponent: Opponent,
+    /// `None`: no clock.
+    pub control: Option<TimeControl>,
+    /// The blind player's colour.
+    pub color: Color,
+    /// speech-dispatcher's rate, -100 … 100.
+    pub rate: i32,
+    /// The voices' volume in percent, 0 … 100.
+    pub volume: u32,
+    /// A built-in language's name, or a language file's path.
+    pub language: String,
+}
+
+impl Default for Choices {
+    /// The configuration's defaults: a person on this board, no clock,
+    /// White, a brisk voice at full volume, the FIDE words.
+    fn default() -> Choices {
+        Choices {
+            opponent: Opponent::Person,
+            control: None,
+            color: Color::White,
+            rate: 40,
+            volume: 100,
+            language: "fide".to_string(),
+        }
+    }
+}
+
+impl Choices {
+    /// Where each player's moves come from, for these choices, starting
+    /// from `base`: against a person, every seat the engine had becomes
+    /// the blind player's board; against the engine, the blind player
+    /// moves on his board (or the board his colour was given) and the
+    /// other colour is the engine's.
+    pub fn seats(&self, base: &Seats) -> Seats {
+        let blind = || Seat::Board(BLIND_BOARD.to_string());
+        let own = |seat: &Seat| match seat {
+            Seat::Board(_) => seat.clone(),
+            Seat::Relay | Seat::Engine => blind(),
+        };
+        match self.opponent {
+            Opponent::Person => Seats {
+                white: if base.white == Seat::Engine {
+                    blind()
+                } else {
+                    base.white.clone()
+                },
+                black: if base.black == Seat::Engine {
+                    blind()
+                } else {
+                    base.black.clone()
+                },
+            },
+            Opponent::Engine { .. } => {
+                let mine = own(base.of(self.color));
+                match self.color {
+                    Color::White => Seats {
+                        white: mine,
+                        black: Seat::Engine,
+                    },
+                    Color::Black => Seats {
+                        white: Seat::Engine,
+                        black: mine,
+                    },
+                }
+            }
+        }
+    }
+
+    /// The game's settings with these choices: the seats and the time
+    /// control, and the choices themselves for the menu to start from.
+    pub fn apply(&self, settings: &mut Settings) {
+        settings.seats = self.seats(&settings.seats);
+        settings.clock.control = self.control.clone();
+        settings.preferences = self.clone();
     }
 }

@@ -215,11 +215,32 @@ pub enum Action {
     /// Say the console's secret (or PIN) aloud, for the player to give to
     /// his assistant. It goes to the voices only: no event, no journal.
     ConsoleToken,
+    /// Open the spoken menu (and, in it, leave it without saving): the
+    /// opponent, the time control, the colour, the voice and the language
+    /// of the next game, chosen with the keys whose `menu` role is next,
+    /// select and back.
+    Menu,
+}
+
+impl Action {
+    /// Whether the action begins a digit entry (the digits that follow
+    /// finish it).
+    pub fn begins_entry(self) -> bool {
+        matches!(
+            self,
+            Action::Square
+                | Action::Rank
+                | Action::File
+                | Action::Relay
+                | Action::Digit(_)
+                | Action::ConsoleToken
+        )
+    }
 }
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, menu, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -251,6 +272,7 @@ impl Action {
             "evaluation" => Action::Evaluation,
             "takeback" => Action::TakeBack,
             "review" => Action::Review,
+            "menu" => Action::Menu,
             _ => match name
                 .strip_prefix("digit")
                 .and_then(|d| d.parse::<u8>().ok())
@@ -272,6 +294,8 @@ impl Action {
 pub struct KeyMap {
     pub press: Option<Action>,
     pub long: Option<Action>,
+    /// The menu step a short press is while the menu is open.
+    pub menu: Option<crate::core::input::MenuStep>,
 }
 
 /// A digit entry under way.
@@ -320,8 +344,25 @@ impl Keypad {
             Press::Short(k) => (k, false),
             Press::Long(k) => (k, true),
         };
-        let map = self.keys.get(key as usize)?;
-        let action = if long { map.long } else { map.press }?;
+        let map = *self.keys.get(key as usize)?;
+        let step = if long { None } else { map.menu };
+        let Some(action) = (if long { map.long } else { map.press }) else {
+            return step.map(crate::core::Input::Menu);
+        };
+        let input = self.action(action);
+        match (step, input) {
+            (Some(menu), Some(input)) => Some(Input::Keyed {
+                menu,
+                input: Box::new(input),
+            }),
+            (Some(menu), None) => Some(Input::Menu(menu)),
+            (None, input) => input,
+        }
+    }
+
+    /// What an action makes, if anything (a digit entry's first keys make
+    /// nothing).
+    fn action(&mut self, action: Action) -> Option<Input> {
         if let Action::Digit(d) = action {
             return self.digit(d);
         }
@@ -344,6 +385,7 @@ impl Keypad {
             Action::Evaluation => Input::Evaluation,
             Action::TakeBack => Input::PracticeTakeBack,
             Action::Review => Input::Review,
+            Action::Menu => Input::Menu(crate::core::input::MenuStep::Open),
             Action::Differences => Input::Differences,
             Action::PromoteNext => {
                 self.promotion = (self.promotion + 1) % PROMOTION_ORDER.len();
@@ -485,6 +527,7 @@ mod tests {
         let k = |p: &str, l: Option<&str>| KeyMap {
             press: Some(Action::parse(p).unwrap()),
             long: l.map(|l| Action::parse(l).unwrap()),
+            menu: None,
         };
         let mut keys = vec![
             k("repeat", Some("position")),
@@ -514,6 +557,7 @@ mod tests {
         let key = |press| KeyMap {
             press: Some(press),
             long: None,
+            menu: None,
         };
         let mut keys = vec![key(Action::Relay), key(Action::Promote(Role::Knight))];
         keys.extend((1..=8).map(|d| key(Action::Digit(d))));

@@ -4,6 +4,7 @@ use serde::Deserialize;
 use shakmaty::Color;
 
 use super::{Action, ButtonTiming, KeyMap};
+use crate::core::input::MenuStep;
 use crate::text::bounded;
 
 /// A key action's name, checked where it is written.
@@ -31,6 +32,25 @@ pub struct KeyConfig {
     pub press: Option<ActionName>,
     /// What a long press does.
     pub long: Option<ActionName>,
+    /// While the spoken menu is open, a short press is this menu step
+    /// instead: "next", "select" or "back".
+    pub menu: Option<MenuRole>,
+}
+
+/// A key's role in the spoken menu, checked where it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MenuRole(pub MenuStep);
+
+impl<'de> Deserialize<'de> for MenuRole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        MenuStep::from_role(&text).map(MenuRole).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown menu role \"{}\"; the roles are: next, select, back",
+                crate::text::quote::short(&text)
+            ))
+        })
+    }
 }
 
 /// `[buttons]`
@@ -76,6 +96,77 @@ impl Default for ButtonsConfig {
 }
 
 impl ButtonsConfig {
+    /// Whether the keys can work the spoken menu: a `menu` action needs
+    /// keys for next, select and back; a `menu` role needs the `menu`
+    /// action that opens the menu; and a menu key's short press may not
+    /// begin a digit entry (the digits would wait while the menu is used).
+    /// The problem is at the key it is about.
+    pub fn menu_problem(&self) -> Result<(), crate::text::key::KeyProblem> {
+        use crate::text::key::KeyProblem;
+        let opens = self.key.iter().position(|k| {
+            k.press.map(|a| a.0) == Some(Action::Menu) || k.long.map(|a| a.0) == Some(Action::Menu)
+        });
+        let has = |step: MenuStep| self.key.iter().any(|k| k.menu.map(|r| r.0) == Some(step));
+        let roles = [MenuStep::Next, MenuStep::Select, MenuStep::Back];
+        let with_role = self.key.iter().position(|k| k.menu.is_some());
+        let at = |i: usize, field: &'static str| -> Vec<String> {
+            vec!["buttons".into(), "key".into(), i.to_string(), field.into()]
+        };
+        let problem = |path: Vec<String>, message: String| {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            Err(KeyProblem::at(&path, message))
+        };
+        match (opens, with_role) {
+            (Some(i), _) => {
+                let missing: Vec<String> = roles
+                    .iter()
+                    .filter(|&&s| !has(s))
+                    .map(|s| format!("\"{}\"", s.role()))
+                    .collect();
+                if !missing.is_empty() {
+                    let field = if self.key[i].press.map(|a| a.0) == Some(Action::Menu) {
+                        "press"
+                    } else {
+                        "long"
+                    };
+                    return problem(
+                        at(i, field),
+                        format!(
+                            "[[buttons.key]] number {}: the `menu` action needs keys with \
+                             menu = \"next\", \"select\" and \"back\"; none has menu = {}",
+                            i + 1,
+                            missing.join(", ")
+                        ),
+                    );
+                }
+            }
+            (None, Some(i)) => {
+                return problem(
+                    at(i, "menu"),
+                    format!(
+                        "[[buttons.key]] number {}: a `menu` role, but no key has the `menu` \
+                         action that opens the menu",
+                        i + 1
+                    ),
+                );
+            }
+            (None, None) => {}
+        }
+        for (i, k) in self.key.iter().enumerate() {
+            if k.menu.is_some() && k.press.is_some_and(|a| a.0.begins_entry()) {
+                return problem(
+                    at(i, "press"),
+                    format!(
+                        "[[buttons.key]] number {}: a key with a `menu` role may not begin a \
+                         digit entry on its short press; give that action to its long press",
+                        i + 1
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     pub fn timing(&self) -> ButtonTiming {
         ButtonTiming {
             debounce_ms: self.debounce_ms,
@@ -90,6 +181,7 @@ impl ButtonsConfig {
             .map(|k| KeyMap {
                 press: k.press.map(|a| a.0),
                 long: k.long.map(|a| a.0),
+                menu: k.menu.map(|r| r.0),
             })
             .collect()
     }

@@ -472,6 +472,8 @@ impl MirrorState {
             Event::Hint { say, .. } => self.status = status("hint", say, Vec::new()),
             Event::Evaluation { say, .. } => self.status = status("evaluation", say, Vec::new()),
             Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
+            // The blind player's menu is his own.
+            Event::Menu { .. } | Event::Choices { .. } => {}
             Event::Replicate { .. }
             | Event::Replicated { .. }
             | Event::Announced { .. }

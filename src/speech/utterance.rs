@@ -225,7 +225,9 @@ impl Utterance {
             Event::Say { .. }
             | Event::Hint { .. }
             | Event::Evaluation { .. }
-            | Event::Review { .. } => (Kind::Answer, None, None),
+            | Event::Review { .. }
+            | Event::Menu { .. }
+            | Event::Choices { .. } => (Kind::Answer, None, None),
             Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {
                 (Kind::Game, None, None)
             }

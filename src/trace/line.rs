@@ -101,6 +101,8 @@ struct Line<'a> {
     cp: Option<i64>,
     mate: Option<i64>,
     depth: Option<u32>,
+    #[serde(borrow)]
+    menu: Option<Cow<'a, str>>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -156,6 +158,7 @@ fn input(line: &Line) -> Result<Input, String> {
             cp: line.cp,
             mate: line.mate,
             depth: line.depth,
+            menu: line.menu.as_deref(),
         },
     )
     .map_err(|e| e.to_string())
@@ -234,9 +237,12 @@ pub(crate) fn parse_line(
         );
     }
     if line.input.is_none()
-        && (line.piece.is_some() || line.color.is_some() || line.square.is_some())
+        && (line.piece.is_some()
+            || line.color.is_some()
+            || line.square.is_some()
+            || line.menu.is_some())
     {
-        return Err("`piece`, `color` and `square` belong to `input` lines".to_string());
+        return Err("`piece`, `color`, `square` and `menu` belong to `input` lines".to_string());
     }
     if (line.trace.is_some() || line.input.is_some() || line.keys.is_some()) && line.board.is_some()
     {

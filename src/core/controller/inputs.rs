@@ -192,6 +192,16 @@ impl Controller {
             Input::Analysis(a) => self.analysis(t, a, out),
             Input::PracticeTakeBack => self.practice_take_back(t, out),
             Input::Review => self.review(t, out),
+            Input::Menu(step) => self.menu_step(t, step, out),
+            // A key that is also a menu key: its menu step while the menu
+            // is open, its own input otherwise.
+            Input::Keyed { menu, input } => {
+                if self.menu.is_open() {
+                    self.menu_step(t, menu, out);
+                } else {
+                    self.input(t, *input, out);
+                }
+            }
             Input::Differences => {
                 let text = self.differences_text(BLIND_BOARD);
                 self.say(t, text, out);

@@ -25,6 +25,7 @@ use crate::announce::phrases::{Notice, Phrasebook};
 
 mod arbiter;
 mod inputs;
+mod menu;
 mod practice;
 
 /// The boards a game is played with: `named`, and every board a player
@@ -79,6 +80,11 @@ pub struct Controller {
     /// Practice against the engine: what the player asked of it, the
     /// review, the clocks before each move.
     practice: practice::Practice,
+    /// The spoken menu.
+    menu: super::menu::Menu,
+    /// What the next game starts with: this game's choices, until the
+    /// player saves others in the menu.
+    chosen: super::settings::Choices,
 }
 
 /// A relayed move that can still be taken back (the assistant relayed a
@@ -138,6 +144,7 @@ impl Controller {
                 )
         });
         Controller {
+            chosen: settings.preferences.clone(),
             settings,
             words,
             game,
@@ -152,12 +159,14 @@ impl Controller {
             sealed: None,
             relayed_last: None,
             practice: practice::Practice::default(),
+            menu: super::menu::Menu::default(),
         }
     }
 
     /// The next game after a `new_game` event, from the same start
-    /// position with the same settings, opened at `t` (its `ready` and
-    /// clock events go to `out`). Each of its boards starts from the raw
+    /// position with the same settings but for what the player chose in
+    /// the menu (the seats, the time control, the language), opened at `t`
+    /// (its `ready` and clock events go to `out`). Each of its boards starts from the raw
     /// reading this controller has last seen: a journal that opens with
     /// the start and those readings rebuilds it exactly.
     pub fn next_game(&self, t: u64, out: &mut Vec<Stamped>) -> Controller {
@@ -173,8 +182,18 @@ impl Controller {
             )
         });
         let names: Vec<&str> = self.board_names().collect();
-        let mut next =
-            Controller::with_game(game, self.settings.clone(), self.words.clone(), &names);
+        let mut settings = self.settings.clone();
+        self.chosen.apply(&mut settings);
+        let words = if self.chosen.language == self.settings.preferences.language {
+            self.words.clone()
+        } else {
+            // A language file named by its path stays as it was: the
+            // core reads no files.
+            self.words
+                .in_language(&self.chosen.language)
+                .unwrap_or_else(|| self.words.clone())
+        };
+        let mut next = Controller::with_game(game, settings, words, &names);
         next.start(t, out);
         for i in 0..self.boards.len() {
             next.scan(t, i, self.raw(i), out);

@@ -1,0 +1,68 @@
+//! The spoken menu's steps, as the controller takes them: what the menu
+//! says goes out as `menu` events; choices saved go out as a `choices`
+//! event and wait for the next game, which begins at once when no game is
+//! under way, or when the player asks for it.
+
+use super::*;
+use crate::core::input::MenuStep;
+use crate::core::menu::Outcome;
+use crate::core::settings::{Choices, Opponent};
+
+impl Controller {
+    /// What the next game starts with.
+    pub fn chosen(&self) -> &Choices {
+        &self.chosen
+    }
+
+    /// Whether the spoken menu is open.
+    pub fn menu_open(&self) -> bool {
+        self.menu.is_open()
+    }
+
+    /// A game has begun (a move was made) and has not ended.
+    fn under_way(&self) -> bool {
+        self.game.ply() > 0 && !self.game.is_over() && !self.new_game_given
+    }
+
+    pub(super) fn menu_step(&mut self, t: u64, step: MenuStep, out: &mut Vec<Stamped>) {
+        let under_way = self.under_way();
+        match self.menu.step(step, &self.chosen, under_way, &self.words) {
+            Outcome::Nothing => {}
+            Outcome::Say(say) => out.push(Stamped {
+                t,
+                event: Event::Menu { say },
+            }),
+            Outcome::Saved { choices, now, say } => {
+                out.push(Stamped {
+                    t,
+                    event: choices_event(&choices, now, say),
+                });
+                self.chosen = choices;
+                if now {
+                    self.new_game(t, out);
+                }
+            }
+            Outcome::BeginNow => self.new_game(t, out),
+        }
+    }
+}
+
+/// The `choices` event: what was saved, as the trace format writes it.
+fn choices_event(c: &Choices, now: bool, say: String) -> Event {
+    let (opponent, elo, level) = match c.opponent {
+        Opponent::Person => ("person", None, None),
+        Opponent::Engine { elo, level } => ("engine", elo, level),
+    };
+    Event::Choices {
+        opponent,
+        elo,
+        level,
+        time_control: c.control.as_ref().map(|c| c.to_pgn()),
+        color: Side(c.color),
+        rate: c.rate,
+        volume: c.volume,
+        language: c.language.clone(),
+        now,
+        say,
+    }
+}

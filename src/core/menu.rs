@@ -1,0 +1,687 @@
+//! The spoken menu: how a player who cannot read a configuration file
+//! chooses the next game's opponent, time control and colour, and the
+//! voice's rate, volume and language, with three keys: `next`, `select`
+//! and `back` (and the `menu` key that opens it and leaves it unsaved).
+//!
+//! Pure, like the rest of the core: a step goes in, the words to say and
+//! what was chosen come out. Every item is said when it is reached, every
+//! value chosen is said back, and leaving with changes says them all back
+//! and asks before they are saved. The controller keeps what was saved
+//! for the next game ([`Choices::apply`]); the runtime keeps it on disk
+//! and sets up the engine and the voices from it.
+
+use shakmaty::Color;
+
+use super::clock::{Bonus, Period, TimeControl};
+use super::input::MenuStep;
+pub use super::settings::{Choices, Opponent};
+use crate::announce::phrases::{Phrasebook, fill};
+
+/// The engine's strength at each step of the menu, weakest first: below
+/// the engine's lowest Elo it plays its lowest skill one ply deep (a
+/// beginner can win); the last step is full strength.
+pub const ENGINE_STEPS: [Option<u32>; 8] = [
+    Some(800),
+    Some(1350),
+    Some(1500),
+    Some(1700),
+    Some(1900),
+    Some(2100),
+    Some(2400),
+    None,
+];
+
+/// The time controls offered, besides none and the player's own.
+const CONTROLS: [&str; 4] = ["5400+30", "40/5400+30:1800+30", "900+10", "300+3"];
+
+/// The player's own time control: minutes, then seconds a move.
+const OWN_MINUTES: [u64; 13] = [1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 90, 120];
+const OWN_SECONDS: [u64; 10] = [0, 1, 2, 3, 5, 10, 15, 20, 30, 60];
+
+/// The speech rates and volumes offered.
+const RATES: [i32; 8] = [-40, -20, 0, 20, 40, 60, 80, 100];
+const VOLUMES: [u32; 10] = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+
+/// The languages offered, in the order the menu says them.
+const LANGUAGES: [&str; 6] = ["fide", "de", "en", "es", "pt", "ca"];
+
+trait Values {
+    fn value(&self, item: Item) -> Value;
+    fn set(&mut self, value: Value);
+}
+
+impl Values for Choices {
+    fn value(&self, item: Item) -> Value {
+        match item {
+            Item::Opponent => Value::Opponent(self.opponent.clone()),
+            Item::TimeControl => Value::Control(self.control.clone()),
+            Item::Color => Value::Color(self.color),
+            Item::Rate => Value::Rate(self.rate),
+            Item::Volume => Value::Volume(self.volume),
+            Item::Language => Value::Language(self.language.clone()),
+        }
+    }
+
+    fn set(&mut self, value: Value) {
+        match value {
+            Value::Opponent(o) => self.opponent = o,
+            Value::Control(c) => self.control = c,
+            Value::Color(c) => self.color = c,
+            Value::Rate(r) => self.rate = r,
+            Value::Volume(v) => self.volume = v,
+            Value::Language(l) => self.language = l,
+            Value::OwnTime => {}
+        }
+    }
+}
+
+/// The menu's items, in the order `next` reaches them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    Opponent,
+    TimeControl,
+    Color,
+    Rate,
+    Volume,
+    Language,
+}
+
+const ITEMS: [Item; 6] = [
+    Item::Opponent,
+    Item::TimeControl,
+    Item::Color,
+    Item::Rate,
+    Item::Volume,
+    Item::Language,
+];
+
+/// One value of an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Value {
+    Opponent(Opponent),
+    Control(Option<TimeControl>),
+    /// The player's own time control, chosen in two steps.
+    OwnTime,
+    Color(Color),
+    Rate(i32),
+    Volume(u32),
+    Language(String),
+}
+
+/// The values `next` goes through for an item.
+fn values(item: Item) -> Vec<Value> {
+    match item {
+        Item::Opponent => std::iter::once(Value::Opponent(Opponent::Person))
+            .chain(
+                ENGINE_STEPS
+                    .iter()
+                    .map(|&elo| Value::Opponent(Opponent::Engine { elo, level: None })),
+            )
+            .collect(),
+        Item::TimeControl => CONTROLS
+            .iter()
+            .filter_map(|c| TimeControl::parse_pgn(c).ok())
+            .map(|c| Value::Control(Some(c)))
+            .chain([Value::Control(None), Value::OwnTime])
+            .collect(),
+        Item::Color => vec![Value::Color(Color::White), Value::Color(Color::Black)],
+        Item::Rate => RATES.iter().map(|&r| Value::Rate(r)).collect(),
+        Item::Volume => VOLUMES.iter().map(|&v| Value::Volume(v)).collect(),
+        Item::Language => LANGUAGES
+            .iter()
+            .map(|l| Value::Language(l.to_string()))
+            .collect(),
+    }
+}
+
+/// Where the player is in the menu.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+enum State {
+    #[default]
+    Closed,
+    /// At the item `ITEMS[at]`.
+    Items(usize),
+    /// Going through the values of `ITEMS[item]`, at `values(…)[at]`.
+    Values { item: usize, at: usize },
+    /// The player's own time control: its minutes.
+    OwnMinutes(usize),
+    /// Then its seconds a move.
+    OwnSeconds { minutes: u64, at: usize },
+    /// The changes said back: save them, or discard them.
+    Confirm,
+    /// Saved during a game under way: a new game now, or the next one.
+    UnderWay,
+}
+
+/// The spoken menu.
+#[derive(Debug, Clone, Default)]
+pub struct Menu {
+    state: State,
+    /// The choices as the player is changing them.
+    draft: Option<Choices>,
+}
+
+/// What a step in the menu leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing (a menu key while the menu is closed).
+    Nothing,
+    /// Words to say.
+    Say(String),
+    /// The choices were saved; `now`: the game begins again with them
+    /// (none was under way).
+    Saved {
+        choices: Choices,
+        now: bool,
+        say: String,
+    },
+    /// After saving during a game under way: a new game now, with them.
+    BeginNow,
+}
+
+impl Menu {
+    /// Whether the menu is open: the keys with a menu role are its steps.
+    pub fn is_open(&self) -> bool {
+        self.state != State::Closed
+    }
+
+    /// One step. `chosen` is what the next game would start with now;
+    /// `under_way`: a game has begun and not ended.
+    pub fn step(
+        &mut self,
+        step: MenuStep,
+        chosen: &Choices,
+        under_way: bool,
+        words: &Phrasebook,
+    ) -> Outcome {
+        let m = &words.words.menu;
+        let state = std::mem::take(&mut self.state);
+        if step == MenuStep::Open {
+            if state == State::Closed {
+                self.draft = Some(chosen.clone());
+                self.state = State::Items(0);
+                return Outcome::Say(format!("{} {}", m.open, self.item_line(0, words)));
+            }
+            // The menu key in the menu leaves it, unsaved.
+            self.draft = None;
+            return Outcome::Say(m.closed.clone());
+        }
+        let Some(draft) = self.draft.clone() else {
+            return Outcome::Nothing;
+        };
+        let say = |s: &str| Outcome::Say(s.to_string());
+        match (state, step) {
+            (State::Closed, _) => Outcome::Nothing,
+            (State::Items(at), MenuStep::Next) => {
+                let at = (at + 1) % ITEMS.len();
+                self.state = State::Items(at);
+                Outcome::Say(self.item_line(at, words))
+            }
+            (State::Items(item), MenuStep::Select) => {
+                let list = values(ITEMS[item]);
+                let now = draft.value(ITEMS[item]);
+                let at = list.iter().position(|v| *v == now).unwrap_or(0);
+                self.state = State::Values { item, at };
+                Outcome::Say(value_text(&list[at], words))
+            }
+            (State::Items(_), MenuStep::Back) => {
+                let changes = changes(chosen, &draft, words);
+                if changes.is_empty() {
+                    self.draft = None;
+                    return say(&m.closed);
+                }
+                self.state = State::Confirm;
+                Outcome::Say(fill(&m.confirm, &[("choices", &changes.join(", "))]))
+            }
+            (State::Values { item, at }, MenuStep::Next) => {
+                let list = values(ITEMS[item]);
+                let at = (at + 1) % list.len();
+                self.state = State::Values { item, at };
+                Outcome::Say(value_text(&list[at], words))
+            }
+            (State::Values { item, at }, MenuStep::Select) => {
+                let list = values(ITEMS[item]);
+                match list[at].clone() {
+                    Value::OwnTime => {
+                        let at = OWN_MINUTES.iter().position(|&n| n == 15).unwrap_or(0);
+                        self.state = State::OwnMinutes(at);
+                        Outcome::Say(words.duration(OWN_MINUTES[at] * 60_000))
+                    }
+                    value => self.choose(item, value, words),
+                }
+            }
+            (State::Values { item, .. }, MenuStep::Back) => {
+                self.state = State::Items(item);
+                Outcome::Say(self.item_line(item, words))
+            }
+            (State::OwnMinutes(at), MenuStep::Next) => {
+                let at = (at + 1) % OWN_MINUTES.len();
+                self.state = State::OwnMinutes(at);
+                Outcome::Say(words.duration(OWN_MINUTES[at] * 60_000))
+            }
+            (State::OwnMinutes(at), MenuStep::Select) => {
+                let minutes = OWN_MINUTES[at];
+                self.state = State::OwnSeconds { minutes, at: 0 };
+                Outcome::Say(seconds_text(OWN_SECONDS[0], words))
+            }
+            (State::OwnSeconds { minutes, at }, MenuStep::Next) => {
+                let at = (at + 1) % OWN_SECONDS.len();
+                self.state = State::OwnSeconds { minutes, at };
+                Outcome::Say(seconds_text(OWN_SECONDS[at], words))
+            }
+            (State::OwnSeconds { minutes, at }, MenuStep::Select) => {
+                let bonus = match OWN_SECONDS[at] {
+                    0 => Bonus::None,
+                    s => Bonus::Increment(s * 1000),
+                };
+                let control = TimeControl::sudden_death(minutes * 60_000, bonus);
+                let item = ITEMS
+                    .iter()
+                    .position(|&i| i == Item::TimeControl)
+                    .unwrap_or(0);
+                self.choose(item, Value::Control(Some(control)), words)
+            }
+            (State::OwnMinutes(_) | State::OwnSeconds { .. }, MenuStep::Back) => {
+                let item = ITEMS
+                    .iter()
+                    .position(|&i| i == Item::TimeControl)
+                    .unwrap_or(0);
+                self.state = State::Items(item);
+                Outcome::Say(self.item_line(item, words))
+            }
+            (State::Confirm, MenuStep::Select) => {
+                if under_way {
+                    self.state = State::UnderWay;
+                } else {
+                    self.draft = None;
+                }
+                Outcome::Saved {
+                    choices: draft,
+                    now: !under_way,
+                    say: if under_way {
+                        m.under_way.clone()
+                    } else {
+                        m.saved.clone()
+                    },
+                }
+            }
+            (State::Confirm, MenuStep::Back) => {
+                self.draft = None;
+                say(&m.discarded)
+            }
+            (State::UnderWay, MenuStep::Select) => {
+                self.draft = None;
+                Outcome::BeginNow
+            }
+            (State::UnderWay, MenuStep::Back) => {
+                self.draft = None;
+                say(&m.next_game)
+            }
+            // `next` while a question waits: the question again.
+            (state @ State::Confirm, MenuStep::Next) => {
+                self.state = state;
+                let changes = changes(chosen, &draft, words);
+                Outcome::Say(fill(&m.confirm, &[("choices", &changes.join(", "))]))
+            }
+            (state @ State::UnderWay, MenuStep::Next) => {
+                self.state = state;
+                say(&m.under_way)
+            }
+            (_, MenuStep::Open) => Outcome::Nothing,
+        }
+    }
+
+    /// A value chosen: kept in the draft, said back, and back at its item.
+    fn choose(&mut self, item: usize, value: Value, words: &Phrasebook) -> Outcome {
+        let m = &words.words.menu;
+        let said = value_text(&value, words);
+        if let Some(draft) = &mut self.draft {
+            draft.set(value);
+        }
+        self.state = State::Items(item);
+        Outcome::Say(fill(
+            &m.chosen,
+            &[("item", item_name(ITEMS[item], words)), ("value", &said)],
+        ))
+    }
+
+    /// An item with the value the draft gives it.
+    fn item_line(&self, at: usize, words: &Phrasebook) -> String {
+        let item = ITEMS[at];
+        let value = self
+            .draft
+            .as_ref()
+            .map(|d| value_text(&d.value(item), words))
+            .unwrap_or_default();
+        fill(
+            &words.words.menu.item,
+            &[("item", item_name(item, words)), ("value", &value)],
+        )
+    }
+}
+
+/// Every item whose value changed, with its new value, as said back.
+fn changes(chosen: &Choices, draft: &Choices, words: &Phrasebook) -> Vec<String> {
+    ITEMS
+        .iter()
+        .filter(|&&item| chosen.value(item) != draft.value(item))
+        .map(|&item| {
+            format!(
+                "{} {}",
+                item_name(item, words),
+                value_text(&draft.value(item), words)
+            )
+        })
+        .collect()
+}
+
+fn item_name(item: Item, words: &Phrasebook) -> &str {
+    let m = &words.words.menu;
+    match item {
+        Item::Opponent => &m.opponent,
+        Item::TimeControl => &m.time_control,
+        Item::Color => &m.color,
+        Item::Rate => &m.rate,
+        Item::Volume => &m.volume,
+        Item::Language => &m.language,
+    }
+}
+
+fn seconds_text(seconds: u64, words: &Phrasebook) -> String {
+    fill(
+        &words.words.menu.increment,
+        &[("time", &words.duration(seconds * 1000))],
+    )
+}
+
+/// A value as the menu says it.
+fn value_text(value: &Value, words: &Phrasebook) -> String {
+    let m = &words.words.menu;
+    let n = |template: &str, n: &dyn std::fmt::Display| fill(template, &[("n", &n.to_string())]);
+    match value {
+        Value::Opponent(Opponent::Person) => m.person.clone(),
+        Value::Opponent(Opponent::Engine { elo, level }) => {
+            let step = ENGINE_STEPS.iter().position(|s| s == elo);
+            match (step, elo, level) {
+                (Some(step), _, None) => n(&m.engine_step, &(step + 1)),
+                (_, Some(elo), _) => n(&m.engine_elo, elo),
+                (_, None, Some(level)) => n(&m.engine_level, level),
+                (_, None, None) => n(&m.engine_step, &ENGINE_STEPS.len()),
+            }
+        }
+        Value::Control(None) => m.no_clock.clone(),
+        Value::Control(Some(c)) => control_text(c, words),
+        Value::OwnTime => m.own_time.clone(),
+        Value::Color(c) => words.color(*c).to_string(),
+        Value::Rate(r) if *r < 0 => n(&m.minus, &r.unsigned_abs()),
+        Value::Rate(r) => r.to_string(),
+        Value::Volume(v) => n(&m.percent, v),
+        Value::Language(l) => m
+            .languages
+            .get(l)
+            .cloned()
+            .unwrap_or_else(|| language_file_name(l)),
+    }
+}
+
+/// A language file's name without its folder and `.toml`.
+fn language_file_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// A time control as the menu says it: each period ("40 Züge in eine
+/// Stunde 30 Minuten, dann 30 Minuten"), then what each move earns.
+pub fn control_text(control: &TimeControl, words: &Phrasebook) -> String {
+    let m = &words.words.menu;
+    let period = |p: &Period| {
+        let time = words.duration(p.ms);
+        match p.moves {
+            Some(moves) => fill(
+                &m.period_moves,
+                &[("moves", &moves.to_string()), ("time", &time)],
+            ),
+            None => time,
+        }
+    };
+    let mut said = control
+        .periods()
+        .iter()
+        .map(period)
+        .collect::<Vec<_>>()
+        .join(&format!(", {} ", m.then));
+    // What a move earns, said once when every period gives the same.
+    let bonuses: Vec<Bonus> = control.periods().iter().map(|p| p.bonus).collect();
+    if let Some(&first) = bonuses.first()
+        && bonuses.iter().all(|&b| b == first)
+    {
+        let template = match first {
+            Bonus::None => None,
+            Bonus::Increment(_) => Some(&m.increment),
+            Bonus::Delay(_) => Some(&m.delay),
+            Bonus::Bronstein(_) => Some(&m.bronstein),
+        };
+        if let Some(template) = template {
+            said.push(' ');
+            said.push_str(&fill(template, &[("time", &words.duration(first.ms()))]));
+        }
+    }
+    said
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::announce::Vocabulary;
+    use crate::core::settings::{BLIND_BOARD, Seat, Seats};
+
+    fn german() -> Phrasebook {
+        Phrasebook::new(Vocabulary::fide())
+    }
+
+    fn steps(menu: &mut Menu, chosen: &Choices, keys: &[MenuStep]) -> Vec<Outcome> {
+        keys.iter()
+            .map(|&k| menu.step(k, chosen, false, &german()))
+            .collect()
+    }
+
+    fn said(o: &Outcome) -> &str {
+        match o {
+            Outcome::Say(s) => s,
+            Outcome::Saved { say, .. } => say,
+            Outcome::Nothing | Outcome::BeginNow => "",
+        }
+    }
+
+    use MenuStep::{Back, Next, Open, Select};
+
+    #[test]
+    fn each_item_is_said_with_its_value_when_reached() {
+        let mut menu = Menu::default();
+        let chosen = Choices::default();
+        let out = steps(
+            &mut menu,
+            &chosen,
+            &[Open, Next, Next, Next, Next, Next, Next],
+        );
+        let lines: Vec<&str> = out.iter().map(said).collect();
+        assert_eq!(
+            lines,
+            [
+                "Menü. Gegner: Mensch am Brett.",
+                "Zeit: ohne Uhr.",
+                "Farbe: Weiß.",
+                "Sprechtempo: 40.",
+                "Lautstärke: 100 Prozent.",
+                "Sprache: FIDE.",
+                "Gegner: Mensch am Brett.",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_engine_game_at_15_plus_10_is_chosen_said_back_and_saved() {
+        let mut menu = Menu::default();
+        let chosen = Choices::default();
+        // Opponent: select, next to step 1, next to step 2, select.
+        let out = steps(&mut menu, &chosen, &[Open, Select, Next, Next, Select]);
+        assert_eq!(said(&out[1]), "Mensch am Brett");
+        assert_eq!(said(&out[2]), "Maschine, Stufe 1");
+        assert_eq!(said(&out[4]), "Gewählt: Gegner, Maschine, Stufe 2.");
+        // Time: next item, select (at its value now, no clock), then the
+        // player's own, 90+30, 40/90…, 15+10, select.
+        let out = steps(
+            &mut menu,
+            &chosen,
+            &[Next, Select, Next, Next, Next, Next, Select],
+        );
+        assert_eq!(said(&out[1]), "ohne Uhr");
+        assert_eq!(said(&out[2]), "eigene Zeit");
+        assert_eq!(
+            said(&out[3]),
+            "eine Stunde 30 Minuten plus 30 Sekunden pro Zug"
+        );
+        assert_eq!(
+            said(&out[4]),
+            "40 Züge in eine Stunde 30 Minuten, dann 30 Minuten plus 30 Sekunden pro Zug"
+        );
+        assert_eq!(
+            said(&out[6]),
+            "Gewählt: Zeit, 15 Minuten plus 10 Sekunden pro Zug."
+        );
+        let out = steps(&mut menu, &chosen, &[Back]);
+        assert_eq!(
+            said(&out[0]),
+            "Speichern? Gegner Maschine, Stufe 2, Zeit 15 Minuten plus 10 Sekunden pro Zug. \
+             Auswählen speichert, zurück verwirft."
+        );
+        let out = steps(&mut menu, &chosen, &[Select]);
+        let Outcome::Saved { choices, now, .. } = &out[0] else {
+            panic!("{out:?}")
+        };
+        assert!(*now);
+        assert_eq!(
+            choices.opponent,
+            Opponent::Engine {
+                elo: Some(1350),
+                level: None
+            }
+        );
+        assert_eq!(
+            choices.control.as_ref().map(|c| c.to_pgn()).as_deref(),
+            Some("900+10")
+        );
+        assert!(!menu.is_open());
+    }
+
+    #[test]
+    fn the_menu_key_leaves_unsaved_and_back_discards() {
+        let mut menu = Menu::default();
+        let chosen = Choices::default();
+        let out = steps(
+            &mut menu,
+            &chosen,
+            &[Open, Next, Next, Select, Next, Select, Open],
+        );
+        assert_eq!(said(&out[5]), "Gewählt: Farbe, Schwarz.");
+        assert_eq!(said(&out[6]), "Menü geschlossen.");
+        assert!(!menu.is_open());
+        // Opened again, the draft is what was chosen before: White.
+        let out = steps(&mut menu, &chosen, &[Open, Next, Next]);
+        assert_eq!(said(&out[2]), "Farbe: Weiß.");
+        let out = steps(&mut menu, &chosen, &[Select, Next, Select, Back, Back]);
+        assert_eq!(said(&out[4]), "Verworfen.");
+        // Nothing changed: back closes at once.
+        let out = steps(&mut menu, &chosen, &[Open, Back]);
+        assert_eq!(said(&out[1]), "Menü geschlossen.");
+    }
+
+    #[test]
+    fn a_game_under_way_changes_only_when_confirmed() {
+        let words = german();
+        let chosen = Choices::default();
+        let mut menu = Menu::default();
+        for k in [Open, Next, Next, Select, Next, Select, Back] {
+            menu.step(k, &chosen, true, &words);
+        }
+        let Outcome::Saved { now, say, .. } = menu.step(Select, &chosen, true, &words) else {
+            panic!("not saved")
+        };
+        assert!(!now);
+        assert!(say.contains("läuft noch"), "{say}");
+        assert_eq!(
+            menu.step(Back, &chosen, true, &words),
+            Outcome::Say("Das gilt ab der nächsten Partie.".into())
+        );
+        for k in [Open, Next, Next, Select, Next, Select, Back, Select] {
+            menu.step(k, &chosen, true, &words);
+        }
+        assert_eq!(menu.step(Select, &chosen, true, &words), Outcome::BeginNow);
+    }
+
+    #[test]
+    fn the_players_own_time_is_chosen_in_minutes_then_seconds() {
+        let mut menu = Menu::default();
+        let chosen = Choices::default();
+        // The time item opens at its value now (no clock); own time is next.
+        let out = steps(
+            &mut menu,
+            &chosen,
+            &[
+                Open, Next, Select, Next, Select, Next, Select, Next, Next, Select,
+            ],
+        );
+        assert_eq!(said(&out[3]), "eigene Zeit");
+        assert_eq!(said(&out[4]), "15 Minuten");
+        assert_eq!(said(&out[5]), "20 Minuten");
+        assert_eq!(said(&out[6]), "plus 0 Sekunden pro Zug");
+        assert_eq!(said(&out[8]), "plus 2 Sekunden pro Zug");
+        assert_eq!(
+            said(&out[9]),
+            "Gewählt: Zeit, 20 Minuten plus 2 Sekunden pro Zug."
+        );
+    }
+
+    #[test]
+    fn seats_follow_the_opponent_and_colour() {
+        let blind = Seat::Board(BLIND_BOARD.into());
+        let engine_black = Seats {
+            white: blind.clone(),
+            black: Seat::Engine,
+        };
+        let person = Choices::default();
+        assert_eq!(person.seats(&engine_black), Seats::default());
+        let engine = Choices {
+            opponent: Opponent::Engine {
+                elo: None,
+                level: None,
+            },
+            color: Color::Black,
+            ..Choices::default()
+        };
+        assert_eq!(
+            engine.seats(&Seats::default()),
+            Seats {
+                white: Seat::Engine,
+                black: blind.clone()
+            }
+        );
+        // A two-board game against a person keeps its boards.
+        let two = Seats {
+            white: blind,
+            black: Seat::Board("opponent".into()),
+        };
+        assert_eq!(person.seats(&two), two);
+    }
+
+    #[test]
+    fn a_configured_strength_off_the_steps_is_said_as_it_is() {
+        let words = german();
+        let v = |elo, level| value_text(&Value::Opponent(Opponent::Engine { elo, level }), &words);
+        assert_eq!(v(Some(1234), None), "Maschine, Elo 1234");
+        assert_eq!(v(None, Some(5)), "Maschine, Level 5");
+        assert_eq!(v(None, None), "Maschine, Stufe 8");
+        assert_eq!(v(Some(800), None), "Maschine, Stufe 1");
+    }
+}
