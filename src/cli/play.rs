@@ -10,7 +10,6 @@ use pegboard::core::StartPosition;
 use pegboard::runtime::parts;
 use pegboard::runtime::play::{open_faces, play};
 use pegboard::runtime::station::Stop;
-use pegboard::runtime::voices::SpeechSetup;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -40,8 +39,7 @@ pub struct Args {
 pub fn run(a: Args) -> ExitCode {
     let stop = Stop::new(a.seconds, true);
     let result = load_config(a.config.as_deref()).and_then(|c| {
-        let words = parts::phrasebook(&c).map_err(|e| e.to_string())?;
-        let speech = (!a.silent).then(|| SpeechSetup::of(&c, &words));
+        parts::phrasebook(&c).map_err(|e| e.to_string())?;
         let start = StartPosition {
             start: a.fen.unwrap_or_else(|| "startpos".to_string()),
             chess960: false,
@@ -50,7 +48,7 @@ pub fn run(a: Args) -> ExitCode {
         play(
             &c,
             &start,
-            speech,
+            !a.silent,
             a.events,
             &stop,
             faces,

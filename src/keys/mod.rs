@@ -327,6 +327,12 @@ pub struct Keypad {
 const PROMOTION_ORDER: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 impl Keypad {
+    /// The keypad's owner plays `player` from now on (the spoken menu
+    /// changed his colour for the next game).
+    pub fn set_player(&mut self, player: Color) {
+        self.player = player;
+    }
+
     pub fn new(keys: Vec<KeyMap>, player: Color) -> Keypad {
         Keypad {
             keys,

@@ -18,7 +18,9 @@ use shakmaty::{Bitboard, Position as _};
 
 use crate::announce::Phrasebook;
 use crate::config::Config;
-use crate::core::{Controller, Event, Input, Settings, Stamped, StartPosition};
+use crate::core::settings::Opponent;
+use crate::core::{Controller, Event, Input, Seat, Settings, Stamped, StartPosition};
+use shakmaty::Color;
 use crate::record::journal::ResumeClocks;
 use crate::record::journal::{GameFiles, Loaded, Store, Writer, store};
 use crate::record::scoresheet::Scoresheet;
@@ -64,6 +66,10 @@ pub(crate) struct Keeper {
     /// A resumed game's events before the restart, for the mirror, until
     /// taken.
     history: Vec<Stamped>,
+    /// `[game]`'s tags, and the engine's program, for the next game's
+    /// tags.
+    base_tags: BTreeMap<String, String>,
+    engine_command: String,
 }
 
 /// The day, as PGN writes a date (`2026.11.22`), from the system clock.
@@ -87,6 +93,32 @@ fn today() -> String {
 /// The journal directory the configuration names, or the default one.
 pub(crate) fn journal_dir(config: &Config) -> Option<std::path::PathBuf> {
     config.journal.dir.clone().or_else(store::default_dir)
+}
+
+/// The scoresheet's tags: `[game]`'s, and a player the engine is named
+/// with its strength, unless `[game]` names him.
+fn seat_tags(
+    base: &BTreeMap<String, String>,
+    command: &str,
+    settings: &Settings,
+) -> BTreeMap<String, String> {
+    let mut tags = base.clone();
+    let strength = match settings.preferences.opponent {
+        Opponent::Engine { elo, level } => crate::engine::EngineConfig {
+            elo,
+            level,
+            ..Default::default()
+        }
+        .strength(),
+        Opponent::Person => crate::engine::EngineConfig::default().strength(),
+    };
+    for (name, color) in [("White", Color::White), ("Black", Color::Black)] {
+        if *settings.seats.of(color) == Seat::Engine {
+            tags.entry(name.to_string())
+                .or_insert_with(|| format!("{command} ({strength})"));
+        }
+    }
+    tags
 }
 
 /// A journal read back, fed through a fresh controller: where its game
@@ -161,18 +193,7 @@ impl Keeper {
         let words = parts::phrasebook(config)?;
         let settings = parts::settings(config);
         let mut notes = Vec::new();
-        let mut tags = config.game.tags();
-        // A player the engine is: named with its strength, unless named.
-        for (color, moves_on) in [
-            ("White", &config.game.white_moves_on),
-            ("Black", &config.game.black_moves_on),
-        ] {
-            if moves_on == "engine" {
-                tags.entry(color.to_string()).or_insert_with(|| {
-                    format!("{} ({})", config.engine.command, config.engine.strength())
-                });
-            }
-        }
+        let mut tags = seat_tags(&config.game.tags(), &config.engine.command, &settings);
         let store = match journal_dir(config) {
             Some(dir) => match Store::open(&dir) {
                 Ok(s) => Some(s),
@@ -218,6 +239,8 @@ impl Keeper {
             sheet_changed: true,
             notes,
             history: Vec::new(),
+            base_tags: config.game.tags(),
+            engine_command: config.engine.command.clone(),
         };
         if let Some(store) = store {
             keeper.begin_journal(store, t, start);
@@ -300,6 +323,8 @@ impl Keeper {
             sheet_changed: true,
             notes: std::mem::take(notes),
             history: rebuilt.events,
+            base_tags: config.game.tags(),
+            engine_command: config.engine.command.clone(),
         };
         out.push(keeper.c.ready(at));
         let hold = config.journal.resume == ResumeClocks::Held;
@@ -418,6 +443,8 @@ impl Keeper {
             self.start = start.clone();
         }
         self.c = self.c.next_game(at, out);
+        // The spoken menu may have changed who plays whom.
+        self.tags = seat_tags(&self.base_tags, &self.engine_command, self.c.settings());
         self.tags.insert("Date".into(), today());
         let control = self.c.settings().clock.control.as_ref().map(|c| c.to_pgn());
         self.sheet = Scoresheet::new(&self.tags, control);

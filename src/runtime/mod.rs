@@ -13,6 +13,7 @@
 //! Only the runtime constructs and owns a `Controller`. Other threads (the
 //! speaker, and later the network) reach it as inputs over channels.
 
+pub mod choices;
 pub mod console;
 pub mod demo;
 pub mod engine;

@@ -6,7 +6,11 @@
 use crate::announce::Phrasebook;
 use crate::announce::vocabulary::Vocabulary;
 use crate::config::{Config, ConfigError};
-use crate::core::Settings;
+use crate::core::sections::PgnControl;
+use crate::core::settings::{Choices, Opponent};
+use crate::core::{BLIND_BOARD, Seat, Settings};
+use crate::keys::PlayerColor;
+use shakmaty::Color;
 use crate::mirror::View;
 use crate::speech::{Delivery, VoiceLanguage};
 use crate::text::key::KeyProblem;
@@ -18,14 +22,76 @@ pub fn phrasebook(config: &Config) -> Result<Phrasebook, ConfigError> {
         .map_err(|e| config.error(KeyProblem::at(&["language"], e.0)))
 }
 
-/// The game's settings: `[debounce]`, `[tracker]`, `[clock]`, `[game]`.
+/// The game's settings: `[debounce]`, `[tracker]`, `[clock]`, `[game]`,
+/// and what the spoken menu starts from.
 pub fn settings(config: &Config) -> Settings {
-    crate::core::sections::settings(
+    let mut settings = crate::core::sections::settings(
         &config.debounce,
         &config.tracker,
         &config.clock,
         &config.game,
-    )
+    );
+    settings.preferences = choices(config, &settings);
+    settings
+}
+
+/// What the configuration says of the spoken menu's items: the opponent
+/// (the engine at `[engine]`'s strength when a seat is the engine's), the
+/// time control, the blind player's colour (the engine's other, else
+/// `[buttons] player`), the voice's rate and volume, the language.
+fn choices(config: &Config, settings: &Settings) -> Choices {
+    let seats = &settings.seats;
+    let engine = |c: Color| *seats.of(c) == Seat::Engine;
+    let opponent = if engine(Color::White) || engine(Color::Black) {
+        Opponent::Engine {
+            elo: config.engine.elo,
+            level: config.engine.level,
+        }
+    } else {
+        Opponent::Person
+    };
+    let color = match (engine(Color::White), engine(Color::Black)) {
+        (true, false) => Color::Black,
+        (false, true) => Color::White,
+        _ => config.buttons.player.into(),
+    };
+    Choices {
+        opponent,
+        control: settings.clock.control.clone(),
+        color,
+        rate: config.speech.speech_dispatcher.rate,
+        volume: (config.speech.clips.volume * 100.0).round().clamp(0.0, 100.0) as u32,
+        language: config.language.clone().unwrap_or_else(|| "fide".to_string()),
+    }
+}
+
+/// The configuration as the spoken menu's `choices` make it: the seats,
+/// the engine's strength, the time control, the keys' owner's colour, the
+/// voice's rate and volume (speech-dispatcher's from -100 to 100, the
+/// clips' from 0 to 1), and the language. Everything made from the
+/// configuration then follows the choices.
+pub fn with_choices(config: &Config, choices: &Choices) -> Config {
+    let mut c = config.clone();
+    let seats = choices.seats(&settings(config).seats);
+    let written = |seat: &Seat| seat.written().unwrap_or_else(|| BLIND_BOARD.to_string());
+    c.game.white_moves_on = written(&seats.white);
+    c.game.black_moves_on = written(&seats.black);
+    if let Opponent::Engine { elo, level } = choices.opponent {
+        c.engine.elo = elo;
+        c.engine.level = level;
+    }
+    c.clock.control = None;
+    c.clock.pgn_control = choices.control.clone().map(PgnControl);
+    c.buttons.player = match choices.color {
+        Color::White => PlayerColor::White,
+        Color::Black => PlayerColor::Black,
+    };
+    c.speech.speech_dispatcher.rate = choices.rate.clamp(-100, 100);
+    let volume = choices.volume.min(100);
+    c.speech.speech_dispatcher.volume = volume as i32 * 2 - 100;
+    c.speech.clips.volume = volume as f32 / 100.0;
+    c.language = Some(choices.language.clone());
+    c
 }
 
 /// How events become utterances: earcons and the warnings' loudness.

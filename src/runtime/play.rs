@@ -80,19 +80,31 @@ pub struct LoopTiming {
 
 /// Plays game after game until `stop`, showing the clock on `faces`: the
 /// unfinished game in the journal directory if there is one, else a new
-/// game from `start`. Returns how the scan loop kept time.
+/// game from `start`; with the voices when `speak`. The choices the player
+/// made in the spoken menu (kept in the journal directory) win over
+/// `config`. Returns how the scan loop kept time.
 pub fn play(
     config: &Config,
     start: &StartPosition,
-    speech: Option<SpeechSetup>,
+    speak: bool,
     json: bool,
     stop: &Stop,
     faces: Faces,
     out: &mut dyn Write,
 ) -> Result<LoopTiming> {
+    let base = config;
+    let (config, note) = crate::runtime::choices::overlaid(base);
+    let config = &config;
+    if let Some(note) = note {
+        writeln!(out, "pegboard: {note}")?;
+    }
     // The voices first (they may take a moment to open), then the sensors,
     // so that no reading waits in the meantime.
-    let voices = speech.map(SpeechSetup::spawn);
+    let voices = if speak {
+        Some(SpeechSetup::of(config, &parts::phrasebook(config)?).spawn())
+    } else {
+        None
+    };
     let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
     let mut service = Notifier::from_env();
@@ -122,12 +134,10 @@ pub fn play(
     }
     let first_t = first.t;
     let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
-    let chess960 = keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960;
-    let engine = crate::runtime::engine::EngineTurns::open(
-        &config.engine,
-        &parts::settings(config).seats,
-        chess960,
-    );
+    // The game's own seats: a game taken up again keeps those it began
+    // with.
+    let engine = engine_of(config, keeper.controller());
+    let applied = keeper.controller().settings().preferences.clone();
     let opponent = parts::phrasebook(config)?.words.opponent;
     service.ready();
     let mut session = Session {
@@ -145,6 +155,9 @@ pub fn play(
         opponent,
         faces,
         json,
+        base: base.clone(),
+        applied,
+        speak,
     };
     let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
     waiting.push_back(Turn {
@@ -164,6 +177,7 @@ pub fn play(
             handled.record(turn.taken.elapsed());
             now = turn.t;
             session.take(turn, out)?;
+            session.follow_choices(&mut station, out)?;
         }
         session.show_clock(now, out)?;
         out.flush()?;
@@ -247,9 +261,58 @@ struct Session<'a> {
     opponent: crate::announce::vocabulary::OpponentWords,
     faces: Faces,
     json: bool,
+    /// The configuration as given, before the menu's choices.
+    base: Config,
+    /// The choices the engine, the voices and the keys were set up with.
+    applied: crate::core::settings::Choices,
+    speak: bool,
+}
+
+/// The engine's seat for the game `c` plays, when a seat is the engine's.
+fn engine_of(
+    config: &Config,
+    c: &crate::core::Controller,
+) -> Option<crate::runtime::engine::EngineTurns> {
+    let chess960 = c.game().castling_mode() == shakmaty::CastlingMode::Chess960;
+    crate::runtime::engine::EngineTurns::open(&config.engine, &c.settings().seats, chess960)
 }
 
 impl Session<'_> {
+    /// A game that began with other choices than the last (the player
+    /// chose them in the spoken menu): they are kept on disk, and the
+    /// engine, the keys' owner and the voices follow them.
+    fn follow_choices(&mut self, station: &mut Station, out: &mut dyn Write) -> Result<()> {
+        let now = self.keeper.controller().settings().preferences.clone();
+        if now == self.applied {
+            return Ok(());
+        }
+        let config = parts::with_choices(&self.base, &now);
+        if let Some(path) = crate::runtime::choices::path(&self.base)
+            && let Err(e) = crate::runtime::choices::store(&path, &now)
+        {
+            writeln!(
+                out,
+                "pegboard: {e}; the choices hold for this session but are not kept"
+            )?;
+        }
+        self.engine = engine_of(&config, self.keeper.controller());
+        station.set_player(now.color);
+        let words = parts::phrasebook(&config)?;
+        let voice_changed = (now.rate, now.volume, &now.language)
+            != (self.applied.rate, self.applied.volume, &self.applied.language);
+        if self.speak && voice_changed {
+            // The old voices finish what they were given on a thread of
+            // their own; the scan loop does not wait for them.
+            if let Some(old) = self.voices.take() {
+                std::thread::spawn(move || old.finish(FINAL_WORDS_WITHIN));
+            }
+            self.voices = Some(SpeechSetup::of(&config, &words).spawn_in_background());
+        }
+        self.opponent = words.words.opponent;
+        self.applied = now;
+        Ok(())
+    }
+
     /// One turn: the game brought to its instant, fed what the sensors,
     /// keys, console and voices say, and its events sent out.
     fn take(&mut self, turn: Turn, out: &mut dyn Write) -> Result<()> {

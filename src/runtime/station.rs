@@ -120,6 +120,11 @@ impl Station {
         })
     }
 
+    /// The keys' owner plays `player` from now on.
+    pub fn set_player(&mut self, player: shakmaty::Color) {
+        self.keypad.set_player(player);
+    }
+
     /// How late the scans so far were taken.
     pub fn lateness(&self) -> &crate::sensors::poller::Lateness {
         self.poller.lateness()

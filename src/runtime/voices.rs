@@ -43,6 +43,19 @@ impl SpeechSetup {
     /// printed line is the text voice's announcement.
     pub fn spawn(self) -> Voices {
         let (speaker, reports) = start(self.config, self.language, TextOutput::PrintedByCaller);
+        speaker.wait_ready(READY_WITHIN);
+        Voices {
+            speaker,
+            reports,
+            delivery: self.delivery,
+        }
+    }
+
+    /// Starts the speaker thread on these voices without waiting for them
+    /// to open (a running game's scan loop must not wait): the first words
+    /// wait for their voice as any words do, at most the start bound.
+    pub fn spawn_in_background(self) -> Voices {
+        let (speaker, reports) = start(self.config, self.language, TextOutput::PrintedByCaller);
         Voices {
             speaker,
             reports,
@@ -51,9 +64,7 @@ impl SpeechSetup {
     }
 }
 
-/// Starts the speaker thread on these voices and waits, at most
-/// [`READY_WITHIN`], for them to open: the first words are to be heard. A
-/// voice still opening after this is skipped meanwhile (and told).
+/// Starts the speaker thread on these voices (they open on it).
 fn start(
     speech: SpeechConfig,
     language: VoiceLanguage,
@@ -61,7 +72,6 @@ fn start(
 ) -> (Speaker, Receiver<Report>) {
     let (tx, rx) = crossbeam_channel::unbounded();
     let speaker = Speaker::spawn(move || build_chain(&speech, &language, text), tx);
-    speaker.wait_ready(READY_WITHIN);
     (speaker, rx)
 }
 
@@ -130,11 +140,13 @@ pub fn speaker_with_reports(
     words: &Phrasebook,
     text: TextOutput,
 ) -> (Speaker, Receiver<Report>) {
-    start(
+    let (speaker, reports) = start(
         config.speech.clone(),
         parts::voice_language(config, words),
         text,
-    )
+    );
+    speaker.wait_ready(READY_WITHIN);
+    (speaker, reports)
 }
 
 /// A speaker whose reports are not read: the commands that use it print

@@ -1,0 +1,257 @@
+//! What the player chose in the spoken menu, kept in the state directory
+//! (`choices.toml`, beside the games) and never in the configuration
+//! file: `play` starts with it, and it wins over the configuration until
+//! the file is deleted. It is written when a game begins with new
+//! choices, whole under another name, synced, then put in place: a power
+//! cut leaves the old file or the new one, never half of one.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use crate::announce::vocabulary::Vocabulary;
+use crate::config::Config;
+use crate::core::clock::TimeControl;
+use crate::core::settings::{Choices, Opponent};
+
+/// The file the choices are kept in, in the journal directory.
+pub const CHOICES_FILE: &str = "choices.toml";
+
+/// The file as it is written and read.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored {
+    /// "person" or "engine".
+    opponent: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    elo: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    level: Option<u32>,
+    /// The PGN form, or "none".
+    time_control: String,
+    /// "white" or "black": the blind player's colour.
+    color: String,
+    rate: i32,
+    volume: u32,
+    language: String,
+}
+
+/// Where the choices are kept: the journal directory.
+pub fn path(config: &Config) -> Option<PathBuf> {
+    crate::runtime::keeper::journal_dir(config).map(|dir| dir.join(CHOICES_FILE))
+}
+
+/// The choices kept at `path`, if there is a file: `Err` names the file,
+/// the line and what is wrong (the configuration is then played as it
+/// is).
+pub fn load(path: &Path) -> Result<Option<Choices>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let at = |line: Option<usize>, what: String| match line {
+        Some(line) => format!("{}:{line}: {what}", path.display()),
+        None => format!("{}: {what}", path.display()),
+    };
+    let stored: Stored = toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        at(line, e.message().to_string())
+    })?;
+    let line_of = |key: &str| {
+        text.lines()
+            .position(|l| l.trim_start().starts_with(key))
+            .map(|i| i + 1)
+    };
+    let bad = |key: &str, what: String| at(line_of(key), format!("{key}: {what}"));
+    let opponent = match stored.opponent.as_str() {
+        "person" => Opponent::Person,
+        "engine" => Opponent::Engine {
+            elo: stored.elo,
+            level: stored.level,
+        },
+        other => {
+            return Err(bad(
+                "opponent",
+                format!(
+                    "\"{}\" is neither \"person\" nor \"engine\"",
+                    crate::text::quote::short(other)
+                ),
+            ));
+        }
+    };
+    let control = match stored.time_control.as_str() {
+        "none" => None,
+        text => Some(TimeControl::parse_pgn(text).map_err(|e| bad("time_control", e.0))?),
+    };
+    let color = match stored.color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => {
+            return Err(bad(
+                "color",
+                format!(
+                    "\"{}\" is neither \"white\" nor \"black\"",
+                    crate::text::quote::short(other)
+                ),
+            ));
+        }
+    };
+    if !(-100..=100).contains(&stored.rate) {
+        return Err(bad("rate", format!("{} is outside -100 … 100", stored.rate)));
+    }
+    if stored.volume > 100 {
+        return Err(bad("volume", format!("{} is over 100", stored.volume)));
+    }
+    let known = Vocabulary::built_in(&stored.language).is_some()
+        || Path::new(&stored.language).is_file();
+    if !known {
+        return Err(bad(
+            "language",
+            format!(
+                "\"{}\" is no built-in language and no language file",
+                crate::text::quote::short(&stored.language)
+            ),
+        ));
+    }
+    Ok(Some(Choices {
+        opponent,
+        control,
+        color,
+        rate: stored.rate,
+        volume: stored.volume,
+        language: stored.language,
+    }))
+}
+
+/// Keeps `choices` at `path`: written whole beside it, synced, renamed
+/// over it, and the directory synced.
+pub fn store(path: &Path, choices: &Choices) -> Result<(), String> {
+    let (opponent, elo, level) = match choices.opponent {
+        Opponent::Person => ("person", None, None),
+        Opponent::Engine { elo, level } => ("engine", elo, level),
+    };
+    let stored = Stored {
+        opponent: opponent.to_string(),
+        elo,
+        level,
+        time_control: choices
+            .control
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |c| c.to_pgn()),
+        color: match choices.color {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+        .to_string(),
+        rate: choices.rate,
+        volume: choices.volume,
+        language: choices.language.clone(),
+    };
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let body = toml::to_string(&stored).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = format!(
+        "# What the player chose in the spoken menu: each game starts with it,\n\
+         # whatever the configuration file says. Delete this file to play as the\n\
+         # configuration says again.\n{body}"
+    );
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let part = path.with_extension("toml.part");
+    let mut f = std::fs::File::create(&part).map_err(fail)?;
+    f.write_all(text.as_bytes()).map_err(fail)?;
+    f.sync_data().map_err(fail)?;
+    drop(f);
+    std::fs::rename(&part, path).map_err(fail)?;
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(fail)?;
+    Ok(())
+}
+
+/// The configuration with the kept choices over it, if there are any;
+/// the second value is a note for the log when the file could not be
+/// used (the configuration is then played as it is).
+pub fn overlaid(config: &Config) -> (Config, Option<String>) {
+    let Some(path) = path(config) else {
+        return (config.clone(), None);
+    };
+    match load(&path) {
+        Ok(Some(choices)) => (crate::runtime::parts::with_choices(config, &choices), None),
+        Ok(None) => (config.clone(), None),
+        Err(e) => (
+            config.clone(),
+            Some(format!(
+                "{e}; the spoken menu's choices are left aside, the configuration is played"
+            )),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "pegboard-choices-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        std::fs::create_dir_all(&d).expect("temp dir");
+        d
+    }
+
+    #[test]
+    fn choices_are_kept_and_read_back_whole() {
+        let path = dir().join(CHOICES_FILE);
+        assert_eq!(load(&path), Ok(None));
+        let choices = Choices {
+            opponent: Opponent::Engine {
+                elo: Some(1350),
+                level: None,
+            },
+            control: TimeControl::parse_pgn("900+10").ok(),
+            color: Color::Black,
+            rate: -20,
+            volume: 70,
+            language: "de".into(),
+        };
+        store(&path, &choices).expect("stored");
+        assert_eq!(load(&path), Ok(Some(choices)));
+        assert!(!path.with_extension("toml.part").exists());
+    }
+
+    #[test]
+    fn a_damaged_file_names_its_line_and_leaves_the_configuration_alone() {
+        let path = dir().join(CHOICES_FILE);
+        let good = "opponent = \"person\"\ntime_control = \"none\"\ncolor = \"white\"\n\
+                    rate = 40\nvolume = 100\nlanguage = \"fide\"\n";
+        std::fs::write(&path, good.replace("\"white\"", "\"green\"")).expect("written");
+        let e = load(&path).expect_err("refused");
+        assert!(
+            e.ends_with("choices.toml:3: color: \"green\" is neither \"white\" nor \"black\""),
+            "{e}"
+        );
+        std::fs::write(&path, good.replace("rate = 40", "rate = 400")).expect("written");
+        assert!(load(&path).expect_err("refused").contains(":4: rate:"));
+        std::fs::write(&path, good.replace("volume = 100\n", "volume = \n")).expect("written");
+        assert!(load(&path).expect_err("refused").contains(":5:"));
+        std::fs::write(&path, good.replace("\"fide\"", "\"xx\"")).expect("written");
+        assert!(load(&path).expect_err("refused").contains(":6: language:"));
+        let config = Config::parse(
+            &format!("[journal]\ndir = \"{}\"\n", path.parent().expect("dir").display()),
+            "c.toml",
+        )
+        .expect("config");
+        let (played, note) = overlaid(&config);
+        assert_eq!(played, config);
+        assert!(note.is_some_and(|n| n.contains("configuration is played")));
+    }
+}
