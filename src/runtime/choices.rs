@@ -102,13 +102,16 @@ pub fn load(path: &Path) -> Result<Option<Choices>, String> {
         }
     };
     if !(-100..=100).contains(&stored.rate) {
-        return Err(bad("rate", format!("{} is outside -100 … 100", stored.rate)));
+        return Err(bad(
+            "rate",
+            format!("{} is outside -100 … 100", stored.rate),
+        ));
     }
     if stored.volume > 100 {
         return Err(bad("volume", format!("{} is over 100", stored.volume)));
     }
-    let known = Vocabulary::built_in(&stored.language).is_some()
-        || Path::new(&stored.language).is_file();
+    let known =
+        Vocabulary::built_in(&stored.language).is_some() || Path::new(&stored.language).is_file();
     if !known {
         return Err(bad(
             "language",
@@ -246,7 +249,10 @@ mod tests {
         std::fs::write(&path, good.replace("\"fide\"", "\"xx\"")).expect("written");
         assert!(load(&path).expect_err("refused").contains(":6: language:"));
         let config = Config::parse(
-            &format!("[journal]\ndir = \"{}\"\n", path.parent().expect("dir").display()),
+            &format!(
+                "[journal]\ndir = \"{}\"\n",
+                path.parent().expect("dir").display()
+            ),
             "c.toml",
         )
         .expect("config");

@@ -20,7 +20,6 @@ use crate::announce::Phrasebook;
 use crate::config::Config;
 use crate::core::settings::Opponent;
 use crate::core::{Controller, Event, Input, Seat, Settings, Stamped, StartPosition};
-use shakmaty::Color;
 use crate::record::journal::ResumeClocks;
 use crate::record::journal::{GameFiles, Loaded, Store, Writer, store};
 use crate::record::scoresheet::Scoresheet;
@@ -29,6 +28,7 @@ use crate::runtime::outputs::Door;
 use crate::runtime::parts;
 use crate::runtime::replay::{Until, stream};
 use crate::trace::{Header, Reading};
+use shakmaty::Color;
 
 /// While a clock runs, a record at least this often (ms).
 const HEARTBEAT_MS: u64 = 800;

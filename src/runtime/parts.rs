@@ -10,10 +10,10 @@ use crate::core::sections::PgnControl;
 use crate::core::settings::{Choices, Opponent};
 use crate::core::{BLIND_BOARD, Seat, Settings};
 use crate::keys::PlayerColor;
-use shakmaty::Color;
 use crate::mirror::View;
 use crate::speech::{Delivery, VoiceLanguage};
 use crate::text::key::KeyProblem;
+use shakmaty::Color;
 
 /// The words to speak, checked completely before anything starts. An
 /// error names the configuration's `language` key and its line.
@@ -60,8 +60,13 @@ fn choices(config: &Config, settings: &Settings) -> Choices {
         control: settings.clock.control.clone(),
         color,
         rate: config.speech.speech_dispatcher.rate,
-        volume: (config.speech.clips.volume * 100.0).round().clamp(0.0, 100.0) as u32,
-        language: config.language.clone().unwrap_or_else(|| "fide".to_string()),
+        volume: (config.speech.clips.volume * 100.0)
+            .round()
+            .clamp(0.0, 100.0) as u32,
+        language: config
+            .language
+            .clone()
+            .unwrap_or_else(|| "fide".to_string()),
     }
 }
 

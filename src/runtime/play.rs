@@ -299,7 +299,11 @@ impl Session<'_> {
         station.set_player(now.color);
         let words = parts::phrasebook(&config)?;
         let voice_changed = (now.rate, now.volume, &now.language)
-            != (self.applied.rate, self.applied.volume, &self.applied.language);
+            != (
+                self.applied.rate,
+                self.applied.volume,
+                &self.applied.language,
+            );
         if self.speak && voice_changed {
             // The old voices finish what they were given on a thread of
             // their own; the scan loop does not wait for them.
