@@ -265,3 +265,157 @@ fn the_next_game_speaks_the_language_chosen() {
     let moves = of(&ev, "move");
     assert_eq!(moves[0]["say"], "Knight Felix three", "{moves:?}");
 }
+
+/// One short press of key `bit` at `t` (held 120 ms), as a trace's `keys`
+/// lines give it.
+fn tap(t: u64, bit: u32) -> String {
+    format!(
+        "{{\"t\":{t},\"keys\":{}}}\n{{\"t\":{},\"keys\":0}}\n",
+        1 << bit,
+        t + 120
+    )
+}
+
+/// The three menu keys, as in config/serial-laptop.toml, on a trace's
+/// `keys` bits.
+const KEYS: &str = "[[buttons.key]]\nbit = 0\npress = \"repeat\"\nlong = \"position\"\n\
+                    menu = \"next\"\n\
+                    [[buttons.key]]\nbit = 1\npress = \"times\"\nlong = \"menu\"\n\
+                    menu = \"select\"\n\
+                    [[buttons.key]]\nbit = 2\npress = \"adjust\"\nlong = \"draw_offer\"\n\
+                    menu = \"back\"\n";
+
+/// `play` for `seconds`, silent, on the trace `trace` and the configuration
+/// `config` (both written into `dir`): its events.
+fn play(dir: &std::path::Path, name: &str, trace: &str, config: &str, seconds: &str) -> Vec<Value> {
+    let trace_path = dir.join(format!("{name}.jsonl"));
+    std::fs::write(&trace_path, trace).expect("trace");
+    let config_path = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &config_path,
+        format!(
+            "{config}[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            trace_path.display()
+        ),
+    )
+    .expect("config");
+    let out = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            seconds,
+            "--config",
+        ])
+        .arg(&config_path)
+        .output()
+        .expect("play runs");
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{printed}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    printed
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+#[test]
+fn play_sets_up_an_engine_game_from_key_presses_keeps_the_choices_and_starts_from_them() {
+    let dir = common::empty_dir("menu-play");
+    let journal = dir.join("games");
+    let config = format!(
+        "{KEYS}[engine]\nmovetime_ms = 200\n[journal]\ndir = \"{}\"\n",
+        journal.display()
+    );
+    // The second key held a second opens the menu; then the same presses
+    // as above, each a short tap.
+    let mut trace = String::from("{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n");
+    trace.push_str("{\"t\":300,\"keys\":2}\n{\"t\":1300,\"keys\":0}\n");
+    let mut t = 1600;
+    for step in &ENGINE_15_10[1..] {
+        let bit = match *step {
+            "next" => 0,
+            "select" => 1,
+            "back" => 2,
+            other => panic!("{other}"),
+        };
+        trace.push_str(&tap(t, bit));
+        t += 300;
+    }
+    // The new game: the blind player plays 1. e4.
+    trace.push_str(&format!(
+        "{{\"t\":{},\"lift\":\"e2\"}}\n{{\"t\":{},\"place\":\"e4\"}}\n",
+        t + 800,
+        t + 1000
+    ));
+    let events = play(&dir, "first", &trace, &config, "9");
+    let says = menu_says(&events);
+    assert_eq!(says.len(), 13, "{says:?}");
+    assert_eq!(says[0], "Menü. Gegner: Mensch am Brett.");
+    assert_eq!(
+        says[11],
+        "Gewählt: Zeit, 15 Minuten plus 10 Sekunden pro Zug."
+    );
+    let choices = of(&events, "choices");
+    assert_eq!(choices.len(), 1, "{events:?}");
+    assert_eq!(choices[0]["now"], true);
+    // The next game: e4 on the board, and Stockfish's reply (relayed, in
+    // the long form) as Black.
+    let moves = of(&events, "move");
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(moves[0]["san"], "e4");
+    assert_eq!(moves[1]["board"], "relay");
+    assert_eq!(moves[1]["color"], "black");
+    assert!(
+        moves[1]["say"]
+            .as_str()
+            .is_some_and(|s| s.contains(" nach "))
+    );
+    // Kept in the journal directory, not in the configuration.
+    let kept = std::fs::read_to_string(journal.join("choices.toml")).expect("choices kept");
+    for line in [
+        "opponent = \"engine\"",
+        "elo = 1350",
+        "time_control = \"900+10\"",
+        "color = \"white\"",
+    ] {
+        assert!(kept.contains(line), "{line} in {kept}");
+    }
+    // The second game's journal and scoresheet: the engine's seat and
+    // strength, and 15+10.
+    let header = std::fs::read_to_string(journal.join("game-0002.journal")).expect("game 2");
+    let header = header
+        .lines()
+        .find(|l| l.contains("\"trace\""))
+        .unwrap_or_default();
+    assert!(header.contains("\"black_moves_on\":\"engine\""), "{header}");
+    assert!(header.contains("900+10"), "{header}");
+    let pgn = std::fs::read_to_string(journal.join("game-0002.pgn")).expect("game 2's PGN");
+    assert!(pgn.contains("[Black \"stockfish (Elo 1350)\"]"), "{pgn}");
+    assert!(pgn.contains("[TimeControl \"900+10\"]"), "{pgn}");
+
+    // Started again with no game to take up: the new game starts from the
+    // kept choices, whatever the configuration file says.
+    for entry in std::fs::read_dir(&journal).expect("the journal directory") {
+        let path = entry.expect("an entry").path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("game-"))
+        {
+            std::fs::remove_file(&path).expect("a game's file removed");
+        }
+    }
+    let trace = "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+                 {\"t\":500,\"lift\":\"d2\"}\n{\"t\":700,\"place\":\"d4\"}\n";
+    let events = play(&dir, "again", trace, &config, "4");
+    let clock = of(&events, "clock");
+    assert_eq!(clock[0]["white"]["remaining_ms"], 910_000, "{clock:?}");
+    let moves = of(&events, "move");
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(moves[1]["board"], "relay", "the engine answers d4");
+    let _ = std::fs::remove_dir_all(&dir);
+}

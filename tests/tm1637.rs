@@ -235,7 +235,7 @@ fn play_with_modules(name: &str, white: Module, black: Module) -> String {
     play(
         &config,
         &StartPosition::default(),
-        None,
+        false,
         false,
         &Stop::new(Some(2.0), false),
         faces,

@@ -79,7 +79,7 @@ impl Phrasebook {
         Some(Phrasebook {
             words,
             naming: self.naming,
-            styles: self.styles.clone(),
+            styles: self.styles,
         })
     }
 
@@ -564,6 +564,152 @@ impl Phrasebook {
     }
 
     /// A practice notice with no values.
+    /// What the spoken menu says without values.
+    pub fn menu(&self, notice: MenuNotice) -> String {
+        let m = &self.words.menu;
+        match notice {
+            MenuNotice::Closed => &m.closed,
+            MenuNotice::Saved => &m.saved,
+            MenuNotice::UnderWay => &m.under_way,
+            MenuNotice::NextGame => &m.next_game,
+            MenuNotice::Discarded => &m.discarded,
+            MenuNotice::Person => &m.person,
+            MenuNotice::NoClock => &m.no_clock,
+            MenuNotice::OwnTime => &m.own_time,
+        }
+        .clone()
+    }
+
+    /// A menu item's name ("Zeit").
+    pub fn menu_item(&self, item: MenuItem) -> &str {
+        let m = &self.words.menu;
+        match item {
+            MenuItem::Opponent => &m.opponent,
+            MenuItem::TimeControl => &m.time_control,
+            MenuItem::Color => &m.color,
+            MenuItem::Rate => &m.rate,
+            MenuItem::Volume => &m.volume,
+            MenuItem::Language => &m.language,
+        }
+    }
+
+    /// An item reached, with its value ("Zeit: ohne Uhr."); `opened`:
+    /// the first item as the menu opens ("Menü. Gegner: …").
+    pub fn menu_line(&self, item: MenuItem, value: &str, opened: bool) -> String {
+        let line = fill(
+            &self.words.menu.item,
+            &[("item", self.menu_item(item)), ("value", value)],
+        );
+        if opened {
+            format!("{} {line}", self.words.menu.open)
+        } else {
+            line
+        }
+    }
+
+    /// A value chosen, said back.
+    pub fn menu_chosen(&self, item: MenuItem, value: &str) -> String {
+        fill(
+            &self.words.menu.chosen,
+            &[("item", self.menu_item(item)), ("value", value)],
+        )
+    }
+
+    /// The changes said back, and the question whether to save them.
+    pub fn menu_confirm(&self, changes: &[(MenuItem, String)]) -> String {
+        let said: Vec<String> = changes
+            .iter()
+            .map(|(item, value)| format!("{} {value}", self.menu_item(*item)))
+            .collect();
+        fill(&self.words.menu.confirm, &[("choices", &said.join(", "))])
+    }
+
+    /// The engine at a strength.
+    pub fn menu_engine(&self, strength: EngineStrength) -> String {
+        let m = &self.words.menu;
+        let (template, n) = match strength {
+            EngineStrength::Step(n) => (&m.engine_step, n.to_string()),
+            EngineStrength::Elo(elo) => (&m.engine_elo, elo.to_string()),
+            EngineStrength::Level(level) => (&m.engine_level, level.to_string()),
+        };
+        fill(template, &[("n", &n)])
+    }
+
+    /// A time control: each period ("40 Züge in eine Stunde 30 Minuten,
+    /// dann 30 Minuten"), then what each move earns, said once when every
+    /// period gives the same.
+    pub fn menu_control(&self, control: &crate::core::clock::TimeControl) -> String {
+        use crate::core::clock::Bonus;
+        let m = &self.words.menu;
+        let mut said = control
+            .periods()
+            .iter()
+            .map(|p| {
+                let time = self.duration(p.ms);
+                match p.moves {
+                    Some(moves) => fill(
+                        &m.period_moves,
+                        &[("moves", &moves.to_string()), ("time", &time)],
+                    ),
+                    None => time,
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(&format!(", {} ", m.then));
+        let bonuses: Vec<Bonus> = control.periods().iter().map(|p| p.bonus).collect();
+        if let Some(&first) = bonuses.first()
+            && bonuses.iter().all(|&b| b == first)
+        {
+            let template = match first {
+                Bonus::None => None,
+                Bonus::Increment(_) => Some(&m.increment),
+                Bonus::Delay(_) | Bonus::Bronstein(_) => Some(&m.delay),
+            };
+            if let Some(template) = template {
+                said.push(' ');
+                said.push_str(&fill(template, &[("time", &self.duration(first.ms()))]));
+            }
+        }
+        said
+    }
+
+    /// What a move earns, alone ("plus 10 Sekunden pro Zug").
+    pub fn menu_increment(&self, ms: u64) -> String {
+        fill(&self.words.menu.increment, &[("time", &self.duration(ms))])
+    }
+
+    /// The voice's rate ("minus 20").
+    pub fn menu_rate(&self, rate: i32) -> String {
+        if rate < 0 {
+            fill(
+                &self.words.menu.minus,
+                &[("n", &rate.unsigned_abs().to_string())],
+            )
+        } else {
+            rate.to_string()
+        }
+    }
+
+    /// The volume ("70 Prozent").
+    pub fn menu_volume(&self, percent: u32) -> String {
+        fill(&self.words.menu.percent, &[("n", &percent.to_string())])
+    }
+
+    /// A language by its name in this language; a language file by its
+    /// name without folder and `.toml`.
+    pub fn menu_language(&self, name: &str) -> String {
+        self.words
+            .menu
+            .languages
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| {
+                std::path::Path::new(name)
+                    .file_stem()
+                    .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned())
+            })
+    }
+
     pub fn practice(&self, notice: PracticeNotice) -> String {
         let p = &self.words.practice;
         match notice {
@@ -769,6 +915,40 @@ pub enum Notice {
     RelayRefused,
     /// The game is adjourned, a move sealed (or a move given meanwhile).
     Adjourned,
+}
+
+/// An item of the spoken menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MenuItem {
+    Opponent,
+    TimeControl,
+    Color,
+    Rate,
+    Volume,
+    Language,
+}
+
+/// What the spoken menu says without values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MenuNotice {
+    Closed,
+    Saved,
+    UnderWay,
+    NextGame,
+    Discarded,
+    /// Values: a person at the board, no clock, the player's own time.
+    Person,
+    NoClock,
+    OwnTime,
+}
+
+/// The engine's strength as the menu says it: one of its steps (from 1),
+/// an Elo, or a skill level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineStrength {
+    Step(usize),
+    Elo(u32),
+    Level(u32),
 }
 
 /// What practice against the engine says without values.

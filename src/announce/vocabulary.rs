@@ -300,10 +300,10 @@ pub struct MenuWords {
     /// A period with a move count, and the word between periods.
     pub period_moves: String,
     pub then: String,
-    /// What each move earns: a Fischer increment, a delay, Bronstein.
+    /// What each move earns: a Fischer increment, or a delay (simple or
+    /// Bronstein).
     pub increment: String,
     pub delay: String,
-    pub bronstein: String,
     /// The volume, in percent; a negative rate.
     pub percent: String,
     pub minus: String,

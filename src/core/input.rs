@@ -841,8 +841,8 @@ impl Input {
         let UniqueObject(object) =
             serde_json::from_str(text).map_err(|e| bad(format!("not a JSON object: {e}")))?;
         let object = &object;
-        const TEXTS: [&str; 9] = [
-            "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen",
+        const TEXTS: [&str; 10] = [
+            "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen", "menu",
         ];
         const SIGNED: [&str; 2] = ["cp", "mate"];
         const NUMBERS: [&str; 9] = [
@@ -909,7 +909,7 @@ impl Input {
                 cp: object.get("cp").and_then(|x| x.as_i64()),
                 mate: object.get("mate").and_then(|x| x.as_i64()),
                 depth: small("depth")?,
-                menu: None,
+                menu: s("menu"),
             },
         )
     }
@@ -1025,6 +1025,10 @@ mod tests {
             }),
             Input::PracticeTakeBack,
             Input::Review,
+            Input::Menu(MenuStep::Open),
+            Input::Menu(MenuStep::Next),
+            Input::Menu(MenuStep::Select),
+            Input::Menu(MenuStep::Back),
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();
@@ -1038,6 +1042,34 @@ mod tests {
             Input::Clock(Color::Black).to_json(),
             r#"{"input":"clock","color":"black"}"#
         );
+        // A key that is also a menu key: the input with its menu step.
+        for (input, step) in [
+            (Input::Times, MenuStep::Select),
+            (Input::Repeat(2), MenuStep::Next),
+            (Input::DrawOffer(Color::White), MenuStep::Back),
+        ] {
+            let keyed = Input::Keyed {
+                menu: step,
+                input: Box::new(input.clone()),
+            };
+            assert_eq!(keyed.name(), input.name());
+            let json = keyed.to_json();
+            assert!(
+                json.ends_with(&format!(r#","menu":"{}"}}"#, step.role())),
+                "{json}"
+            );
+            assert_eq!(from_json(&json), Ok(keyed), "{json}");
+        }
+        for (bad, why) in [
+            (r#"{"input":"times","menu":"up"}"#, "`menu` must be"),
+            (
+                r#"{"input":"menu_next","menu":"next"}"#,
+                "is a menu step itself",
+            ),
+        ] {
+            let e = from_json(bad).expect_err(bad).to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -12,10 +12,10 @@
 
 use shakmaty::Color;
 
-use super::clock::{Bonus, Period, TimeControl};
+use super::clock::{Bonus, TimeControl};
 use super::input::MenuStep;
 pub use super::settings::{Choices, Opponent};
-use crate::announce::phrases::{Phrasebook, fill};
+use crate::announce::phrases::{EngineStrength, MenuItem, MenuNotice, Phrasebook};
 
 /// The engine's strength at each step of the menu, weakest first: below
 /// the engine's lowest Elo it plays its lowest skill one ply deep (a
@@ -53,12 +53,12 @@ trait Values {
 impl Values for Choices {
     fn value(&self, item: Item) -> Value {
         match item {
-            Item::Opponent => Value::Opponent(self.opponent.clone()),
-            Item::TimeControl => Value::Control(self.control.clone()),
-            Item::Color => Value::Color(self.color),
-            Item::Rate => Value::Rate(self.rate),
-            Item::Volume => Value::Volume(self.volume),
-            Item::Language => Value::Language(self.language.clone()),
+            MenuItem::Opponent => Value::Opponent(self.opponent.clone()),
+            MenuItem::TimeControl => Value::Control(self.control.clone()),
+            MenuItem::Color => Value::Color(self.color),
+            MenuItem::Rate => Value::Rate(self.rate),
+            MenuItem::Volume => Value::Volume(self.volume),
+            MenuItem::Language => Value::Language(self.language.clone()),
         }
     }
 
@@ -76,23 +76,15 @@ impl Values for Choices {
 }
 
 /// The menu's items, in the order `next` reaches them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
-    Opponent,
-    TimeControl,
-    Color,
-    Rate,
-    Volume,
-    Language,
-}
+type Item = MenuItem;
 
 const ITEMS: [Item; 6] = [
-    Item::Opponent,
-    Item::TimeControl,
-    Item::Color,
-    Item::Rate,
-    Item::Volume,
-    Item::Language,
+    MenuItem::Opponent,
+    MenuItem::TimeControl,
+    MenuItem::Color,
+    MenuItem::Rate,
+    MenuItem::Volume,
+    MenuItem::Language,
 ];
 
 /// One value of an item.
@@ -111,23 +103,23 @@ enum Value {
 /// The values `next` goes through for an item.
 fn values(item: Item) -> Vec<Value> {
     match item {
-        Item::Opponent => std::iter::once(Value::Opponent(Opponent::Person))
+        MenuItem::Opponent => std::iter::once(Value::Opponent(Opponent::Person))
             .chain(
                 ENGINE_STEPS
                     .iter()
                     .map(|&elo| Value::Opponent(Opponent::Engine { elo, level: None })),
             )
             .collect(),
-        Item::TimeControl => CONTROLS
+        MenuItem::TimeControl => CONTROLS
             .iter()
             .filter_map(|c| TimeControl::parse_pgn(c).ok())
             .map(|c| Value::Control(Some(c)))
             .chain([Value::Control(None), Value::OwnTime])
             .collect(),
-        Item::Color => vec![Value::Color(Color::White), Value::Color(Color::Black)],
-        Item::Rate => RATES.iter().map(|&r| Value::Rate(r)).collect(),
-        Item::Volume => VOLUMES.iter().map(|&v| Value::Volume(v)).collect(),
-        Item::Language => LANGUAGES
+        MenuItem::Color => vec![Value::Color(Color::White), Value::Color(Color::Black)],
+        MenuItem::Rate => RATES.iter().map(|&r| Value::Rate(r)).collect(),
+        MenuItem::Volume => VOLUMES.iter().map(|&v| Value::Volume(v)).collect(),
+        MenuItem::Language => LANGUAGES
             .iter()
             .map(|l| Value::Language(l.to_string()))
             .collect(),
@@ -194,28 +186,27 @@ impl Menu {
         under_way: bool,
         words: &Phrasebook,
     ) -> Outcome {
-        let m = &words.words.menu;
         let state = std::mem::take(&mut self.state);
         if step == MenuStep::Open {
             if state == State::Closed {
                 self.draft = Some(chosen.clone());
                 self.state = State::Items(0);
-                return Outcome::Say(format!("{} {}", m.open, self.item_line(0, words)));
+                return Outcome::Say(self.item_line(0, true, words));
             }
             // The menu key in the menu leaves it, unsaved.
             self.draft = None;
-            return Outcome::Say(m.closed.clone());
+            return Outcome::Say(words.menu(MenuNotice::Closed));
         }
         let Some(draft) = self.draft.clone() else {
             return Outcome::Nothing;
         };
-        let say = |s: &str| Outcome::Say(s.to_string());
+        let say = |n: MenuNotice| Outcome::Say(words.menu(n));
         match (state, step) {
             (State::Closed, _) => Outcome::Nothing,
             (State::Items(at), MenuStep::Next) => {
                 let at = (at + 1) % ITEMS.len();
                 self.state = State::Items(at);
-                Outcome::Say(self.item_line(at, words))
+                Outcome::Say(self.item_line(at, false, words))
             }
             (State::Items(item), MenuStep::Select) => {
                 let list = values(ITEMS[item]);
@@ -228,10 +219,10 @@ impl Menu {
                 let changes = changes(chosen, &draft, words);
                 if changes.is_empty() {
                     self.draft = None;
-                    return say(&m.closed);
+                    return say(MenuNotice::Closed);
                 }
                 self.state = State::Confirm;
-                Outcome::Say(fill(&m.confirm, &[("choices", &changes.join(", "))]))
+                Outcome::Say(words.menu_confirm(&changes))
             }
             (State::Values { item, at }, MenuStep::Next) => {
                 let list = values(ITEMS[item]);
@@ -252,7 +243,7 @@ impl Menu {
             }
             (State::Values { item, .. }, MenuStep::Back) => {
                 self.state = State::Items(item);
-                Outcome::Say(self.item_line(item, words))
+                Outcome::Say(self.item_line(item, false, words))
             }
             (State::OwnMinutes(at), MenuStep::Next) => {
                 let at = (at + 1) % OWN_MINUTES.len();
@@ -262,12 +253,12 @@ impl Menu {
             (State::OwnMinutes(at), MenuStep::Select) => {
                 let minutes = OWN_MINUTES[at];
                 self.state = State::OwnSeconds { minutes, at: 0 };
-                Outcome::Say(seconds_text(OWN_SECONDS[0], words))
+                Outcome::Say(words.menu_increment(OWN_SECONDS[0] * 1000))
             }
             (State::OwnSeconds { minutes, at }, MenuStep::Next) => {
                 let at = (at + 1) % OWN_SECONDS.len();
                 self.state = State::OwnSeconds { minutes, at };
-                Outcome::Say(seconds_text(OWN_SECONDS[at], words))
+                Outcome::Say(words.menu_increment(OWN_SECONDS[at] * 1000))
             }
             (State::OwnSeconds { minutes, at }, MenuStep::Select) => {
                 let bonus = match OWN_SECONDS[at] {
@@ -277,17 +268,17 @@ impl Menu {
                 let control = TimeControl::sudden_death(minutes * 60_000, bonus);
                 let item = ITEMS
                     .iter()
-                    .position(|&i| i == Item::TimeControl)
+                    .position(|&i| i == MenuItem::TimeControl)
                     .unwrap_or(0);
                 self.choose(item, Value::Control(Some(control)), words)
             }
             (State::OwnMinutes(_) | State::OwnSeconds { .. }, MenuStep::Back) => {
                 let item = ITEMS
                     .iter()
-                    .position(|&i| i == Item::TimeControl)
+                    .position(|&i| i == MenuItem::TimeControl)
                     .unwrap_or(0);
                 self.state = State::Items(item);
-                Outcome::Say(self.item_line(item, words))
+                Outcome::Say(self.item_line(item, false, words))
             }
             (State::Confirm, MenuStep::Select) => {
                 if under_way {
@@ -298,16 +289,16 @@ impl Menu {
                 Outcome::Saved {
                     choices: draft,
                     now: !under_way,
-                    say: if under_way {
-                        m.under_way.clone()
+                    say: words.menu(if under_way {
+                        MenuNotice::UnderWay
                     } else {
-                        m.saved.clone()
-                    },
+                        MenuNotice::Saved
+                    }),
                 }
             }
             (State::Confirm, MenuStep::Back) => {
                 self.draft = None;
-                say(&m.discarded)
+                say(MenuNotice::Discarded)
             }
             (State::UnderWay, MenuStep::Select) => {
                 self.draft = None;
@@ -315,17 +306,16 @@ impl Menu {
             }
             (State::UnderWay, MenuStep::Back) => {
                 self.draft = None;
-                say(&m.next_game)
+                say(MenuNotice::NextGame)
             }
             // `next` while a question waits: the question again.
             (state @ State::Confirm, MenuStep::Next) => {
                 self.state = state;
-                let changes = changes(chosen, &draft, words);
-                Outcome::Say(fill(&m.confirm, &[("choices", &changes.join(", "))]))
+                Outcome::Say(words.menu_confirm(&changes(chosen, &draft, words)))
             }
             (state @ State::UnderWay, MenuStep::Next) => {
                 self.state = state;
-                say(&m.under_way)
+                say(MenuNotice::UnderWay)
             }
             (_, MenuStep::Open) => Outcome::Nothing,
         }
@@ -333,141 +323,56 @@ impl Menu {
 
     /// A value chosen: kept in the draft, said back, and back at its item.
     fn choose(&mut self, item: usize, value: Value, words: &Phrasebook) -> Outcome {
-        let m = &words.words.menu;
         let said = value_text(&value, words);
         if let Some(draft) = &mut self.draft {
             draft.set(value);
         }
         self.state = State::Items(item);
-        Outcome::Say(fill(
-            &m.chosen,
-            &[("item", item_name(ITEMS[item], words)), ("value", &said)],
-        ))
+        Outcome::Say(words.menu_chosen(ITEMS[item], &said))
     }
 
     /// An item with the value the draft gives it.
-    fn item_line(&self, at: usize, words: &Phrasebook) -> String {
+    fn item_line(&self, at: usize, opened: bool, words: &Phrasebook) -> String {
         let item = ITEMS[at];
         let value = self
             .draft
             .as_ref()
             .map(|d| value_text(&d.value(item), words))
             .unwrap_or_default();
-        fill(
-            &words.words.menu.item,
-            &[("item", item_name(item, words)), ("value", &value)],
-        )
+        words.menu_line(item, &value, opened)
     }
 }
 
-/// Every item whose value changed, with its new value, as said back.
-fn changes(chosen: &Choices, draft: &Choices, words: &Phrasebook) -> Vec<String> {
+/// Every item whose value changed, with its new value.
+fn changes(chosen: &Choices, draft: &Choices, words: &Phrasebook) -> Vec<(MenuItem, String)> {
     ITEMS
         .iter()
         .filter(|&&item| chosen.value(item) != draft.value(item))
-        .map(|&item| {
-            format!(
-                "{} {}",
-                item_name(item, words),
-                value_text(&draft.value(item), words)
-            )
-        })
+        .map(|&item| (item, value_text(&draft.value(item), words)))
         .collect()
-}
-
-fn item_name(item: Item, words: &Phrasebook) -> &str {
-    let m = &words.words.menu;
-    match item {
-        Item::Opponent => &m.opponent,
-        Item::TimeControl => &m.time_control,
-        Item::Color => &m.color,
-        Item::Rate => &m.rate,
-        Item::Volume => &m.volume,
-        Item::Language => &m.language,
-    }
-}
-
-fn seconds_text(seconds: u64, words: &Phrasebook) -> String {
-    fill(
-        &words.words.menu.increment,
-        &[("time", &words.duration(seconds * 1000))],
-    )
 }
 
 /// A value as the menu says it.
 fn value_text(value: &Value, words: &Phrasebook) -> String {
-    let m = &words.words.menu;
-    let n = |template: &str, n: &dyn std::fmt::Display| fill(template, &[("n", &n.to_string())]);
     match value {
-        Value::Opponent(Opponent::Person) => m.person.clone(),
+        Value::Opponent(Opponent::Person) => words.menu(MenuNotice::Person),
         Value::Opponent(Opponent::Engine { elo, level }) => {
             let step = ENGINE_STEPS.iter().position(|s| s == elo);
-            match (step, elo, level) {
-                (Some(step), _, None) => n(&m.engine_step, &(step + 1)),
-                (_, Some(elo), _) => n(&m.engine_elo, elo),
-                (_, None, Some(level)) => n(&m.engine_level, level),
-                (_, None, None) => n(&m.engine_step, &ENGINE_STEPS.len()),
-            }
+            words.menu_engine(match (step, elo, level) {
+                (Some(step), _, None) => EngineStrength::Step(step + 1),
+                (_, Some(elo), _) => EngineStrength::Elo(*elo),
+                (_, None, Some(level)) => EngineStrength::Level(*level),
+                (_, None, None) => EngineStrength::Step(ENGINE_STEPS.len()),
+            })
         }
-        Value::Control(None) => m.no_clock.clone(),
-        Value::Control(Some(c)) => control_text(c, words),
-        Value::OwnTime => m.own_time.clone(),
+        Value::Control(None) => words.menu(MenuNotice::NoClock),
+        Value::Control(Some(c)) => words.menu_control(c),
+        Value::OwnTime => words.menu(MenuNotice::OwnTime),
         Value::Color(c) => words.color(*c).to_string(),
-        Value::Rate(r) if *r < 0 => n(&m.minus, &r.unsigned_abs()),
-        Value::Rate(r) => r.to_string(),
-        Value::Volume(v) => n(&m.percent, v),
-        Value::Language(l) => m
-            .languages
-            .get(l)
-            .cloned()
-            .unwrap_or_else(|| language_file_name(l)),
+        Value::Rate(r) => words.menu_rate(*r),
+        Value::Volume(v) => words.menu_volume(*v),
+        Value::Language(l) => words.menu_language(l),
     }
-}
-
-/// A language file's name without its folder and `.toml`.
-fn language_file_name(path: &str) -> String {
-    std::path::Path::new(path)
-        .file_stem()
-        .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
-}
-
-/// A time control as the menu says it: each period ("40 Züge in eine
-/// Stunde 30 Minuten, dann 30 Minuten"), then what each move earns.
-pub fn control_text(control: &TimeControl, words: &Phrasebook) -> String {
-    let m = &words.words.menu;
-    let period = |p: &Period| {
-        let time = words.duration(p.ms);
-        match p.moves {
-            Some(moves) => fill(
-                &m.period_moves,
-                &[("moves", &moves.to_string()), ("time", &time)],
-            ),
-            None => time,
-        }
-    };
-    let mut said = control
-        .periods()
-        .iter()
-        .map(period)
-        .collect::<Vec<_>>()
-        .join(&format!(", {} ", m.then));
-    // What a move earns, said once when every period gives the same.
-    let bonuses: Vec<Bonus> = control.periods().iter().map(|p| p.bonus).collect();
-    if let Some(&first) = bonuses.first()
-        && bonuses.iter().all(|&b| b == first)
-    {
-        let template = match first {
-            Bonus::None => None,
-            Bonus::Increment(_) => Some(&m.increment),
-            Bonus::Delay(_) => Some(&m.delay),
-            Bonus::Bronstein(_) => Some(&m.bronstein),
-        };
-        if let Some(template) = template {
-            said.push(' ');
-            said.push_str(&fill(template, &[("time", &words.duration(first.ms()))]));
-        }
-    }
-    said
 }
 
 #[cfg(test)]
@@ -512,7 +417,7 @@ mod tests {
                 "Menü. Gegner: Mensch am Brett.",
                 "Zeit: ohne Uhr.",
                 "Farbe: Weiß.",
-                "Sprechtempo: 40.",
+                "Tempo: 40.",
                 "Lautstärke: 100 Prozent.",
                 "Sprache: FIDE.",
                 "Gegner: Mensch am Brett.",
@@ -680,7 +585,7 @@ mod tests {
         let words = german();
         let v = |elo, level| value_text(&Value::Opponent(Opponent::Engine { elo, level }), &words);
         assert_eq!(v(Some(1234), None), "Maschine, Elo 1234");
-        assert_eq!(v(None, Some(5)), "Maschine, Level 5");
+        assert_eq!(v(None, Some(5)), "Maschine, Stärke 5");
         assert_eq!(v(None, None), "Maschine, Stufe 8");
         assert_eq!(v(Some(800), None), "Maschine, Stufe 1");
     }

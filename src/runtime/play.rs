@@ -93,18 +93,8 @@ pub fn play(
     out: &mut dyn Write,
 ) -> Result<LoopTiming> {
     let base = config;
-    let (config, note) = crate::runtime::choices::overlaid(base);
+    let (config, voices) = with_choices(base, speak, out)?;
     let config = &config;
-    if let Some(note) = note {
-        writeln!(out, "pegboard: {note}")?;
-    }
-    // The voices first (they may take a moment to open), then the sensors,
-    // so that no reading waits in the meantime.
-    let voices = if speak {
-        Some(SpeechSetup::of(config, &parts::phrasebook(config)?).spawn())
-    } else {
-        None
-    };
     let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
     let mut service = Notifier::from_env();
@@ -134,8 +124,6 @@ pub fn play(
     }
     let first_t = first.t;
     let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
-    // The game's own seats: a game taken up again keeps those it began
-    // with.
     let engine = engine_of(config, keeper.controller());
     let applied = keeper.controller().settings().preferences.clone();
     let opponent = parts::phrasebook(config)?.words.opponent;
@@ -194,6 +182,27 @@ pub fn play(
         taken: station.lateness().clone(),
         handled,
     })
+}
+
+/// The configuration with the spoken menu's kept choices over it (a file
+/// that cannot be used is told on `out`), and the voices started on it
+/// when `speak`: the voices first (they may take a moment to open), then
+/// the sensors, so that no reading waits in the meantime.
+fn with_choices(
+    base: &Config,
+    speak: bool,
+    out: &mut dyn Write,
+) -> Result<(Config, Option<Voices>)> {
+    let (config, note) = crate::runtime::choices::overlaid(base);
+    if let Some(note) = note {
+        writeln!(out, "pegboard: {note}")?;
+    }
+    let voices = if speak {
+        Some(SpeechSetup::of(&config, &parts::phrasebook(&config)?).spawn())
+    } else {
+        None
+    };
+    Ok((config, voices))
 }
 
 /// The console's door, when the configuration serves the console: the
@@ -268,7 +277,8 @@ struct Session<'a> {
     speak: bool,
 }
 
-/// The engine's seat for the game `c` plays, when a seat is the engine's.
+/// The engine's seat for the game `c` plays (its own seats: a game taken
+/// up again keeps those it began with), when a seat is the engine's.
 fn engine_of(
     config: &Config,
     c: &crate::core::Controller,
