@@ -626,3 +626,74 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Black to move in a Chess960 position (king g8, rook h8, castling
+/// kept): its one legal move is castling short, the rook to f8 and the
+/// king staying on g8. f8 is the bishop's, f7 and g7 the rook's and the
+/// pawn's, and the h-pawn shuts the rook in.
+const CASTLE_ONLY: &str = "6kr/R6p/7P/8/8/B7/8/4K3 b k - 0 1";
+
+#[test]
+fn a_chess960_position_set_up_from_the_console_is_played_by_stockfish_with_its_castling() {
+    const PIN: &str = "96096";
+    let dir = common::empty_dir("engine-chess960");
+    let trace = dir.join("still.jsonl");
+    // The board shows the position the arbiter will set up.
+    std::fs::write(
+        &trace,
+        format!("{{\"t\":0,\"trace\":1,\"start\":\"{CASTLE_ONLY}\"}}\n"),
+    )
+    .expect("trace");
+    let config = dir.join("play.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[game]\nblack_moves_on = \"engine\"\n[engine]\nmovetime_ms = 200\n\
+             [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{PIN}\"\n\
+             [journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
+             [sensors.trace]\nfile = \"{}\"\n",
+            dir.join("games").display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let child = common::pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            "15",
+            "--config",
+        ])
+        .arg(&config)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let mut child = common::Reaped(child);
+    let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut printed = String::new();
+    let addr = common::mirror_of(&mut out, &mut printed);
+    let mut seen = Vec::new();
+    // The game began with the standard start; the arbiter sets up the
+    // Chess960 position, and the engine must now be told Chess960's
+    // castling (UCI_Chess960) to answer its one move.
+    let setup = format!(r#"{{"input":"setup","fen":"{CASTLE_ONLY}"}}"#);
+    assert_eq!(console_input(addr, PIN, &setup), 200);
+    let ready = loop {
+        let ready = until_event(&mut out, &mut seen, "ready").expect("the next game");
+        if ready["fen"] == CASTLE_ONLY {
+            break ready;
+        }
+    };
+    assert_eq!(ready["variant"], "chess960");
+    let reply = until_event(&mut out, &mut seen, "move").expect("the engine's move");
+    assert_eq!(reply["board"], "relay", "{reply}");
+    assert_eq!(reply["san"], "O-O", "{reply}");
+    // Chess960's UCI writes castling as the king taking his rook.
+    assert_eq!(reply["uci"], "g8h8", "{reply}");
+    assert_eq!(reply["say"], "Kurze Rochade", "{reply}");
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}

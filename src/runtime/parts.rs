@@ -147,3 +147,59 @@ pub fn speech_warnings(
         silent,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::TimeControl;
+
+    #[test]
+    fn the_menus_choices_make_the_configuration_they_stand_for() {
+        let config = Config::parse(
+            "language = \"de\"\n[game]\nwhite = \"Anna\"\n[engine]\nelo = 2000\n",
+            "c.toml",
+        )
+        .expect("config");
+        // What the configuration says, as the menu starts from it.
+        let said = settings(&config).preferences;
+        assert_eq!(said.opponent, Opponent::Person);
+        assert_eq!((said.rate, said.volume), (40, 100));
+        assert_eq!(said.language, "de");
+        let chosen = Choices {
+            opponent: Opponent::Engine {
+                elo: Some(1350),
+                level: None,
+            },
+            control: TimeControl::parse_pgn("900+10").ok(),
+            color: Color::Black,
+            rate: -20,
+            volume: 70,
+            language: "en".into(),
+        };
+        let c = with_choices(&config, &chosen);
+        assert_eq!(c.game.white_moves_on, "engine");
+        assert_eq!(c.game.black_moves_on, BLIND_BOARD);
+        assert_eq!((c.engine.elo, c.engine.level), (Some(1350), None));
+        assert_eq!(c.buttons.player, PlayerColor::Black);
+        assert_eq!(c.speech.speech_dispatcher.rate, -20);
+        // 70 % of the way from silent: speech-dispatcher's -100 … 100, the
+        // clips' 0 … 1.
+        assert_eq!(c.speech.speech_dispatcher.volume, 40);
+        assert!((c.speech.clips.volume - 0.7).abs() < 1e-6);
+        assert_eq!(c.language.as_deref(), Some("en"));
+        // The configuration made from the choices says them back.
+        assert_eq!(settings(&c).preferences, chosen);
+        assert_eq!(
+            settings(&c).clock.control.map(|t| t.to_pgn()).as_deref(),
+            Some("900+10")
+        );
+        // And against a person again, the engine's seat is the board's.
+        let person = Choices {
+            opponent: Opponent::Person,
+            ..chosen
+        };
+        let back = with_choices(&c, &person);
+        assert_eq!(back.game.white_moves_on, BLIND_BOARD);
+        assert_eq!(settings(&back).preferences, person);
+    }
+}

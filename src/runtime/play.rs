@@ -114,21 +114,16 @@ pub fn play(
         &keeper.take_history(),
         out,
     )?;
-    if let Some(files) = keeper.files() {
-        writeln!(
-            out,
-            "pegboard: game {} is kept in {}",
-            files.number,
-            files.journal.display()
-        )?;
-    }
+    tell_files(&keeper, out)?;
     let first_t = first.t;
     let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
-    let engine = engine_of(config, keeper.controller());
-    let applied = keeper.controller().settings().preferences.clone();
-    let opponent = parts::phrasebook(config)?.words.opponent;
     service.ready();
     let mut session = Session {
+        // What the engine and the voices are set up for, read before the
+        // keeper goes in.
+        chess960: keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960,
+        applied: keeper.controller().settings().preferences.clone(),
+        engine: engine_of(config, keeper.controller()),
         keeper,
         events,
         trouble: Trouble::default(),
@@ -139,12 +134,10 @@ pub fn play(
         mirror,
         requests,
         spoken_secret,
-        engine,
-        opponent,
+        opponent: parts::phrasebook(config)?.words.opponent,
         faces,
         json,
         base: base.clone(),
-        applied,
         speak,
     };
     let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
@@ -182,6 +175,19 @@ pub fn play(
         taken: station.lateness().clone(),
         handled,
     })
+}
+
+/// Where the game is kept, told on `out`.
+fn tell_files(keeper: &Keeper, out: &mut dyn Write) -> Result<()> {
+    if let Some(files) = keeper.files() {
+        writeln!(
+            out,
+            "pegboard: game {} is kept in {}",
+            files.number,
+            files.journal.display()
+        )?;
+    }
+    Ok(())
 }
 
 /// The configuration with the spoken menu's kept choices over it (a file
@@ -274,6 +280,8 @@ struct Session<'a> {
     base: Config,
     /// The choices the engine, the voices and the keys were set up with.
     applied: crate::core::settings::Choices,
+    /// Whether the engine was told Chess960's castling rules.
+    chess960: bool,
     speak: bool,
 }
 
@@ -290,13 +298,22 @@ fn engine_of(
 impl Session<'_> {
     /// A game that began with other choices than the last (the player
     /// chose them in the spoken menu): they are kept on disk, and the
-    /// engine, the keys' owner and the voices follow them.
+    /// engine, the keys' owner and the voices follow them. A game that
+    /// began with other castling rules (the arbiter set up a Chess960
+    /// position) gets an engine told them.
     fn follow_choices(&mut self, station: &mut Station, out: &mut dyn Write) -> Result<()> {
         let now = self.keeper.controller().settings().preferences.clone();
-        if now == self.applied {
+        let chess960 =
+            self.keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960;
+        if now == self.applied && chess960 == self.chess960 {
             return Ok(());
         }
         let config = parts::with_choices(&self.base, &now);
+        self.engine = engine_of(&config, self.keeper.controller());
+        self.chess960 = chess960;
+        if now == self.applied {
+            return Ok(());
+        }
         if let Some(path) = crate::runtime::choices::path(&self.base)
             && let Err(e) = crate::runtime::choices::store(&path, &now)
         {
@@ -305,7 +322,6 @@ impl Session<'_> {
                 "pegboard: {e}; the choices hold for this session but are not kept"
             )?;
         }
-        self.engine = engine_of(&config, self.keeper.controller());
         station.set_player(now.color);
         let words = parts::phrasebook(&config)?;
         let voice_changed = (now.rate, now.volume, &now.language)
