@@ -163,3 +163,59 @@ fn a_named_voice_speech_dispatcher_lacks_is_said_and_the_clips_speak() {
     assert!(stderr.contains("spoken by: clips"), "{stderr}");
     assert!(heard.audible > 0.5, "{heard:?}");
 }
+
+/// `play` on a trace of 1. Nf3 with speech-dispatcher alone, the spoken
+/// menu's choices kept in its journal directory at `rate` and `volume`:
+/// what the sound output heard.
+fn play_heard_with_choices(env: &AudioEnv, name: &str, rate: i32, volume: u32) -> Heard {
+    let dir = env.dir.join(name);
+    let journal = dir.join("games");
+    std::fs::create_dir_all(&journal).expect("journal dir");
+    std::fs::write(
+        journal.join("choices.toml"),
+        format!(
+            "opponent = \"person\"\ntime_control = \"none\"\ncolor = \"white\"\n\
+             rate = {rate}\nvolume = {volume}\nlanguage = \"fide\"\n"
+        ),
+    )
+    .expect("choices");
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[speech]\nvoices = [\"speech-dispatcher\"]\n[journal]\ndir = \"{}\"\n",
+            journal.display()
+        ),
+    );
+    let rec = env.record(name);
+    let out = common::pegboard_command()
+        .args(["play", "--seconds", "5", "--config", &config])
+        .envs(env.vars())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("play runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    rec.stop()
+}
+
+#[test]
+fn the_rate_and_volume_chosen_in_the_menu_reach_speech_dispatcher() {
+    let _turn = one_at_a_time();
+    let env = AudioEnv::start("menu-voice", true);
+    // "Springer Felix drei", as fast and loud as the menu offers, then as
+    // slow and quiet: the configuration file says neither.
+    let fast = play_heard_with_choices(&env, "fast", 100, 100);
+    let slow = play_heard_with_choices(&env, "slow", -40, 20);
+    assert!(fast.audible > 0.3, "the fast one was heard: {fast:?}");
+    assert!(
+        slow.audible > 1.5 * fast.audible,
+        "rate -40 is slower than 100: {slow:?} against {fast:?}"
+    );
+    assert!(
+        slow.peak < 0.7 * fast.peak,
+        "20 % is quieter than 100 %: {slow:?} against {fast:?}"
+    );
+}
