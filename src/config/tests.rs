@@ -508,7 +508,8 @@ fn the_menu_keys_are_checked_at_the_key_and_line() {
     assert_eq!(
         error(&text),
         "c.toml:5: [[buttons.key]] number 1: a key with a `menu` role may not begin a digit \
-         entry on its short press; give that action to its long press"
+         entry (its presses are menu steps while the menu is open); give that action to a key \
+         without one"
     );
     // An unknown role names its value and the roles there are.
     let e = error(&format!(

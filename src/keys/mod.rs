@@ -294,7 +294,8 @@ impl Action {
 pub struct KeyMap {
     pub press: Option<Action>,
     pub long: Option<Action>,
-    /// The menu step a short press is while the menu is open.
+    /// The menu step a press is while the menu is open (not the press
+    /// whose action is `menu`).
     pub menu: Option<crate::core::input::MenuStep>,
 }
 
@@ -351,8 +352,12 @@ impl Keypad {
             Press::Long(k) => (k, true),
         };
         let map = *self.keys.get(key as usize)?;
-        let step = if long { None } else { map.menu };
-        let Some(action) = (if long { map.long } else { map.press }) else {
+        let action = if long { map.long } else { map.press };
+        // A key with a menu role is that step in the menu, held or not
+        // (a press held a little long must not offer a draw), but for the
+        // press that opens and leaves the menu.
+        let step = map.menu.filter(|_| action != Some(Action::Menu));
+        let Some(action) = action else {
             return step.map(crate::core::Input::Menu);
         };
         let input = self.action(action);
@@ -556,6 +561,51 @@ mod tests {
         assert_eq!(k.press(Press::Short(3)), Some(Input::Clock(Color::Black)));
         assert_eq!(k.press(Press::Long(3)), Some(Input::Resign(Color::White)));
         assert_eq!(k.press(Press::Short(40)), None, "no such key");
+    }
+
+    #[test]
+    fn a_menu_keys_presses_carry_its_step_but_the_press_that_opens_the_menu() {
+        use crate::core::input::MenuStep;
+        let key = |press: &str, long: &str, menu| KeyMap {
+            press: Some(Action::parse(press).expect("press")),
+            long: Some(Action::parse(long).expect("long")),
+            menu,
+        };
+        let mut k = Keypad::new(
+            vec![
+                key("repeat", "position", Some(MenuStep::Next)),
+                key("times", "menu", Some(MenuStep::Select)),
+                key("adjust", "draw_offer", Some(MenuStep::Back)),
+                key("clock", "new_game", None),
+            ],
+            Color::White,
+        );
+        let keyed = |menu, input| {
+            Some(Input::Keyed {
+                menu,
+                input: Box::new(input),
+            })
+        };
+        assert_eq!(
+            k.press(Press::Short(0)),
+            keyed(MenuStep::Next, Input::Repeat(1))
+        );
+        assert_eq!(
+            k.press(Press::Long(0)),
+            keyed(MenuStep::Next, Input::Position)
+        );
+        assert_eq!(
+            k.press(Press::Short(1)),
+            keyed(MenuStep::Select, Input::Times)
+        );
+        // Held, the second key opens (and leaves) the menu: no step.
+        assert_eq!(k.press(Press::Long(1)), Some(Input::Menu(MenuStep::Open)));
+        // A draw offer held a little long in the menu is a step back.
+        assert_eq!(
+            k.press(Press::Long(2)),
+            keyed(MenuStep::Back, Input::DrawOffer(Color::White))
+        );
+        assert_eq!(k.press(Press::Long(3)), Some(Input::NewGame));
     }
 
     #[test]

@@ -32,8 +32,9 @@ pub struct KeyConfig {
     pub press: Option<ActionName>,
     /// What a long press does.
     pub long: Option<ActionName>,
-    /// While the spoken menu is open, a short press is this menu step
-    /// instead: "next", "select" or "back".
+    /// While the spoken menu is open, a press (short or long, unless it
+    /// is the `menu` action itself) is this menu step instead: "next",
+    /// "select" or "back".
     pub menu: Option<MenuRole>,
 }
 
@@ -98,8 +99,8 @@ impl Default for ButtonsConfig {
 impl ButtonsConfig {
     /// Whether the keys can work the spoken menu: a `menu` action needs
     /// keys for next, select and back; a `menu` role needs the `menu`
-    /// action that opens the menu; and a menu key's short press may not
-    /// begin a digit entry (the digits would wait while the menu is used).
+    /// action that opens the menu; and a menu key may not begin a digit
+    /// entry (the digits would wait while the menu is used).
     /// The problem is at the key it is about.
     pub fn menu_problem(&self) -> Result<(), crate::text::key::KeyProblem> {
         use crate::text::key::KeyProblem;
@@ -153,15 +154,18 @@ impl ButtonsConfig {
             (None, None) => {}
         }
         for (i, k) in self.key.iter().enumerate() {
-            if k.menu.is_some() && k.press.is_some_and(|a| a.0.begins_entry()) {
-                return problem(
-                    at(i, "press"),
-                    format!(
-                        "[[buttons.key]] number {}: a key with a `menu` role may not begin a \
-                         digit entry on its short press; give that action to its long press",
-                        i + 1
-                    ),
-                );
+            for (field, action) in [("press", k.press), ("long", k.long)] {
+                if k.menu.is_some() && action.is_some_and(|a| a.0.begins_entry()) {
+                    return problem(
+                        at(i, field),
+                        format!(
+                            "[[buttons.key]] number {}: a key with a `menu` role may not \
+                             begin a digit entry (its presses are menu steps while the menu \
+                             is open); give that action to a key without one",
+                            i + 1
+                        ),
+                    );
+                }
             }
         }
         Ok(())
