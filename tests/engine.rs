@@ -526,30 +526,35 @@ fn until_event(
     }
 }
 
-/// White to move mates in one (Rd8#); Black's king is shut in by its
-/// own pawns.
-const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
-
-#[test]
-fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
-    const PIN: &str = "60173";
-    let dir = common::empty_dir("engine-practice-console");
+/// `play` for `seconds`, silent, printing its events, with the console
+/// at `pin`, White's moves made on `white` and Black the engine (`engine`:
+/// more of its table), the board showing `start` as its trace. Returns the
+/// process, its output and the console's address.
+fn play_with_console(
+    dir: &std::path::Path,
+    pin: &str,
+    start: &str,
+    (white, engine): (&str, &str),
+    seconds: &str,
+) -> (
+    common::Reaped,
+    std::io::BufReader<std::process::ChildStdout>,
+    std::net::SocketAddr,
+) {
     let trace = dir.join("still.jsonl");
     std::fs::write(
         &trace,
-        format!("{{\"t\":0,\"trace\":1,\"start\":\"{MATE_IN_ONE}\"}}\n"),
+        format!("{{\"t\":0,\"trace\":1,\"start\":\"{start}\"}}\n"),
     )
     .expect("trace");
     let config = dir.join("play.toml");
-    // The player's moves are relayed from the console; Black is Stockfish
-    // at its lowest strength, which judges at full strength all the same.
     std::fs::write(
         &config,
         format!(
-            "[game]\nwhite_moves_on = \"relay\"\n\
-             black_moves_on = \"engine\"\n[engine]\nlevel = 0\nmovetime_ms = 200\n\
-             analysis_depth = 10\n[mirror]\nlisten = \"127.0.0.1:0\"\n[console]\n\
-             pin = \"{PIN}\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
+            "[game]\nwhite_moves_on = \"{white}\"\nblack_moves_on = \"engine\"\n\
+             [engine]\n{engine}\
+             [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{pin}\"\n\
+             [journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
              [sensors.trace]\nfile = \"{}\"\n",
             dir.join("games").display(),
             trace.display()
@@ -562,7 +567,7 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
             "--silent",
             "--events",
             "--seconds",
-            "25",
+            seconds,
             "--config",
         ])
         .arg(&config)
@@ -574,6 +579,29 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
     let mut printed = String::new();
     let addr = common::mirror_of(&mut out, &mut printed);
+    (child, out, addr)
+}
+
+/// White to move mates in one (Rd8#); Black's king is shut in by its
+/// own pawns.
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+#[test]
+fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
+    const PIN: &str = "60173";
+    let dir = common::empty_dir("engine-practice-console");
+    // The player's moves are relayed from the console; Black is Stockfish
+    // at its lowest strength, which judges at full strength all the same.
+    let (child, mut out, addr) = play_with_console(
+        &dir,
+        PIN,
+        MATE_IN_ONE,
+        (
+            "relay",
+            "level = 0\nmovetime_ms = 200\nanalysis_depth = 10\n",
+        ),
+        "25",
+    );
     let mut seen = Vec::new();
     // The arbiter's console sets the position up (as the board shows it).
     let setup = format!(r#"{{"input":"setup","fen":"{MATE_IN_ONE}"}}"#);
@@ -637,44 +665,14 @@ const CASTLE_ONLY: &str = "6kr/R6p/7P/8/8/B7/8/4K3 b k - 0 1";
 fn a_chess960_position_set_up_from_the_console_is_played_by_stockfish_with_its_castling() {
     const PIN: &str = "96096";
     let dir = common::empty_dir("engine-chess960");
-    let trace = dir.join("still.jsonl");
     // The board shows the position the arbiter will set up.
-    std::fs::write(
-        &trace,
-        format!("{{\"t\":0,\"trace\":1,\"start\":\"{CASTLE_ONLY}\"}}\n"),
-    )
-    .expect("trace");
-    let config = dir.join("play.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[game]\nblack_moves_on = \"engine\"\n[engine]\nmovetime_ms = 200\n\
-             [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{PIN}\"\n\
-             [journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
-             [sensors.trace]\nfile = \"{}\"\n",
-            dir.join("games").display(),
-            trace.display()
-        ),
-    )
-    .expect("config");
-    let child = common::pegboard_command()
-        .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            "15",
-            "--config",
-        ])
-        .arg(&config)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("play starts");
-    let mut child = common::Reaped(child);
-    let mut out = std::io::BufReader::new(child.0.stdout.take().expect("stdout"));
-    let mut printed = String::new();
-    let addr = common::mirror_of(&mut out, &mut printed);
+    let (child, mut out, addr) = play_with_console(
+        &dir,
+        PIN,
+        CASTLE_ONLY,
+        ("blind", "movetime_ms = 200\n"),
+        "15",
+    );
     let mut seen = Vec::new();
     // The game began with the standard start; the arbiter sets up the
     // Chess960 position, and the engine must now be told Chess960's
