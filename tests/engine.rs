@@ -257,26 +257,7 @@ fn an_engine_that_answers_nonsense_or_cannot_start_is_reported_once() {
 /// it has ended well, all it wrote (standard output, then error) and the
 /// events among it.
 fn play_four_seconds(config: &str) -> (String, Vec<Value>) {
-    let out = common::pegboard_command()
-        .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            "4",
-            "--config",
-            config,
-        ])
-        .output()
-        .expect("play runs");
-    let printed = String::from_utf8_lossy(&out.stdout).to_string();
-    let logged = format!("{printed}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{logged}");
-    let events = printed
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    (logged, events)
+    common::play_events(config, "4")
 }
 
 #[test]

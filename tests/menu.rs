@@ -299,28 +299,7 @@ fn play(dir: &std::path::Path, name: &str, trace: &str, config: &str, seconds: &
         ),
     )
     .expect("config");
-    let out = common::pegboard_command()
-        .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            seconds,
-            "--config",
-        ])
-        .arg(&config_path)
-        .output()
-        .expect("play runs");
-    let printed = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{printed}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    printed
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
+    common::play_events(&config_path.display().to_string(), seconds).1
 }
 
 #[test]

@@ -124,6 +124,32 @@ pub fn fresh_state_dir() -> std::path::PathBuf {
     dir
 }
 
+/// `play` on the configuration at `config` for `seconds`, silent,
+/// printing its events: once it has ended well, all it wrote (standard
+/// output, then error) and the events among it.
+pub fn play_events(config: &str, seconds: &str) -> (String, Vec<Value>) {
+    let out = pegboard_command()
+        .args([
+            "play",
+            "--silent",
+            "--events",
+            "--seconds",
+            seconds,
+            "--config",
+            config,
+        ])
+        .output()
+        .expect("play runs");
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    let logged = format!("{printed}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{logged}");
+    let events = printed
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    (logged, events)
+}
+
 /// Writes into `dir` a trace of one move, 1. Nf3 (g1 lifted at 0.3 s, f3
 /// filled at 0.7 s), and a configuration that plays it as the sensor
 /// source, `before` being put at the top of the file (a `[clock]` table,
