@@ -250,6 +250,7 @@ mod tests {
         store(&path, &choices).expect("stored");
         assert_eq!(load(&path), Ok(Some(choices)));
         assert!(!path.with_extension("toml.part").exists());
+        let _ = std::fs::remove_dir_all(path.parent().expect("its folder"));
     }
 
     #[test]
@@ -286,5 +287,6 @@ mod tests {
         assert_eq!(played.language, config.language);
         assert_eq!(played.game, config.game);
         assert!(note.is_some_and(|n| n.contains("configuration is played")));
+        let _ = std::fs::remove_dir_all(path.parent().expect("its folder"));
     }
 }
