@@ -302,12 +302,13 @@ impl Session<'_> {
     /// began with other castling rules (the arbiter set up a Chess960
     /// position) gets an engine told them.
     fn follow_choices(&mut self, station: &mut Station, out: &mut dyn Write) -> Result<()> {
-        let now = self.keeper.controller().settings().preferences.clone();
-        let chess960 =
-            self.keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960;
-        if now == self.applied && chess960 == self.chess960 {
+        // Compared in place: the scan loop allocates nothing for it.
+        let c = self.keeper.controller();
+        let chess960 = c.game().castling_mode() == shakmaty::CastlingMode::Chess960;
+        if c.settings().preferences == self.applied && chess960 == self.chess960 {
             return Ok(());
         }
+        let now = c.settings().preferences.clone();
         let config = parts::with_choices(&self.base, &now);
         self.engine = engine_of(&config, self.keeper.controller());
         self.chess960 = chess960;
