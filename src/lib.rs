@@ -14,6 +14,7 @@ pub mod display;
 pub mod engine;
 pub mod hwcheck;
 pub mod keys;
+pub mod lichess;
 pub mod mirror;
 pub mod net;
 pub mod record;

@@ -70,6 +70,10 @@ enum Command {
     /// PIN set in [console] pin. Give it only to the assistant and the
     /// arbiter.
     ConsoleToken(cli::console_token::Args),
+    /// Keep your lichess token (a personal token with the "Play games with
+    /// the board API" scope), read once from standard input, in the state
+    /// directory, readable by you alone. It is never printed.
+    LichessToken(cli::lichess_token::Args),
 }
 
 fn main() -> ExitCode {
@@ -84,5 +88,6 @@ fn main() -> ExitCode {
         Command::CheckConfig(a) => cli::check_config::run(a),
         Command::Pgn(a) => cli::pgn::run(a),
         Command::ConsoleToken(a) => cli::console_token::run(a),
+        Command::LichessToken(a) => cli::lichess_token::run(a),
     }
 }

@@ -593,3 +593,56 @@ fn play_tells_how_late_its_scans_were_taken_when_asked() {
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("pegboard: scans"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn lichess_token_keeps_the_token_for_its_owner_and_never_prints_it() {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    const TOKEN: &str = "lip_Zx8kQ2mN4pR6tV1wY3bC";
+    let dir = common::empty_dir("lichess-token");
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        format!("[journal]\ndir = \"{}\"\n", dir.join("state").display()),
+    )
+    .expect("config");
+    let run = |input: &str| {
+        let mut child = common::pegboard_command()
+            .args(["lichess-token", "--config"])
+            .arg(&config)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("written");
+        child.wait_with_output().expect("ends")
+    };
+    let out = run(&format!("{TOKEN}\n"));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("readable by you alone"), "{said}");
+    assert!(!said.contains(TOKEN), "the token was printed: {said}");
+    let kept = dir.join("state").join("lichess-token");
+    assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), TOKEN);
+    let mode = std::fs::metadata(&kept).expect("kept").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // Something that is no token is refused, and not repeated.
+    let out = run("my password 123\n");
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("is no lichess token"), "{said}");
+    assert!(!said.contains("password"), "{said}");
+    // The token kept before is still the one there.
+    assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), TOKEN);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ pub mod check_config;
 pub mod console_token;
 pub mod demo;
 pub mod hw_test;
+pub mod lichess_token;
 pub mod pgn;
 pub mod play;
 pub mod record;

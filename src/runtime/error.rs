@@ -26,6 +26,8 @@ pub enum Error {
     Write(std::io::Error),
     /// The journal directory holds no such game, or cannot be read.
     Journal(String),
+    /// The lichess token cannot be kept or read (never the token itself).
+    Token(crate::lichess::token::TokenError),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -39,6 +41,7 @@ impl fmt::Display for Error {
             Error::Hardware(why) | Error::Game(why) | Error::Journal(why) => f.write_str(why),
             Error::File { path, error } => write!(f, "{path}: {error}"),
             Error::Write(e) => write!(f, "cannot write: {e}"),
+            Error::Token(e) => write!(f, "{e}"),
         }
     }
 }
@@ -50,6 +53,7 @@ impl std::error::Error for Error {
             Error::Source(e) => Some(e),
             Error::Trace(e) => Some(e),
             Error::File { error, .. } | Error::Write(error) => Some(error),
+            Error::Token(e) => Some(e),
             _ => None,
         }
     }

@@ -19,6 +19,7 @@ pub mod demo;
 pub mod engine;
 pub mod error;
 pub(crate) mod keeper;
+pub mod lichess;
 pub mod notify;
 pub mod open;
 pub mod outputs;
