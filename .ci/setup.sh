@@ -50,6 +50,14 @@ if ! python3 -c 'import chess.pgn' >/dev/null 2>&1; then
         python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "chess==1.*"
 fi
 
+# berserk, the lichess Python client, which the test lichess is held
+# against (tests/lichess_server.rs).
+if ! python3 -c 'import berserk' >/dev/null 2>&1; then
+    echo "pegboard setup: installing berserk (PyPI)"
+    python3 -m pip install --quiet --disable-pip-version-check "berserk==0.14.0" 2>/dev/null ||
+        python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "berserk==0.14.0"
+fi
+
 if ! command -v cargo >/dev/null 2>&1 && [ -f "$HOME/.cargo/env" ]; then
     # shellcheck disable=SC1091
     . "$HOME/.cargo/env"

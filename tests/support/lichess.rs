@@ -1,0 +1,624 @@
+//! A lichess for the tests: the part of its Board API pegboard uses,
+//! written from lichess's published OpenAPI description (lichess-org/api,
+//! doc/specs), served over HTTP/1.1 on loopback by plain threads. It keeps
+//! the rest of the product out: nothing in src/ uses it.
+//!
+//! - Every request needs `Authorization: Bearer TOKEN` (else 401).
+//! - `GET /api/stream/event`: NDJSON; a `gameStart` for each game under
+//!   way when it opens, then each new event; an empty line every
+//!   `keep_alive`.
+//! - `POST /api/board/seek` (form `time`, `increment`, `rated`, …): held
+//!   open until the opponent is found, then the game starts.
+//! - `GET /api/board/game/stream/{id}`: `gameFull`, then a `gameState` at
+//!   each move, offer or end; closed when the game is over.
+//! - `POST /api/board/game/{id}/move/{uci}`, `…/draw/{yes|no}`,
+//!   `…/takeback/{yes|no}`, `…/resign`, `…/abort`, `…/claim-victory`.
+//! - Faults on request: the next answers can be given status codes (a
+//!   429, a 500) instead.
+//!
+//! The opponent plays the moves of a script, each after its delay, on a
+//! thread of its own, and resigns when it has none left; the clocks run as lichess's do: the side to move's
+//! time goes down by the time it took, and the increment is added after
+//! its move.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+/// The account the token belongs to.
+pub const ME: &str = "anna";
+/// The opponent a seek finds.
+pub const OPPONENT: &str = "bert";
+
+/// One game on the server.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub id: String,
+    /// The colour the account plays.
+    pub mine: Color,
+    pub moves: Vec<String>,
+    pub position: Chess,
+    pub initial_ms: u64,
+    pub increment_ms: u64,
+    pub wtime: u64,
+    pub btime: u64,
+    /// When the side to move began to think.
+    pub since: Instant,
+    pub status: String,
+    pub winner: Option<Color>,
+    pub draw: Option<Color>,
+    pub takeback: Option<Color>,
+    /// The game stream's lines after `gameFull`: a state at each change.
+    pub states: usize,
+    /// The opponent's moves to come, each with how long he thinks.
+    pub script: VecDeque<(String, Duration)>,
+    /// An AI opponent's level, or none for a person.
+    pub ai: Option<u8>,
+}
+
+impl Game {
+    fn side(&self, c: Color) -> &'static str {
+        match c {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
+    /// The clocks now: the side to move's time goes down while it thinks.
+    fn clocks(&self) -> (u64, u64) {
+        let spent = if self.status == "started" && !self.moves.is_empty() {
+            self.since.elapsed().as_millis() as u64
+        } else {
+            0
+        };
+        match self.position.turn() {
+            Color::White => (self.wtime.saturating_sub(spent), self.btime),
+            Color::Black => (self.wtime, self.btime.saturating_sub(spent)),
+        }
+    }
+
+    /// The `gameState` line, as the spec's GameStateEvent has it.
+    pub fn state_json(&self) -> String {
+        let (wtime, btime) = self.clocks();
+        let mut line = format!(
+            r#"{{"type":"gameState","moves":"{}","wtime":{wtime},"btime":{btime},"winc":{inc},"binc":{inc},"status":"{}""#,
+            self.moves.join(" "),
+            self.status,
+            inc = self.increment_ms
+        );
+        if let Some(w) = self.winner {
+            line.push_str(&format!(r#","winner":"{}""#, self.side(w)));
+        }
+        if let Some(d) = self.draw {
+            line.push_str(&format!(r#","{}draw":true"#, &self.side(d)[..1]));
+        }
+        if let Some(t) = self.takeback {
+            line.push_str(&format!(r#","{}takeback":true"#, &self.side(t)[..1]));
+        }
+        line.push('}');
+        line
+    }
+
+    fn player_json(&self, c: Color) -> String {
+        if c == self.mine {
+            format!(r#"{{"id":"{ME}","name":"Anna","title":null,"rating":1650}}"#)
+        } else if let Some(level) = self.ai {
+            format!(r#"{{"aiLevel":{level}}}"#)
+        } else {
+            format!(r#"{{"id":"{OPPONENT}","name":"Bert","title":null,"rating":1702}}"#)
+        }
+    }
+
+    /// The `gameFull` line, as the spec's GameFullEvent has it.
+    pub fn full_json(&self) -> String {
+        format!(
+            r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard","short":"Std"}},"clock":{{"initial":{},"increment":{}}},"speed":"rapid","perf":{{"name":"Rapid"}},"rated":false,"createdAt":1764000000000,"white":{},"black":{},"initialFen":"startpos","state":{}}}"#,
+            self.id,
+            self.initial_ms,
+            self.increment_ms,
+            self.player_json(Color::White),
+            self.player_json(Color::Black),
+            self.state_json()
+        )
+    }
+
+    /// The `gameStart` line of the event stream (GameStartEvent).
+    pub fn start_json(&self) -> String {
+        let opponent = match self.ai {
+            Some(level) => format!(r#"{{"id":null,"username":"A.I. level {level}","ai":{level}}}"#),
+            None => format!(r#"{{"id":"{OPPONENT}","username":"Bert","rating":1702}}"#),
+        };
+        format!(
+            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"","source":"lobby","variant":{{"key":"standard","name":"Standard"}},"speed":"rapid","perf":"rapid","rated":false,"hasMoved":false,"opponent":{opponent},"isMyTurn":{},"secondsLeft":{}}}}}"#,
+            shakmaty::fen::Fen::from_position(&self.position, shakmaty::EnPassantMode::Legal),
+            self.side(self.mine),
+            self.position.turn() == self.mine,
+            self.initial_ms / 1000,
+            id = self.id
+        )
+    }
+
+    /// Plays `uci` if it is legal here; the clocks and the end follow.
+    fn play(&mut self, uci: &str) -> bool {
+        let Ok(m) = uci
+            .parse::<UciMove>()
+            .map_err(|_| ())
+            .and_then(|u| u.to_move(&self.position).map_err(|_| ()))
+        else {
+            return false;
+        };
+        let mover = self.position.turn();
+        let (wtime, btime) = self.clocks();
+        self.wtime = wtime;
+        self.btime = btime;
+        if !self.moves.is_empty() {
+            match mover {
+                Color::White => self.wtime += self.increment_ms,
+                Color::Black => self.btime += self.increment_ms,
+            }
+        }
+        self.position.play_unchecked(m);
+        self.moves
+            .push(m.to_uci(CastlingMode::Standard).to_string());
+        self.since = Instant::now();
+        self.draw = None;
+        self.takeback = None;
+        if self.position.is_checkmate() {
+            self.status = "mate".into();
+            self.winner = Some(mover);
+        } else if self.position.is_stalemate() {
+            self.status = "stalemate".into();
+        }
+        true
+    }
+
+    fn end(&mut self, status: &str, winner: Option<Color>) {
+        self.status = status.into();
+        self.winner = winner;
+        self.draw = None;
+        self.takeback = None;
+    }
+}
+
+/// What the server holds.
+#[derive(Debug, Default)]
+pub struct State {
+    pub token: String,
+    /// The event stream's lines, in order.
+    pub events: Vec<String>,
+    pub games: BTreeMap<String, Game>,
+    /// Every request, as `METHOD path`, for the tests to read.
+    pub requests: Vec<String>,
+    /// Status codes to answer the next requests with, instead.
+    pub faults: VecDeque<u16>,
+    /// The script the next game's opponent plays.
+    pub script: VecDeque<(String, Duration)>,
+    /// The number of the last game made.
+    next_id: u32,
+    stopping: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+    keep_alive: Duration,
+}
+
+/// The running server; stopped when dropped.
+pub struct Lichess {
+    pub addr: SocketAddr,
+    shared: Arc<Shared>,
+}
+
+impl Lichess {
+    /// A server on a free loopback port, answering `token`.
+    pub fn start(token: &str, keep_alive: Duration) -> Lichess {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = listener.local_addr().expect("its address");
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                token: token.to_string(),
+                ..State::default()
+            }),
+            changed: Condvar::new(),
+            keep_alive,
+        });
+        let s = shared.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if s.state.lock().map_or(true, |st| st.stopping) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let s = s.clone();
+                std::thread::spawn(move || serve(&s, stream));
+            }
+        });
+        let s = shared.clone();
+        std::thread::spawn(move || opponent(&s));
+        Lichess { addr, shared }
+    }
+
+    /// The server's URL, for a client's `server`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The state, to read or to change (wake the streams with
+    /// [`Lichess::changed`] after a change).
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn changed(&self) {
+        self.shared.changed.notify_all();
+    }
+}
+
+impl Drop for Lichess {
+    fn drop(&mut self) {
+        self.state().stopping = true;
+        self.changed();
+        // Wake the accept loop so that it sees the stop.
+        let _ = TcpStream::connect(self.addr);
+    }
+}
+
+/// The opponent: plays each game's script, each move after its delay.
+fn opponent(shared: &Shared) {
+    loop {
+        let mut st = shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if st.stopping {
+            return;
+        }
+        let mut moved = false;
+        for game in st.games.values_mut() {
+            if game.status != "started" || game.position.turn() == game.mine {
+                continue;
+            }
+            let due = game
+                .script
+                .front()
+                .is_some_and(|(_, delay)| game.since.elapsed() >= *delay);
+            if due && let Some((uci, _)) = game.script.pop_front() {
+                moved |= game.play(&uci);
+                game.states += 1;
+            } else if game.script.is_empty() && game.since.elapsed() >= Duration::from_millis(200) {
+                // Out of moves: the opponent resigns.
+                game.end("resign", Some(game.mine));
+                game.states += 1;
+                moved = true;
+            }
+        }
+        drop(st);
+        if moved {
+            shared.changed.notify_all();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A request: its method, path, headers and body.
+struct Request {
+    method: String,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Request> {
+    let mut line = String::new();
+    stream.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let path = parts.next()?.to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        stream.read_line(&mut h).ok()?;
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        let (k, v) = h.split_once(':')?;
+        headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+    }
+    let length = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    stream.read_exact(&mut body).ok()?;
+    Some(Request {
+        method,
+        path,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+fn answer(stream: &mut TcpStream, status: u16, body: &str) {
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        _ => "Error",
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+/// A streamed NDJSON answer: the head, then each line as a chunk.
+fn stream_head(stream: &mut TcpStream) -> bool {
+    write!(
+        stream,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\
+         Connection: close\r\n\r\n"
+    )
+    .is_ok()
+}
+
+fn chunk(stream: &mut TcpStream, line: &str) -> bool {
+    let data = format!("{line}\n");
+    write!(stream, "{:x}\r\n{data}\r\n", data.len()).is_ok() && stream.flush().is_ok()
+}
+
+fn end_stream(stream: &mut TcpStream) {
+    let _ = write!(stream, "0\r\n\r\n");
+}
+
+fn form(body: &str, key: &str) -> Option<String> {
+    body.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=')?;
+        (k == key).then(|| v.replace('+', " "))
+    })
+}
+
+fn serve(shared: &Shared, stream: TcpStream) {
+    let Ok(mut write) = stream.try_clone() else {
+        return;
+    };
+    let mut read = BufReader::new(stream);
+    let Some(req) = read_request(&mut read) else {
+        return;
+    };
+    let lock = || {
+        shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    {
+        let mut st = lock();
+        st.requests.push(format!("{} {}", req.method, req.path));
+        let bearer = req
+            .headers
+            .iter()
+            .find(|(k, _)| k == "authorization")
+            .map(|(_, v)| v.clone());
+        if bearer.as_deref() != Some(&format!("Bearer {}", st.token)) {
+            drop(st);
+            return answer(&mut write, 401, r#"{"error":"No such token"}"#);
+        }
+        if let Some(code) = st.faults.pop_front() {
+            drop(st);
+            return answer(&mut write, code, r#"{"error":"Try again later"}"#);
+        }
+    }
+    let path = req.path.split('?').next().unwrap_or("").to_string();
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match (req.method.as_str(), segments.as_slice()) {
+        ("GET", ["api", "stream", "event"]) => event_stream(shared, &mut write),
+        ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body),
+        ("GET", ["api", "board", "game", "stream", id]) => game_stream(shared, &mut write, id),
+        ("POST", ["api", "board", "game", id, action @ ..]) => {
+            let (code, body) = game_action(&mut lock(), id, action);
+            shared.changed.notify_all();
+            answer(&mut write, code, &body);
+        }
+        _ => answer(&mut write, 404, r#"{"error":"Not found"}"#),
+    }
+}
+
+/// A move, an offer or an answer, a resignation, an abort, a claim.
+fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String) {
+    let Some(game) = st.games.get_mut(id) else {
+        return (404, r#"{"error":"No such game"}"#.into());
+    };
+    let ok = (200, r#"{"ok":true}"#.to_string());
+    let refused = |why: &str| (400, format!(r#"{{"error":"{why}"}}"#));
+    if game.status != "started" {
+        return refused("This game is already over");
+    }
+    let me = game.mine;
+    match action {
+        ["move", uci] => {
+            if game.position.turn() != me {
+                return refused("Not your turn, or game already over");
+            }
+            if !game.play(uci) {
+                return refused(&format!("Invalid move: {uci}"));
+            }
+        }
+        // A draw offered by the opponent is accepted; else it is offered.
+        ["draw", "yes"] if game.draw == Some(!me) => game.end("draw", None),
+        ["draw", "yes"] => game.draw = Some(me),
+        ["draw", "no"] => game.draw = None,
+        ["takeback", "yes"] => game.takeback = Some(me),
+        ["takeback", "no"] => game.takeback = None,
+        ["resign"] => game.end("resign", Some(!me)),
+        ["abort"] if game.moves.len() < 2 => game.end("aborted", None),
+        ["abort"] => return refused("This game can no longer be aborted"),
+        ["claim-victory"] => game.end("timeout", Some(me)),
+        _ => return (404, r#"{"error":"Not found"}"#.into()),
+    }
+    game.states += 1;
+    ok
+}
+
+/// The event stream: each game under way, then each new event.
+fn event_stream(shared: &Shared, out: &mut TcpStream) {
+    if !stream_head(out) {
+        return;
+    }
+    let mut st = shared
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut sent = st.events.len();
+    let open: Vec<String> = st
+        .games
+        .values()
+        .filter(|g| g.status == "started")
+        .map(Game::start_json)
+        .collect();
+    drop(st);
+    for line in open {
+        if !chunk(out, &line) {
+            return;
+        }
+    }
+    loop {
+        st = shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if st.stopping {
+            return end_stream(out);
+        }
+        let new: Vec<String> = st.events[sent..].to_vec();
+        sent = st.events.len();
+        if new.is_empty() {
+            let (guard, _) = shared
+                .changed
+                .wait_timeout(st, shared.keep_alive)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            drop(guard);
+            if !chunk(out, "") {
+                return;
+            }
+            continue;
+        }
+        drop(st);
+        for line in new {
+            if !chunk(out, &line) {
+                return;
+            }
+        }
+    }
+}
+
+/// A seek: held open, then the opponent is found and the game starts.
+fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
+    let minutes: u64 = form(body, "time")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(15);
+    let increment: u64 = form(body, "increment")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(10);
+    let mine = match form(body, "color").as_deref() {
+        Some("black") => Color::Black,
+        _ => Color::White,
+    };
+    if !stream_head(out) {
+        return;
+    }
+    // A moment in the lobby.
+    let _ = chunk(out, "");
+    std::thread::sleep(Duration::from_millis(200));
+    let mut st = shared
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    st.next_id += 1;
+    let id = format!("game{:04}", st.next_id);
+    let script = std::mem::take(&mut st.script);
+    let game = Game {
+        id: id.clone(),
+        mine,
+        moves: Vec::new(),
+        position: Chess::default(),
+        initial_ms: minutes * 60_000,
+        increment_ms: increment * 1000,
+        wtime: minutes * 60_000,
+        btime: minutes * 60_000,
+        since: Instant::now(),
+        status: "started".into(),
+        winner: None,
+        draw: None,
+        takeback: None,
+        states: 0,
+        script,
+        ai: None,
+    };
+    st.events.push(game.start_json());
+    st.games.insert(id, game);
+    drop(st);
+    shared.changed.notify_all();
+    end_stream(out);
+}
+
+/// A game's stream: the whole game, then a state at each change; closed
+/// when the game is over.
+fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
+    let lock = || {
+        shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    let Some(game) = lock().games.get(id).cloned() else {
+        return answer(out, 404, r#"{"error":"No such game"}"#);
+    };
+    if !stream_head(out) || !chunk(out, &game.full_json()) {
+        return;
+    }
+    let mut seen = game.states;
+    let mut over = game.status != "started";
+    while !over {
+        let st = lock();
+        if st.stopping {
+            break;
+        }
+        let (st, _) = shared
+            .changed
+            .wait_timeout(st, shared.keep_alive)
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(game) = st.games.get(id).cloned() else {
+            break;
+        };
+        drop(st);
+        if game.states == seen {
+            if !chunk(out, "") {
+                return;
+            }
+            continue;
+        }
+        seen = game.states;
+        over = game.status != "started";
+        if !chunk(out, &game.state_json()) {
+            return;
+        }
+    }
+    end_stream(out);
+}
