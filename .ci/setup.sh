@@ -58,6 +58,27 @@ if ! python3 -c 'import berserk' >/dev/null 2>&1; then
         python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "berserk==0.14.0"
 fi
 
+# lichess's published API types (made by lichess from its OpenAPI
+# description: @lichess-org/types) and the TypeScript compiler, with which
+# the tests hold the test lichess's requests and answers against that
+# description (tests/lichess_server.rs). From the npm registry, at pinned
+# versions, kept outside the repository.
+if ! command -v npm >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "pegboard setup: installing nodejs npm"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+npm_dir="${PEGBOARD_NPM:-$HOME/.cache/pegboard-npm}"
+if ! grep -q '"version": "2.0.171"' "$npm_dir/node_modules/@lichess-org/types/package.json" 2>/dev/null ||
+    [ ! -x "$npm_dir/node_modules/.bin/tsc" ]; then
+    echo "pegboard setup: installing @lichess-org/types and typescript (npm) into $npm_dir"
+    mkdir -p "$npm_dir"
+    npm install --no-audit --no-fund --silent --prefix "$npm_dir" \
+        "@lichess-org/types@2.0.171" "typescript@5.9.3"
+fi
+
 if ! command -v cargo >/dev/null 2>&1 && [ -f "$HOME/.cargo/env" ]; then
     # shellcheck disable=SC1091
     . "$HOME/.cargo/env"

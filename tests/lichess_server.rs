@@ -115,7 +115,50 @@ fn berserk_plays_a_whole_game_against_the_test_lichess() {
         assert!(st.requests.contains(&request), "{request}");
     }
     drop(st);
+    // Every request berserk made, and every line and answer the server
+    // gave, is what lichess's OpenAPI description says.
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_openapi_check_finds_what_is_not_lichess() {
+    // The check is not vacuous: a state with a status lichess has not, a
+    // game without its players, a path it does not serve and a form field
+    // its seek does not take are each found.
+    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+    {
+        let mut st = server.state();
+        st.sent.push((
+            "GameStateEvent".into(),
+            r#"{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"paused"}"#
+                .into(),
+        ));
+        st.sent.push((
+            "GameFullEvent".into(),
+            r#"{"type":"gameFull","id":"x","variant":{"key":"standard","name":"Standard"},"speed":"rapid","perf":{"name":"Rapid"},"rated":false,"createdAt":1,"initialFen":"startpos","state":{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}"#
+                .into(),
+        ));
+        st.asked.push((
+            "POST".into(),
+            "/api/board/game/{gameId}/pause".into(),
+            String::new(),
+        ));
+        st.asked.push((
+            "POST".into(),
+            "/api/board/seek".into(),
+            "time=15&increment=10&minutes=15".into(),
+        ));
+    }
+    let problems = server.openapi_problems().join("\n");
+    assert!(problems.contains("\"paused\""), "{problems}");
+    assert!(problems.contains("white"), "{problems}");
+    assert!(
+        problems.contains("/api/board/game/{gameId}/pause"),
+        "{problems}"
+    );
+    assert!(problems.contains("minutes"), "{problems}");
 }
 
 #[test]

@@ -110,7 +110,8 @@ impl Game {
         if c == self.mine {
             format!(r#"{{"id":"{ME}","name":"Anna","title":null,"rating":1650}}"#)
         } else if let Some(level) = self.ai {
-            format!(r#"{{"aiLevel":{level}}}"#)
+            // The description's GameEventPlayer has an id and a name.
+            format!(r#"{{"aiLevel":{level},"id":"ai","name":"A.I. level {level}"}}"#)
         } else {
             format!(r#"{{"id":"{OPPONENT}","name":"Bert","title":null,"rating":1702}}"#)
         }
@@ -196,6 +197,12 @@ pub struct State {
     pub games: BTreeMap<String, Game>,
     /// Every request, as `METHOD path`, for the tests to read.
     pub requests: Vec<String>,
+    /// Every request with the path template of lichess's description it
+    /// answers to (`/api/board/game/{gameId}/move/{move}`) and its form.
+    pub asked: Vec<(String, String, String)>,
+    /// Everything the server sent but keep-alive lines: the schema of
+    /// lichess's description it stands for, and the JSON.
+    pub sent: Vec<(String, String)>,
     /// Status codes to answer the next requests with, instead.
     pub faults: VecDeque<u16>,
     /// The script the next game's opponent plays.
@@ -262,6 +269,113 @@ impl Lichess {
 
     pub fn changed(&self) {
         self.shared.changed.notify_all();
+    }
+}
+
+/// Where `.ci/setup.sh` installs lichess's published types (made by lichess
+/// from its OpenAPI description, `@lichess-org/types` on npm) and the
+/// TypeScript compiler: `PEGBOARD_NPM`, else `~/.cache/pegboard-npm`.
+pub fn npm_dir() -> std::path::PathBuf {
+    std::env::var_os("PEGBOARD_NPM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/pegboard-npm")
+        })
+}
+
+/// A form's fields as the description types them: numbers and switches
+/// as such, the rest as text.
+fn form_object(body: &str) -> String {
+    let fields: Vec<String> = body
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| {
+            let v = v.replace('+', " ");
+            let value = if v.parse::<f64>().is_ok() || v == "true" || v == "false" {
+                v
+            } else {
+                serde_json::Value::String(v).to_string()
+            };
+            format!("{}: {value}", serde_json::Value::String(k.to_string()))
+        })
+        .collect();
+    format!("{{{}}}", fields.join(", "))
+}
+
+impl Lichess {
+    /// Everything the server was asked and sent, held against lichess's
+    /// OpenAPI description by the TypeScript compiler on lichess's own
+    /// types: each request's path and method must be the description's,
+    /// each form its request body's, and each line and answer the schema
+    /// it stands for (a missing field, a wrong type or value, a field the
+    /// schema does not have). Returns what the compiler found.
+    pub fn openapi_problems(&self) -> Vec<String> {
+        let npm = npm_dir();
+        let types = npm.join("node_modules/@lichess-org/types/lichess-api.d.ts");
+        let tsc = npm.join("node_modules/.bin/tsc");
+        assert!(
+            types.is_file() && tsc.is_file(),
+            "{} has no @lichess-org/types and typescript: .ci/setup.sh installs them",
+            npm.display()
+        );
+        let st = self.state();
+        let mut ts = String::from(
+            "import type { components, paths } from \"@lichess-org/types\";\n\
+             type S = components[\"schemas\"];\n\
+             type Form<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer B } } \
+             ? NonNullable<B> extends { content: { \"application/x-www-form-urlencoded\": infer F } } \
+             ? F : never : never;\n",
+        );
+        for (i, (method, template, body)) in st.asked.iter().enumerate() {
+            let method = method.to_ascii_lowercase();
+            ts.push_str(&format!(
+                "type R{i} = NonNullable<paths[\"{template}\"][\"{method}\"]>;\n\
+                 const r{i}: R{i} extends object ? true : never = true;\n"
+            ));
+            if method == "post" && !body.is_empty() {
+                ts.push_str(&format!(
+                    "const f{i}: Form<\"{template}\"> = {};\n",
+                    form_object(body)
+                ));
+            }
+        }
+        for (i, (schema, json)) in st.sent.iter().enumerate() {
+            ts.push_str(&format!("const s{i}: S[\"{schema}\"] = {json};\n"));
+        }
+        drop(st);
+        let dir = std::env::temp_dir().join(format!(
+            "pegboard-openapi-{}-{}",
+            std::process::id(),
+            self.addr.port()
+        ));
+        std::fs::create_dir_all(&dir).expect("a folder for the check");
+        std::fs::write(dir.join("check.ts"), ts).expect("the check");
+        std::fs::write(
+            dir.join("tsconfig.json"),
+            format!(
+                r#"{{"compilerOptions":{{"strict":true,"noEmit":true,"skipLibCheck":true,"noUnusedLocals":false,"types":[],"baseUrl":".","paths":{{"@lichess-org/types":["{}"]}}}},"files":["check.ts"]}}"#,
+                types.display()
+            ),
+        )
+        .expect("its configuration");
+        let out = std::process::Command::new(&tsc)
+            .arg("-p")
+            .arg(dir.join("tsconfig.json"))
+            .output()
+            .expect("tsc runs");
+        let found: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect();
+        assert!(
+            out.status.success() || !found.is_empty(),
+            "tsc failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        found
     }
 }
 
@@ -351,7 +465,38 @@ fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Request> {
     })
 }
 
-fn answer(stream: &mut TcpStream, status: u16, body: &str) {
+/// The schema of lichess's description a line or an answer stands for.
+fn schema_of(json: &str, status: u16) -> &'static str {
+    let kind = serde_json::from_str::<serde_json::Value>(json)
+        .ok()
+        .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_string));
+    match (kind.as_deref(), status) {
+        (Some("gameFull"), _) => "GameFullEvent",
+        (Some("gameState"), _) => "GameStateEvent",
+        (Some("gameStart"), _) => "GameStartEvent",
+        (Some("gameFinish"), _) => "GameFinishEvent",
+        (Some("chatLine"), _) => "ChatLineEvent",
+        (Some("opponentGone"), _) => "OpponentGoneEvent",
+        (_, 200) => "Ok",
+        (_, 404) => "NotFound",
+        _ => "Error",
+    }
+}
+
+fn keep(shared: &Shared, json: &str, status: u16) {
+    if json.trim().is_empty() {
+        return;
+    }
+    let mut st = shared
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    st.sent
+        .push((schema_of(json, status).to_string(), json.to_string()));
+}
+
+fn answer(shared: &Shared, stream: &mut TcpStream, status: u16, body: &str) {
+    keep(shared, body, status);
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
@@ -378,7 +523,8 @@ fn stream_head(stream: &mut TcpStream) -> bool {
     .is_ok()
 }
 
-fn chunk(stream: &mut TcpStream, line: &str) -> bool {
+fn chunk(shared: &Shared, stream: &mut TcpStream, line: &str) -> bool {
+    keep(shared, line, 200);
     let data = format!("{line}\n");
     write!(stream, "{:x}\r\n{data}\r\n", data.len()).is_ok() && stream.flush().is_ok()
 }
@@ -418,15 +564,18 @@ fn serve(shared: &Shared, stream: TcpStream) {
             .map(|(_, v)| v.clone());
         if bearer.as_deref() != Some(&format!("Bearer {}", st.token)) {
             drop(st);
-            return answer(&mut write, 401, r#"{"error":"No such token"}"#);
+            return answer(shared, &mut write, 401, r#"{"error":"No such token"}"#);
         }
         if let Some(code) = st.faults.pop_front() {
             drop(st);
-            return answer(&mut write, code, r#"{"error":"Try again later"}"#);
+            return answer(shared, &mut write, code, r#"{"error":"Try again later"}"#);
         }
     }
     let path = req.path.split('?').next().unwrap_or("").to_string();
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    lock()
+        .asked
+        .push((req.method.clone(), template(&segments), req.body.clone()));
     match (req.method.as_str(), segments.as_slice()) {
         ("GET", ["api", "stream", "event"]) => event_stream(shared, &mut write),
         ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body),
@@ -434,10 +583,30 @@ fn serve(shared: &Shared, stream: TcpStream) {
         ("POST", ["api", "board", "game", id, action @ ..]) => {
             let (code, body) = game_action(&mut lock(), id, action);
             shared.changed.notify_all();
-            answer(&mut write, code, &body);
+            answer(shared, &mut write, code, &body);
         }
-        _ => answer(&mut write, 404, r#"{"error":"Not found"}"#),
+        _ => answer(shared, &mut write, 404, r#"{"error":"Not found"}"#),
     }
+}
+
+/// The path template of lichess's description a request's path answers
+/// to: its ids and moves as the description names them.
+fn template(segments: &[&str]) -> String {
+    let named: Vec<String> = match segments {
+        ["api", "board", "game", "stream", _] => vec!["api/board/game/stream/{gameId}".into()],
+        ["api", "board", "game", _, "move", _] => {
+            vec!["api/board/game/{gameId}/move/{move}".into()]
+        }
+        ["api", "board", "game", _, "draw" | "takeback", _] => vec![format!(
+            "api/board/game/{{gameId}}/{}/{{accept}}",
+            segments[4]
+        )],
+        ["api", "board", "game", _, action] => {
+            vec![format!("api/board/game/{{gameId}}/{action}")]
+        }
+        other => other.iter().map(|s| s.to_string()).collect(),
+    };
+    format!("/{}", named.join("/"))
 }
 
 /// A move, an offer or an answer, a resignation, an abort, a claim.
@@ -494,7 +663,7 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
         .collect();
     drop(st);
     for line in open {
-        if !chunk(out, &line) {
+        if !chunk(shared, out, &line) {
             return;
         }
     }
@@ -514,14 +683,14 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
                 .wait_timeout(st, shared.keep_alive)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             drop(guard);
-            if !chunk(out, "") {
+            if !chunk(shared, out, "") {
                 return;
             }
             continue;
         }
         drop(st);
         for line in new {
-            if !chunk(out, &line) {
+            if !chunk(shared, out, &line) {
                 return;
             }
         }
@@ -544,7 +713,7 @@ fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
         return;
     }
     // A moment in the lobby.
-    let _ = chunk(out, "");
+    let _ = chunk(shared, out, "");
     std::thread::sleep(Duration::from_millis(200));
     let mut st = shared
         .state
@@ -588,9 +757,9 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     };
     let Some(game) = lock().games.get(id).cloned() else {
-        return answer(out, 404, r#"{"error":"No such game"}"#);
+        return answer(shared, out, 404, r#"{"error":"No such game"}"#);
     };
-    if !stream_head(out) || !chunk(out, &game.full_json()) {
+    if !stream_head(out) || !chunk(shared, out, &game.full_json()) {
         return;
     }
     let mut seen = game.states;
@@ -609,14 +778,14 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
         };
         drop(st);
         if game.states == seen {
-            if !chunk(out, "") {
+            if !chunk(shared, out, "") {
                 return;
             }
             continue;
         }
         seen = game.states;
         over = game.status != "started";
-        if !chunk(out, &game.state_json()) {
+        if !chunk(shared, out, &game.state_json()) {
             return;
         }
     }
