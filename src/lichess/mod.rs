@@ -5,5 +5,6 @@
 //! wing, this one knows no game: the runtime is to hand what the streams
 //! say to the game as inputs.
 
+pub mod client;
 pub mod stream;
 pub mod token;

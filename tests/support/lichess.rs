@@ -205,6 +205,8 @@ pub struct State {
     pub sent: Vec<(String, String)>,
     /// Status codes to answer the next requests with, instead.
     pub faults: VecDeque<u16>,
+    /// Lines a game's stream sends before its next state (garbage, say).
+    pub garbage: VecDeque<String>,
     /// The script the next game's opponent plays.
     pub script: VecDeque<(String, Duration)>,
     /// The number of the last game made.
@@ -785,6 +787,12 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
         }
         seen = game.states;
         over = game.status != "started";
+        let garbage: Vec<String> = lock().garbage.drain(..).collect();
+        for line in garbage {
+            if write!(out, "{:x}\r\n{line}\n\r\n", line.len() + 1).is_err() {
+                return;
+            }
+        }
         if !chunk(shared, out, &game.state_json()) {
             return;
         }

@@ -1,0 +1,261 @@
+//! lichess's Board API over HTTP: its two streams opened and read a line
+//! at a time, and the posts that play (a move, a draw or takeback offer
+//! and its answer, resignation, abort, a claimed victory) and that find a
+//! game (a seek, a challenge, its acceptance, lichess's AI). Every request
+//! carries the player's token as its bearer, to the configured server and
+//! nowhere else; no error or log line holds it.
+//!
+//! TLS is rustls with webpki's roots: no OpenSSL. The client blocks: the
+//! runtime reads each stream on a thread of its own.
+
+use std::io::{BufRead, BufReader};
+use std::time::Duration;
+
+use super::token::Token;
+
+/// lichess's public server, when the configuration names no other.
+pub const LICHESS: &str = "https://lichess.org";
+
+/// How long a connection may take to open.
+const CONNECT_WITHIN: Duration = Duration::from_secs(10);
+/// How long a post may take to be answered.
+const ANSWER_WITHIN: Duration = Duration::from_secs(20);
+
+/// Why a request came to nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// 429: lichess asks that no request come for a full minute.
+    TooManyRequests,
+    /// 401 or 403: the token is wrong, revoked, or lacks `board:play`.
+    Unauthorized,
+    /// Another status, with lichess's `error` text (a move not allowed, a
+    /// game not found, a server in trouble).
+    Refused { status: u16, error: String },
+    /// No answer: the network, TLS, a connection closed.
+    Transport(String),
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiError::TooManyRequests => f.write_str("lichess asks to wait a minute (429)"),
+            ApiError::Unauthorized => f.write_str(
+                "lichess does not take the token (401): keep a new one with \
+                 `pegboard lichess-token`, with the board:play scope",
+            ),
+            ApiError::Refused { status, error } => write!(f, "lichess answered {status}: {error}"),
+            ApiError::Transport(why) => write!(f, "no answer from lichess: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// The Board API at one server, with one token.
+pub struct Client {
+    agent: ureq::Agent,
+    server: String,
+    token: Token,
+}
+
+/// A stream's lines, each as it comes; keep-alive lines are empty.
+pub struct Lines {
+    reader: BufReader<ureq::BodyReader<'static>>,
+}
+
+impl Iterator for Lines {
+    type Item = Result<String, ApiError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => None,
+            Ok(_) => Some(Ok(line.trim_end_matches(['\r', '\n']).to_string())),
+            Err(e) => Some(Err(ApiError::Transport(e.to_string()))),
+        }
+    }
+}
+
+impl Client {
+    /// The API at `server` (`https://lichess.org`, or a lila of one's own),
+    /// asked with `token`.
+    pub fn new(server: &str, token: Token) -> Client {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_connect(Some(CONNECT_WITHIN))
+            .user_agent(concat!("pegboard/", env!("CARGO_PKG_VERSION")))
+            .build();
+        Client {
+            agent: config.into(),
+            server: server.trim_end_matches('/').to_string(),
+            token,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server)
+    }
+
+    fn bearer(&self) -> String {
+        format!("Bearer {}", self.token.secret())
+    }
+
+    /// What a status other than 200 means; the body's `error` when it has
+    /// one.
+    fn refused(status: u16, body: &str) -> ApiError {
+        match status {
+            429 => ApiError::TooManyRequests,
+            401 | 403 => ApiError::Unauthorized,
+            _ => ApiError::Refused {
+                status,
+                error: serde_json::from_str::<serde_json::Value>(body)
+                    .ok()
+                    .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_string))
+                    .unwrap_or_else(|| body.chars().take(200).collect()),
+            },
+        }
+    }
+
+    fn transport(e: ureq::Error) -> ApiError {
+        ApiError::Transport(e.to_string())
+    }
+
+    /// Opens a stream (`GET`), to be read a line at a time.
+    pub fn stream(&self, path: &str) -> Result<Lines, ApiError> {
+        let response = self
+            .agent
+            .get(&self.url(path))
+            .header("Authorization", &self.bearer())
+            .header("Accept", "application/x-ndjson")
+            .call()
+            .map_err(Client::transport)?;
+        Client::lines(response)
+    }
+
+    fn lines(response: ureq::http::Response<ureq::Body>) -> Result<Lines, ApiError> {
+        let status = response.status().as_u16();
+        let mut body = response.into_body();
+        if status != 200 {
+            let text = body.read_to_string().unwrap_or_default();
+            return Err(Client::refused(status, &text));
+        }
+        Ok(Lines {
+            reader: BufReader::new(body.into_reader()),
+        })
+    }
+
+    /// A post with a form; its answer's body.
+    fn send(
+        &self,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> Result<ureq::http::Response<ureq::Body>, ApiError> {
+        self.agent
+            .post(&self.url(path))
+            .header("Authorization", &self.bearer())
+            .send_form(form.iter().copied())
+            .map_err(Client::transport)
+    }
+
+    /// A post whose answer is `{"ok":true}` or the like: `Ok` on 200.
+    pub fn post(&self, path: &str, form: &[(&str, &str)]) -> Result<(), ApiError> {
+        let response = self
+            .agent
+            .post(&self.url(path))
+            .header("Authorization", &self.bearer())
+            .config()
+            .timeout_global(Some(ANSWER_WITHIN))
+            .build()
+            .send_form(form.iter().copied())
+            .map_err(Client::transport)?;
+        let status = response.status().as_u16();
+        if status == 200 {
+            return Ok(());
+        }
+        let text = response.into_body().read_to_string().unwrap_or_default();
+        Err(Client::refused(status, &text))
+    }
+
+    /// The account's event stream.
+    pub fn events(&self) -> Result<Lines, ApiError> {
+        self.stream("/api/stream/event")
+    }
+
+    /// A game's stream.
+    pub fn game(&self, id: &str) -> Result<Lines, ApiError> {
+        self.stream(&format!("/api/board/game/stream/{id}"))
+    }
+
+    /// The player's move, in UCI.
+    pub fn play(&self, id: &str, uci: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/board/game/{id}/move/{uci}"), &[])
+    }
+
+    /// A draw offered (or an offer accepted), or an offer declined.
+    pub fn draw(&self, id: &str, yes: bool) -> Result<(), ApiError> {
+        let answer = if yes { "yes" } else { "no" };
+        self.post(&format!("/api/board/game/{id}/draw/{answer}"), &[])
+    }
+
+    /// A takeback asked for (or accepted), or declined.
+    pub fn takeback(&self, id: &str, yes: bool) -> Result<(), ApiError> {
+        let answer = if yes { "yes" } else { "no" };
+        self.post(&format!("/api/board/game/{id}/takeback/{answer}"), &[])
+    }
+
+    pub fn resign(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/board/game/{id}/resign"), &[])
+    }
+
+    pub fn abort(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/board/game/{id}/abort"), &[])
+    }
+
+    /// The win, claimed when the opponent has been gone long enough.
+    pub fn claim_victory(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/board/game/{id}/claim-victory"), &[])
+    }
+
+    /// A seek for a game of `minutes` and `increment` seconds a move: the
+    /// connection is held open until lichess finds the opponent (the game
+    /// then starts on the event stream) and closes it; reading the lines
+    /// to their end waits for that.
+    pub fn seek(&self, minutes: u32, increment: u32, rated: bool) -> Result<Lines, ApiError> {
+        let (minutes, increment) = (minutes.to_string(), increment.to_string());
+        let rated = if rated { "true" } else { "false" };
+        let response = self.send(
+            "/api/board/seek",
+            &[
+                ("rated", rated),
+                ("time", &minutes),
+                ("increment", &increment),
+            ],
+        )?;
+        Client::lines(response)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_says_what_lichess_meant() {
+        assert_eq!(Client::refused(429, ""), ApiError::TooManyRequests);
+        assert_eq!(Client::refused(401, "{}"), ApiError::Unauthorized);
+        assert_eq!(
+            Client::refused(400, r#"{"error":"Not your turn, or game already over"}"#),
+            ApiError::Refused {
+                status: 400,
+                error: "Not your turn, or game already over".into()
+            }
+        );
+        assert_eq!(
+            Client::refused(502, "<html>Bad Gateway</html>"),
+            ApiError::Refused {
+                status: 502,
+                error: "<html>Bad Gateway</html>".into()
+            }
+        );
+    }
+}
