@@ -167,3 +167,126 @@ fn a_wrong_token_a_429_a_500_and_a_garbage_line_are_told_apart_and_the_token_is_
         assert!(!e.contains(TOKEN), "{e}");
     }
 }
+
+mod link {
+    use super::*;
+    use pegboard::lichess::link::{Link, Report, Timing};
+    use std::sync::Arc;
+
+    /// Short waits, so that a test of a minute's wait takes a second.
+    fn quick() -> Timing {
+        Timing {
+            first: Duration::from_millis(50),
+            most: Duration::from_millis(400),
+            too_many: Duration::from_millis(1500),
+            silence: Duration::from_millis(2000),
+        }
+    }
+
+    /// The link's reports until `until` says stop (or 10 s pass).
+    fn reports_until(link: &Link, until: impl Fn(&[Report]) -> bool) -> Vec<Report> {
+        let mut seen = Vec::new();
+        let end = std::time::Instant::now() + Duration::from_secs(10);
+        while !until(&seen) && std::time::Instant::now() < end {
+            if let Some(r) = link.next(Duration::from_millis(100)) {
+                seen.push(r);
+            }
+        }
+        seen
+    }
+
+    fn lost(seen: &[Report]) -> usize {
+        seen.iter().filter(|r| matches!(r, Report::Lost(_))).count()
+    }
+
+    fn back(seen: &[Report]) -> usize {
+        seen.iter().filter(|r| **r == Report::Back).count()
+    }
+
+    #[test]
+    fn a_stream_cut_in_the_middle_of_a_game_is_opened_again_and_told_once_each_way() {
+        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(200));
+        server.state().script = [
+            ("e7e5".to_string(), Duration::from_millis(20)),
+            ("g8f6".to_string(), Duration::from_millis(20)),
+        ]
+        .into();
+        let client = Arc::new(Client::new(&server.url(), token()));
+        let id = seek_a_game(&client);
+        let link = Link::game(client.clone(), &id, quick());
+        let seen = reports_until(&link, |s| s.len() == 1);
+        assert!(
+            matches!(&seen[0], Report::Line(l) if l.contains("gameFull")),
+            "{seen:?}"
+        );
+        // The network fails and stays down a while (the next two tries
+        // are refused) while the game goes on (a move made meanwhile); the
+        // player is told once, and once that it is back, with the whole
+        // game again.
+        server.state().stream_faults.extend([500, 500]);
+        server.cut();
+        std::thread::sleep(Duration::from_millis(20));
+        client.play(&id, "e2e4").expect("the move is taken");
+        let seen = reports_until(&link, |s| {
+            s.iter()
+                .any(|r| matches!(r, Report::Line(l) if l.contains("e2e4 e7e5")))
+        });
+        assert_eq!(lost(&seen), 1, "{seen:?}");
+        assert_eq!(back(&seen), 1, "{seen:?}");
+        let after: Vec<&Report> = seen.iter().skip_while(|r| **r != Report::Back).collect();
+        assert!(
+            matches!(after.get(1), Some(Report::Line(l)) if l.contains("gameFull")),
+            "{seen:?}"
+        );
+        // The game ends; the link says so and stops.
+        client.resign(&id).expect("resigned");
+        let seen = reports_until(&link, |s| s.contains(&Report::Ended));
+        assert!(seen.contains(&Report::Ended), "{seen:?}");
+    }
+
+    #[test]
+    fn a_429_waits_its_minute_a_500_backs_off_and_a_silent_stream_is_taken_as_lost() {
+        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(200));
+        let client = Arc::new(Client::new(&server.url(), token()));
+        // A 429: no request comes until the wait has passed.
+        server.state().faults.push_back(429);
+        let started = std::time::Instant::now();
+        let link = Link::events(client.clone(), quick());
+        let seen = reports_until(&link, |s| s.contains(&Report::Back));
+        assert!(started.elapsed() >= Duration::from_millis(1500), "{seen:?}");
+        assert_eq!(lost(&seen), 1, "{seen:?}");
+        let asked = server
+            .state()
+            .requests
+            .iter()
+            .filter(|r| r.contains("/api/stream/event"))
+            .count();
+        assert_eq!(asked, 2, "one refused, one after the wait");
+        drop(link);
+        // 500s: asked again, each time after a longer wait, told once.
+        server.state().faults.extend([500, 500, 500]);
+        let link = Link::events(client.clone(), quick());
+        let seen = reports_until(&link, |s| s.contains(&Report::Back));
+        assert_eq!((lost(&seen), back(&seen)), (1, 1), "{seen:?}");
+        // Silent past its limit (no keep-alive line): lost, and opened
+        // again when the server speaks.
+        server.state().silent = true;
+        let seen = reports_until(&link, |s| lost(s) == 1);
+        assert!(
+            matches!(seen.last(), Some(Report::Lost(why)) if why.contains("said nothing")),
+            "{seen:?}"
+        );
+        server.state().silent = false;
+        let seen = reports_until(&link, |s| s.contains(&Report::Back));
+        assert_eq!(back(&seen), 1, "{seen:?}");
+        drop(link);
+        // A token lichess refuses ends the link at once.
+        let wrong = Arc::new(Client::new(
+            &server.url(),
+            Token::new("lip_NotTheToken99").expect("a token"),
+        ));
+        let link = Link::events(wrong, quick());
+        let seen = reports_until(&link, |s| !s.is_empty());
+        assert!(matches!(&seen[0], Report::Refused(_)), "{seen:?}");
+    }
+}

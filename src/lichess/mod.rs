@@ -6,5 +6,6 @@
 //! say to the game as inputs.
 
 pub mod client;
+pub mod link;
 pub mod stream;
 pub mod token;

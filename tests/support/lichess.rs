@@ -205,8 +205,14 @@ pub struct State {
     pub sent: Vec<(String, String)>,
     /// Status codes to answer the next requests with, instead.
     pub faults: VecDeque<u16>,
+    /// The same, for the next streams opened only.
+    pub stream_faults: VecDeque<u16>,
     /// Lines a game's stream sends before its next state (garbage, say).
     pub garbage: VecDeque<String>,
+    /// Raised to cut every stream open: each ends at once, unfinished.
+    pub cuts: u32,
+    /// While set, the streams say nothing, not even keep-alive lines.
+    pub silent: bool,
     /// The script the next game's opponent plays.
     pub script: VecDeque<(String, Duration)>,
     /// The number of the last game made.
@@ -271,6 +277,12 @@ impl Lichess {
 
     pub fn changed(&self) {
         self.shared.changed.notify_all();
+    }
+
+    /// Cuts every stream open, as a network that fails does.
+    pub fn cut(&self) {
+        self.state().cuts += 1;
+        self.changed();
     }
 }
 
@@ -568,7 +580,11 @@ fn serve(shared: &Shared, stream: TcpStream) {
             drop(st);
             return answer(shared, &mut write, 401, r#"{"error":"No such token"}"#);
         }
-        if let Some(code) = st.faults.pop_front() {
+        let code = match req.method.as_str() {
+            "GET" => st.stream_faults.pop_front(),
+            _ => None,
+        };
+        if let Some(code) = code.or_else(|| st.faults.pop_front()) {
             drop(st);
             return answer(shared, &mut write, code, r#"{"error":"Try again later"}"#);
         }
@@ -669,6 +685,11 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
             return;
         }
     }
+    let cuts = shared
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .cuts;
     loop {
         st = shared
             .state
@@ -676,6 +697,15 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if st.stopping {
             return end_stream(out);
+        }
+        if st.cuts != cuts {
+            // Cut: the connection closes mid-stream.
+            return;
+        }
+        if st.silent {
+            drop(st);
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
         }
         let new: Vec<String> = st.events[sent..].to_vec();
         sent = st.events.len();
@@ -766,10 +796,20 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
     }
     let mut seen = game.states;
     let mut over = game.status != "started";
+    let cuts = lock().cuts;
     while !over {
         let st = lock();
         if st.stopping {
             break;
+        }
+        if st.cuts != cuts {
+            // Cut: the connection closes mid-stream.
+            return;
+        }
+        if st.silent {
+            drop(st);
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
         }
         let (st, _) = shared
             .changed

@@ -1,0 +1,227 @@
+//! A stream kept open whatever the network does: a thread opens it, hands
+//! on each line, and when it breaks (cut, refused, or silent past its
+//! limit: lichess sends a keep-alive line every few seconds) opens it
+//! again with backoff. A 429 waits a full minute, as lichess asks. The
+//! owner is told once that the link is lost and once that it is back, and
+//! a game's stream that lichess closes at the game's end is told as
+//! ended. A refused token ends the link: asking again would not help.
+//!
+//! Each connection's lines are read on a thread of its own, so that a
+//! silent one can be left where it hangs: its lines, should any still
+//! come, are dropped, since only the newest connection speaks.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+
+use super::client::{ApiError, Client, Lines};
+
+/// What a link reports to its owner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Report {
+    /// A line of the stream (a keep-alive line is not handed on).
+    Line(String),
+    /// The stream broke (why); it is being opened again. Told once until
+    /// it is back.
+    Lost(String),
+    /// Open again after being lost. The stream starts anew: a game's
+    /// stream with its whole game.
+    Back,
+    /// lichess closed the stream: a game's stream at the game's end.
+    Ended,
+    /// lichess refused the token: the link has ended.
+    Refused(String),
+}
+
+/// How long a link waits before asking again, and for what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// The first wait after a failure; each next one doubles…
+    pub first: Duration,
+    /// …up to this.
+    pub most: Duration,
+    /// After a 429: a full minute, as lichess asks.
+    pub too_many: Duration,
+    /// A stream that says nothing (not even a keep-alive line) this long
+    /// is taken as broken.
+    pub silence: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            first: Duration::from_secs(1),
+            most: Duration::from_secs(30),
+            too_many: Duration::from_secs(60),
+            silence: Duration::from_secs(20),
+        }
+    }
+}
+
+/// A stream kept open by a thread of its own; it stops when dropped.
+pub struct Link {
+    reports: Receiver<Report>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Link {
+    /// Keeps the account's event stream open on `client`.
+    pub fn events(client: Arc<Client>, timing: Timing) -> Link {
+        Link::open(client, "/api/stream/event".into(), (timing, false))
+    }
+
+    /// Keeps game `id`'s stream open on `client` until the game ends.
+    pub fn game(client: Arc<Client>, id: &str, timing: Timing) -> Link {
+        Link::open(
+            client,
+            format!("/api/board/game/stream/{id}"),
+            (timing, true),
+        )
+    }
+
+    fn open(client: Arc<Client>, path: String, how: (Timing, bool)) -> Link {
+        let (tx, reports) = crossbeam_channel::unbounded();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        std::thread::spawn(move || keep(&client, &path, how, &tx, &stopped));
+        Link { reports, stop }
+    }
+
+    /// What the link has to report, without waiting.
+    pub fn reports(&self) -> impl Iterator<Item = Report> + '_ {
+        self.reports.try_iter()
+    }
+
+    /// The next report, waiting at most `within`.
+    pub fn next(&self, within: Duration) -> Option<Report> {
+        self.reports.recv_timeout(within).ok()
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What one connection's reader says.
+enum Read {
+    Line(String),
+    Broken(String),
+    Ended,
+}
+
+/// Reads `lines` on a thread of its own, each line to `tx`.
+fn read(mut lines: Lines, tx: Sender<Read>) {
+    std::thread::spawn(move || {
+        for line in lines.by_ref() {
+            let read = match line {
+                Ok(line) => Read::Line(line),
+                Err(e) => Read::Broken(e.to_string()),
+            };
+            let broken = matches!(read, Read::Broken(_));
+            if tx.send(read).is_err() || broken {
+                return;
+            }
+        }
+        let _ = tx.send(Read::Ended);
+    });
+}
+
+/// The link's thread: open, read, and open again.
+fn keep(
+    client: &Client,
+    path: &str,
+    (timing, ends_with_game): (Timing, bool),
+    tx: &Sender<Report>,
+    stop: &AtomicBool,
+) {
+    let mut wait = timing.first;
+    let mut lost = false;
+    let pause = |d: Duration| {
+        // Waits in short steps, so that a stop is seen.
+        let until = std::time::Instant::now() + d;
+        while std::time::Instant::now() < until && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(20).min(d));
+        }
+    };
+    let lose = |why: String, lost: &mut bool| {
+        if !*lost {
+            *lost = true;
+            let _ = tx.send(Report::Lost(why));
+        }
+    };
+    while !stop.load(Ordering::Relaxed) {
+        let lines = match client.stream(path) {
+            Ok(lines) => lines,
+            Err(ApiError::Unauthorized) => {
+                let _ = tx.send(Report::Refused(ApiError::Unauthorized.to_string()));
+                return;
+            }
+            Err(ApiError::TooManyRequests) => {
+                lose(ApiError::TooManyRequests.to_string(), &mut lost);
+                pause(timing.too_many);
+                continue;
+            }
+            Err(e) => {
+                lose(e.to_string(), &mut lost);
+                pause(wait);
+                wait = (wait * 2).min(timing.most);
+                continue;
+            }
+        };
+        if std::mem::take(&mut lost) && tx.send(Report::Back).is_err() {
+            return;
+        }
+        wait = timing.first;
+        let (read_tx, from) = crossbeam_channel::unbounded();
+        read(lines, read_tx);
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            match from.recv_timeout(timing.silence) {
+                Ok(Read::Line(line)) if line.trim().is_empty() => {}
+                Ok(Read::Line(line)) => {
+                    if tx.send(Report::Line(line)).is_err() {
+                        return;
+                    }
+                }
+                // A game's stream ends with its game; the event stream
+                // does not end, so its end is a break like any other.
+                Ok(Read::Ended) if ends_with_game => {
+                    let _ = tx.send(Report::Ended);
+                    return;
+                }
+                Ok(Read::Ended) => {
+                    lose("lichess closed the stream".into(), &mut lost);
+                    break;
+                }
+                Ok(Read::Broken(why)) => {
+                    lose(why, &mut lost);
+                    break;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    lose("the stream's reader stopped".into(), &mut lost);
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    // Silent past the limit: this connection is left where
+                    // it hangs, and a new one opened.
+                    lose(
+                        format!(
+                            "the stream said nothing for {} ms",
+                            timing.silence.as_millis()
+                        ),
+                        &mut lost,
+                    );
+                    break;
+                }
+            }
+        }
+        pause(wait);
+        wait = (wait * 2).min(timing.most);
+    }
+}
