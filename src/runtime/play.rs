@@ -310,8 +310,14 @@ impl Session<'_> {
         }
         let now = c.settings().preferences.clone();
         let config = parts::with_choices(&self.base, &now);
-        self.engine = engine_of(&config, self.keeper.controller());
-        self.chess960 = chess960;
+        // The engine is started anew only for another opponent, colour or
+        // castling rules.
+        if (&now.opponent, now.color, chess960)
+            != (&self.applied.opponent, self.applied.color, self.chess960)
+        {
+            self.engine = engine_of(&config, self.keeper.controller());
+            self.chess960 = chess960;
+        }
         if now == self.applied {
             return Ok(());
         }
@@ -324,13 +330,22 @@ impl Session<'_> {
             )?;
         }
         station.set_player(now.color);
-        let words = parts::phrasebook(&config)?;
         let voice_changed = (now.rate, now.volume, &now.language)
             != (
                 self.applied.rate,
                 self.applied.volume,
                 &self.applied.language,
             );
+        self.applied = now;
+        // Words that cannot be had (a language file gone) leave the voices
+        // as they are: the game goes on.
+        let words = match parts::phrasebook(&config) {
+            Ok(words) => words,
+            Err(e) => {
+                writeln!(out, "pegboard: {e}; the voices keep their words")?;
+                return Ok(());
+            }
+        };
         if self.speak && voice_changed {
             // The old voices finish what they were given on a thread of
             // their own; the scan loop does not wait for them.
@@ -340,7 +355,6 @@ impl Session<'_> {
             self.voices = Some(SpeechSetup::of(&config, &words).spawn_in_background());
         }
         self.opponent = words.words.opponent;
-        self.applied = now;
         Ok(())
     }
 
