@@ -4,8 +4,7 @@
 //! lichess-token` and never printed, logged or journaled: a [`Token`]
 //! shows itself as hidden, and no error repeats it.
 
-use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The file the token is kept in, beside the games.
@@ -75,23 +74,10 @@ impl std::error::Error for TokenError {}
 /// owner only, synced, renamed over it, the directory synced.
 pub fn store(path: &Path, token: &Token) -> Result<(), TokenError> {
     let fail = |e: std::io::Error| TokenError(format!("{}: {e}", path.display()));
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let part = path.with_extension("part");
-    let _ = std::fs::remove_file(&part);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&part)
-        .map_err(fail)?;
-    f.write_all(format!("{}\n", token.secret()).as_bytes())
-        .map_err(fail)?;
-    f.sync_data().map_err(fail)?;
-    drop(f);
-    std::fs::rename(&part, path).map_err(fail)?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    crate::record::journal::replace_private_file(path, &format!("{}\n", token.secret()))
         .map_err(fail)
 }
 

@@ -5,7 +5,6 @@
 //! choices, whole under another name, synced, then put in place: a power
 //! cut leaves the old file or the new one, never half of one.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -183,18 +182,10 @@ fn write(path: &Path, choices: &Choices) -> Result<(), String> {
          # whatever the configuration file says. Delete this file to play as the\n\
          # configuration says again.\n{body}"
     );
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let part = path.with_extension("toml.part");
-    let mut f = std::fs::File::create(&part).map_err(fail)?;
-    f.write_all(text.as_bytes()).map_err(fail)?;
-    f.sync_data().map_err(fail)?;
-    drop(f);
-    std::fs::rename(&part, path).map_err(fail)?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(fail)?;
-    Ok(())
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    crate::record::journal::replace_file(path, &text).map_err(fail)
 }
 
 /// The configuration with the kept choices over it, if there are any;
@@ -249,7 +240,7 @@ mod tests {
         };
         store(&path, &choices).expect("stored");
         assert_eq!(load(&path), Ok(Some(choices)));
-        assert!(!path.with_extension("toml.part").exists());
+        assert!(!path.with_extension("toml.new").exists());
         let _ = std::fs::remove_dir_all(path.parent().expect("its folder"));
     }
 

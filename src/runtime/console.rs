@@ -2,7 +2,6 @@
 //! permissions 0600 (`console-secret`), or the PIN `[console] pin` sets.
 
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
 use crate::config::Config;
@@ -47,18 +46,7 @@ pub fn secret(config: &Config) -> Result<String> {
     let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     // Written whole under another name, readable by its owner only, then
     // put in place: a crash leaves no half secret.
-    let part = path.with_extension("part");
-    let _ = std::fs::remove_file(&part);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&part)
-        .map_err(file)?;
-    f.write_all(format!("{secret}\n").as_bytes())
-        .map_err(file)?;
-    f.sync_all().map_err(file)?;
-    std::fs::rename(&part, &path).map_err(file)?;
+    crate::record::journal::replace_private_file(&path, &format!("{secret}\n")).map_err(file)?;
     Ok(secret)
 }
 

@@ -95,13 +95,41 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_
 
 /// Replaces a file's contents so that a power cut leaves the old or the
 /// new contents, never a mix: a temporary file beside it, written and
-/// synced, renamed over it, and the directory synced.
+/// synced, renamed over it, and the directory synced. A file that was
+/// there keeps its permissions (a configuration installed 0640 stays so).
 pub fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let kept = std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o777);
+    replace(path, text, kept)
+}
+
+/// The same for a file its owner alone may read (0600, from its first
+/// byte): a secret, a token.
+pub fn replace_private_file(path: &Path, text: &str) -> std::io::Result<()> {
+    replace(path, text, Some(0o600))
+}
+
+/// `mode`: the permissions the file is to have; `None`: a new file's, as
+/// the umask leaves them.
+fn replace(path: &Path, text: &str, mode: Option<u32>) -> std::io::Result<()> {
     use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".new");
     let tmp = PathBuf::from(tmp);
-    let mut f = std::fs::File::create(&tmp)?;
+    // A leftover from a cut may have another mode: made anew.
+    let _ = std::fs::remove_file(&tmp);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode.unwrap_or(0o666))
+        .open(&tmp)?;
+    if let Some(mode) = mode {
+        // The mode asked, whatever the umask would have left of it.
+        f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+    }
     f.write_all(text.as_bytes())?;
     f.sync_data()?;
     drop(f);
@@ -117,4 +145,37 @@ pub fn sync_dir(path: &Path) -> std::io::Result<()> {
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).expect("there").permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions_and_a_private_one_is_its_owners() {
+        let dir = std::env::temp_dir().join(format!("pegboard-replace-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        // A configuration installed 0640 (it may hold the console's PIN)
+        // stays 0640 when calibrate writes it anew.
+        let config = dir.join("pegboard.toml");
+        std::fs::write(&config, "old").expect("written");
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        replace_file(&config, "new").expect("replaced");
+        assert_eq!(std::fs::read_to_string(&config).expect("read"), "new");
+        assert_eq!(mode(&config), 0o640);
+        // A secret is its owner's alone, even over a file others could read.
+        let secret = dir.join("secret");
+        std::fs::write(&secret, "old").expect("written");
+        std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        replace_private_file(&secret, "s3cret").expect("replaced");
+        assert_eq!(mode(&secret), 0o600);
+        assert!(!dir.join("secret.new").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
