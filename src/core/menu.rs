@@ -46,12 +46,12 @@ const VOLUMES: [u32; 10] = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
 const LANGUAGES: [&str; 6] = ["fide", "de", "en", "es", "pt", "ca"];
 
 trait Values {
-    fn value(&self, item: Item) -> Value;
+    fn value(&self, item: MenuItem) -> Value;
     fn set(&mut self, value: Value);
 }
 
 impl Values for Choices {
-    fn value(&self, item: Item) -> Value {
+    fn value(&self, item: MenuItem) -> Value {
         match item {
             MenuItem::Opponent => Value::Opponent(self.opponent.clone()),
             MenuItem::TimeControl => Value::Control(self.control.clone()),
@@ -76,9 +76,7 @@ impl Values for Choices {
 }
 
 /// The menu's items, in the order `next` reaches them.
-type Item = MenuItem;
-
-const ITEMS: [Item; 6] = [
+const ITEMS: [MenuItem; 6] = [
     MenuItem::Opponent,
     MenuItem::TimeControl,
     MenuItem::Color,
@@ -86,6 +84,9 @@ const ITEMS: [Item; 6] = [
     MenuItem::Volume,
     MenuItem::Language,
 ];
+
+/// Where the time control stands among the items.
+const TIME_CONTROL: usize = 1;
 
 /// One value of an item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,7 +102,7 @@ enum Value {
 }
 
 /// The values `next` goes through for an item.
-fn values(item: Item) -> Vec<Value> {
+fn values(item: MenuItem) -> Vec<Value> {
     match item {
         MenuItem::Opponent => std::iter::once(Value::Opponent(Opponent::Person))
             .chain(
@@ -266,19 +267,11 @@ impl Menu {
                     s => Bonus::Increment(s * 1000),
                 };
                 let control = TimeControl::sudden_death(minutes * 60_000, bonus);
-                let item = ITEMS
-                    .iter()
-                    .position(|&i| i == MenuItem::TimeControl)
-                    .unwrap_or(0);
-                self.choose(item, Value::Control(Some(control)), words)
+                self.choose(TIME_CONTROL, Value::Control(Some(control)), words)
             }
             (State::OwnMinutes(_) | State::OwnSeconds { .. }, MenuStep::Back) => {
-                let item = ITEMS
-                    .iter()
-                    .position(|&i| i == MenuItem::TimeControl)
-                    .unwrap_or(0);
-                self.state = State::Items(item);
-                Outcome::Say(self.item_line(item, false, words))
+                self.state = State::Items(TIME_CONTROL);
+                Outcome::Say(self.item_line(TIME_CONTROL, false, words))
             }
             (State::Confirm, MenuStep::Select) => {
                 if under_way {
@@ -400,6 +393,11 @@ mod tests {
     }
 
     use MenuStep::{Back, Next, Open, Select};
+
+    #[test]
+    fn the_time_control_stands_where_its_index_says() {
+        assert_eq!(ITEMS[TIME_CONTROL], MenuItem::TimeControl);
+    }
 
     #[test]
     fn each_item_is_said_with_its_value_when_reached() {

@@ -260,11 +260,8 @@ pub fn settings(
             black: Seat::parse(&game.black_moves_on),
         },
         hold_on_divergence: game.hold_on_divergence,
-        // What these tables say of the menu's choices; the runtime adds
-        // the engine's strength, the colour and the voice.
-        preferences: crate::core::settings::Choices {
-            control: clock.settings().control,
-            ..Default::default()
-        },
+        // The menu's choices span tables the core does not read (the
+        // engine, the keys, the voice): the runtime fills them in.
+        preferences: crate::core::settings::Choices::default(),
     }
 }

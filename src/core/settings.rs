@@ -242,6 +242,17 @@ pub enum Opponent {
     },
 }
 
+impl Opponent {
+    /// The opponent as the `choices` event and the choices file write it:
+    /// `person` or `engine`, with the engine's Elo and skill level.
+    pub fn written(&self) -> (&'static str, Option<u32>, Option<u32>) {
+        match *self {
+            Opponent::Person => ("person", None, None),
+            Opponent::Engine { elo, level } => ("engine", elo, level),
+        }
+    }
+}
+
 /// What the player chose, or what the configuration says until he has:
 /// the next game starts with it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -154,10 +154,7 @@ pub fn store(path: &Path, choices: &Choices) -> Result<(), ChoicesError> {
 }
 
 fn write(path: &Path, choices: &Choices) -> Result<(), String> {
-    let (opponent, elo, level) = match choices.opponent {
-        Opponent::Person => ("person", None, None),
-        Opponent::Engine { elo, level } => ("engine", elo, level),
-    };
+    let (opponent, elo, level) = choices.opponent.written();
     let stored = Stored {
         opponent: opponent.to_string(),
         elo,

@@ -6,19 +6,9 @@
 use super::*;
 use crate::core::input::MenuStep;
 use crate::core::menu::Outcome;
-use crate::core::settings::{Choices, Opponent};
+use crate::core::settings::Choices;
 
 impl Controller {
-    /// What the next game starts with.
-    pub fn chosen(&self) -> &Choices {
-        &self.chosen
-    }
-
-    /// Whether the spoken menu is open.
-    pub fn menu_open(&self) -> bool {
-        self.menu.is_open()
-    }
-
     /// A game has begun (a move was made) and has not ended.
     fn under_way(&self) -> bool {
         self.game.ply() > 0 && !self.game.is_over() && !self.new_game_given
@@ -49,10 +39,7 @@ impl Controller {
 
 /// The `choices` event: what was saved, as the trace format writes it.
 fn choices_event(c: &Choices, now: bool, say: String) -> Event {
-    let (opponent, elo, level) = match c.opponent {
-        Opponent::Person => ("person", None, None),
-        Opponent::Engine { elo, level } => ("engine", elo, level),
-    };
+    let (opponent, elo, level) = c.opponent.written();
     Event::Choices {
         opponent,
         elo,
