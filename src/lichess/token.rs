@@ -73,12 +73,8 @@ impl std::error::Error for TokenError {}
 /// Keeps `token` at `path`: written whole beside it, readable by its
 /// owner only, synced, renamed over it, the directory synced.
 pub fn store(path: &Path, token: &Token) -> Result<(), TokenError> {
-    let fail = |e: std::io::Error| TokenError(format!("{}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
     crate::record::journal::replace_private_file(path, &format!("{}\n", token.secret()))
-        .map_err(fail)
+        .map_err(|e| TokenError(format!("{}: {e}", path.display())))
 }
 
 /// The token kept at `path`, if there is one. A file others can read is

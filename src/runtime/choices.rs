@@ -179,9 +179,6 @@ fn write(path: &Path, choices: &Choices) -> Result<(), String> {
          # whatever the configuration file says. Delete this file to play as the\n\
          # configuration says again.\n{body}"
     );
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
     crate::record::journal::replace_file(path, &text).map_err(fail)
 }
 

@@ -38,9 +38,6 @@ pub fn secret(config: &Config) -> Result<String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(file(e)),
     }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(file)?;
-    }
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| file(std::io::Error::other(e.to_string())))?;
     let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

@@ -93,7 +93,7 @@ pub fn play(
     out: &mut dyn Write,
 ) -> Result<LoopTiming> {
     let base = config;
-    let (config, voices) = with_choices(base, speak, out)?;
+    let (config, words, voices) = with_choices(base, speak, out)?;
     let config = &config;
     let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
@@ -103,7 +103,7 @@ pub fn play(
     let first = station.tick();
     let boards = config.board_names();
     let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
-    let view = parts::mirror_view(config, &parts::phrasebook(config)?.words);
+    let view = parts::mirror_view(config, &words.words);
     let (door, requests) = open_console(config, out)?;
     let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
     let mirror = crate::runtime::outputs::open_mirror(
@@ -134,7 +134,7 @@ pub fn play(
         mirror,
         requests,
         spoken_secret,
-        opponent: parts::phrasebook(config)?.words.opponent,
+        opponent: words.words.opponent,
         faces,
         json,
         base: base.clone(),
@@ -191,24 +191,21 @@ fn tell_files(keeper: &Keeper, out: &mut dyn Write) -> Result<()> {
 }
 
 /// The configuration with the spoken menu's kept choices over it (a file
-/// that cannot be used is told on `out`), and the voices started on it
-/// when `speak`: the voices first (they may take a moment to open), then
-/// the sensors, so that no reading waits in the meantime.
+/// that cannot be used is told on `out`), its words, and the voices
+/// started on it when `speak`: the voices first (they may take a moment to
+/// open), then the sensors, so that no reading waits in the meantime.
 fn with_choices(
     base: &Config,
     speak: bool,
     out: &mut dyn Write,
-) -> Result<(Config, Option<Voices>)> {
+) -> Result<(Config, crate::announce::Phrasebook, Option<Voices>)> {
     let (config, note) = crate::runtime::choices::overlaid(base);
     if let Some(note) = note {
         writeln!(out, "pegboard: {note}")?;
     }
-    let voices = if speak {
-        Some(SpeechSetup::of(&config, &parts::phrasebook(&config)?).spawn())
-    } else {
-        None
-    };
-    Ok((config, voices))
+    let words = parts::phrasebook(&config)?;
+    let voices = speak.then(|| SpeechSetup::of(&config, &words).spawn());
+    Ok((config, words, voices))
 }
 
 /// The console's door, when the configuration serves the console: the

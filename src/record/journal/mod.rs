@@ -95,8 +95,8 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_
 
 /// Replaces a file's contents so that a power cut leaves the old or the
 /// new contents, never a mix: a temporary file beside it, written and
-/// synced, renamed over it, and the directory synced. A file that was
-/// there keeps its permissions (a configuration installed 0640 stays so).
+/// synced, renamed over it, and the directory synced (made first if it is
+/// not there). A file that was there keeps its permissions (a configuration installed 0640 stays so).
 pub fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt as _;
     let kept = std::fs::metadata(path)
@@ -116,6 +116,11 @@ pub fn replace_private_file(path: &Path, text: &str) -> std::io::Result<()> {
 fn replace(path: &Path, text: &str, mode: Option<u32>) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
+    // The folder first, if it is not there yet (a state directory on the
+    // first run).
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".new");
     let tmp = PathBuf::from(tmp);
@@ -176,6 +181,10 @@ mod tests {
         replace_private_file(&secret, "s3cret").expect("replaced");
         assert_eq!(mode(&secret), 0o600);
         assert!(!dir.join("secret.new").exists());
+        // A state directory not made yet is made on the way.
+        let first = dir.join("state").join("token");
+        replace_private_file(&first, "t").expect("made");
+        assert_eq!(mode(&first), 0o600);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
