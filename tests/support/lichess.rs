@@ -269,10 +269,7 @@ impl Lichess {
     /// The state, to read or to change (wake the streams with
     /// [`Lichess::changed`] after a change).
     pub fn state(&self) -> MutexGuard<'_, State> {
-        self.shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.shared)
     }
 
     pub fn changed(&self) {
@@ -402,13 +399,18 @@ impl Drop for Lichess {
     }
 }
 
+/// The server's state, whoever panicked holding it before.
+fn lock(shared: &Shared) -> MutexGuard<'_, State> {
+    shared
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The opponent: plays each game's script, each move after its delay.
 fn opponent(shared: &Shared) {
     loop {
-        let mut st = shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut st = lock(shared);
         if st.stopping {
             return;
         }
@@ -501,10 +503,7 @@ fn keep(shared: &Shared, json: &str, status: u16) {
     if json.trim().is_empty() {
         return;
     }
-    let mut st = shared
-        .state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut st = lock(shared);
     st.sent
         .push((schema_of(json, status).to_string(), json.to_string()));
 }
@@ -562,14 +561,8 @@ fn serve(shared: &Shared, stream: TcpStream) {
     let Some(req) = read_request(&mut read) else {
         return;
     };
-    let lock = || {
-        shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    };
     {
-        let mut st = lock();
+        let mut st = lock(shared);
         st.requests.push(format!("{} {}", req.method, req.path));
         let bearer = req
             .headers
@@ -591,7 +584,7 @@ fn serve(shared: &Shared, stream: TcpStream) {
     }
     let path = req.path.split('?').next().unwrap_or("").to_string();
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    lock()
+    lock(shared)
         .asked
         .push((req.method.clone(), template(&segments), req.body.clone()));
     match (req.method.as_str(), segments.as_slice()) {
@@ -599,7 +592,7 @@ fn serve(shared: &Shared, stream: TcpStream) {
         ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body),
         ("GET", ["api", "board", "game", "stream", id]) => game_stream(shared, &mut write, id),
         ("POST", ["api", "board", "game", id, action @ ..]) => {
-            let (code, body) = game_action(&mut lock(), id, action);
+            let (code, body) = game_action(&mut lock(shared), id, action);
             shared.changed.notify_all();
             answer(shared, &mut write, code, &body);
         }
@@ -668,10 +661,7 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
     if !stream_head(out) {
         return;
     }
-    let mut st = shared
-        .state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut st = lock(shared);
     let mut sent = st.events.len();
     let open: Vec<String> = st
         .games
@@ -685,16 +675,9 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
             return;
         }
     }
-    let cuts = shared
-        .state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .cuts;
+    let cuts = lock(shared).cuts;
     loop {
-        st = shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        st = lock(shared);
         if st.stopping {
             return end_stream(out);
         }
@@ -747,10 +730,7 @@ fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
     // A moment in the lobby.
     let _ = chunk(shared, out, "");
     std::thread::sleep(Duration::from_millis(200));
-    let mut st = shared
-        .state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut st = lock(shared);
     st.next_id += 1;
     let id = format!("game{:04}", st.next_id);
     let script = std::mem::take(&mut st.script);
@@ -782,13 +762,7 @@ fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
 /// A game's stream: the whole game, then a state at each change; closed
 /// when the game is over.
 fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
-    let lock = || {
-        shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    };
-    let Some(game) = lock().games.get(id).cloned() else {
+    let Some(game) = lock(shared).games.get(id).cloned() else {
         return answer(shared, out, 404, r#"{"error":"No such game"}"#);
     };
     if !stream_head(out) || !chunk(shared, out, &game.full_json()) {
@@ -796,9 +770,9 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
     }
     let mut seen = game.states;
     let mut over = game.status != "started";
-    let cuts = lock().cuts;
+    let cuts = lock(shared).cuts;
     while !over {
-        let st = lock();
+        let st = lock(shared);
         if st.stopping {
             break;
         }
@@ -827,7 +801,7 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
         }
         seen = game.states;
         over = game.status != "started";
-        let garbage: Vec<String> = lock().garbage.drain(..).collect();
+        let garbage: Vec<String> = lock(shared).garbage.drain(..).collect();
         for line in garbage {
             if write!(out, "{:x}\r\n{line}\n\r\n", line.len() + 1).is_err() {
                 return;
