@@ -144,30 +144,27 @@ impl Client {
         })
     }
 
-    /// A post with a form; its answer's body.
+    /// A post with a form, answered `within` (none: a seek, held open
+    /// until lichess closes it).
     fn send(
         &self,
         path: &str,
         form: &[(&str, &str)],
+        within: Option<Duration>,
     ) -> Result<ureq::http::Response<ureq::Body>, ApiError> {
         self.agent
             .post(&self.url(path))
             .header("Authorization", &self.bearer())
+            .config()
+            .timeout_global(within)
+            .build()
             .send_form(form.iter().copied())
             .map_err(Client::transport)
     }
 
     /// A post whose answer is `{"ok":true}` or the like: `Ok` on 200.
     pub fn post(&self, path: &str, form: &[(&str, &str)]) -> Result<(), ApiError> {
-        let response = self
-            .agent
-            .post(&self.url(path))
-            .header("Authorization", &self.bearer())
-            .config()
-            .timeout_global(Some(ANSWER_WITHIN))
-            .build()
-            .send_form(form.iter().copied())
-            .map_err(Client::transport)?;
+        let response = self.send(path, form, Some(ANSWER_WITHIN))?;
         let status = response.status().as_u16();
         if status == 200 {
             return Ok(());
@@ -230,6 +227,7 @@ impl Client {
                 ("time", &minutes),
                 ("increment", &increment),
             ],
+            None,
         )?;
         Client::lines(response)
     }
