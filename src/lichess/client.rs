@@ -16,6 +16,14 @@ use super::token::Token;
 /// lichess's public server, when the configuration names no other.
 pub const LICHESS: &str = "https://lichess.org";
 
+/// The account's event stream.
+pub const EVENT_STREAM: &str = "/api/stream/event";
+
+/// Game `id`'s stream.
+pub fn game_stream(id: &str) -> String {
+    format!("/api/board/game/stream/{id}")
+}
+
 /// How long a connection may take to open.
 const CONNECT_WITHIN: Duration = Duration::from_secs(10);
 /// How long a post may take to be answered.
@@ -175,12 +183,12 @@ impl Client {
 
     /// The account's event stream.
     pub fn events(&self) -> Result<Lines, ApiError> {
-        self.stream("/api/stream/event")
+        self.stream(EVENT_STREAM)
     }
 
     /// A game's stream.
     pub fn game(&self, id: &str) -> Result<Lines, ApiError> {
-        self.stream(&format!("/api/board/game/stream/{id}"))
+        self.stream(&game_stream(id))
     }
 
     /// The player's move, in UCI.

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
-use super::client::{ApiError, Client, Lines};
+use super::client::{ApiError, Client, EVENT_STREAM, Lines, game_stream};
 
 /// What a link reports to its owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,16 +69,12 @@ pub struct Link {
 impl Link {
     /// Keeps the account's event stream open on `client`.
     pub fn events(client: Arc<Client>, timing: Timing) -> Link {
-        Link::open(client, "/api/stream/event".into(), (timing, false))
+        Link::open(client, EVENT_STREAM.into(), (timing, false))
     }
 
     /// Keeps game `id`'s stream open on `client` until the game ends.
     pub fn game(client: Arc<Client>, id: &str, timing: Timing) -> Link {
-        Link::open(
-            client,
-            format!("/api/board/game/stream/{id}"),
-            (timing, true),
-        )
+        Link::open(client, game_stream(id), (timing, true))
     }
 
     fn open(client: Arc<Client>, path: String, how: (Timing, bool)) -> Link {
