@@ -42,13 +42,9 @@ impl SpeechSetup {
     /// [`READY_WITHIN`]) for them to open. The caller prints every line: the
     /// printed line is the text voice's announcement.
     pub fn spawn(self) -> Voices {
-        let (speaker, reports) = start(self.config, self.language, TextOutput::PrintedByCaller);
-        speaker.wait_ready(READY_WITHIN);
-        Voices {
-            speaker,
-            reports,
-            delivery: self.delivery,
-        }
+        let voices = self.spawn_in_background();
+        voices.speaker.wait_ready(READY_WITHIN);
+        voices
     }
 
     /// Starts the speaker thread on these voices without waiting for them
