@@ -858,12 +858,47 @@ impl Phrasebook {
             Reason::BothFlags => &p.game_over_both_flags,
             Reason::IllegalMoves if drawn => &p.game_over_illegal_moves_draw,
             Reason::IllegalMoves => &p.game_over_illegal_moves,
+            Reason::Abandoned => &self.words.online.game_over_abandoned,
+            Reason::Server => &self.words.online.game_over_server,
         };
         let color = by.map(|c| self.color(c)).unwrap_or_default();
         fill(
             template,
             &[("result", self.result(outcome)), ("color", color)],
         )
+    }
+
+    /// The server started a game: the opponent (his name, his rating if
+    /// he has one) and the blind player's colour.
+    pub fn online_game(&self, game: &crate::core::online::OnlineGame) -> String {
+        let w = &self.words.online;
+        let opponent = game.opponent();
+        let rating = opponent.rating.map(|r| r.to_string());
+        let template = if rating.is_some() {
+            &w.game
+        } else {
+            &w.game_unrated
+        };
+        fill(
+            template,
+            &[
+                ("name", opponent.name.as_str()),
+                ("rating", rating.as_deref().unwrap_or_default()),
+                ("color", self.color(game.color)),
+            ],
+        )
+    }
+
+    /// What the player hears of the server: the connection lost, back,
+    /// the game aborted.
+    pub fn online_notice(&self, notice: OnlineNotice) -> String {
+        let w = &self.words.online;
+        match notice {
+            OnlineNotice::Lost => &w.lost,
+            OnlineNotice::Back => &w.back,
+            OnlineNotice::Aborted => &w.aborted,
+        }
+        .clone()
     }
 
     pub fn result(&self, outcome: KnownOutcome) -> &str {
@@ -878,6 +913,14 @@ impl Phrasebook {
             KnownOutcome::Draw => &p.result_draw,
         }
     }
+}
+
+/// What the player hears of the server in a game on lichess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnlineNotice {
+    Lost,
+    Back,
+    Aborted,
 }
 
 /// The sentences without values the game says: answers that there is

@@ -64,6 +64,11 @@ pub struct Vocabulary {
     /// said back (optional: English without it).
     #[serde(default)]
     pub menu: MenuWords,
+    /// What a game on lichess says: the game found, the connection lost
+    /// and back, the endings only the server knows (optional: English
+    /// without it).
+    #[serde(default)]
+    pub online: OnlineWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -202,6 +207,34 @@ pub struct OpponentWords {
 impl Default for OpponentWords {
     fn default() -> OpponentWords {
         english("opponent")
+    }
+}
+
+/// `[online]`: what the player hears in a game on lichess. `{name}` is
+/// the opponent's name as the server gives it, `{rating}` his rating,
+/// `{color}` a colour's word, `{result}` the result.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlineWords {
+    /// The server started a game: against whom, with which colour.
+    pub game: String,
+    /// The same, for an opponent without a rating (lichess's AI).
+    pub game_unrated: String,
+    /// The connection to the server was lost; the game is kept.
+    pub lost: String,
+    /// The connection is back.
+    pub back: String,
+    /// The server aborted the game before it began: no result.
+    pub aborted: String,
+    /// The opponent left and the player claimed the win.
+    pub game_over_abandoned: String,
+    /// The server ended the game for a reason of its own.
+    pub game_over_server: String,
+}
+
+impl Default for OnlineWords {
+    fn default() -> OnlineWords {
+        english("online")
     }
 }
 
@@ -713,6 +746,7 @@ mod tests {
                 assert_ne!(v.opponent, OpponentWords::default(), "{name}: [opponent]");
                 assert_ne!(v.practice, PracticeWords::default(), "{name}: [practice]");
                 assert_ne!(v.menu, MenuWords::default(), "{name}: [menu]");
+                assert_ne!(v.online, OnlineWords::default(), "{name}: [online]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");

@@ -132,10 +132,10 @@ impl Config {
                      [board]; [[boards]] names the others, like \"sighted\""
                         .to_string(),
                 )
-            } else if b.name == "relay" || b.name == "engine" {
+            } else if ["relay", "engine", "lichess"].contains(&b.name.as_str()) {
                 Some(format!(
-                    "[[boards]] name = \"{0}\": \"{0}\" means moves relayed by hand or chosen \
-                     by the engine, no board",
+                    "[[boards]] name = \"{0}\": \"{0}\" means moves relayed by hand, chosen \
+                     by the engine or played on lichess, no board",
                     b.name
                 ))
             } else if self.boards[..i].iter().any(|o| o.name == b.name) {
@@ -159,16 +159,43 @@ impl Config {
             ("white_moves_on", &self.game.white_moves_on),
             ("black_moves_on", &self.game.black_moves_on),
         ] {
-            if value != "relay" && value != "engine" && !names.contains(&value.as_str()) {
+            if !["relay", "engine", "lichess"].contains(&value.as_str())
+                && !names.contains(&value.as_str())
+            {
                 return Err(KeyProblem::at(
                     &["game", key],
                     format!(
                         "[game] {key} = \"{}\": no such board (the boards: {}; or \"relay\" \
-                         for moves relayed by hand, or \"engine\" for the engine's)",
+                         for moves relayed by hand, \"engine\" for the engine's, or \"lichess\" \
+                         for an opponent on lichess)",
                         crate::text::quote::short(value),
                         names.join(", ")
                     ),
                 ));
+            }
+        }
+        // The opponent on lichess plays one colour; the other is the
+        // blind player's, on a board.
+        let seats = [&self.game.white_moves_on, &self.game.black_moves_on];
+        if seats.contains(&&"lichess".to_string()) {
+            let other = seats.iter().find(|s| s.as_str() != "lichess");
+            match other {
+                Some(s) if names.contains(&s.as_str()) => {}
+                _ => {
+                    let key = if self.game.white_moves_on == "lichess" {
+                        "black_moves_on"
+                    } else {
+                        "white_moves_on"
+                    };
+                    return Err(KeyProblem::at(
+                        &["game", key],
+                        format!(
+                            "[game] {key}: against an opponent on lichess, the other player \
+                             moves on a board (like \"{BLIND_BOARD}\"); lichess gives each his \
+                             colour"
+                        ),
+                    ));
+                }
             }
         }
         Ok(())
@@ -176,6 +203,17 @@ impl Config {
 }
 
 impl Config {
+    /// `[lichess]`'s values, each at its key.
+    pub(super) fn lichess_values(&self) -> Result<(), KeyProblem> {
+        match self.lichess.problems().into_iter().next() {
+            Some((key, message)) => Err(KeyProblem::at(
+                &["lichess", key],
+                format!("[lichess] {key}: {message}"),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// `[engine]`'s values, each at its key (whether its program starts
     /// is `check-config`'s question: it runs the engine).
     pub(super) fn engine_values(&self) -> Result<(), KeyProblem> {

@@ -49,6 +49,7 @@ pub struct Config {
     pub mirror: MirrorConfig,
     pub console: ConsoleConfig,
     pub engine: crate::engine::EngineConfig,
+    pub lichess: crate::lichess::section::LichessConfig,
     /// Boards besides the blind player's (which is `[sensors]` and
     /// `[board]`): the sighted player's, read by sensors of its own.
     pub boards: Vec<OtherBoard>,
@@ -71,6 +72,7 @@ impl Config {
             cross::pins(&config.sensors, &config.buttons, &config.display),
             config.boards(),
             config.engine_values(),
+            config.lichess_values(),
             crate::announce::section::phrasebook(config.language.as_deref(), &config.announce)
                 .map(drop)
                 .map_err(|e| KeyProblem::at(&["language"], e.0)),

@@ -230,7 +230,22 @@ fn a_second_board_and_the_seats_are_read_and_checked() {
     assert_eq!(
         error("[game]\nblack_moves_on = \"sighty\"\n"),
         "c.toml:2: [game] black_moves_on = \"sighty\": no such board (the boards: blind; or \
-         \"relay\" for moves relayed by hand, or \"engine\" for the engine's)"
+         \"relay\" for moves relayed by hand, \"engine\" for the engine's, or \"lichess\" for \
+         an opponent on lichess)"
+    );
+    let online = Config::parse("[game]\nblack_moves_on = \"lichess\"\n", "c.toml").expect("valid");
+    assert_eq!(settings(&online).seats.black, crate::core::Seat::Lichess);
+    assert!(
+        error("[game]\nwhite_moves_on = \"relay\"\nblack_moves_on = \"lichess\"\n")
+            .starts_with("c.toml:2: [game] white_moves_on: against an opponent on lichess"),
+    );
+    assert_eq!(
+        error("[lichess]\nfind = \"challenge\"\n"),
+        "c.toml:2: [lichess] find: a challenge needs `opponent`, the name of the player challenged"
+    );
+    assert_eq!(
+        error("[lichess]\nlevel = 0\n"),
+        "c.toml:2: [lichess] level: 0 is not from 1 to 8"
     );
     assert!(
         error("[[boards]]\nname = \"blind\"\n")

@@ -287,6 +287,17 @@ pub enum Event {
         article: Option<&'static str>,
         say: String,
     },
+    /// The server started the online game: its id and page, the blind
+    /// player's colour, the players with their ratings, the clock.
+    OnlineGame {
+        game: crate::core::online::OnlineGame,
+        say: String,
+    },
+    /// The connection to the online game's server: `lost` or `back`.
+    Online {
+        connection: &'static str,
+        say: String,
+    },
 }
 
 /// One move in a `review` event.
@@ -374,6 +385,8 @@ impl Event {
             Event::Review { .. } => "review",
             Event::Menu { .. } => "menu",
             Event::Choices { .. } => "choices",
+            Event::OnlineGame { .. } => "online_game",
+            Event::Online { .. } => "online",
         }
     }
 
@@ -402,7 +415,9 @@ impl Event {
             | Event::Evaluation { say, .. }
             | Event::Review { say, .. }
             | Event::Menu { say }
-            | Event::Choices { say, .. } => Some(say),
+            | Event::Choices { say, .. }
+            | Event::OnlineGame { say, .. }
+            | Event::Online { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

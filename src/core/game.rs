@@ -454,6 +454,16 @@ impl Game {
     }
 
     /// The game is drawn for `reason` (both flags in the last period, 6.11b).
+    /// The game ends as another authority says (an online game's
+    /// server), whatever the position; `None` if it is over already.
+    pub fn conclude(&mut self, ending: Ending) -> Option<Ending> {
+        if self.is_over() {
+            return None;
+        }
+        self.ending = Some(ending);
+        Some(ending)
+    }
+
     pub fn draw(&mut self, reason: Reason) -> Option<Ending> {
         if self.is_over() {
             return None;

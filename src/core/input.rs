@@ -8,6 +8,7 @@ use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::core::analysis::{Analysis, Score};
 use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
+use crate::core::online::OnlineGame;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -128,6 +129,23 @@ pub enum Input {
         menu: MenuStep,
         input: Box<Input>,
     },
+    /// The server (lichess) started the game the blind player plays
+    /// online: the seats, the clock and the players follow it. Taken only
+    /// before the first move.
+    OnlineGame(Box<OnlineGame>),
+    /// The server's clocks as its latest state gives them: they set
+    /// pegboard's (quietly; the server's clock is the clock).
+    OnlineClock { white_ms: u64, black_ms: u64 },
+    /// The server says the game ended: its status (lichess's
+    /// `GameStatusName`) and the winner, if there is one.
+    OnlineEnd {
+        status: String,
+        winner: Option<Color>,
+    },
+    /// The connection to the server was lost; the game is kept.
+    OnlineLost,
+    /// The connection is back.
+    OnlineBack,
 }
 
 /// A step in the spoken menu.
@@ -240,7 +258,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 42] = [
+    pub const NAMES: [&'static str; 47] = [
         "promote",
         "adjust",
         "clock",
@@ -283,6 +301,11 @@ impl Input {
         "menu_next",
         "menu_select",
         "menu_back",
+        "online_game",
+        "online_clock",
+        "online_end",
+        "online_lost",
+        "online_back",
     ];
 
     /// The input's name as written in a trace.
@@ -331,6 +354,11 @@ impl Input {
             Input::Menu(MenuStep::Select) => "menu_select",
             Input::Menu(MenuStep::Back) => "menu_back",
             Input::Keyed { input, .. } => input.name(),
+            Input::OnlineGame(_) => "online_game",
+            Input::OnlineClock { .. } => "online_clock",
+            Input::OnlineEnd { .. } => "online_end",
+            Input::OnlineLost => "online_lost",
+            Input::OnlineBack => "online_back",
         }
     }
 }
@@ -399,6 +427,10 @@ pub struct InputFields<'a> {
     /// Any input from a key that is also a menu key: the step it is while
     /// the menu is open (`next`, `select`, `back`).
     pub menu: Option<&'a str>,
+    /// `online_game`: the game the server started.
+    pub game: Option<&'a OnlineGame>,
+    /// `online_end`: the server's status for the end.
+    pub status: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -526,8 +558,9 @@ impl Input {
                 | "quickplay_claim"
                 | "flag_claim"
                 | "touch_report"
+                | "online_end"
         );
-        let sets_clock = name == "set_clock";
+        let sets_clock = name == "set_clock" || name == "online_clock";
         let uses_square = name == "square";
         for (field, present, used) in [
             ("piece", f.piece.is_some(), uses_piece),
@@ -557,6 +590,8 @@ impl Input {
             ("cp", f.cp.is_some(), name == "analysis"),
             ("mate", f.mate.is_some(), name == "analysis"),
             ("depth", f.depth.is_some(), name == "analysis"),
+            ("game", f.game.is_some(), name == "online_game"),
+            ("status", f.status.is_some(), name == "online_end"),
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
@@ -749,6 +784,55 @@ impl Input {
             "menu_select" => Input::Menu(MenuStep::Select),
             "menu_back" => Input::Menu(MenuStep::Back),
             "analysis" => Input::Analysis(analysis(f).map_err(bad)?),
+            "online_game" => match f.game {
+                Some(game) => {
+                    game.check().map_err(|e| bad(format!("input `online_game`: {e}")))?;
+                    Input::OnlineGame(Box::new(game.clone()))
+                }
+                None => {
+                    return Err(bad(
+                        "input `online_game` needs a `game`: the game the server started"
+                            .to_string(),
+                    ));
+                }
+            },
+            "online_clock" => match (f.white_ms, f.black_ms, f.white_moves, f.black_moves) {
+                (Some(w), Some(b), None, None) if w <= MAX_TIME_MS && b <= MAX_TIME_MS => {
+                    Input::OnlineClock {
+                        white_ms: w,
+                        black_ms: b,
+                    }
+                }
+                (_, _, None, None) => {
+                    return Err(bad(format!(
+                        "input `online_clock` needs both `white_ms` and `black_ms`, each at most {MAX_TIME_MS}"
+                    )));
+                }
+                _ => {
+                    return Err(bad(
+                        "input `online_clock` takes `white_ms` and `black_ms` only".to_string(),
+                    ));
+                }
+            },
+            "online_end" => match f.status {
+                Some(status) if crate::core::online::STATUSES.contains(&status) => {
+                    Input::OnlineEnd {
+                        status: status.to_string(),
+                        winner: f.color.map(|c| color(name, Some(c))).transpose().map_err(bad)?,
+                    }
+                }
+                other => {
+                    return Err(bad(format!(
+                        "input `online_end` needs a `status`, one of {}{}",
+                        crate::core::online::STATUSES.join(", "),
+                        other
+                            .map(|s| format!(", not \"{}\"", crate::text::quote::short(s)))
+                            .unwrap_or_default()
+                    )));
+                }
+            },
+            "online_lost" => Input::OnlineLost,
+            "online_back" => Input::OnlineBack,
             other => {
                 return Err(InputError::Unknown(
                     crate::text::quote::short(other).to_string(),
@@ -826,6 +910,29 @@ impl Input {
             .into_iter()
             .flatten()
             .collect(),
+            Input::OnlineGame(game) => format!(
+                r#","game":{}"#,
+                serde_json::to_string(game).unwrap_or_default()
+            ),
+            Input::OnlineClock { white_ms, black_ms } => {
+                format!(r#","white_ms":{white_ms},"black_ms":{black_ms}"#)
+            }
+            Input::OnlineEnd { status, winner } => {
+                let winner = winner.map(|c| {
+                    format!(
+                        r#","color":"{}""#,
+                        match c {
+                            Color::White => "white",
+                            Color::Black => "black",
+                        }
+                    )
+                });
+                format!(
+                    r#","status":{}{}"#,
+                    serde_json::to_string(status).unwrap_or_default(),
+                    winner.unwrap_or_default()
+                )
+            }
             _ => String::new(),
         }
     }
@@ -887,6 +994,11 @@ impl Input {
                 .transpose()
         };
         let name = s("input").ok_or_else(|| bad("an input needs `input`, its name".to_string()))?;
+        if name.starts_with("online_") {
+            return Err(bad(format!(
+                "input `{name}` comes from the online game's server only"
+            )));
+        }
         Input::decode(
             name,
             &InputFields {
@@ -910,6 +1022,8 @@ impl Input {
                 mate: object.get("mate").and_then(|x| x.as_i64()),
                 depth: small("depth")?,
                 menu: s("menu"),
+                game: None,
+                status: None,
             },
         )
     }
@@ -1029,12 +1143,44 @@ mod tests {
             Input::Menu(MenuStep::Next),
             Input::Menu(MenuStep::Select),
             Input::Menu(MenuStep::Back),
+            Input::OnlineGame(Box::new(crate::core::online::OnlineGame {
+                id: "abcd1234".into(),
+                site: "https://lichess.org/abcd1234".into(),
+                color: Color::Black,
+                white: crate::core::online::OnlinePlayer {
+                    name: "Bert \"B\"".into(),
+                    rating: Some(1702),
+                },
+                black: crate::core::online::OnlinePlayer {
+                    name: "Anna".into(),
+                    rating: None,
+                },
+                initial_ms: Some(900_000),
+                increment_ms: 10_000,
+                rated: true,
+            })),
+            Input::OnlineClock {
+                white_ms: 899_000,
+                black_ms: 1_000,
+            },
+            Input::OnlineEnd {
+                status: "resign".into(),
+                winner: Some(Color::White),
+            },
+            Input::OnlineLost,
+            Input::OnlineBack,
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();
         assert_eq!(named, Input::NAMES, "every input, each name once");
         for input in all {
             let json = input.to_json();
+            if input.name().starts_with("online_") {
+                // The server's, never a console's (the trace reads them:
+                // trace::tests).
+                assert!(from_json(&json).is_err(), "{json}");
+                continue;
+            }
             assert_eq!(from_json(&json), Ok(input), "{json}");
         }
         // Written as a console request would be.

@@ -27,6 +27,11 @@ pub enum Reason {
     /// A third completed illegal move (7.4b): lost, or drawn if the
     /// opponent cannot mate.
     IllegalMoves,
+    /// Online: the opponent left the game and the player claimed the win
+    /// (lichess's `timeout`).
+    Abandoned,
+    /// Online: the server ended the game for a reason of its own.
+    Server,
 }
 
 impl Reason {
@@ -44,6 +49,8 @@ impl Reason {
             Reason::Flag => "flag",
             Reason::BothFlags => "both_flags",
             Reason::IllegalMoves => "illegal_moves",
+            Reason::Abandoned => "abandoned",
+            Reason::Server => "server",
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod game;
 pub mod input;
 pub mod laws;
 pub mod menu;
+pub mod online;
 pub mod relay;
 pub mod replica;
 pub mod sections;

@@ -64,6 +64,10 @@ pub enum Seat {
     /// `move` inputs, like a relayed move: the blind player makes it on his
     /// board.
     Engine,
+    /// The opponent on lichess: his moves come from the server as `move`
+    /// inputs, like a relayed move, and the blind player makes them on
+    /// his board. Which colour is his, the game the server starts says.
+    Lichess,
 }
 
 impl Seat {
@@ -73,6 +77,7 @@ impl Seat {
         match moves_on {
             "relay" => Seat::Relay,
             "engine" => Seat::Engine,
+            "lichess" => Seat::Lichess,
             board => Seat::Board(board.to_string()),
         }
     }
@@ -81,7 +86,7 @@ impl Seat {
     pub fn board(&self) -> Option<&str> {
         match self {
             Seat::Board(name) => Some(name),
-            Seat::Relay | Seat::Engine => None,
+            Seat::Relay | Seat::Engine | Seat::Lichess => None,
         }
     }
 
@@ -93,6 +98,7 @@ impl Seat {
             Seat::Board(name) => Some(name.clone()),
             Seat::Relay => Some("relay".to_string()),
             Seat::Engine => Some("engine".to_string()),
+            Seat::Lichess => Some("lichess".to_string()),
         }
     }
 }
@@ -295,7 +301,7 @@ impl Choices {
         let blind = || Seat::Board(BLIND_BOARD.to_string());
         let own = |seat: &Seat| match seat {
             Seat::Board(_) => seat.clone(),
-            Seat::Relay | Seat::Engine => blind(),
+            Seat::Relay | Seat::Engine | Seat::Lichess => blind(),
         };
         match self.opponent {
             Opponent::Person => Seats {

@@ -7,5 +7,6 @@
 
 pub mod client;
 pub mod link;
+pub mod section;
 pub mod stream;
 pub mod token;

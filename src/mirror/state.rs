@@ -474,6 +474,10 @@ impl MirrorState {
             Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
             // The blind player's menu is his own.
             Event::Menu { .. } | Event::Choices { .. } => {}
+            Event::OnlineGame { say, .. } => self.status = status("online_game", say, Vec::new()),
+            Event::Online { connection, say } => {
+                self.status = status(connection, say, Vec::new());
+            }
             Event::Replicate { .. }
             | Event::Replicated { .. }
             | Event::Announced { .. }

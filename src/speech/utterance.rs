@@ -239,6 +239,7 @@ impl Utterance {
             Event::Diverged { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::Retraced { .. } | Event::Adjourned { .. } => (Kind::Game, None, None),
             Event::Refused { .. } => (Kind::Game, Some(Earcon::Illegal), None),
+            Event::OnlineGame { .. } | Event::Online { .. } => (Kind::Game, None, None),
         };
         let earcon = earcon.filter(|&e| delivery.earcons.on(e));
         let text = stamped.event.spoken().unwrap_or_default().to_string();

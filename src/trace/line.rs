@@ -103,6 +103,9 @@ struct Line<'a> {
     depth: Option<u32>,
     #[serde(borrow)]
     menu: Option<Cow<'a, str>>,
+    game: Option<crate::core::online::OnlineGame>,
+    #[serde(borrow)]
+    status: Option<Cow<'a, str>>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -159,6 +162,8 @@ fn input(line: &Line) -> Result<Input, String> {
             mate: line.mate,
             depth: line.depth,
             menu: line.menu.as_deref(),
+            game: line.game.as_ref(),
+            status: line.status.as_deref(),
         },
     )
     .map_err(|e| e.to_string())

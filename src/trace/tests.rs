@@ -48,6 +48,39 @@ fn every_kind_of_line_round_trips() {
 }
 
 #[test]
+fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
+    let text = r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"lichess"}
+{"t":10,"input":"online_game","game":{"id":"ab12","site":"https://lichess.org/ab12","color":"black","white":{"name":"Bert","rating":1702},"black":{"name":"Anna"},"initial_ms":900000,"increment_ms":10000,"rated":false}}
+{"t":20,"input":"online_clock","white_ms":899000,"black_ms":900000}
+{"t":30,"input":"online_lost"}
+{"t":40,"input":"online_back"}
+{"t":50,"input":"online_end","status":"outoftime","color":"white"}
+{"t":60,"input":"online_end","status":"aborted"}"#;
+    let entries = read(text.as_bytes(), "x").expect("valid");
+    assert_eq!(entries.len(), 7);
+    for e in &entries {
+        let again = write_line(e.t, &e.reading);
+        let back = parse_line(&again, e.line == 1, 0)
+            .expect("ok")
+            .expect("entry");
+        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
+    }
+    for (line, says) in [
+        (r#"{"t":1,"input":"online_end","status":"won"}"#, "needs a `status`, one of mate"),
+        (r#"{"t":1,"input":"online_clock","white_ms":5}"#, "needs both `white_ms` and `black_ms`"),
+        (r#"{"t":1,"input":"online_game"}"#, "needs a `game`"),
+        (
+            r#"{"t":1,"input":"online_game","game":{"id":"x","site":"s","color":"red","white":{"name":"a"},"black":{"name":"b"}}}"#,
+            "must be \"white\" or \"black\"",
+        ),
+        (r#"{"t":1,"input":"resign","color":"white","status":"mate"}"#, "`status`"),
+    ] {
+        let e = err(&format!("{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}"));
+        assert!(e.contains("x.jsonl:2") && e.contains(says), "{line}: {e}");
+    }
+}
+
+#[test]
 fn errors_name_file_line_and_reason() {
     assert_eq!(
         err("{\"t\":5,\"lift\":\"e2\"}\n{\"t\":4,\"lift\":\"e4\"}"),

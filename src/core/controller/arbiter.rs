@@ -78,6 +78,11 @@ impl Controller {
                     say: self.words.time_warning(color, ms),
                 },
             }),
+            // Online, the server keeps the time: only its `outoftime`
+            // ends the game.
+            Signal::Flag(_) if self.online.is_some() => {
+                self.clock_event(t, ClockCause::Flag, out);
+            }
             Signal::Flag(color) => {
                 // A4d: in rapid and blitz without adequate supervision the
                 // flag counts only on a claim; otherwise at once (6.9).

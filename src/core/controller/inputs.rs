@@ -125,6 +125,13 @@ impl Controller {
             Input::IllegalMove(color) => self.illegal_move(t, color, out),
             Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
             Input::FlagClaim(color) => self.flag_claim(t, color, out),
+            Input::OnlineGame(game) => self.go_online(t, *game, out),
+            Input::OnlineClock { white_ms, black_ms } => {
+                self.online_clock(t, white_ms, black_ms, out)
+            }
+            Input::OnlineEnd { status, winner } => self.online_end(t, &status, winner, out),
+            Input::OnlineLost => self.online_link(t, false, out),
+            Input::OnlineBack => self.online_link(t, true, out),
             // The blind player's board, whose sensors `play` watches.
             Input::BoardLost => {
                 if let Some(b) = self.boards.first_mut() {
@@ -446,6 +453,7 @@ impl Controller {
                     self.complete(t, color, out);
                 }
             }
+            self.apply_server_clock(t, out);
         }
     }
 

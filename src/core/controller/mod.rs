@@ -26,6 +26,7 @@ use crate::announce::phrases::{Notice, Phrasebook};
 mod arbiter;
 mod inputs;
 mod menu;
+mod online;
 mod practice;
 
 /// The boards a game is played with: `named`, and every board a player
@@ -85,6 +86,11 @@ pub struct Controller {
     /// What the next game starts with: this game's choices, until the
     /// player saves others in the menu.
     chosen: super::settings::Choices,
+    /// The online game this is, once the server started it.
+    online: Option<super::online::OnlineGame>,
+    /// The server's last clock reading (the ply it counts, White's and
+    /// Black's times), until the moves it counts are pressed here.
+    server_clock: Option<(u32, u64, u64)>,
 }
 
 /// A relayed move that can still be taken back (the assistant relayed a
@@ -160,6 +166,8 @@ impl Controller {
             relayed_last: None,
             practice: practice::Practice::default(),
             menu: super::menu::Menu::default(),
+            online: None,
+            server_clock: None,
         }
     }
 

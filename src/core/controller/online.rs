@@ -1,0 +1,149 @@
+//! A game played online: the server starts it (the seats, the clock and
+//! the players follow), its clocks set pegboard's, and it says when the
+//! game ended. pegboard's own clock never flags a player in an online
+//! game (see `arbiter`): only the server's `outoftime` ends it.
+
+use shakmaty::Color;
+
+use super::Controller;
+use crate::announce::phrases::OnlineNotice;
+use crate::core::event::{ClockCause, Event, Stamped};
+use crate::core::game::Ending;
+use crate::core::online::{Finish, OnlineGame};
+use crate::core::settings::ClockStart;
+
+impl Controller {
+    /// The online game this is, once the server started it.
+    pub fn online(&self) -> Option<&OnlineGame> {
+        self.online.as_ref()
+    }
+
+    /// The server started `game`: before the first move of a game not yet
+    /// online, the seats and the clock become the server's (the blind
+    /// player moves on his board in the colour the server gave him, the
+    /// opponent's moves come from the server), and the player hears whom
+    /// he plays. Anything else is the same game told again (a
+    /// reconnection) and changes nothing.
+    pub(super) fn go_online(&mut self, t: u64, game: OnlineGame, out: &mut Vec<Stamped>) {
+        if self.online.is_some() || self.game.ply() > 0 || self.game.is_over() {
+            return;
+        }
+        let mut settings = self.settings.clone();
+        settings.seats = game.seats(&settings.seats);
+        settings.clock.control = game.control();
+        // lichess times neither player's first move.
+        settings.clock.start = ClockStart::FirstMove;
+        let names: Vec<String> = self.board_names().map(str::to_string).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let raws: Vec<_> = (0..self.boards.len()).map(|i| self.raw(i)).collect();
+        let mut next =
+            Controller::with_game(self.game.clone(), settings, self.words.clone(), &names);
+        next.chosen = self.chosen.clone();
+        for (i, raw) in raws.into_iter().enumerate() {
+            next.scan(t, i, raw, out);
+        }
+        let say = next.words.online_game(&game);
+        next.online = Some(game.clone());
+        *self = next;
+        out.push(Stamped {
+            t,
+            event: Event::OnlineGame { game, say },
+        });
+        if let Some(clock) = &self.clock {
+            let face = clock.face(t);
+            out.push(Stamped {
+                t,
+                event: Event::clock(ClockCause::Set, &face),
+            });
+        }
+    }
+
+    /// The server's clocks: they set pegboard's, quietly.
+    pub(super) fn online_clock(
+        &mut self,
+        t: u64,
+        white_ms: u64,
+        black_ms: u64,
+        out: &mut Vec<Stamped>,
+    ) {
+        if self.online.is_none() || self.game.is_over() || self.clock.is_none() {
+            return;
+        }
+        // The server's times count the last move made, its increment
+        // given: they wait for pegboard's press for that move (when it is
+        // announced), so that the press does not add it again.
+        self.server_clock = Some((self.game.ply(), white_ms, black_ms));
+        self.apply_server_clock(t, out);
+    }
+
+    /// The server's last reading set on the clock, once the moves it
+    /// counts are all pressed here.
+    pub(super) fn apply_server_clock(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        let Some((ply, white_ms, black_ms)) = self.server_clock else {
+            return;
+        };
+        if self.announced < ply || self.game.is_over() {
+            return;
+        }
+        self.server_clock = None;
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        clock.set_time(t, Color::White, white_ms);
+        clock.set_time(t, Color::Black, black_ms);
+        self.clock_event(t, ClockCause::Set, out);
+    }
+
+    /// The server says the game ended: the ending it names, unless the
+    /// game already ended here (a mate seen on the board); an aborted game
+    /// has no result and is finished with.
+    pub(super) fn online_end(
+        &mut self,
+        t: u64,
+        status: &str,
+        winner: Option<Color>,
+        out: &mut Vec<Stamped>,
+    ) {
+        if self.online.is_none() || self.game.is_over() {
+            return;
+        }
+        match Finish::of(status, winner) {
+            Some(Finish::Over {
+                outcome,
+                reason,
+                by,
+            }) => {
+                let ending = Ending {
+                    outcome,
+                    reason,
+                    by,
+                };
+                if let Some(ending) = self.game.conclude(ending) {
+                    self.game_over(t, ending, out);
+                }
+            }
+            Some(Finish::Aborted) => {
+                let say = self.words.online_notice(OnlineNotice::Aborted);
+                self.say(t, say, out);
+                self.new_game(t, out);
+            }
+            None => {}
+        }
+    }
+
+    /// The connection to the server lost or back: the player hears it.
+    pub(super) fn online_link(&mut self, t: u64, back: bool, out: &mut Vec<Stamped>) {
+        let (connection, notice) = if back {
+            ("back", OnlineNotice::Back)
+        } else {
+            ("lost", OnlineNotice::Lost)
+        };
+        out.push(Stamped {
+            t,
+            event: Event::Online {
+                connection,
+                say: self.words.online_notice(notice),
+            },
+        });
+    }
+}

@@ -1,0 +1,290 @@
+//! A game played online (on lichess): who plays whom, where, at what time
+//! control, and how the server says it ended. Pure: the runtime's online
+//! seat reads the server's streams and hands these in as inputs, which
+//! the journal keeps, so that a replay needs no server.
+//!
+//! The server keeps the time (its clock is the clock) and says when the
+//! game ended; pegboard's own clock runs between the server's readings
+//! and never flags a player on its own.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Color, KnownOutcome};
+
+use super::clock::control::{Bonus, TimeControl};
+use super::laws::Reason;
+use super::settings::{BLIND_BOARD, Seat, Seats};
+
+/// One player of an online game, as the server names him.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlinePlayer {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<u32>,
+}
+
+/// The online game found: its id on the server, its address, the blind
+/// player's colour in it, both players, the clock.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlineGame {
+    pub id: String,
+    /// The game's page (`Site` in the PGN).
+    pub site: String,
+    /// The blind player's colour, as the server gave it.
+    #[serde(with = "color_name")]
+    pub color: Color,
+    pub white: OnlinePlayer,
+    pub black: OnlinePlayer,
+    /// The time each player starts with, none for a game without a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ms: Option<u64>,
+    #[serde(default)]
+    pub increment_ms: u64,
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// The largest name or address an online game's input may carry.
+const MAX_TEXT: usize = 200;
+
+impl OnlineGame {
+    /// Whether its fields are within reason (names and addresses short, a
+    /// clock under 100 hours); else what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        for (field, text) in [
+            ("id", &self.id),
+            ("site", &self.site),
+            ("white.name", &self.white.name),
+            ("black.name", &self.black.name),
+        ] {
+            if text.len() > MAX_TEXT || text.chars().any(char::is_control) {
+                return Err(format!(
+                    "`game.{field}` must be at most {MAX_TEXT} bytes of text without control characters"
+                ));
+            }
+        }
+        if self.id.is_empty() {
+            return Err("`game.id` must not be empty".to_string());
+        }
+        let hours_100 = 360_000_000;
+        if self.initial_ms.is_some_and(|ms| ms > hours_100) || self.increment_ms > hours_100 {
+            return Err("`game.initial_ms` and `game.increment_ms` must be under 100 hours".into());
+        }
+        Ok(())
+    }
+
+    /// The opponent: the player of the other colour.
+    pub fn opponent(&self) -> &OnlinePlayer {
+        match self.color {
+            Color::White => &self.black,
+            Color::Black => &self.white,
+        }
+    }
+
+    /// The time control the server plays: sudden death with a Fischer
+    /// increment, or none.
+    pub fn control(&self) -> Option<TimeControl> {
+        let initial = self.initial_ms?;
+        let bonus = if self.increment_ms > 0 {
+            Bonus::Increment(self.increment_ms)
+        } else {
+            Bonus::None
+        };
+        Some(TimeControl::sudden_death(initial, bonus))
+    }
+
+    /// The seats of this game, from `base`: the blind player moves on his
+    /// board (the board his colour had, or the blind player's board), the
+    /// other colour's moves come from the server.
+    pub fn seats(&self, base: &Seats) -> Seats {
+        let board = [&base.white, &base.black]
+            .into_iter()
+            .find(|s| matches!(s, Seat::Board(_)))
+            .cloned()
+            .unwrap_or_else(|| Seat::Board(BLIND_BOARD.to_string()));
+        let mine = match base.of(self.color) {
+            Seat::Board(_) => base.of(self.color).clone(),
+            _ => board,
+        };
+        match self.color {
+            Color::White => Seats {
+                white: mine,
+                black: Seat::Lichess,
+            },
+            Color::Black => Seats {
+                white: Seat::Lichess,
+                black: mine,
+            },
+        }
+    }
+}
+
+/// How the server says the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// The game is over: its outcome, why, and who resigned, lost on time
+    /// or left.
+    Over {
+        outcome: KnownOutcome,
+        reason: Reason,
+        by: Option<Color>,
+    },
+    /// The game was aborted before it began: no result.
+    Aborted,
+}
+
+/// The server's statuses for a game that ended (lichess's
+/// `GameStatusName`), each with what pegboard makes of it.
+pub const STATUSES: [&str; 12] = [
+    "mate",
+    "resign",
+    "stalemate",
+    "timeout",
+    "draw",
+    "outoftime",
+    "insufficientMaterialClaim",
+    "aborted",
+    "noStart",
+    "cheat",
+    "variantEnd",
+    "unknownFinish",
+];
+
+impl Finish {
+    /// What the server's `status` and `winner` say; `None` for a status
+    /// that is not an end (`started`, `created`) or not known.
+    pub fn of(status: &str, winner: Option<Color>) -> Option<Finish> {
+        let over = |reason: Reason| {
+            Some(Finish::Over {
+                outcome: match winner {
+                    Some(w) => KnownOutcome::Decisive { winner: w },
+                    None => KnownOutcome::Draw,
+                },
+                reason,
+                by: winner.map(|w| !w),
+            })
+        };
+        match status {
+            "mate" => over(Reason::Checkmate),
+            "resign" => over(Reason::Resignation),
+            "stalemate" => over(Reason::Stalemate),
+            "timeout" => over(Reason::Abandoned),
+            "draw" => over(Reason::Agreement),
+            "outoftime" => over(Reason::Flag),
+            "insufficientMaterialClaim" => over(Reason::InsufficientMaterial),
+            "cheat" | "variantEnd" | "unknownFinish" => over(Reason::Server),
+            "aborted" | "noStart" => Some(Finish::Aborted),
+            _ => None,
+        }
+    }
+}
+
+/// A colour as the server and the trace write it: `white`, `black`.
+mod color_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use shakmaty::Color;
+
+    pub fn serialize<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match c {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "white" => Ok(Color::White),
+            "black" => Ok(Color::Black),
+            other => Err(serde::de::Error::custom(format!(
+                "`color` must be \"white\" or \"black\", not \"{}\"",
+                crate::text::quote::short(other)
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(color: Color) -> OnlineGame {
+        OnlineGame {
+            id: "abcd1234".into(),
+            site: "https://lichess.org/abcd1234".into(),
+            color,
+            white: OnlinePlayer {
+                name: "Anna".into(),
+                rating: Some(1650),
+            },
+            black: OnlinePlayer {
+                name: "Bert".into(),
+                rating: None,
+            },
+            initial_ms: Some(900_000),
+            increment_ms: 10_000,
+            rated: false,
+        }
+    }
+
+    #[test]
+    fn the_server_gives_the_colour_and_the_seats_follow() {
+        let base = Seats {
+            white: Seat::Board(BLIND_BOARD.into()),
+            black: Seat::Lichess,
+        };
+        let black = game(Color::Black).seats(&base);
+        assert_eq!(black.white, Seat::Lichess);
+        assert_eq!(black.black, Seat::Board(BLIND_BOARD.into()));
+        assert_eq!(game(Color::White).seats(&base), base);
+        assert_eq!(game(Color::Black).opponent().name, "Anna");
+    }
+
+    #[test]
+    fn the_servers_clock_is_sudden_death_with_its_increment() {
+        let control = game(Color::White).control().expect("a clock");
+        assert_eq!(control.to_pgn(), "900+10");
+        let none = OnlineGame {
+            initial_ms: None,
+            ..game(Color::White)
+        };
+        assert!(none.control().is_none());
+    }
+
+    #[test]
+    fn each_end_the_server_names_is_an_ending_and_no_other_status_is() {
+        for status in STATUSES {
+            assert!(Finish::of(status, Some(Color::White)).is_some(), "{status}");
+        }
+        assert_eq!(Finish::of("started", None), None);
+        assert_eq!(Finish::of("created", None), None);
+        assert_eq!(
+            Finish::of("resign", Some(Color::Black)),
+            Some(Finish::Over {
+                outcome: KnownOutcome::Decisive {
+                    winner: Color::Black
+                },
+                reason: Reason::Resignation,
+                by: Some(Color::White),
+            })
+        );
+        assert_eq!(Finish::of("aborted", None), Some(Finish::Aborted));
+    }
+
+    #[test]
+    fn an_online_game_reads_back_as_it_was_written_and_refuses_nonsense() {
+        let g = game(Color::Black);
+        let text = serde_json::to_string(&g).expect("written");
+        assert_eq!(
+            serde_json::from_str::<OnlineGame>(&text).expect("read"),
+            g
+        );
+        assert!(serde_json::from_str::<OnlineGame>(&text.replace("black\"", "blue\"")).is_err());
+        let long = OnlineGame {
+            site: "x".repeat(500),
+            ..game(Color::White)
+        };
+        assert!(long.check().is_err());
+        assert!(g.check().is_ok());
+    }
+}
