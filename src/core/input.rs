@@ -135,7 +135,10 @@ pub enum Input {
     OnlineGame(Box<OnlineGame>),
     /// The server's clocks as its latest state gives them: they set
     /// pegboard's (quietly; the server's clock is the clock).
-    OnlineClock { white_ms: u64, black_ms: u64 },
+    OnlineClock {
+        white_ms: u64,
+        black_ms: u64,
+    },
     /// The server says the game ended: its status (lichess's
     /// `GameStatusName`) and the winner, if there is one.
     OnlineEnd {
@@ -786,7 +789,8 @@ impl Input {
             "analysis" => Input::Analysis(analysis(f).map_err(bad)?),
             "online_game" => match f.game {
                 Some(game) => {
-                    game.check().map_err(|e| bad(format!("input `online_game`: {e}")))?;
+                    game.check()
+                        .map_err(|e| bad(format!("input `online_game`: {e}")))?;
                     Input::OnlineGame(Box::new(game.clone()))
                 }
                 None => {
@@ -818,7 +822,11 @@ impl Input {
                 Some(status) if crate::core::online::STATUSES.contains(&status) => {
                     Input::OnlineEnd {
                         status: status.to_string(),
-                        winner: f.color.map(|c| color(name, Some(c))).transpose().map_err(bad)?,
+                        winner: f
+                            .color
+                            .map(|c| color(name, Some(c)))
+                            .transpose()
+                            .map_err(bad)?,
                     }
                 }
                 other => {

@@ -51,7 +51,7 @@ const MAX_TEXT: usize = 200;
 impl OnlineGame {
     /// Whether its fields are within reason (names and addresses short, a
     /// clock under 100 hours); else what is wrong.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         for (field, text) in [
             ("id", &self.id),
             ("site", &self.site),
@@ -275,10 +275,7 @@ mod tests {
     fn an_online_game_reads_back_as_it_was_written_and_refuses_nonsense() {
         let g = game(Color::Black);
         let text = serde_json::to_string(&g).expect("written");
-        assert_eq!(
-            serde_json::from_str::<OnlineGame>(&text).expect("read"),
-            g
-        );
+        assert_eq!(serde_json::from_str::<OnlineGame>(&text).expect("read"), g);
         assert!(serde_json::from_str::<OnlineGame>(&text.replace("black\"", "blue\"")).is_err());
         let long = OnlineGame {
             site: "x".repeat(500),

@@ -221,6 +221,61 @@ impl Client {
         self.post(&format!("/api/board/game/{id}/claim-victory"), &[])
     }
 
+    /// A game against lichess's AI at `level` (1–8), `minutes` and
+    /// `increment` seconds a move, the player's `color` ("white", "black"
+    /// or "random"): it starts at once, on the event stream.
+    pub fn challenge_ai(
+        &self,
+        level: u8,
+        minutes: u32,
+        increment: u32,
+        color: &str,
+    ) -> Result<(), ApiError> {
+        let (level, limit, increment) = (
+            level.to_string(),
+            (minutes * 60).to_string(),
+            increment.to_string(),
+        );
+        self.post(
+            "/api/challenge/ai",
+            &[
+                ("level", &level),
+                ("clock.limit", &limit),
+                ("clock.increment", &increment),
+                ("color", color),
+                ("variant", "standard"),
+            ],
+        )
+    }
+
+    /// A challenge to the player `username`: the game starts on the event
+    /// stream once he accepts it.
+    pub fn challenge(
+        &self,
+        username: &str,
+        rated: bool,
+        minutes: u32,
+        increment: u32,
+        color: &str,
+    ) -> Result<(), ApiError> {
+        let (limit, increment) = ((minutes * 60).to_string(), increment.to_string());
+        self.post(
+            &format!("/api/challenge/{username}"),
+            &[
+                ("rated", if rated { "true" } else { "false" }),
+                ("clock.limit", &limit),
+                ("clock.increment", &increment),
+                ("color", color),
+                ("variant", "standard"),
+            ],
+        )
+    }
+
+    /// Accepts the challenge `id` made to the player.
+    pub fn accept(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/challenge/{id}/accept"), &[])
+    }
+
     /// A seek for a game of `minutes` and `increment` seconds a move: the
     /// connection is held open until lichess finds the opponent (the game
     /// then starts on the event stream) and closes it; reading the lines

@@ -111,7 +111,10 @@ impl LichessConfig {
             ));
         }
         if !(1..=180).contains(&self.time) {
-            out.push(("time", format!("{} is not from 1 to 180 minutes", self.time)));
+            out.push((
+                "time",
+                format!("{} is not from 1 to 180 minutes", self.time),
+            ));
         }
         if self.increment > 180 {
             out.push((

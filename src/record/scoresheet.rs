@@ -56,6 +56,7 @@ fn termination(reason: crate::core::laws::Reason) -> &'static str {
     match reason {
         Flag | BothFlags => "time forfeit",
         IllegalMoves => "rules infraction",
+        Abandoned => "abandoned",
         _ => "normal",
     }
 }
@@ -179,6 +180,20 @@ impl Scoresheet {
                 self.result = Some((result, termination(*reason)));
                 true
             }
+            // The online game: its page, its players, their ratings, the
+            // server's clock.
+            Event::OnlineGame { game, .. } => {
+                self.tags.insert("Site".into(), game.site.clone());
+                for (tag, player) in [("White", &game.white), ("Black", &game.black)] {
+                    self.tags.insert(tag.into(), player.name.clone());
+                    match player.rating {
+                        Some(r) => self.tags.insert(format!("{tag}Elo"), r.to_string()),
+                        None => self.tags.remove(&format!("{tag}Elo")),
+                    };
+                }
+                self.time_control = game.control().map(|c| c.to_pgn());
+                true
+            }
             // The arbiter took the game back (E2.8): the moves after that
             // ply were never played, nor was a result reached with them.
             Event::Retraced { ply, .. } => {
@@ -208,6 +223,11 @@ impl Scoresheet {
         let control = self.time_control.as_deref().unwrap_or("-");
         out.push_str(&format!("[TimeControl \"{}\"]\n", escaped(control)));
         out.push_str(&format!("[Termination \"{term}\"]\n"));
+        for tag in ["WhiteElo", "BlackElo"] {
+            if let Some(value) = self.tags.get(tag) {
+                out.push_str(&format!("[{tag} \"{}\"]\n", escaped(value)));
+            }
+        }
         if self.chess960 {
             out.push_str("[Variant \"Chess960\"]\n");
         }

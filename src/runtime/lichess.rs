@@ -1,11 +1,27 @@
 //! lichess's side of the runtime: where the player's token is kept (the
-//! journal directory, as the console's secret is).
+//! journal directory, as the console's secret is), and the opponent's
+//! seat in `play`.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, Sender};
+use shakmaty::Color;
 
 use crate::config::Config;
+use crate::core::game::Reason;
+use crate::core::input::Relayed;
+use crate::core::online::{OnlineGame, OnlinePlayer};
+use crate::core::{Controller, Event, Input, Stamped};
+use crate::lichess::client::{ApiError, Client};
+use crate::lichess::link::{Link, Report as LinkReport, Timing};
+use crate::lichess::section::{Find, LichessConfig};
+use crate::lichess::stream::{self, Event as StreamEvent, GameFull, GameLine, GameState, Side};
 use crate::lichess::token::{TOKEN_FILE, Token, store};
 use crate::runtime::error::{Error, Result};
+use crate::runtime::keeper::Keeper;
+use crate::runtime::outputs::Door as _;
 
 /// Where the token is kept: the journal directory.
 pub fn token_path(config: &Config) -> Result<PathBuf> {
@@ -24,4 +40,540 @@ pub fn keep_token(config: &Config, text: &str) -> Result<PathBuf> {
     let path = token_path(config)?;
     store(&path, &token).map_err(Error::Token)?;
     Ok(path)
+}
+
+/// The opponent on lichess as `play` drives him: the account's event
+/// stream kept open, a game found as `[lichess]` says, the game's stream
+/// kept open and read into inputs (the game started, the opponent's moves
+/// as relayed moves, the server's clocks, the end, the connection lost and
+/// back), and the blind player's executed moves posted, each once.
+pub(crate) struct LichessSeat {
+    client: Arc<Client>,
+    config: LichessConfig,
+    timing: Timing,
+    events: Link,
+    /// The game's stream, once a game is found or taken up again.
+    game: Option<GameLink>,
+    /// A game asked for (a seek held open, a challenge sent) and not yet
+    /// answered.
+    finding: Option<Receiver<std::result::Result<(), ApiError>>>,
+    /// The posts, made in order on a thread of their own…
+    posts: Sender<Post>,
+    /// …and what became of them.
+    posted: Receiver<(Post, std::result::Result<(), ApiError>)>,
+    /// The links that are lost now (the player told once).
+    lost: bool,
+    /// The token was refused: told once, nothing more asked.
+    refused: bool,
+}
+
+/// A game's stream, with what pegboard knows of the game on the server.
+struct GameLink {
+    id: String,
+    /// The blind player's colour, as the event stream gave it.
+    color: Option<Color>,
+    link: Link,
+    /// The moves the server has (as its last state said).
+    server_moves: Vec<String>,
+    /// The plies posted and not yet seen on the server.
+    sent: BTreeSet<u32>,
+    /// Whether the server still plays the game.
+    under_way: bool,
+}
+
+/// What the seat posts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Post {
+    Move { id: String, ply: u32, uci: String },
+    Draw { id: String },
+    Resign { id: String },
+    Accept { challenge: String },
+}
+
+impl LichessSeat {
+    /// The seat for `config`, playing with `token`; the event stream opens
+    /// at once.
+    pub(crate) fn open(config: &LichessConfig, token: Token, timing: Timing) -> LichessSeat {
+        let client = Arc::new(Client::new(&config.server, token));
+        let (posts, to_post) = crossbeam_channel::unbounded::<Post>();
+        let (done, posted) = crossbeam_channel::unbounded();
+        let poster = client.clone();
+        std::thread::spawn(move || {
+            for post in to_post {
+                let result = match &post {
+                    Post::Move { id, uci, .. } => poster.play(id, uci),
+                    Post::Draw { id } => poster.draw(id, true),
+                    Post::Resign { id } => poster.resign(id),
+                    Post::Accept { challenge } => poster.accept(challenge),
+                };
+                if done.send((post, result)).is_err() {
+                    return;
+                }
+            }
+        });
+        LichessSeat {
+            events: Link::events(client.clone(), timing),
+            client,
+            config: config.clone(),
+            timing,
+            game: None,
+            finding: None,
+            posts,
+            posted,
+            lost: false,
+            refused: false,
+        }
+    }
+
+    /// One turn: what the streams said, handed to the game as inputs; a
+    /// game looked for when the game is fresh; the posts' failures noted.
+    pub(crate) fn feed(
+        &mut self,
+        t: u64,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let mut links = Vec::new();
+        for report in self.events.reports() {
+            links.push((false, report));
+        }
+        if let Some(g) = &self.game {
+            for report in g.link.reports() {
+                links.push((true, report));
+            }
+        }
+        for (of_game, report) in links {
+            self.report(t, of_game, report, keeper, events, notes);
+        }
+        self.take_posted(notes);
+        self.find(keeper.controller(), notes);
+    }
+
+    /// One report of a link.
+    fn report(
+        &mut self,
+        t: u64,
+        of_game: bool,
+        report: LinkReport,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        match report {
+            LinkReport::Line(line) if of_game => match stream::game_line(&line) {
+                Ok(Some(GameLine::Full(full))) => self.full(t, &full, keeper, events, notes),
+                Ok(Some(GameLine::State(state))) => self.state(t, &state, keeper, events, notes),
+                Ok(Some(GameLine::OpponentGone { gone, .. })) => notes.push(format!(
+                    "lichess: the opponent {}",
+                    if gone { "left the game" } else { "is back" }
+                )),
+                Ok(_) => {}
+                Err(e) => notes.push(format!("lichess: a game line passed over: {e}")),
+            },
+            LinkReport::Line(line) => match stream::event(&line) {
+                Ok(Some(StreamEvent::GameStart(info))) => self.game_start(&info, keeper),
+                Ok(Some(StreamEvent::Challenge(c))) => self.challenged(&c, notes),
+                Ok(_) => {}
+                Err(e) => notes.push(format!("lichess: an event line passed over: {e}")),
+            },
+            LinkReport::Lost(why) => {
+                notes.push(format!("lichess: connection lost ({why}); trying again"));
+                if !self.lost {
+                    self.lost = true;
+                    keeper.input(t, Input::OnlineLost, events);
+                }
+            }
+            LinkReport::Back => {
+                notes.push("lichess: connected again".into());
+                if self.lost {
+                    self.lost = false;
+                    keeper.input(t, Input::OnlineBack, events);
+                }
+            }
+            LinkReport::Ended => {
+                if of_game && let Some(g) = &mut self.game {
+                    g.under_way = false;
+                }
+            }
+            LinkReport::Refused(why) => {
+                if !self.refused {
+                    self.refused = true;
+                    notes.push(format!(
+                        "lichess: {why}; keep a new token with `pegboard lichess-token`"
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A game started on the server: its stream is opened when pegboard's
+    /// game is fresh, or is this game taken up again.
+    fn game_start(&mut self, info: &stream::GameInfo, keeper: &Keeper) {
+        let c = keeper.controller();
+        let ours = c.online().map(|o| o.id.as_str());
+        let fresh = ours.is_none() && !c.game().is_over();
+        if self.game.as_ref().is_some_and(|g| g.id == info.game_id)
+            || !(fresh || ours == Some(info.game_id.as_str()))
+        {
+            return;
+        }
+        self.finding = None;
+        self.game = Some(GameLink {
+            id: info.game_id.clone(),
+            color: info.color.map(color_of),
+            link: Link::game(self.client.clone(), &info.game_id, self.timing),
+            server_moves: Vec::new(),
+            sent: BTreeSet::new(),
+            under_way: true,
+        });
+    }
+
+    /// A challenge to the player: accepted when `[lichess]` waits for one
+    /// from its sender (or anyone's) at its clock, in standard chess.
+    fn challenged(&mut self, c: &stream::Challenge, notes: &mut Vec<String>) {
+        if self.config.find != Find::Accept || self.game.is_some() {
+            return;
+        }
+        let from = c.challenger.as_ref().and_then(|u| u.id.clone());
+        let wanted = self.config.opponent_id();
+        let sender_ok = wanted.is_none() || from.as_ref().map(|f| f.to_ascii_lowercase()) == wanted;
+        let clock_ok = c.time_control.as_ref().is_some_and(|tc| {
+            tc.kind == "clock"
+                && tc.limit == Some(u64::from(self.config.time) * 60)
+                && tc.increment == Some(u64::from(self.config.increment))
+        });
+        let standard = c.variant.as_ref().is_none_or(|v| v.key == "standard");
+        let to_me = c.dest_user.is_some();
+        if sender_ok && clock_ok && standard && to_me {
+            notes.push(format!(
+                "lichess: challenge {} from {} accepted",
+                c.id,
+                from.unwrap_or_default()
+            ));
+            let _ = self.posts.send(Post::Accept {
+                challenge: c.id.clone(),
+            });
+        }
+    }
+}
+
+impl LichessSeat {
+    /// The whole game, as its stream opens (and opens again): the game
+    /// started, when pegboard's is not yet online, then its state.
+    fn full(
+        &mut self,
+        t: u64,
+        full: &GameFull,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let Some(g) = &self.game else {
+            return;
+        };
+        if keeper.controller().online().is_none() {
+            if full.variant.key != "standard" || full.initial_fen != "startpos" {
+                notes.push(format!(
+                    "lichess: game {} is {} from {}; pegboard plays standard chess from the start",
+                    full.id, full.variant.key, full.initial_fen
+                ));
+                return;
+            }
+            let Some(color) = g.color else {
+                notes.push(format!(
+                    "lichess: game {} names no colour for the player",
+                    full.id
+                ));
+                return;
+            };
+            // Moves made before the game was found are taken back.
+            if keeper.controller().game().ply() > 0 {
+                keeper.input(t, Input::Retrace(0), events);
+            }
+            let game = online_game(&self.config.server, full, color);
+            keeper.input(t, Input::OnlineGame(Box::new(game)), events);
+        }
+        self.state(t, &full.state, keeper, events, notes);
+    }
+
+    /// The game's state on the server, reconciled with pegboard's: the
+    /// server's moves pegboard lacks are relayed (a game taken back there
+    /// is retraced here first), its clocks set pegboard's, and its end
+    /// ends the game. Moves pegboard has and the server lacks are the
+    /// blind player's, still to be posted (`post`).
+    fn state(
+        &mut self,
+        t: u64,
+        state: &GameState,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let Some(g) = &mut self.game else {
+            return;
+        };
+        if keeper.controller().online().map(|o| o.id.as_str()) != Some(g.id.as_str()) {
+            return;
+        }
+        let theirs: Vec<String> = state.moves().map(str::to_string).collect();
+        let ours = played(keeper.controller());
+        let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+        if common < ours.len() && common < theirs.len() {
+            notes.push(format!(
+                "lichess: the server's game differs from ply {}; taken back to it",
+                common + 1
+            ));
+            keeper.input(t, Input::Retrace(common as u32), events);
+        }
+        for uci in &theirs[common.min(theirs.len())..] {
+            if (played(keeper.controller()).len()) >= theirs.len() {
+                break;
+            }
+            let Ok(m) = uci.parse() else {
+                notes.push(format!("lichess: the server's move {uci} is no UCI move"));
+                break;
+            };
+            let input = Input::Move(Relayed::Uci(m));
+            if let Some(refused) = keeper.controller().refusal(t, &input) {
+                notes.push(format!(
+                    "lichess: the server's move {uci} is refused here: {refused:?}"
+                ));
+                break;
+            }
+            keeper.input(t, input, events);
+        }
+        g.sent.retain(|&ply| ply as usize > theirs.len());
+        g.server_moves = theirs;
+        g.under_way = state.under_way();
+        if keeper.controller().clock().is_some() {
+            keeper.input(
+                t,
+                Input::OnlineClock {
+                    white_ms: state.wtime,
+                    black_ms: state.btime,
+                },
+                events,
+            );
+        }
+        // The opponent's draw offer, told as his offer.
+        let mine = keeper.controller().online().map(|o| o.color);
+        if let Some(mine) = mine {
+            let offered = match !mine {
+                Color::White => state.wdraw,
+                Color::Black => state.bdraw,
+            };
+            if offered && keeper.controller().game().draw_offer() != Some(!mine) {
+                keeper.input(t, Input::DrawOffer(!mine), events);
+            }
+        }
+        if !state.under_way() {
+            keeper.input(
+                t,
+                Input::OnlineEnd {
+                    status: state.status.clone(),
+                    winner: state.winner.map(color_of),
+                },
+                events,
+            );
+        }
+    }
+
+    /// A game looked for, when pegboard's game is fresh (no move, not
+    /// online, not over) and none is being looked for: as `[lichess]
+    /// find` says. A game under way online whose stream is not open (a
+    /// restart) is taken up again.
+    fn find(&mut self, c: &Controller, notes: &mut Vec<String>) {
+        if self.refused {
+            return;
+        }
+        if let Some(online) = c.online() {
+            if self.game.is_none() && !c.game().is_over() {
+                self.game = Some(GameLink {
+                    id: online.id.clone(),
+                    color: Some(online.color),
+                    link: Link::game(self.client.clone(), &online.id, self.timing),
+                    server_moves: Vec::new(),
+                    sent: BTreeSet::new(),
+                    under_way: true,
+                });
+            }
+            return;
+        }
+        if c.game().is_over() {
+            return;
+        }
+        if let Some(g) = &self.game
+            && !g.under_way
+        {
+            // The last game is over on the server: the next is looked for.
+            self.game = None;
+        }
+        if self.game.is_some() || self.config.find == Find::Accept {
+            return;
+        }
+        if let Some(finding) = &self.finding {
+            match finding.try_recv() {
+                Ok(Ok(())) | Err(crossbeam_channel::TryRecvError::Empty) => return,
+                Ok(Err(e)) => notes.push(format!("lichess: no game found ({e}); asking again")),
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {}
+            }
+        }
+        self.finding = Some(self.ask_for_game());
+    }
+
+    /// Asks the server for a game, on a thread of its own (a seek is held
+    /// open until an opponent is found); the answer comes on the channel.
+    fn ask_for_game(&self) -> Receiver<std::result::Result<(), ApiError>> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let client = self.client.clone();
+        let c = self.config.clone();
+        std::thread::spawn(move || {
+            let color = c.color.as_str();
+            let asked = match c.find {
+                Find::Seek => client
+                    .seek(c.time, c.increment, c.rated)
+                    .and_then(|mut lines| lines.try_for_each(|l| l.map(drop))),
+                Find::Ai => client.challenge_ai(c.level, c.time, c.increment, color),
+                Find::Challenge => client.challenge(
+                    c.opponent.as_deref().unwrap_or_default().trim(),
+                    c.rated,
+                    c.time,
+                    c.increment,
+                    color,
+                ),
+                Find::Accept => Ok(()),
+            };
+            let _ = tx.send(asked);
+        });
+        rx
+    }
+
+    /// The posts' answers: a move the server refused is logged; one not
+    /// delivered is posted again on the next turn.
+    fn take_posted(&mut self, notes: &mut Vec<String>) {
+        for (post, result) in self.posted.try_iter() {
+            let Err(e) = result else {
+                continue;
+            };
+            notes.push(format!("lichess: {post:?} failed: {e}"));
+            if let (Post::Move { id, ply, .. }, Some(g)) = (&post, &mut self.game)
+                && g.id == *id
+                && !matches!(e, ApiError::Refused { .. })
+            {
+                g.sent.remove(ply);
+            }
+        }
+    }
+
+    /// After the turn: each of the blind player's executed moves the
+    /// server lacks is posted once; his resignation and his draw offer
+    /// (or acceptance) this turn are posted.
+    pub(crate) fn post(&mut self, c: &Controller, turn_events: &[Stamped]) {
+        let (Some(g), Some(online)) = (&mut self.game, c.online()) else {
+            return;
+        };
+        if online.id != g.id || !g.under_way {
+            return;
+        }
+        let mine = online.color;
+        let moves = c.game().moves();
+        for ply in g.server_moves.len() + 1..=moves.len() {
+            let m = &moves[ply - 1];
+            let ply = ply as u32;
+            if m.color != mine || g.sent.contains(&ply) {
+                continue;
+            }
+            g.sent.insert(ply);
+            let _ = self.posts.send(Post::Move {
+                id: g.id.clone(),
+                ply,
+                uci: m.m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            });
+        }
+        for e in turn_events {
+            let post = match &e.event {
+                Event::DrawOffer { color, .. } if color.0 == mine => {
+                    Post::Draw { id: g.id.clone() }
+                }
+                Event::GameOver {
+                    reason: Reason::Agreement,
+                    ..
+                } => Post::Draw { id: g.id.clone() },
+                Event::GameOver {
+                    reason: Reason::Resignation,
+                    ..
+                } if c.game().ending().and_then(|e| e.by) == Some(mine) => {
+                    Post::Resign { id: g.id.clone() }
+                }
+                _ => continue,
+            };
+            let _ = self.posts.send(post);
+        }
+    }
+}
+
+/// The game's moves in UCI, as lichess writes them.
+fn played(c: &Controller) -> Vec<String> {
+    c.game()
+        .moves()
+        .iter()
+        .map(|m| m.m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect()
+}
+
+fn color_of(side: Side) -> Color {
+    match side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+/// The online game the server's whole game describes, `color` the blind
+/// player's.
+fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
+    let player = |p: &stream::Player| OnlinePlayer {
+        name: match (&p.name, p.ai_level) {
+            (Some(name), _) => name.clone(),
+            (None, Some(level)) => format!("lichess AI {level}"),
+            (None, None) => "?".to_string(),
+        },
+        rating: p.rating,
+    };
+    OnlineGame {
+        id: full.id.clone(),
+        site: format!("{}/{}", server.trim_end_matches('/'), full.id),
+        color,
+        white: player(&full.white),
+        black: player(&full.black),
+        initial_ms: full.clock.map(|c| c.initial),
+        increment_ms: full.clock.map_or(0, |c| c.increment),
+        rated: full.rated,
+    }
+}
+
+/// The opponent's seat on lichess, when `config` seats him (`[game]
+/// …_moves_on = "lichess"`): the token kept in the state directory is
+/// needed, and its absence says how to keep one.
+pub(crate) fn seat(config: &Config) -> Result<Option<LichessSeat>> {
+    let online = [&config.game.white_moves_on, &config.game.black_moves_on]
+        .iter()
+        .any(|s| s.as_str() == "lichess");
+    if !online {
+        return Ok(None);
+    }
+    let path = token_path(config)?;
+    match crate::lichess::token::load(&path).map_err(Error::Token)? {
+        Some(token) => Ok(Some(LichessSeat::open(
+            &config.lichess,
+            token,
+            Timing::default(),
+        ))),
+        None => Err(Error::Token(crate::lichess::token::TokenError(format!(
+            "no lichess token in {}: keep one with `pegboard lichess-token` (a token with the \
+             board:play scope, made at {}/account/oauth/token)",
+            path.display(),
+            config.lichess.server.trim_end_matches('/')
+        )))),
+    }
 }

@@ -104,6 +104,7 @@ pub fn play(
     let boards = config.board_names();
     let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
     let view = parts::mirror_view(config, &words.words);
+    let lichess = crate::runtime::lichess::seat(config)?;
     let (door, requests) = open_console(config, out)?;
     let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
     let mirror = crate::runtime::outputs::open_mirror(
@@ -124,6 +125,7 @@ pub fn play(
         chess960: keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960,
         applied: keeper.controller().settings().preferences.clone(),
         engine: engine_of(config, keeper.controller()),
+        lichess,
         keeper,
         events,
         trouble: Trouble::default(),
@@ -269,6 +271,8 @@ struct Session<'a> {
     spoken_secret: Option<String>,
     /// The engine's seat, when a player's moves are the engine's.
     engine: Option<crate::runtime::engine::EngineTurns>,
+    /// The opponent's seat on lichess, when he plays there.
+    lichess: Option<crate::runtime::lichess::LichessSeat>,
     /// What the player hears when the engine is in trouble.
     opponent: crate::announce::vocabulary::OpponentWords,
     faces: Faces,
@@ -374,12 +378,20 @@ impl Session<'_> {
         }
         self.feed_console(t);
         self.feed_engine(t, &mut notes);
+        if let Some(l) = &mut self.lichess {
+            l.feed(t, &mut self.keeper, &mut self.events, &mut notes);
+        }
         self.feed_reports(t, &mut notes);
         // The engine is asked once the game stands where this turn left
         // it.
         if let Some(e) = &mut self.engine {
             e.ask(t, self.keeper.controller());
             e.analyse(self.keeper.controller());
+        }
+        // The blind player's executed moves, resignation and draw offer
+        // go to lichess the turn they are made.
+        if let Some(l) = &mut self.lichess {
+            l.post(self.keeper.controller(), &self.events);
         }
         notes.extend(self.keeper.notes());
         self.send_out(t, notes, out)

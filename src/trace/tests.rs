@@ -66,16 +66,27 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
         assert_eq!(back, (e.t, e.reading.clone()), "{again}");
     }
     for (line, says) in [
-        (r#"{"t":1,"input":"online_end","status":"won"}"#, "needs a `status`, one of mate"),
-        (r#"{"t":1,"input":"online_clock","white_ms":5}"#, "needs both `white_ms` and `black_ms`"),
+        (
+            r#"{"t":1,"input":"online_end","status":"won"}"#,
+            "needs a `status`, one of mate",
+        ),
+        (
+            r#"{"t":1,"input":"online_clock","white_ms":5}"#,
+            "needs both `white_ms` and `black_ms`",
+        ),
         (r#"{"t":1,"input":"online_game"}"#, "needs a `game`"),
         (
             r#"{"t":1,"input":"online_game","game":{"id":"x","site":"s","color":"red","white":{"name":"a"},"black":{"name":"b"}}}"#,
             "must be \"white\" or \"black\"",
         ),
-        (r#"{"t":1,"input":"resign","color":"white","status":"mate"}"#, "`status`"),
+        (
+            r#"{"t":1,"input":"resign","color":"white","status":"mate"}"#,
+            "`status`",
+        ),
     ] {
-        let e = err(&format!("{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}"));
+        let e = err(&format!(
+            "{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}"
+        ));
         assert!(e.contains("x.jsonl:2") && e.contains(says), "{line}: {e}");
     }
 }

@@ -7,6 +7,7 @@ use shakmaty::Color;
 
 use super::Controller;
 use crate::announce::phrases::OnlineNotice;
+use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Stamped};
 use crate::core::game::Ending;
 use crate::core::online::{Finish, OnlineGame};
@@ -33,6 +34,8 @@ impl Controller {
         settings.clock.control = game.control();
         // lichess times neither player's first move.
         settings.clock.start = ClockStart::FirstMove;
+        // …and gives the increment after each move.
+        settings.clock.increment = IncrementTiming::After;
         let names: Vec<String> = self.board_names().map(str::to_string).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let raws: Vec<_> = (0..self.boards.len()).map(|i| self.raw(i)).collect();
