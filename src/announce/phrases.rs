@@ -890,15 +890,42 @@ impl Phrasebook {
     }
 
     /// What the player hears of the server: the connection lost, back,
-    /// the game aborted.
+    /// the game aborted; what he asked of it.
     pub fn online_notice(&self, notice: OnlineNotice) -> String {
         let w = &self.words.online;
         match notice {
             OnlineNotice::Lost => &w.lost,
             OnlineNotice::Back => &w.back,
             OnlineNotice::Aborted => &w.aborted,
+            OnlineNotice::TakebackAsked => &w.takeback_asked,
+            OnlineNotice::Claim => &w.claim,
+            OnlineNotice::ClaimNotYet => &w.claim_not_yet,
+            OnlineNotice::AbortAsked => &w.abort_asked,
         }
         .clone()
+    }
+
+    /// The online opponent (`color`) asks to take back his last move.
+    pub fn online_takeback(&self, color: Color) -> String {
+        fill(&self.words.online.takeback_offer, &[("color", self.color(color))])
+    }
+
+    /// The online opponent (`color`) left, the win claimable in `seconds`
+    /// (0: now); or, `seconds` none, he is back.
+    pub fn online_opponent(&self, color: Color, seconds: Option<u32>) -> String {
+        let w = &self.words.online;
+        let n = seconds.map(|s| s.to_string()).unwrap_or_default();
+        let template = match seconds {
+            None => &w.returned,
+            Some(0) => &w.gone_claim,
+            Some(_) => &w.gone,
+        };
+        fill(template, &[("color", self.color(color)), ("n", &n)])
+    }
+
+    /// A chat message: who wrote what.
+    pub fn online_chat(&self, name: &str, text: &str) -> String {
+        fill(&self.words.online.chat, &[("name", name), ("text", text)])
     }
 
     pub fn result(&self, outcome: KnownOutcome) -> &str {
@@ -921,6 +948,10 @@ pub enum OnlineNotice {
     Lost,
     Back,
     Aborted,
+    TakebackAsked,
+    Claim,
+    ClaimNotYet,
+    AbortAsked,
 }
 
 /// The sentences without values the game says: answers that there is

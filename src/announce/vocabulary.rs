@@ -230,6 +230,24 @@ pub struct OnlineWords {
     pub game_over_abandoned: String,
     /// The server ended the game for a reason of its own.
     pub game_over_server: String,
+    /// The opponent asks to take back his last move.
+    pub takeback_offer: String,
+    /// The player asked to take back the last move (or agreed to it).
+    pub takeback_asked: String,
+    /// The player claims the win: the opponent left.
+    pub claim: String,
+    /// The player claims the win, but the opponent is still there.
+    pub claim_not_yet: String,
+    /// The player gave the game up before it began: it is aborted.
+    pub abort_asked: String,
+    /// The opponent left; the win can be claimed in `{n}` seconds…
+    pub gone: String,
+    /// …or now.
+    pub gone_claim: String,
+    /// The opponent is back.
+    pub returned: String,
+    /// A chat message: `{name}` wrote `{text}`.
+    pub chat: String,
 }
 
 impl Default for OnlineWords {

@@ -298,6 +298,34 @@ pub enum Event {
         connection: &'static str,
         say: String,
     },
+    /// The online opponent asks something of the player: `takeback`, his
+    /// last move taken back.
+    OnlineOffer {
+        offer: &'static str,
+        color: Side,
+        say: String,
+    },
+    /// The online opponent left the game (`gone`, the win claimable in
+    /// `seconds`), or is back.
+    OnlineOpponent {
+        gone: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seconds: Option<u32>,
+        say: String,
+    },
+    /// A chat message in the online game.
+    OnlineChat {
+        name: String,
+        text: String,
+        say: String,
+    },
+    /// The player asks the server: `takeback` (or agrees to it),
+    /// `claim_victory` (the opponent left), `abort` (before the game
+    /// began).
+    OnlineRequest {
+        request: &'static str,
+        say: String,
+    },
 }
 
 /// One move in a `review` event.
@@ -387,6 +415,10 @@ impl Event {
             Event::Choices { .. } => "choices",
             Event::OnlineGame { .. } => "online_game",
             Event::Online { .. } => "online",
+            Event::OnlineOffer { .. } => "online_offer",
+            Event::OnlineOpponent { .. } => "online_opponent",
+            Event::OnlineChat { .. } => "online_chat",
+            Event::OnlineRequest { .. } => "online_request",
         }
     }
 
@@ -417,7 +449,11 @@ impl Event {
             | Event::Menu { say }
             | Event::Choices { say, .. }
             | Event::OnlineGame { say, .. }
-            | Event::Online { say, .. } => Some(say),
+            | Event::Online { say, .. }
+            | Event::OnlineOffer { say, .. }
+            | Event::OnlineOpponent { say, .. }
+            | Event::OnlineChat { say, .. }
+            | Event::OnlineRequest { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

@@ -149,6 +149,14 @@ pub enum Input {
     OnlineLost,
     /// The connection is back.
     OnlineBack,
+    /// The opponent asks to take back his last move.
+    OnlineTakeback,
+    /// The opponent left the game; the win can be claimed in `seconds`
+    /// (none: he is back).
+    OnlineGone { seconds: Option<u32> },
+    /// A chat message from the opponent (or another player of the game's
+    /// chat): his name and text.
+    OnlineChat { name: String, text: String },
 }
 
 /// A step in the spoken menu.
@@ -261,7 +269,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 47] = [
+    pub const NAMES: [&'static str; 51] = [
         "promote",
         "adjust",
         "clock",
@@ -309,6 +317,10 @@ impl Input {
         "online_end",
         "online_lost",
         "online_back",
+        "online_takeback",
+        "online_gone",
+        "online_returned",
+        "online_chat",
     ];
 
     /// The input's name as written in a trace.
@@ -362,6 +374,10 @@ impl Input {
             Input::OnlineEnd { .. } => "online_end",
             Input::OnlineLost => "online_lost",
             Input::OnlineBack => "online_back",
+            Input::OnlineTakeback => "online_takeback",
+            Input::OnlineGone { seconds: Some(_) } => "online_gone",
+            Input::OnlineGone { seconds: None } => "online_returned",
+            Input::OnlineChat { .. } => "online_chat",
         }
     }
 }
@@ -434,6 +450,12 @@ pub struct InputFields<'a> {
     pub game: Option<&'a OnlineGame>,
     /// `online_end`: the server's status for the end.
     pub status: Option<&'a str>,
+    /// `online_gone`: the seconds until the win can be claimed.
+    pub seconds: Option<u32>,
+    /// `online_chat`: who wrote…
+    pub name: Option<&'a str>,
+    /// …what.
+    pub text: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -595,6 +617,9 @@ impl Input {
             ("depth", f.depth.is_some(), name == "analysis"),
             ("game", f.game.is_some(), name == "online_game"),
             ("status", f.status.is_some(), name == "online_end"),
+            ("seconds", f.seconds.is_some(), name == "online_gone"),
+            ("name", f.name.is_some(), name == "online_chat"),
+            ("text", f.text.is_some(), name == "online_chat"),
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
@@ -841,6 +866,32 @@ impl Input {
             },
             "online_lost" => Input::OnlineLost,
             "online_back" => Input::OnlineBack,
+            "online_takeback" => Input::OnlineTakeback,
+            "online_gone" => Input::OnlineGone {
+                seconds: Some(f.seconds.ok_or_else(|| {
+                    bad("input `online_gone` needs `seconds`: until the win can be claimed".into())
+                })?),
+            },
+            "online_returned" => Input::OnlineGone { seconds: None },
+            "online_chat" => match (f.name, f.text) {
+                (Some(who), Some(text))
+                    if who.len() <= 100
+                        && text.len() <= 1000
+                        && !who.chars().chain(text.chars()).any(char::is_control) =>
+                {
+                    Input::OnlineChat {
+                        name: who.to_string(),
+                        text: text.to_string(),
+                    }
+                }
+                _ => {
+                    return Err(bad(
+                        "input `online_chat` needs a `name` (at most 100 bytes) and a `text` \
+                         (at most 1000), without control characters"
+                            .to_string(),
+                    ));
+                }
+            },
             other => {
                 return Err(InputError::Unknown(
                     crate::text::quote::short(other).to_string(),
@@ -925,6 +976,12 @@ impl Input {
             Input::OnlineClock { white_ms, black_ms } => {
                 format!(r#","white_ms":{white_ms},"black_ms":{black_ms}"#)
             }
+            Input::OnlineGone { seconds: Some(n) } => format!(r#","seconds":{n}"#),
+            Input::OnlineChat { name, text } => format!(
+                r#","name":{},"text":{}"#,
+                serde_json::to_string(name).unwrap_or_default(),
+                serde_json::to_string(text).unwrap_or_default()
+            ),
             Input::OnlineEnd { status, winner } => {
                 let winner = winner.map(|c| {
                     format!(
@@ -1032,6 +1089,9 @@ impl Input {
                 menu: s("menu"),
                 game: None,
                 status: None,
+                seconds: None,
+                name: None,
+                text: None,
             },
         )
     }
@@ -1177,6 +1237,13 @@ mod tests {
             },
             Input::OnlineLost,
             Input::OnlineBack,
+            Input::OnlineTakeback,
+            Input::OnlineGone { seconds: Some(30) },
+            Input::OnlineGone { seconds: None },
+            Input::OnlineChat {
+                name: "Bert".into(),
+                text: "gut gespielt \"!\"".into(),
+            },
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

@@ -174,6 +174,9 @@ pub enum Action {
     Adjust,
     DrawOffer,
     DrawClaim,
+    /// The player claims that the opponent's flag fell (A4d); online, that
+    /// the opponent who left has lost.
+    FlagClaim,
     Resign,
     /// The opponent's (sighted player's) clock button.
     Clock,
@@ -240,7 +243,7 @@ impl Action {
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, menu, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, menu, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -251,6 +254,7 @@ impl Action {
             "adjust" => Action::Adjust,
             "draw_offer" => Action::DrawOffer,
             "draw_claim" => Action::DrawClaim,
+            "flag_claim" => Action::FlagClaim,
             "resign" => Action::Resign,
             "clock" => Action::Clock,
             "own_clock" => Action::OwnClock,
@@ -386,6 +390,7 @@ impl Keypad {
             Action::Adjust => Input::Adjust,
             Action::DrawOffer => Input::DrawOffer(self.player),
             Action::DrawClaim => Input::DrawClaim(self.player),
+            Action::FlagClaim => Input::FlagClaim(self.player),
             Action::Resign => Input::Resign(self.player),
             Action::Clock => Input::Clock(!self.player),
             Action::OwnClock => Input::Clock(self.player),

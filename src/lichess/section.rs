@@ -71,7 +71,7 @@ pub struct LichessConfig {
     pub level: u8,
     /// The colour asked for in a challenge or against the AI.
     pub color: AskedColor,
-    /// The opponent's chat messages are read out.
+    /// The players' chat messages are read out.
     pub chat: bool,
 }
 

@@ -478,6 +478,15 @@ impl MirrorState {
             Event::Online { connection, say } => {
                 self.status = status(connection, say, Vec::new());
             }
+            Event::OnlineOffer { say, .. } => self.status = status("online_offer", say, Vec::new()),
+            Event::OnlineOpponent { say, .. } => {
+                self.status = status("online_opponent", say, Vec::new());
+            }
+            Event::OnlineRequest { say, .. } => {
+                self.status = status("online_request", say, Vec::new());
+            }
+            // The blind player's chat is his own.
+            Event::OnlineChat { .. } => {}
             Event::Replicate { .. }
             | Event::Replicated { .. }
             | Event::Announced { .. }

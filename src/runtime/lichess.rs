@@ -79,6 +79,8 @@ struct GameLink {
     sent: BTreeSet<u32>,
     /// Whether the server still plays the game.
     under_way: bool,
+    /// The opponent's takeback request stands (told once).
+    takeback_asked: bool,
 }
 
 /// What the seat posts.
@@ -87,6 +89,9 @@ enum Post {
     Move { id: String, ply: u32, uci: String },
     Draw { id: String },
     Resign { id: String },
+    Takeback { id: String },
+    ClaimVictory { id: String },
+    Abort { id: String },
     Accept { challenge: String },
 }
 
@@ -104,6 +109,9 @@ impl LichessSeat {
                     Post::Move { id, uci, .. } => poster.play(id, uci),
                     Post::Draw { id } => poster.draw(id, true),
                     Post::Resign { id } => poster.resign(id),
+                    Post::Takeback { id } => poster.takeback(id, true),
+                    Post::ClaimVictory { id } => poster.claim_victory(id),
+                    Post::Abort { id } => poster.abort(id),
                     Post::Accept { challenge } => poster.accept(challenge),
                 };
                 if done.send((post, result)).is_err() {
@@ -164,10 +172,20 @@ impl LichessSeat {
             LinkReport::Line(line) if of_game => match stream::game_line(&line) {
                 Ok(Some(GameLine::Full(full))) => self.full(t, &full, keeper, events, notes),
                 Ok(Some(GameLine::State(state))) => self.state(t, &state, keeper, events, notes),
-                Ok(Some(GameLine::OpponentGone { gone, .. })) => notes.push(format!(
-                    "lichess: the opponent {}",
-                    if gone { "left the game" } else { "is back" }
-                )),
+                Ok(Some(GameLine::OpponentGone {
+                    gone,
+                    claim_win_in_seconds,
+                })) => {
+                    let seconds = gone.then(|| claim_win_in_seconds.unwrap_or(0));
+                    keeper.input(t, Input::OnlineGone { seconds }, events);
+                }
+                Ok(Some(GameLine::Chat(chat))) if self.config.chat && chat.room == "player" => {
+                    let input = Input::OnlineChat {
+                        name: printable(&chat.username, 100),
+                        text: printable(&chat.text, 1000),
+                    };
+                    keeper.input(t, input, events);
+                }
                 Ok(_) => {}
                 Err(e) => notes.push(format!("lichess: a game line passed over: {e}")),
             },
@@ -226,6 +244,7 @@ impl LichessSeat {
             server_moves: Vec::new(),
             sent: BTreeSet::new(),
             under_way: true,
+            takeback_asked: false,
         });
     }
 
@@ -319,7 +338,14 @@ impl LichessSeat {
         let theirs: Vec<String> = state.moves().map(str::to_string).collect();
         let ours = played(keeper.controller());
         let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
-        if common < ours.len() && common < theirs.len() {
+        if theirs.len() < g.server_moves.len() && common == theirs.len() && ours.len() > common {
+            // Moves the server had are gone from it: taken back there.
+            notes.push(format!(
+                "lichess: moves taken back on the server; the game goes back to ply {common}"
+            ));
+            keeper.input(t, Input::Retrace(common as u32), events);
+            g.sent.clear();
+        } else if common < ours.len() && common < theirs.len() {
             notes.push(format!(
                 "lichess: the server's game differs from ply {}; taken back to it",
                 common + 1
@@ -366,6 +392,14 @@ impl LichessSeat {
             if offered && keeper.controller().game().draw_offer() != Some(!mine) {
                 keeper.input(t, Input::DrawOffer(!mine), events);
             }
+            let asks = match !mine {
+                Color::White => state.wtakeback,
+                Color::Black => state.btakeback,
+            };
+            if asks && !g.takeback_asked {
+                keeper.input(t, Input::OnlineTakeback, events);
+            }
+            g.takeback_asked = asks;
         }
         if !state.under_way() {
             keeper.input(
@@ -396,6 +430,7 @@ impl LichessSeat {
                     server_moves: Vec::new(),
                     sent: BTreeSet::new(),
                     under_way: true,
+                    takeback_asked: false,
                 });
             }
             return;
@@ -506,11 +541,32 @@ impl LichessSeat {
                 } if c.game().ending().and_then(|e| e.by) == Some(mine) => {
                     Post::Resign { id: g.id.clone() }
                 }
+                Event::OnlineRequest { request, .. } => {
+                    let id = g.id.clone();
+                    match *request {
+                        "takeback" => Post::Takeback { id },
+                        "claim_victory" => Post::ClaimVictory { id },
+                        _ => Post::Abort { id },
+                    }
+                }
                 _ => continue,
             };
             let _ = self.posts.send(post);
         }
     }
+}
+
+/// A text from the server as the game may keep it: control characters
+/// made spaces, at most `most` bytes.
+fn printable(text: &str, most: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().map(|c| if c.is_control() { ' ' } else { c }) {
+        if out.len() + c.len_utf8() > most {
+            break;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The game's moves in UCI, as lichess writes them.

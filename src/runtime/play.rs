@@ -126,6 +126,7 @@ pub fn play(
         applied: keeper.controller().settings().preferences.clone(),
         engine: engine_of(config, keeper.controller()),
         lichess,
+        keys_for: None,
         keeper,
         events,
         trouble: Trouble::default(),
@@ -273,6 +274,8 @@ struct Session<'a> {
     engine: Option<crate::runtime::engine::EngineTurns>,
     /// The opponent's seat on lichess, when he plays there.
     lichess: Option<crate::runtime::lichess::LichessSeat>,
+    /// The colour the keys were given for an online game.
+    keys_for: Option<shakmaty::Color>,
     /// What the player hears when the engine is in trouble.
     opponent: crate::announce::vocabulary::OpponentWords,
     faces: Faces,
@@ -303,8 +306,15 @@ impl Session<'_> {
     /// began with other castling rules (the arbiter set up a Chess960
     /// position) gets an engine told them.
     fn follow_choices(&mut self, station: &mut Station, out: &mut dyn Write) -> Result<()> {
-        // Compared in place: the scan loop allocates nothing for it.
+        // An online game's colour is the server's: the keys are its.
         let c = self.keeper.controller();
+        if let Some(online) = c.online()
+            && self.keys_for != Some(online.color)
+        {
+            station.set_player(online.color);
+            self.keys_for = Some(online.color);
+        }
+        // Compared in place: the scan loop allocates nothing for it.
         let chess960 = c.game().castling_mode() == shakmaty::CastlingMode::Chess960;
         if c.settings().preferences == self.applied && chess960 == self.chess960 {
             return Ok(());

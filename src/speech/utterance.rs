@@ -239,7 +239,12 @@ impl Utterance {
             Event::Diverged { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::Retraced { .. } | Event::Adjourned { .. } => (Kind::Game, None, None),
             Event::Refused { .. } => (Kind::Game, Some(Earcon::Illegal), None),
-            Event::OnlineGame { .. } | Event::Online { .. } => (Kind::Game, None, None),
+            Event::OnlineGame { .. }
+            | Event::Online { .. }
+            | Event::OnlineOffer { .. }
+            | Event::OnlineOpponent { .. } => (Kind::Game, None, None),
+            Event::OnlineRequest { .. } => (Kind::Answer, None, None),
+            Event::OnlineChat { .. } => (Kind::Notice, None, None),
         };
         let earcon = earcon.filter(|&e| delivery.earcons.on(e));
         let text = stamped.event.spoken().unwrap_or_default().to_string();

@@ -106,6 +106,11 @@ struct Line<'a> {
     game: Option<crate::core::online::OnlineGame>,
     #[serde(borrow)]
     status: Option<Cow<'a, str>>,
+    seconds: Option<u32>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -164,6 +169,9 @@ fn input(line: &Line) -> Result<Input, String> {
             menu: line.menu.as_deref(),
             game: line.game.as_ref(),
             status: line.status.as_deref(),
+            seconds: line.seconds,
+            name: line.name.as_deref(),
+            text: line.text.as_deref(),
         },
     )
     .map_err(|e| e.to_string())

@@ -55,9 +55,13 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
 {"t":30,"input":"online_lost"}
 {"t":40,"input":"online_back"}
 {"t":50,"input":"online_end","status":"outoftime","color":"white"}
-{"t":60,"input":"online_end","status":"aborted"}"#;
+{"t":60,"input":"online_end","status":"aborted"}
+{"t":70,"input":"online_takeback"}
+{"t":80,"input":"online_gone","seconds":30}
+{"t":90,"input":"online_returned"}
+{"t":99,"input":"online_chat","name":"Bert","text":"Viel Glück \"!\""}"#;
     let entries = read(text.as_bytes(), "x").expect("valid");
-    assert_eq!(entries.len(), 7);
+    assert_eq!(entries.len(), 11);
     for e in &entries {
         let again = write_line(e.t, &e.reading);
         let back = parse_line(&again, e.line == 1, 0)
@@ -75,6 +79,8 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
             "needs both `white_ms` and `black_ms`",
         ),
         (r#"{"t":1,"input":"online_game"}"#, "needs a `game`"),
+        (r#"{"t":1,"input":"online_chat","name":"a"}"#, "needs a `name`"),
+        (r#"{"t":1,"input":"online_gone"}"#, "needs `seconds`"),
         (
             r#"{"t":1,"input":"online_game","game":{"id":"x","site":"s","color":"red","white":{"name":"a"},"black":{"name":"b"}}}"#,
             "must be \"white\" or \"black\"",

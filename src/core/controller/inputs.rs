@@ -9,6 +9,11 @@ impl Controller {
     /// A button, keypad or console action at `t`.
     pub fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
         self.advance(t, out);
+        // Online, some of the player's inputs are requests to the server.
+        if self.online.is_some() && self.online_request(t, &input, out) {
+            self.recompute_deadline();
+            return;
+        }
         match input {
             Input::Promote(role) => {
                 for i in 0..self.boards.len() {
@@ -132,6 +137,9 @@ impl Controller {
             Input::OnlineEnd { status, winner } => self.online_end(t, &status, winner, out),
             Input::OnlineLost => self.online_link(t, false, out),
             Input::OnlineBack => self.online_link(t, true, out),
+            Input::OnlineTakeback => self.online_takeback(t, out),
+            Input::OnlineGone { seconds } => self.online_gone(t, seconds, out),
+            Input::OnlineChat { name, text } => self.online_chat(t, name, text, out),
             // The blind player's board, whose sensors `play` watches.
             Input::BoardLost => {
                 if let Some(b) = self.boards.first_mut() {
@@ -462,6 +470,9 @@ impl Controller {
     /// stop unless told to run on (`hold` false), and what happened while
     /// pegboard was off is judged as after an outage.
     fn restarted(&mut self, t: u64, hold: bool, out: &mut Vec<Stamped>) {
+        // Online, the server's clock ran on meanwhile: its next reading
+        // sets pegboard's, which is not held.
+        let hold = hold && self.online.is_none();
         let ply = self.game.ply();
         if ply > self.announced {
             self.announce(t, ply, out);

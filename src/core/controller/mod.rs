@@ -91,6 +91,8 @@ pub struct Controller {
     /// The server's last clock reading (the ply it counts, White's and
     /// Black's times), until the moves it counts are pressed here.
     server_clock: Option<(u32, u64, u64)>,
+    /// The online opponent left the game (and has not come back).
+    opponent_gone: bool,
 }
 
 /// A relayed move that can still be taken back (the assistant relayed a
@@ -168,6 +170,7 @@ impl Controller {
             menu: super::menu::Menu::default(),
             online: None,
             server_clock: None,
+            opponent_gone: false,
         }
     }
 

@@ -8,7 +8,8 @@ use shakmaty::Color;
 use super::Controller;
 use crate::announce::phrases::OnlineNotice;
 use crate::core::clock::IncrementTiming;
-use crate::core::event::{ClockCause, Event, Stamped};
+use crate::core::event::{ClockCause, Event, Side, Stamped};
+use crate::core::input::Input;
 use crate::core::game::Ending;
 use crate::core::online::{Finish, OnlineGame};
 use crate::core::settings::ClockStart;
@@ -147,6 +148,94 @@ impl Controller {
                 connection,
                 say: self.words.online_notice(notice),
             },
+        });
+    }
+}
+
+impl Controller {
+    /// The player's inputs that, online, ask the server: a takeback (his
+    /// `takeback` key: asked, or the opponent's request agreed to), the win
+    /// claimed when the opponent left (his flag claim), and a resignation
+    /// before both have moved (lichess aborts such a game). True if `input`
+    /// was one of them; the game waits for the server's answer.
+    pub(super) fn online_request(&mut self, t: u64, input: &Input, out: &mut Vec<Stamped>) -> bool {
+        let Some(mine) = self.online.as_ref().map(|o| o.color) else {
+            return false;
+        };
+        if self.game.is_over() {
+            return false;
+        }
+        let (request, notice) = match input {
+            Input::PracticeTakeBack if self.game.ply() > 0 => {
+                ("takeback", OnlineNotice::TakebackAsked)
+            }
+            Input::FlagClaim(c) if *c == mine && self.opponent_gone => {
+                ("claim_victory", OnlineNotice::Claim)
+            }
+            Input::FlagClaim(c) if *c == mine => {
+                let say = self.words.online_notice(OnlineNotice::ClaimNotYet);
+                self.say(t, say, out);
+                return true;
+            }
+            Input::Resign(c) if *c == mine && self.game.ply() < 2 => {
+                ("abort", OnlineNotice::AbortAsked)
+            }
+            _ => return false,
+        };
+        out.push(Stamped {
+            t,
+            event: Event::OnlineRequest {
+                request,
+                say: self.words.online_notice(notice),
+            },
+        });
+        true
+    }
+
+    /// The opponent asks to take back his last move: the player hears it
+    /// (his `takeback` key agrees).
+    pub(super) fn online_takeback(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        let Some(mine) = self.online.as_ref().map(|o| o.color) else {
+            return;
+        };
+        out.push(Stamped {
+            t,
+            event: Event::OnlineOffer {
+                offer: "takeback",
+                color: Side(!mine),
+                say: self.words.online_takeback(!mine),
+            },
+        });
+    }
+
+    /// The opponent left (the win claimable in `seconds`), or is back.
+    pub(super) fn online_gone(&mut self, t: u64, seconds: Option<u32>, out: &mut Vec<Stamped>) {
+        let Some(mine) = self.online.as_ref().map(|o| o.color) else {
+            return;
+        };
+        if self.game.is_over() {
+            return;
+        }
+        self.opponent_gone = seconds.is_some();
+        out.push(Stamped {
+            t,
+            event: Event::OnlineOpponent {
+                gone: seconds.is_some(),
+                seconds,
+                say: self.words.online_opponent(!mine, seconds),
+            },
+        });
+    }
+
+    /// A chat message: read out.
+    pub(super) fn online_chat(&mut self, t: u64, name: String, text: String, out: &mut Vec<Stamped>) {
+        if self.online.is_none() {
+            return;
+        }
+        let say = self.words.online_chat(&name, &text);
+        out.push(Stamped {
+            t,
+            event: Event::OnlineChat { name, text, say },
         });
     }
 }
