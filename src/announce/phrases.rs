@@ -907,7 +907,10 @@ impl Phrasebook {
 
     /// The online opponent (`color`) asks to take back his last move.
     pub fn online_takeback(&self, color: Color) -> String {
-        fill(&self.words.online.takeback_offer, &[("color", self.color(color))])
+        fill(
+            &self.words.online.takeback_offer,
+            &[("color", self.color(color))],
+        )
     }
 
     /// The online opponent (`color`) left, the win claimable in `seconds`

@@ -153,10 +153,15 @@ pub enum Input {
     OnlineTakeback,
     /// The opponent left the game; the win can be claimed in `seconds`
     /// (none: he is back).
-    OnlineGone { seconds: Option<u32> },
+    OnlineGone {
+        seconds: Option<u32>,
+    },
     /// A chat message from the opponent (or another player of the game's
     /// chat): his name and text.
-    OnlineChat { name: String, text: String },
+    OnlineChat {
+        name: String,
+        text: String,
+    },
 }
 
 /// A step in the spoken menu.

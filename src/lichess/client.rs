@@ -170,11 +170,12 @@ impl Client {
             .map_err(Client::transport)
     }
 
-    /// A post whose answer is `{"ok":true}` or the like: `Ok` on 200.
+    /// A post whose answer is `{"ok":true}` or the like: `Ok` on a 2xx.
     pub fn post(&self, path: &str, form: &[(&str, &str)]) -> Result<(), ApiError> {
         let response = self.send(path, form, Some(ANSWER_WITHIN))?;
         let status = response.status().as_u16();
-        if status == 200 {
+        // 200, or 201 for a game created (against the AI).
+        if (200..300).contains(&status) {
             return Ok(());
         }
         let text = response.into_body().read_to_string().unwrap_or_default();

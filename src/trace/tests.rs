@@ -79,7 +79,10 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
             "needs both `white_ms` and `black_ms`",
         ),
         (r#"{"t":1,"input":"online_game"}"#, "needs a `game`"),
-        (r#"{"t":1,"input":"online_chat","name":"a"}"#, "needs a `name`"),
+        (
+            r#"{"t":1,"input":"online_chat","name":"a"}"#,
+            "needs a `name`",
+        ),
         (r#"{"t":1,"input":"online_gone"}"#, "needs `seconds`"),
         (
             r#"{"t":1,"input":"online_game","game":{"id":"x","site":"s","color":"red","white":{"name":"a"},"black":{"name":"b"}}}"#,

@@ -9,15 +9,26 @@
 //!   `keep_alive`.
 //! - `POST /api/board/seek` (form `time`, `increment`, `rated`, …): held
 //!   open until the opponent is found, then the game starts.
+//! - `POST /api/challenge/ai` (form `level`, `clock.limit`, …): the game
+//!   against the AI starts at once; `POST /api/challenge/{username}`: the
+//!   player challenged accepts a moment later; `POST
+//!   /api/challenge/{id}/accept`: a challenge to the account
+//!   ([`Lichess::challenge_from`]) accepted.
 //! - `GET /api/board/game/stream/{id}`: `gameFull`, then a `gameState` at
-//!   each move, offer or end; closed when the game is over.
+//!   each move, offer or end, and the chat lines and the opponent leaving
+//!   and coming back as the script says; closed when the game is over.
 //! - `POST /api/board/game/{id}/move/{uci}`, `…/draw/{yes|no}`,
 //!   `…/takeback/{yes|no}`, `…/resign`, `…/abort`, `…/claim-victory`.
 //! - Faults on request: the next answers can be given status codes (a
 //!   429, a 500) instead.
 //!
 //! The opponent plays the moves of a script, each after its delay, on a
-//! thread of its own, and resigns when it has none left; the clocks run as lichess's do: the side to move's
+//! thread of its own, and resigns when it has none left. A script entry
+//! beginning with `@` is an act, done when due whoever is to move:
+//! `@draw` (offers a draw, or accepts the account's), `@takeback` (asks to
+//! take back his last move, or agrees to the account's request), `@gone`
+//! and `@back` (leaves the game, claimable at once, and comes back),
+//! `@chat:TEXT`, `@resign`; the clocks run as lichess's do: the side to move's
 //! time goes down by the time it took, and the increment is added after
 //! its move.
 
@@ -61,6 +72,9 @@ pub struct Game {
     pub script: VecDeque<(String, Duration)>,
     /// An AI opponent's level, or none for a person.
     pub ai: Option<u8>,
+    /// Lines the game's stream sends before its next state (chat, the
+    /// opponent gone).
+    pub lines: VecDeque<String>,
 }
 
 impl Game {
@@ -180,6 +194,40 @@ impl Game {
         true
     }
 
+    /// Takes back `color`'s last move (and the move after it, if any).
+    fn undo(&mut self, color: Color) {
+        let start_turn = Color::White;
+        loop {
+            let Some(last) = self.moves.len().checked_sub(1) else {
+                break;
+            };
+            // The mover of the last move: White moved the odd plies.
+            let mover = if last % 2 == 0 {
+                start_turn
+            } else {
+                !start_turn
+            };
+            self.moves.pop();
+            if mover == color {
+                break;
+            }
+        }
+        let mut pos = Chess::default();
+        for m in &self.moves {
+            if let Ok(m) = m
+                .parse::<UciMove>()
+                .map_err(|_| ())
+                .and_then(|u| u.to_move(&pos).map_err(|_| ()))
+            {
+                pos.play_unchecked(m);
+            }
+        }
+        self.position = pos;
+        self.since = Instant::now();
+        self.takeback = None;
+        self.draw = None;
+    }
+
     fn end(&mut self, status: &str, winner: Option<Color>) {
         self.status = status.into();
         self.winner = winner;
@@ -215,6 +263,9 @@ pub struct State {
     pub silent: bool,
     /// The script the next game's opponent plays.
     pub script: VecDeque<(String, Duration)>,
+    /// Challenges to the account not yet answered: their clock and the
+    /// challenger's colour.
+    pub challenges: BTreeMap<String, (u64, u64, String)>,
     /// The number of the last game made.
     next_id: u32,
     stopping: bool,
@@ -352,7 +403,11 @@ impl Lichess {
             }
         }
         for (i, (schema, json)) in st.sent.iter().enumerate() {
-            ts.push_str(&format!("const s{i}: S[\"{schema}\"] = {json};\n"));
+            if schema.starts_with("paths[") {
+                ts.push_str(&format!("const s{i}: {schema} = {json};\n"));
+            } else {
+                ts.push_str(&format!("const s{i}: S[\"{schema}\"] = {json};\n"));
+            }
         }
         drop(st);
         let dir = std::env::temp_dir().join(format!(
@@ -416,7 +471,24 @@ fn opponent(shared: &Shared) {
         }
         let mut moved = false;
         for game in st.games.values_mut() {
-            if game.status != "started" || game.position.turn() == game.mine {
+            if game.status != "started" {
+                continue;
+            }
+            let act = game
+                .script
+                .front()
+                .filter(|(what, delay)| what.starts_with('@') && game.since.elapsed() >= *delay)
+                .map(|(what, _)| what.clone());
+            if let Some(act) = act {
+                game.script.pop_front();
+                act_out(game, &act);
+                game.states += 1;
+                moved = true;
+                continue;
+            }
+            if game.position.turn() == game.mine
+                || game.script.front().is_some_and(|(w, _)| w.starts_with('@'))
+            {
                 continue;
             }
             let due = game
@@ -439,6 +511,34 @@ fn opponent(shared: &Shared) {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// The opponent's act (a script entry beginning with `@`).
+fn act_out(game: &mut Game, act: &str) {
+    let them = !game.mine;
+    let side = |c: Color| if c == Color::White { "white" } else { "black" };
+    match act {
+        "@draw" if game.draw == Some(game.mine) => game.end("draw", None),
+        "@draw" => game.draw = Some(them),
+        "@takeback" if game.takeback == Some(game.mine) => game.undo(game.mine),
+        "@takeback" => game.takeback = Some(them),
+        "@gone" => game
+            .lines
+            .push_back(r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":0}"#.into()),
+        "@back" => game
+            .lines
+            .push_back(r#"{"type":"opponentGone","gone":false}"#.into()),
+        "@resign" => game.end("resign", Some(game.mine)),
+        _ => {
+            if let Some(text) = act.strip_prefix("@chat:") {
+                game.lines.push_back(format!(
+                    r#"{{"type":"chatLine","room":"player","username":"Bert","text":{}}}"#,
+                    serde_json::Value::String(text.into())
+                ));
+            }
+        }
+    }
+    let _ = side;
 }
 
 /// A request: its method, path, headers and body.
@@ -493,6 +593,8 @@ fn schema_of(json: &str, status: u16) -> &'static str {
         (Some("gameFinish"), _) => "GameFinishEvent",
         (Some("chatLine"), _) => "ChatLineEvent",
         (Some("opponentGone"), _) => "OpponentGoneEvent",
+        (Some("challenge"), _) => "ChallengeEvent",
+        (None, 200) if json.contains("\"challenger\"") => "ChallengeJson",
         (_, 200) => "Ok",
         (_, 404) => "NotFound",
         _ => "Error",
@@ -508,10 +610,23 @@ fn keep(shared: &Shared, json: &str, status: u16) {
         .push((schema_of(json, status).to_string(), json.to_string()));
 }
 
+/// Keeps `json` as standing for `schema` (a schema's name, or a type of
+/// the description's `paths`).
+fn keep_as(shared: &Shared, json: &str, schema: &str) {
+    lock(shared)
+        .sent
+        .push((schema.to_string(), json.to_string()));
+}
+
 fn answer(shared: &Shared, stream: &mut TcpStream, status: u16, body: &str) {
     keep(shared, body, status);
+    write_answer(stream, status, body);
+}
+
+fn write_answer(stream: &mut TcpStream, status: u16, body: &str) {
     let reason = match status {
         200 => "OK",
+        201 => "Created",
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
@@ -590,6 +705,11 @@ fn serve(shared: &Shared, stream: TcpStream) {
     match (req.method.as_str(), segments.as_slice()) {
         ("GET", ["api", "stream", "event"]) => event_stream(shared, &mut write),
         ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body),
+        ("POST", ["api", "challenge", "ai"]) => challenge_ai(shared, &mut write, &req.body),
+        ("POST", ["api", "challenge", id, "accept"]) => accept(shared, &mut write, id),
+        ("POST", ["api", "challenge", username]) => {
+            challenge(shared, &mut write, username, &req.body)
+        }
         ("GET", ["api", "board", "game", "stream", id]) => game_stream(shared, &mut write, id),
         ("POST", ["api", "board", "game", id, action @ ..]) => {
             let (code, body) = game_action(&mut lock(shared), id, action);
@@ -615,6 +735,9 @@ fn template(segments: &[&str]) -> String {
         ["api", "board", "game", _, action] => {
             vec![format!("api/board/game/{{gameId}}/{action}")]
         }
+        ["api", "challenge", "ai"] => vec!["api/challenge/ai".into()],
+        ["api", "challenge", _, "accept"] => vec!["api/challenge/{challengeId}/accept".into()],
+        ["api", "challenge", _] => vec!["api/challenge/{username}".into()],
         other => other.iter().map(|s| s.to_string()).collect(),
     };
     format!("/{}", named.join("/"))
@@ -644,6 +767,7 @@ fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String) {
         ["draw", "yes"] if game.draw == Some(!me) => game.end("draw", None),
         ["draw", "yes"] => game.draw = Some(me),
         ["draw", "no"] => game.draw = None,
+        ["takeback", "yes"] if game.takeback == Some(!me) => game.undo(!me),
         ["takeback", "yes"] => game.takeback = Some(me),
         ["takeback", "no"] => game.takeback = None,
         ["resign"] => game.end("resign", Some(!me)),
@@ -712,25 +836,10 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
     }
 }
 
-/// A seek: held open, then the opponent is found and the game starts.
-fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
-    let minutes: u64 = form(body, "time")
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(15);
-    let increment: u64 = form(body, "increment")
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(10);
-    let mine = match form(body, "color").as_deref() {
-        Some("black") => Color::Black,
-        _ => Color::White,
-    };
-    if !stream_head(out) {
-        return;
-    }
-    // A moment in the lobby.
-    let _ = chunk(shared, out, "");
-    std::thread::sleep(Duration::from_millis(200));
-    let mut st = lock(shared);
+/// A new game of `minutes` + `increment` in which the account plays
+/// `mine`, against the AI at `ai` or a person; its `gameStart` goes on the
+/// event stream. Returns its id.
+fn start_game(st: &mut State, mine: Color, minutes: u64, increment: u64, ai: Option<u8>) -> String {
     st.next_id += 1;
     let id = format!("game{:04}", st.next_id);
     let script = std::mem::take(&mut st.script);
@@ -750,13 +859,148 @@ fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
         takeback: None,
         states: 0,
         script,
-        ai: None,
+        ai,
+        lines: VecDeque::new(),
     };
     st.events.push(game.start_json());
-    st.games.insert(id, game);
-    drop(st);
+    st.games.insert(id.clone(), game);
+    id
+}
+
+/// The colour a form's `color` gives the account (random: White).
+fn color_asked(body: &str, key: &str) -> Color {
+    match form(body, key).as_deref() {
+        Some("black") => Color::Black,
+        _ => Color::White,
+    }
+}
+
+/// A seek: held open, then the opponent is found and the game starts.
+fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
+    let minutes: u64 = form(body, "time")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(15);
+    let increment: u64 = form(body, "increment")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(10);
+    let mine = color_asked(body, "color");
+    if !stream_head(out) {
+        return;
+    }
+    // A moment in the lobby.
+    let _ = chunk(shared, out, "");
+    std::thread::sleep(Duration::from_millis(200));
+    start_game(&mut lock(shared), mine, minutes, increment, None);
     shared.changed.notify_all();
     end_stream(out);
+}
+
+/// A clock from a challenge's form: minutes and seconds a move.
+fn challenge_clock(body: &str) -> (u64, u64) {
+    let limit: u64 = form(body, "clock.limit")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(900);
+    let increment = form(body, "clock.increment")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(10);
+    (limit / 60, increment)
+}
+
+/// A game against the AI: started at once (201, the game).
+fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
+    let level: u8 = form(body, "level")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
+    let (minutes, increment) = challenge_clock(body);
+    let mine = color_asked(body, "color");
+    let id = start_game(&mut lock(shared), mine, minutes, increment, Some(level));
+    shared.changed.notify_all();
+    let side = if mine == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    let json = format!(
+        r#"{{"id":"{id}","variant":{{"key":"standard","name":"Standard","short":"Std"}},"speed":"rapid","perf":"rapid","rated":false,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turns":0,"source":"ai","status":{{"id":20,"name":"started"}},"createdAt":1764000000000,"player":"{side}","fullId":"{id}abcd"}}"#
+    );
+    keep_as(shared, &json, AI_GAME);
+    write_answer(out, 201, &json);
+}
+
+/// The description's answer to a game against the AI.
+const AI_GAME: &str =
+    r#"paths["/api/challenge/ai"]["post"]["responses"][201]["content"]["application/json"]"#;
+
+/// A challenge as lichess describes it (ChallengeJson): from `from` to
+/// `to`, at `minutes` + `increment`, the challenger's `color`.
+fn challenge_json(
+    id: &str,
+    (from, to): (&str, &str),
+    (minutes, increment): (u64, u64),
+    color: &str,
+) -> String {
+    let user = |name: &str| {
+        format!(
+            r#"{{"id":"{}","name":"{name}","rating":1702}}"#,
+            name.to_ascii_lowercase()
+        )
+    };
+    format!(
+        r#"{{"id":"{id}","url":"http://lichess.test/{id}","status":"created","challenger":{},"destUser":{},"variant":{{"key":"standard","name":"Standard","short":"Std"}},"rated":false,"speed":"rapid","timeControl":{{"type":"clock","limit":{},"increment":{increment},"show":"{minutes}+{increment}"}},"color":"{color}","perf":{{"icon":"R","name":"Rapid"}}}}"#,
+        user(from),
+        user(to),
+        minutes * 60
+    )
+}
+
+/// A challenge to `username`: he accepts a moment later and the game
+/// starts.
+fn challenge(shared: &Shared, out: &mut TcpStream, username: &str, body: &str) {
+    let clock = challenge_clock(body);
+    let color = form(body, "color").unwrap_or_else(|| "random".into());
+    let mine = color_asked(body, "color");
+    let json = challenge_json("chal0001", ("Anna", username), clock, &color);
+    answer(shared, out, 200, &json);
+    std::thread::sleep(Duration::from_millis(200));
+    start_game(&mut lock(shared), mine, clock.0, clock.1, None);
+    shared.changed.notify_all();
+}
+
+impl Lichess {
+    /// A challenge from `from` to the account, on the event stream, at
+    /// `minutes` + `increment`; `from` plays `color`. Returns its id.
+    pub fn challenge_from(&self, from: &str, minutes: u64, increment: u64, color: &str) -> String {
+        let mut st = self.state();
+        st.next_id += 1;
+        let id = format!("chal{:04}", st.next_id);
+        let json = challenge_json(&id, (from, "Anna"), (minutes, increment), color);
+        st.events
+            .push(format!(r#"{{"type":"challenge","challenge":{json}}}"#));
+        st.challenges
+            .insert(id.clone(), (minutes, increment, color.to_string()));
+        drop(st);
+        self.changed();
+        id
+    }
+}
+
+/// A challenge to the account accepted: the game starts.
+fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
+    let mut st = lock(shared);
+    let Some((minutes, increment, color)) = st.challenges.remove(id) else {
+        drop(st);
+        return answer(shared, out, 404, r#"{"error":"No such challenge"}"#);
+    };
+    // The account plays the colour the challenger did not take.
+    let mine = if color == "white" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    start_game(&mut st, mine, minutes, increment, None);
+    drop(st);
+    shared.changed.notify_all();
+    answer(shared, out, 200, r#"{"ok":true}"#);
 }
 
 /// A game's stream: the whole game, then a state at each change; closed
@@ -801,6 +1045,16 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
         }
         seen = game.states;
         over = game.status != "started";
+        let extra: Vec<String> = lock(shared)
+            .games
+            .get_mut(id)
+            .map(|g| g.lines.drain(..).collect())
+            .unwrap_or_default();
+        for line in extra {
+            if !chunk(shared, out, &line) {
+                return;
+            }
+        }
         let garbage: Vec<String> = lock(shared).garbage.drain(..).collect();
         for line in garbage {
             if write!(out, "{:x}\r\n{line}\n\r\n", line.len() + 1).is_err() {

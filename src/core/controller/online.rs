@@ -9,8 +9,8 @@ use super::Controller;
 use crate::announce::phrases::OnlineNotice;
 use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Side, Stamped};
-use crate::core::input::Input;
 use crate::core::game::Ending;
+use crate::core::input::Input;
 use crate::core::online::{Finish, OnlineGame};
 use crate::core::settings::ClockStart;
 
@@ -228,7 +228,13 @@ impl Controller {
     }
 
     /// A chat message: read out.
-    pub(super) fn online_chat(&mut self, t: u64, name: String, text: String, out: &mut Vec<Stamped>) {
+    pub(super) fn online_chat(
+        &mut self,
+        t: u64,
+        name: String,
+        text: String,
+        out: &mut Vec<Stamped>,
+    ) {
         if self.online.is_none() {
             return;
         }
