@@ -1,11 +1,15 @@
-//! Whole online games through `pegboard play` against the test lichess:
-//! the blind player's board is a simulated serial scanner (a socat pty),
-//! simulated hands make his moves (a real game's) and repeat the
-//! opponent's, which come from the server's script. Checked: every move
-//! sent once and announced, every opponent's move replicated, the server's
-//! game and the PGN (read by python-chess) the real game, pegboard's clocks
-//! the server's, every request as lichess's OpenAPI description has it,
-//! and the token nowhere but in its file.
+//! Online games through `pegboard play` against the test lichess: the
+//! blind player's board is a simulated serial scanner (a socat pty) with
+//! his keys on it; simulated hands make his moves (a real game's) and
+//! repeat the opponent's, which come from the server's script. Checked:
+//! every move sent once and announced, every opponent's move replicated,
+//! the server's game and the PGN (read by python-chess) the real game,
+//! pegboard's clocks the server's, every request as lichess's OpenAPI
+//! description has it, the token nowhere but in its file; a seek, a
+//! challenge sent, one accepted, the AI; draws, takebacks, resigning,
+//! aborting, the opponent gone and the win claimed, chat; the stream cut
+//! with a move made meanwhile, 500s and garbage, and pegboard killed and
+//! started again into the same game.
 
 mod common;
 
@@ -15,44 +19,65 @@ mod lichess;
 mod scanner;
 
 use std::io::BufRead;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crossbeam_channel::Receiver;
 use pegboard::record::pgn::read_games;
 use pegboard::sim::{Hands, Style};
 use pegboard::trace::Reading;
 use scanner::{Cable, Device};
 use serde_json::Value;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 const TOKEN: &str = "lip_PlayToken0123456789abc";
 
-/// The Opera Game (Morphy against the Duke and the Count, 1858): the
-/// blind player is Morphy.
-fn opera() -> Vec<Move> {
-    let path = format!(
-        "{}/tests/games/../../src/runtime/demo_game.pgn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let games = read_games(&std::fs::read(path).expect("the game")).expect("read");
+/// The keys on the scanner, by bit.
+const DRAW: u16 = 0;
+const TAKEBACK: u16 = 1;
+const CLAIM: u16 = 2;
+const RESIGN: u16 = 3;
+
+fn game_moves(pgn: &str, sans: &str) -> Vec<Move> {
+    let games = if pgn.is_empty() {
+        read_games(format!("[Event \"?\"]\n\n{sans} *\n").as_bytes())
+    } else {
+        read_games(&std::fs::read(pgn).expect("the game"))
+    }
+    .expect("read");
     pegboard::sim::moves_of(&games[0].record).expect("moves").2
 }
 
-/// The scanner's end of the cable: streams the board's occupancy as a
-/// scanner does (a frame every 20 ms) until told to stop.
+/// The Opera Game (Morphy against the Duke and the Count, 1858).
+fn opera() -> Vec<Move> {
+    game_moves(
+        &format!("{}/src/runtime/demo_game.pgn", env!("CARGO_MANIFEST_DIR")),
+        "",
+    )
+}
+
+fn uci(m: &Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// The scanner's end of the cable: streams the board's occupancy and the
+/// keys as a scanner does (a frame every 20 ms) until dropped.
 struct Scanner {
     occ: Arc<AtomicU64>,
+    keys: Arc<AtomicU16>,
     stop: Arc<AtomicBool>,
     _cable: Cable,
 }
 
 impl Scanner {
-    fn start(dir: &std::path::Path, start: Bitboard) -> Scanner {
+    fn start(dir: &Path) -> Scanner {
         let cable = Cable::plug(dir);
-        let occ = Arc::new(AtomicU64::new(start.0));
+        let occ = Arc::new(AtomicU64::new(Chess::default().board().occupied().0));
+        let keys = Arc::new(AtomicU16::new(0));
         let stop = Arc::new(AtomicBool::new(false));
-        let (o, s, d) = (occ.clone(), stop.clone(), dir.to_path_buf());
+        let (o, k, s, d) = (occ.clone(), keys.clone(), stop.clone(), dir.to_path_buf());
         std::thread::spawn(move || {
             let mut device = Device::open(&d);
             let mut seq: u16 = 0;
@@ -61,7 +86,7 @@ impl Scanner {
                 device.try_send(&pegboard::sensors::serial::protocol::Message::Scan {
                     seq,
                     occ: o.load(Ordering::Relaxed),
-                    buttons: 0,
+                    buttons: k.load(Ordering::Relaxed),
                 });
                 seq = seq.wrapping_add(1);
                 std::thread::sleep(Duration::from_millis(20));
@@ -69,13 +94,15 @@ impl Scanner {
         });
         Scanner {
             occ,
+            keys,
             stop,
             _cable: cable,
         }
     }
 
-    /// Plays the hands' scans in real time.
-    fn play(&self, hands: &mut Hands, from: usize) -> usize {
+    /// Plays the hands' scans from `from` on in real time; returns where
+    /// it stopped.
+    fn play(&self, hands: &Hands, from: usize) -> usize {
         let entries = hands.entries();
         let t0 = entries.get(from).map_or(0, |e| e.t);
         let began = Instant::now();
@@ -90,6 +117,14 @@ impl Scanner {
         }
         entries.len()
     }
+
+    /// A key pressed briefly.
+    fn press(&self, bit: u16) {
+        self.keys.fetch_or(1 << bit, Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(150));
+        self.keys.fetch_and(!(1 << bit), Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 impl Drop for Scanner {
@@ -98,94 +133,225 @@ impl Drop for Scanner {
     }
 }
 
-/// `play`'s events as they come, from a thread reading its output.
-fn events_of(
-    out: std::process::ChildStdout,
-) -> (
-    crossbeam_channel::Receiver<Value>,
-    Arc<std::sync::Mutex<String>>,
-) {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let printed = Arc::new(std::sync::Mutex::new(String::new()));
-    let all = printed.clone();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
-            if let Ok(mut p) = all.lock() {
-                p.push_str(&line);
-                p.push('\n');
-            }
-            if let Ok(v) = serde_json::from_str::<Value>(&line) {
-                let _ = tx.send(v);
-            }
-        }
-    });
-    (rx, printed)
+/// A table with the pegged board, `pegboard play` on it, and the test
+/// lichess: the blind player's hands, his keys, what play printed.
+struct Table {
+    dir: PathBuf,
+    server: lichess::Lichess,
+    scanner: Scanner,
+    config: PathBuf,
+    child: Option<common::Reaped>,
+    events: Option<Receiver<Value>>,
+    printed: Arc<Mutex<String>>,
+    seen: Vec<Value>,
+    hands: Hands,
+    played: usize,
+    pos: Chess,
 }
 
-/// Waits for the event `name` for which `ok` holds; every event seen on
-/// the way is kept in `seen`.
-fn wait_for(
-    events: &crossbeam_channel::Receiver<Value>,
-    seen: &mut Vec<Value>,
-    name: &str,
-    ok: impl Fn(&Value) -> bool,
-    printed: &std::sync::Mutex<String>,
-) -> Value {
-    let until = Instant::now() + Duration::from_secs(20);
-    loop {
-        let left = until.saturating_duration_since(Instant::now());
-        match events.recv_timeout(left) {
-            Ok(v) => {
-                seen.push(v.clone());
-                if v["event"] == name && ok(&v) {
-                    return v;
+impl Table {
+    /// The server with the opponent's `script`, the board, the token kept,
+    /// and `play` started with `lichess` as its `[lichess]` table.
+    fn open(name: &str, lichess: &str, script: Vec<(String, u64)>) -> Table {
+        let dir = common::empty_dir(name);
+        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+        server.state().script = script
+            .into_iter()
+            .map(|(s, ms)| (s, Duration::from_millis(ms)))
+            .collect();
+        let scanner = Scanner::start(&dir);
+        let config = dir.join("play.toml");
+        let keys: String = [(DRAW, "draw_offer"), (TAKEBACK, "takeback"), (CLAIM, "flag_claim"), (RESIGN, "resign")]
+            .iter()
+            .map(|(bit, action)| format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n"))
+            .collect();
+        std::fs::write(
+            &config,
+            format!(
+                "[game]\nwhite_moves_on = \"blind\"\nblack_moves_on = \"lichess\"\n\
+                 [lichess]\nserver = \"{}\"\n{lichess}\n[journal]\ndir = \"{}\"\n\
+                 [sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+                 [mirror]\nlisten = \"127.0.0.1:0\"\n[buttons]\nplayer = \"white\"\n{keys}",
+                server.url(),
+                dir.join("games").display(),
+                dir.join("host").display()
+            ),
+        )
+        .expect("config");
+        keep_token(&config);
+        let style = Style {
+            think: (100, 300),
+            hand: (120, 300),
+            scan_period: 20,
+            ..Style::default()
+        };
+        let mut table = Table {
+            hands: Hands::new(3, style, Chess::default().board().occupied()),
+            dir,
+            server,
+            scanner,
+            config,
+            child: None,
+            events: None,
+            printed: Arc::new(Mutex::new(String::new())),
+            seen: Vec::new(),
+            played: 0,
+            pos: Chess::default(),
+        };
+        table.start();
+        table
+    }
+
+    /// `play` started (again).
+    fn start(&mut self) {
+        let mut child = common::pegboard_command()
+            .args(["play", "--silent", "--events", "--seconds", "120", "--config"])
+            .arg(&self.config)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("play starts");
+        let out = child.stdout.take().expect("stdout");
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let all = self.printed.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                if let Ok(mut p) = all.lock() {
+                    p.push_str(&line);
+                    p.push('\n');
+                }
+                if let Ok(v) = serde_json::from_str::<Value>(&line) {
+                    let _ = tx.send(v);
                 }
             }
-            Err(_) => panic!(
-                "no {name} event came:\n{}",
-                printed.lock().map(|p| p.clone()).unwrap_or_default()
-            ),
+        });
+        self.child = Some(common::Reaped(child));
+        self.events = Some(rx);
+    }
+
+    fn printed(&self) -> String {
+        self.printed.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+
+    /// Waits for the event `name` for which `ok` holds.
+    fn wait_for(&mut self, name: &str, ok: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + Duration::from_secs(20);
+        let events = self.events.as_ref().expect("play runs");
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match events.recv_timeout(left) {
+                Ok(v) => {
+                    self.seen.push(v.clone());
+                    if v["event"] == name && ok(&v) {
+                        return v;
+                    }
+                }
+                Err(_) => panic!("no {name} event came:\n{}", self.printed()),
+            }
         }
+    }
+
+    /// The blind player's colour, from the game lichess started.
+    fn mine(&self) -> Color {
+        match self.seen.iter().find(|v| v["event"] == "online_game") {
+            Some(v) if v["game"]["color"] == "black" => Color::Black,
+            _ => Color::White,
+        }
+    }
+
+    /// The game's next move `m`: the blind player's made by his hands and
+    /// seen executed; the opponent's announced, then repeated by the hands
+    /// and seen replicated.
+    fn next(&mut self, m: Move) {
+        let ply = u64::from(self.pos.fullmoves().get() - 1) * 2
+            + u64::from(self.pos.turn() == Color::Black)
+            + 1;
+        let is_ply = move |v: &Value| v["ply"] == ply;
+        if self.pos.turn() == self.mine() {
+            self.hands.play(&self.pos, m, CastlingMode::Standard);
+            self.played = self.scanner.play(&self.hands, self.played);
+            self.wait_for("move", is_ply);
+        } else {
+            self.wait_for("move", is_ply);
+            self.hands.replicate(&self.pos, m, CastlingMode::Standard);
+            self.played = self.scanner.play(&self.hands, self.played);
+            self.wait_for("replicated", |_| true);
+        }
+        self.pos.play_unchecked(m);
+    }
+
+    /// The board set to `pos` at once (the pieces put back after a
+    /// takeback), and seen to match.
+    fn set_board(&mut self, pos: Chess) {
+        let occ = pos.board().occupied();
+        self.hands = Hands::new(4, Style::default(), occ);
+        self.played = 0;
+        self.scanner.occ.store(occ.0, Ordering::Relaxed);
+        self.pos = pos;
+    }
+
+    /// `play` stopped as systemd stops it; what it said is kept.
+    fn stop(&mut self) -> String {
+        if let Some(mut child) = self.child.take() {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &child.0.id().to_string()])
+                .status();
+            let _ = child.0.wait();
+        }
+        if let Some(events) = self.events.take() {
+            while let Ok(v) = events.recv_timeout(Duration::from_millis(300)) {
+                self.seen.push(v);
+            }
+        }
+        self.printed()
+    }
+
+    /// The events named `name` seen so far.
+    fn all(&self, name: &str) -> Vec<&Value> {
+        self.seen.iter().filter(|v| v["event"] == name).collect()
+    }
+
+    /// The newest game's PGN.
+    fn pgn(&self) -> (PathBuf, String) {
+        let mut pgns: Vec<PathBuf> = std::fs::read_dir(self.dir.join("games"))
+            .expect("the games")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        pgns.sort();
+        let path = pgns.pop().expect("a PGN");
+        let text = std::fs::read_to_string(&path).expect("read");
+        (path, text)
+    }
+
+    /// The requests the server was asked whose path holds `part`.
+    fn asked(&self, part: &str) -> Vec<(String, String)> {
+        self.server
+            .state()
+            .asked
+            .iter()
+            .filter(|(_, path, _)| path.contains(part))
+            .map(|(_, path, form)| (path.clone(), form.clone()))
+            .collect()
     }
 }
 
-#[test]
-fn a_whole_online_game_the_blind_players_moves_posted_the_opponents_replicated() {
-    let dir = common::empty_dir("lichess-play");
-    let moves = opera();
-    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
-    server.state().script = moves
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .map(|m| {
-            (
-                m.to_uci(CastlingMode::Standard).to_string(),
-                Duration::from_millis(150),
-            )
-        })
-        .collect();
-    let scanner = Scanner::start(&dir, Chess::default().board().occupied());
-    let games = dir.join("games");
-    let config = dir.join("play.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[game]\nwhite_moves_on = \"blind\"\nblack_moves_on = \"lichess\"\n\
-             [lichess]\nserver = \"{}\"\n[journal]\ndir = \"{}\"\n\
-             [sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n",
-            server.url(),
-            games.display(),
-            dir.join("host").display()
-        ),
-    )
-    .expect("config");
-    // The token, kept as the README says.
+impl Drop for Table {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The token kept as the README says: `pegboard lichess-token`.
+fn keep_token(config: &Path) {
     let mut keep = common::pegboard_command()
         .args(["lichess-token", "--config"])
-        .arg(&config)
+        .arg(config)
         .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .expect("lichess-token runs");
     std::io::Write::write_all(
@@ -194,115 +360,81 @@ fn a_whole_online_game_the_blind_players_moves_posted_the_opponents_replicated()
     )
     .expect("the token typed");
     assert!(keep.wait().expect("it ends").success());
+}
 
-    let mut child = common::pegboard_command()
+/// The opponent's moves of `moves` (the other colour's than `mine`), each
+/// `ms` after the move before.
+fn script_of(moves: &[Move], mine: Color, ms: u64) -> Vec<(String, u64)> {
+    let first = usize::from(mine == Color::White);
+    moves
+        .iter()
+        .skip(first)
+        .step_by(2)
+        .map(|m| (uci(m), ms))
+        .collect()
+}
+
+/// python-chess's reading of a PGN: its moves in UCI and its result.
+fn python_chess(pgn: &Path) -> String {
+    let read = std::process::Command::new("python3")
         .args([
-            "play",
-            "--silent",
-            "--events",
-            "--seconds",
-            "120",
-            "--config",
+            "-c",
+            "import chess.pgn,sys; g=chess.pgn.read_game(open(sys.argv[1])); \
+             print(' '.join(m.uci() for m in g.mainline_moves())); print(g.headers['Result'])",
         ])
-        .arg(&config)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("play starts");
-    let (events, printed) = events_of(child.stdout.take().expect("stdout"));
-    let mut child = common::Reaped(child);
-    let mut seen = Vec::new();
-    let started = wait_for(&events, &mut seen, "online_game", |_| true, &printed);
+        .arg(pgn)
+        .output()
+        .expect("python3 runs");
+    String::from_utf8_lossy(&read.stdout).trim().to_string()
+}
+
+#[test]
+fn play_on_lichess_a_whole_game_found_by_a_seek_every_move_sent_once_and_replicated() {
+    let moves = opera();
+    let mut table = Table::open("lichess-seek", "", script_of(&moves, Color::White, 150));
+    let started = table.wait_for("online_game", |_| true);
     assert_eq!(started["game"]["color"], "white");
     assert_eq!(started["game"]["black"]["name"], "Bert");
     assert_eq!(started["game"]["black"]["rating"], 1702);
     assert!(started["say"].as_str().is_some_and(|s| s.contains("Bert")));
-
-    let style = Style {
-        think: (100, 300),
-        hand: (120, 300),
-        scan_period: 20,
-        ..Style::default()
-    };
-    let mut hands = Hands::new(3, style, Chess::default().board().occupied());
-    let mut played = 0;
-    let mut pos = Chess::default();
-    for (i, &m) in moves.iter().enumerate() {
-        let ply = i as u64 + 1;
-        let is_ply = |v: &Value| v["ply"] == ply;
-        if pos.turn() == Color::White {
-            hands.play(&pos, m, CastlingMode::Standard);
-            played = scanner.play(&mut hands, played);
-            wait_for(&events, &mut seen, "move", is_ply, &printed);
-        } else {
-            // The opponent's move is announced; the hands repeat it.
-            wait_for(&events, &mut seen, "move", is_ply, &printed);
-            hands.replicate(&pos, m, CastlingMode::Standard);
-            played = scanner.play(&mut hands, played);
-            wait_for(&events, &mut seen, "replicated", |_| true, &printed);
-        }
-        pos.play_unchecked(m);
+    for &m in &moves {
+        table.next(m);
     }
-    let over = wait_for(&events, &mut seen, "game_over", |_| true, &printed);
+    let over = table.wait_for("game_over", |_| true);
     assert_eq!(over["result"], "1-0");
-    // The server's last state reaches pegboard (a clock set), then it stops.
+    // The server's last state reaches pegboard, then it stops.
     std::thread::sleep(Duration::from_millis(800));
-    let _ = std::process::Command::new("kill")
-        .args(["-TERM", &child.0.id().to_string()])
-        .status();
-    let _ = child.0.wait();
-    drop(scanner);
-    while let Ok(v) = events.recv_timeout(Duration::from_millis(200)) {
-        seen.push(v);
-    }
-    let printed = printed.lock().map(|p| p.clone()).unwrap_or_default();
+    let printed = table.stop();
 
     // The server's game is the real game; each of the blind player's moves
     // was sent once.
-    let st = server.state();
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    let st = table.server.state();
     let game = st.games.values().next().expect("a game on the server");
-    let ucis: Vec<String> = moves
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-        .collect();
     assert_eq!(game.moves, ucis, "{printed}");
     assert_eq!(game.status, "mate");
-    let posted: Vec<&String> = st
-        .requests
-        .iter()
-        .filter(|r| r.contains("/move/"))
-        .collect();
-    assert_eq!(
-        posted.len(),
-        ucis.len().div_ceil(2),
-        "each sent once: {posted:?}"
-    );
-    // Every move announced; every one of the opponent's replicated.
-    let announced = seen.iter().filter(|v| v["event"] == "announced").count();
-    assert_eq!(announced, ucis.len(), "{printed}");
-    let replicated = seen.iter().filter(|v| v["event"] == "replicated").count();
-    assert_eq!(replicated, ucis.len() / 2, "{printed}");
-    // pegboard's clock is the server's: each `set` the server's reading.
-    let sets: Vec<&Value> = seen
-        .iter()
-        .filter(|v| v["event"] == "clock" && v["cause"] == "set")
-        .collect();
-    assert!(sets.len() >= ucis.len() / 2, "{printed}");
-    // Each reading set is one the server sent, to the millisecond.
+    let posted: Vec<&String> = st.requests.iter().filter(|r| r.contains("/move/")).collect();
+    assert_eq!(posted.len(), ucis.len().div_ceil(2), "each sent once: {posted:?}");
+    // Each clock reading pegboard set is one the server sent, to the
+    // millisecond.
     let states: Vec<(u64, u64)> = st
         .sent
         .iter()
         .filter_map(|(_, json)| serde_json::from_str::<Value>(json).ok())
-        .map(|v| {
-            if v["type"] == "gameFull" {
-                v["state"].clone()
-            } else {
-                v
-            }
-        })
+        .map(|v| if v["type"] == "gameFull" { v["state"].clone() } else { v })
         .filter(|v| v["type"] == "gameState")
         .filter_map(|v| Some((v["wtime"].as_u64()?, v["btime"].as_u64()?)))
         .collect();
+    drop(st);
+    // Every move announced; every one of the opponent's replicated.
+    assert_eq!(table.all("announced").len(), ucis.len(), "{printed}");
+    assert_eq!(table.all("replicated").len(), ucis.len() / 2, "{printed}");
+    let sets: Vec<&Value> = table
+        .all("clock")
+        .into_iter()
+        .filter(|v| v["cause"] == "set")
+        .collect();
+    assert!(sets.len() >= ucis.len() / 2, "{printed}");
     for set in &sets {
         let (w, b) = (
             set["white"]["remaining_ms"].as_u64().unwrap_or(0),
@@ -311,46 +443,24 @@ fn a_whole_online_game_the_blind_players_moves_posted_the_opponents_replicated()
         assert!(states.contains(&(w, b)), "{w}/{b} not among {states:?}");
     }
     // Every request as lichess describes it.
-    drop(st);
-    assert_eq!(server.openapi_problems(), Vec::<String>::new());
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 
     // The PGN, as python-chess reads it: the game, its site and players.
-    let pgn = std::fs::read_dir(&games)
-        .expect("the games")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .expect("a PGN");
-    let text = std::fs::read_to_string(&pgn).expect("read");
+    let (pgn, text) = table.pgn();
     assert!(text.contains("[Site \"http://127.0.0.1"), "{text}");
-    assert!(
-        text.contains("[Black \"Bert\"]") && text.contains("[BlackElo \"1702\"]"),
-        "{text}"
-    );
+    assert!(text.contains("[Black \"Bert\"]") && text.contains("[BlackElo \"1702\"]"), "{text}");
     assert!(text.contains("[TimeControl \"900+10\"]"), "{text}");
-    let read = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import chess.pgn,sys; g=chess.pgn.read_game(open(sys.argv[1])); \
-             print(' '.join(m.uci() for m in g.mainline_moves())); print(g.headers['Result'])",
-        ])
-        .arg(&pgn)
-        .output()
-        .expect("python3 runs");
-    let said = String::from_utf8_lossy(&read.stdout);
-    assert_eq!(said.trim(), format!("{}\n1-0", ucis.join(" ")), "{text}");
+    assert_eq!(python_chess(&pgn), format!("{}\n1-0", ucis.join(" ")), "{text}");
 
     // The token is in its file only, 0600.
+    let games = table.dir.join("games");
     let token_file = games.join(pegboard::lichess::token::TOKEN_FILE);
     let mode = std::os::unix::fs::PermissionsExt::mode(
         &std::fs::metadata(&token_file).expect("kept").permissions(),
     );
     assert_eq!(mode & 0o777, 0o600);
     assert!(!printed.contains(TOKEN));
-    for entry in std::fs::read_dir(&games)
-        .expect("games")
-        .filter_map(Result::ok)
-    {
+    for entry in std::fs::read_dir(&games).expect("games").filter_map(Result::ok) {
         if entry.path() != token_file {
             let text = std::fs::read(entry.path()).unwrap_or_default();
             assert!(
@@ -360,5 +470,109 @@ fn a_whole_online_game_the_blind_players_moves_posted_the_opponents_replicated()
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_on_lichess_against_its_ai_as_black_to_a_mate() {
+    let moves = game_moves("", "1. f3 e5 2. g4 Qh4#");
+    let mut table = Table::open(
+        "lichess-ai",
+        "find = \"ai\"\nlevel = 3\ncolor = \"black\"\ntime = 5\nincrement = 3",
+        script_of(&moves, Color::Black, 150),
+    );
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["color"], "black");
+    assert_eq!(started["game"]["white"]["name"], "A.I. level 3");
+    // lichess's AI has no rating: none is said.
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    let unrated = words.game_unrated.split('{').next().unwrap_or_default().to_string();
+    assert!(started["say"].as_str().is_some_and(|s| s.starts_with(&unrated)), "{started}");
+    for &m in &moves {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!((&over["result"], &over["reason"]), (&"0-1".into(), &"checkmate".into()));
+    std::thread::sleep(Duration::from_millis(500));
+    table.stop();
+    let asked = table.asked("/api/challenge/ai");
+    assert_eq!(asked.len(), 1);
+    for field in ["level=3", "color=black", "clock.limit=300", "clock.increment=3"] {
+        assert!(asked[0].1.contains(field), "{field}: {asked:?}");
+    }
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    let (pgn, text) = table.pgn();
+    assert!(text.contains("[White \"A.I. level 3\"]") && text.contains("[BlackElo \"1650\"]"), "{text}");
+    assert!(!text.contains("WhiteElo"), "{text}");
+    assert_eq!(python_chess(&pgn), "f2f3 e7e5 g2g4 d8h4\n0-1");
+}
+
+#[test]
+fn play_on_lichess_a_challenge_sent_and_the_blind_players_draw_offer_accepted() {
+    let moves = game_moves("", "1. e4 Nc6 2. Nf3 Nf6");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@draw".into(), 3000));
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open(
+        "lichess-challenge",
+        "find = \"challenge\"\nopponent = \"Bert\"",
+        script,
+    );
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    table.scanner.press(DRAW);
+    let offered = table.wait_for("draw_offer", |_| true);
+    assert_eq!(offered["color"], "white");
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!((&over["result"], &over["reason"]), (&"1/2-1/2".into(), &"agreement".into()));
+    std::thread::sleep(Duration::from_millis(300));
+    table.stop();
+    let asked = table.asked("/api/challenge/");
+    assert_eq!(asked[0].0, "/api/challenge/{username}");
+    assert!(asked[0].1.contains("clock.limit=900"), "{asked:?}");
+    assert!(table.server.state().requests.iter().any(|r| r == "POST /api/challenge/Bert"));
+    assert_eq!(table.server.state().games.values().next().map(|g| g.status.clone()), Some("draw".into()));
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_challenge_accepted_and_the_opponents_draw_offer_taken() {
+    let moves = game_moves("", "1. e4 e5");
+    let mut script = script_of(&moves, Color::Black, 150);
+    script.push(("@draw".into(), 1500));
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open(
+        "lichess-accept",
+        "find = \"accept\"\nopponent = \"bert\"",
+        script,
+    );
+    // Once play listens on the event stream: a challenge from another
+    // player (not taken), then Bert's.
+    let until = Instant::now() + Duration::from_secs(10);
+    while !table.server.state().requests.iter().any(|r| r.contains("/api/stream/event")) {
+        assert!(Instant::now() < until, "play never opened the event stream");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    table.server.challenge_from("Carl", 15, 10, "white");
+    std::thread::sleep(Duration::from_millis(300));
+    let bert = table.server.challenge_from("Bert", 15, 10, "white");
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["color"], "black");
+    for &m in &moves {
+        table.next(m);
+    }
+    let offered = table.wait_for("draw_offer", |_| true);
+    assert_eq!(offered["color"], "white");
+    table.scanner.press(DRAW);
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!((&over["result"], &over["reason"]), (&"1/2-1/2".into(), &"agreement".into()));
+    std::thread::sleep(Duration::from_millis(300));
+    table.stop();
+    let accepted = table.asked("/accept");
+    assert_eq!(accepted.len(), 1, "Bert's only: {accepted:?}");
+    assert!(table.server.state().requests.iter().any(|r| r == &format!("POST /api/challenge/{bert}/accept")));
+    assert_eq!(table.server.state().games.values().next().map(|g| g.status.clone()), Some("draw".into()));
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }

@@ -65,6 +65,11 @@ pub(crate) struct LichessSeat {
     lost: bool,
     /// The token was refused: told once, nothing more asked.
     refused: bool,
+    /// No move posted before this instant (game time): the server did not
+    /// take the last one (no answer, a 5xx, a 429).
+    post_after: u64,
+    /// The instant of the turn, for `post`.
+    now: u64,
 }
 
 /// A game's stream, with what pegboard knows of the game on the server.
@@ -130,6 +135,8 @@ impl LichessSeat {
             posted,
             lost: false,
             refused: false,
+            post_after: 0,
+            now: 0,
         }
     }
 
@@ -154,6 +161,7 @@ impl LichessSeat {
         for (of_game, report) in links {
             self.report(t, of_game, report, keeper, events, notes);
         }
+        self.now = t;
         self.take_posted(notes);
         self.find(keeper.controller(), notes);
     }
@@ -485,18 +493,25 @@ impl LichessSeat {
     }
 
     /// The posts' answers: a move the server refused is logged; one not
-    /// delivered is posted again on the next turn.
+    /// delivered (no answer, a 5xx, a 429) is posted again a while later
+    /// (a minute after a 429, as lichess asks).
     fn take_posted(&mut self, notes: &mut Vec<String>) {
         for (post, result) in self.posted.try_iter() {
             let Err(e) = result else {
                 continue;
             };
             notes.push(format!("lichess: {post:?} failed: {e}"));
-            if let (Post::Move { id, ply, .. }, Some(g)) = (&post, &mut self.game)
+            let again = match &e {
+                ApiError::TooManyRequests => Some(self.timing.too_many),
+                ApiError::Transport(_) => Some(self.timing.first),
+                ApiError::Refused { status, .. } if *status >= 500 => Some(self.timing.first),
+                _ => None,
+            };
+            if let (Post::Move { id, ply, .. }, Some(g), Some(wait)) = (&post, &mut self.game, again)
                 && g.id == *id
-                && !matches!(e, ApiError::Refused { .. })
             {
                 g.sent.remove(ply);
+                self.post_after = self.now + wait.as_millis() as u64;
             }
         }
     }
@@ -513,7 +528,13 @@ impl LichessSeat {
         }
         let mine = online.color;
         let moves = c.game().moves();
-        for ply in g.server_moves.len() + 1..=moves.len() {
+        // Moves wait a while after one the server did not take.
+        let first = if self.now < self.post_after {
+            moves.len() + 1
+        } else {
+            g.server_moves.len() + 1
+        };
+        for ply in first..=moves.len() {
             let m = &moves[ply - 1];
             let ply = ply as u32;
             if m.color != mine || g.sent.contains(&ply) {

@@ -28,9 +28,9 @@
 //! `@draw` (offers a draw, or accepts the account's), `@takeback` (asks to
 //! take back his last move, or agrees to the account's request), `@gone`
 //! and `@back` (leaves the game, claimable at once, and comes back),
-//! `@chat:TEXT`, `@resign`; the clocks run as lichess's do: the side to move's
-//! time goes down by the time it took, and the increment is added after
-//! its move.
+//! `@chat:TEXT`, `@resign`, `@wait` (nothing: a pause before the next
+//! act). The clocks run as lichess's do: the side to move's time goes
+//! down by the time it took, and the increment is added after its move.
 
 #![allow(dead_code)]
 
@@ -529,6 +529,8 @@ fn act_out(game: &mut Game, act: &str) {
             .lines
             .push_back(r#"{"type":"opponentGone","gone":false}"#.into()),
         "@resign" => game.end("resign", Some(game.mine)),
+        // Waits (the opponent resigns only when his script is empty).
+        "@wait" => {}
         _ => {
             if let Some(text) = act.strip_prefix("@chat:") {
                 game.lines.push_back(format!(
