@@ -61,9 +61,10 @@ export BINDGEN_EXTRA_CLANG_ARGS_aarch64_unknown_linux_gnu="--target=aarch64-linu
 # (the tests start target/$target/release/pegboard), and under emulation
 # optimised code keeps the suite quick.
 echo "== aarch64: the test suite, release build with --features rpi, under qemu-aarch64"
-# The four tests that open a serial port (three in tests/serial_scanner.rs,
-# and the chaos test of tests/chaos.rs, whose daemon reads a serial scanner)
-# are left to the native run:
+# The tests that open a serial port (three in tests/serial_scanner.rs, the
+# chaos test of tests/chaos.rs, whose daemon reads a serial scanner, and the
+# online games of tests/lichess_play.rs, played on a simulated scanner:
+# `play_on_lichess_…`) are left to the native run:
 # qemu-user does not emulate the termios2 ioctls (TCGETS2/TCSETS2) that
 # serialport uses to set a port's speed, so opening a serial port fails under
 # emulation with "Function not implemented". On a real Pi, and natively in
@@ -72,6 +73,7 @@ cargo test --locked --release --features rpi --target "$target" --lib --bins --t
     --skip handshake_garbage_corruption_staleness_and_unplug_without_losing_the_move \
     --skip play_over_the_serial_scanner_says_the_board_is_lost_and_back_and_keeps_the_move \
     --skip play_over_a_scanner_that_answers_but_sends_no_scan_says_lost_once_and_reports_the_noise \
-    --skip fifty_kills_lose_no_move_and_no_second
+    --skip fifty_kills_lose_no_move_and_no_second \
+    --skip play_on_lichess_
 echo "== aarch64: the Pi's binary"
 file "target/$target/release/pegboard" 2>/dev/null || ls -l "target/$target/release/pegboard"

@@ -161,10 +161,15 @@ impl Table {
             .collect();
         let scanner = Scanner::start(&dir);
         let config = dir.join("play.toml");
-        let keys: String = [(DRAW, "draw_offer"), (TAKEBACK, "takeback"), (CLAIM, "flag_claim"), (RESIGN, "resign")]
-            .iter()
-            .map(|(bit, action)| format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n"))
-            .collect();
+        let keys: String = [
+            (DRAW, "draw_offer"),
+            (TAKEBACK, "takeback"),
+            (CLAIM, "flag_claim"),
+            (RESIGN, "resign"),
+        ]
+        .iter()
+        .map(|(bit, action)| format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n"))
+        .collect();
         std::fs::write(
             &config,
             format!(
@@ -205,7 +210,14 @@ impl Table {
     /// `play` started (again).
     fn start(&mut self) {
         let mut child = common::pegboard_command()
-            .args(["play", "--silent", "--events", "--seconds", "120", "--config"])
+            .args([
+                "play",
+                "--silent",
+                "--events",
+                "--seconds",
+                "120",
+                "--config",
+            ])
             .arg(&self.config)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
@@ -413,15 +425,29 @@ fn play_on_lichess_a_whole_game_found_by_a_seek_every_move_sent_once_and_replica
     let game = st.games.values().next().expect("a game on the server");
     assert_eq!(game.moves, ucis, "{printed}");
     assert_eq!(game.status, "mate");
-    let posted: Vec<&String> = st.requests.iter().filter(|r| r.contains("/move/")).collect();
-    assert_eq!(posted.len(), ucis.len().div_ceil(2), "each sent once: {posted:?}");
+    let posted: Vec<&String> = st
+        .requests
+        .iter()
+        .filter(|r| r.contains("/move/"))
+        .collect();
+    assert_eq!(
+        posted.len(),
+        ucis.len().div_ceil(2),
+        "each sent once: {posted:?}"
+    );
     // Each clock reading pegboard set is one the server sent, to the
     // millisecond.
     let states: Vec<(u64, u64)> = st
         .sent
         .iter()
         .filter_map(|(_, json)| serde_json::from_str::<Value>(json).ok())
-        .map(|v| if v["type"] == "gameFull" { v["state"].clone() } else { v })
+        .map(|v| {
+            if v["type"] == "gameFull" {
+                v["state"].clone()
+            } else {
+                v
+            }
+        })
         .filter(|v| v["type"] == "gameState")
         .filter_map(|v| Some((v["wtime"].as_u64()?, v["btime"].as_u64()?)))
         .collect();
@@ -448,9 +474,16 @@ fn play_on_lichess_a_whole_game_found_by_a_seek_every_move_sent_once_and_replica
     // The PGN, as python-chess reads it: the game, its site and players.
     let (pgn, text) = table.pgn();
     assert!(text.contains("[Site \"http://127.0.0.1"), "{text}");
-    assert!(text.contains("[Black \"Bert\"]") && text.contains("[BlackElo \"1702\"]"), "{text}");
+    assert!(
+        text.contains("[Black \"Bert\"]") && text.contains("[BlackElo \"1702\"]"),
+        "{text}"
+    );
     assert!(text.contains("[TimeControl \"900+10\"]"), "{text}");
-    assert_eq!(python_chess(&pgn), format!("{}\n1-0", ucis.join(" ")), "{text}");
+    assert_eq!(
+        python_chess(&pgn),
+        format!("{}\n1-0", ucis.join(" ")),
+        "{text}"
+    );
 
     // The token is in its file only, 0600.
     let games = table.dir.join("games");
@@ -460,7 +493,10 @@ fn play_on_lichess_a_whole_game_found_by_a_seek_every_move_sent_once_and_replica
     );
     assert_eq!(mode & 0o777, 0o600);
     assert!(!printed.contains(TOKEN));
-    for entry in std::fs::read_dir(&games).expect("games").filter_map(Result::ok) {
+    for entry in std::fs::read_dir(&games)
+        .expect("games")
+        .filter_map(Result::ok)
+    {
         if entry.path() != token_file {
             let text = std::fs::read(entry.path()).unwrap_or_default();
             assert!(
@@ -485,23 +521,44 @@ fn play_on_lichess_against_its_ai_as_black_to_a_mate() {
     assert_eq!(started["game"]["white"]["name"], "A.I. level 3");
     // lichess's AI has no rating: none is said.
     let words = pegboard::announce::Phrasebook::default().words.online;
-    let unrated = words.game_unrated.split('{').next().unwrap_or_default().to_string();
-    assert!(started["say"].as_str().is_some_and(|s| s.starts_with(&unrated)), "{started}");
+    let unrated = words
+        .game_unrated
+        .split('{')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        started["say"]
+            .as_str()
+            .is_some_and(|s| s.starts_with(&unrated)),
+        "{started}"
+    );
     for &m in &moves {
         table.next(m);
     }
     let over = table.wait_for("game_over", |_| true);
-    assert_eq!((&over["result"], &over["reason"]), (&"0-1".into(), &"checkmate".into()));
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"0-1".into(), &"checkmate".into())
+    );
     std::thread::sleep(Duration::from_millis(500));
     table.stop();
     let asked = table.asked("/api/challenge/ai");
     assert_eq!(asked.len(), 1);
-    for field in ["level=3", "color=black", "clock.limit=300", "clock.increment=3"] {
+    for field in [
+        "level=3",
+        "color=black",
+        "clock.limit=300",
+        "clock.increment=3",
+    ] {
         assert!(asked[0].1.contains(field), "{field}: {asked:?}");
     }
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
     let (pgn, text) = table.pgn();
-    assert!(text.contains("[White \"A.I. level 3\"]") && text.contains("[BlackElo \"1650\"]"), "{text}");
+    assert!(
+        text.contains("[White \"A.I. level 3\"]") && text.contains("[BlackElo \"1650\"]"),
+        "{text}"
+    );
     assert!(!text.contains("WhiteElo"), "{text}");
     assert_eq!(python_chess(&pgn), "f2f3 e7e5 g2g4 d8h4\n0-1");
 }
@@ -525,14 +582,33 @@ fn play_on_lichess_a_challenge_sent_and_the_blind_players_draw_offer_accepted() 
     let offered = table.wait_for("draw_offer", |_| true);
     assert_eq!(offered["color"], "white");
     let over = table.wait_for("game_over", |_| true);
-    assert_eq!((&over["result"], &over["reason"]), (&"1/2-1/2".into(), &"agreement".into()));
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1/2-1/2".into(), &"agreement".into())
+    );
     std::thread::sleep(Duration::from_millis(300));
     table.stop();
     let asked = table.asked("/api/challenge/");
     assert_eq!(asked[0].0, "/api/challenge/{username}");
     assert!(asked[0].1.contains("clock.limit=900"), "{asked:?}");
-    assert!(table.server.state().requests.iter().any(|r| r == "POST /api/challenge/Bert"));
-    assert_eq!(table.server.state().games.values().next().map(|g| g.status.clone()), Some("draw".into()));
+    assert!(
+        table
+            .server
+            .state()
+            .requests
+            .iter()
+            .any(|r| r == "POST /api/challenge/Bert")
+    );
+    assert_eq!(
+        table
+            .server
+            .state()
+            .games
+            .values()
+            .next()
+            .map(|g| g.status.clone()),
+        Some("draw".into())
+    );
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
@@ -550,7 +626,13 @@ fn play_on_lichess_a_challenge_accepted_and_the_opponents_draw_offer_taken() {
     // Once play listens on the event stream: a challenge from another
     // player (not taken), then Bert's.
     let until = Instant::now() + Duration::from_secs(10);
-    while !table.server.state().requests.iter().any(|r| r.contains("/api/stream/event")) {
+    while !table
+        .server
+        .state()
+        .requests
+        .iter()
+        .any(|r| r.contains("/api/stream/event"))
+    {
         assert!(Instant::now() < until, "play never opened the event stream");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -567,12 +649,158 @@ fn play_on_lichess_a_challenge_accepted_and_the_opponents_draw_offer_taken() {
     assert_eq!(offered["color"], "white");
     table.scanner.press(DRAW);
     let over = table.wait_for("game_over", |_| true);
-    assert_eq!((&over["result"], &over["reason"]), (&"1/2-1/2".into(), &"agreement".into()));
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1/2-1/2".into(), &"agreement".into())
+    );
     std::thread::sleep(Duration::from_millis(300));
     table.stop();
     let accepted = table.asked("/accept");
     assert_eq!(accepted.len(), 1, "Bert's only: {accepted:?}");
-    assert!(table.server.state().requests.iter().any(|r| r == &format!("POST /api/challenge/{bert}/accept")));
-    assert_eq!(table.server.state().games.values().next().map(|g| g.status.clone()), Some("draw".into()));
+    assert!(
+        table
+            .server
+            .state()
+            .requests
+            .iter()
+            .any(|r| r == &format!("POST /api/challenge/{bert}/accept"))
+    );
+    assert_eq!(
+        table
+            .server
+            .state()
+            .games
+            .values()
+            .next()
+            .map(|g| g.status.clone()),
+        Some("draw".into())
+    );
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_takebacks_both_ways_put_the_board_back() {
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    // The opponent asks to take back his e5; then, after his d5, agrees
+    // to the blind player's request.
+    let script = vec![
+        ("e7e5".to_string(), 150),
+        ("@takeback".to_string(), 1500),
+        // (An act's delay counts from the last change of the game.)
+        ("@wait".to_string(), 1500),
+        ("d7d5".to_string(), 300),
+        ("@takeback".to_string(), 3000),
+        ("@wait".to_string(), 20_000),
+    ];
+    let mut table = Table::open("lichess-takeback", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    let asked = table.wait_for("online_offer", |_| true);
+    assert_eq!(
+        (&asked["offer"], &asked["color"]),
+        (&"takeback".into(), &"black".into())
+    );
+    table.scanner.press(TAKEBACK);
+    table.wait_for("online_request", |v| v["request"] == "takeback");
+    // Taken back on the server to 1. e4: the game goes back, the board too.
+    let back = table.wait_for("retraced", |_| true);
+    assert_eq!(back["ply"], 1, "{}", table.printed());
+    let mut after_e4 = Chess::default();
+    after_e4.play_unchecked(moves[0]);
+    table.set_board(after_e4);
+    let d5 = game_moves("", "1. e4 d5")[1];
+    table.next(d5);
+    table.scanner.press(TAKEBACK);
+    table.wait_for("online_request", |v| v["request"] == "takeback");
+    let back = table.wait_for("retraced", |_| true);
+    assert_eq!(back["ply"], 0);
+    table.set_board(Chess::default());
+    // The game goes on from the start.
+    let d4 = game_moves("", "1. d4")[0];
+    table.next(d4);
+    std::thread::sleep(Duration::from_millis(300));
+    table.stop();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(game.moves, vec!["d2d4".to_string()]);
+    drop(st);
+    let takebacks = table.asked("/takeback/");
+    assert_eq!(takebacks.len(), 2, "{takebacks:?}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    let (pgn, _) = table.pgn();
+    assert!(python_chess(&pgn).starts_with("d2d4\n"));
+}
+
+#[test]
+fn play_on_lichess_chat_read_out_the_opponent_gone_and_the_win_claimed() {
+    let moves = game_moves("", "1. e4 e5");
+    let script = vec![
+        ("e7e5".to_string(), 150),
+        ("@chat:Viel Glück!".to_string(), 400),
+        ("@gone".to_string(), 2500),
+        ("@wait".to_string(), 20_000),
+    ];
+    let mut table = Table::open("lichess-gone", "chat = true", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    let chat = table.wait_for("online_chat", |_| true);
+    assert_eq!(
+        (&chat["name"], &chat["text"]),
+        (&"Bert".into(), &"Viel Glück!".into())
+    );
+    assert!(
+        chat["say"]
+            .as_str()
+            .is_some_and(|s| s.contains("Bert") && s.contains("Viel Glück!"))
+    );
+    // A claim while he is there is answered, not sent.
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    table.scanner.press(CLAIM);
+    table.wait_for("say", |v| v["text"] == words.claim_not_yet.as_str());
+    let gone = table.wait_for("online_opponent", |_| true);
+    assert_eq!((&gone["gone"], &gone["seconds"]), (&true.into(), &0.into()));
+    table.scanner.press(CLAIM);
+    table.wait_for("online_request", |v| v["request"] == "claim_victory");
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1-0".into(), &"abandoned".into())
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    table.stop();
+    assert_eq!(table.asked("/claim-victory").len(), 1);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    let (_, text) = table.pgn();
+    assert!(
+        text.contains("[Termination \"abandoned\"]") && text.contains("1-0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_on_lichess_resigning_before_the_first_move_aborts_and_the_next_game_is_found() {
+    let mut table = Table::open(
+        "lichess-abort",
+        "find = \"ai\"\ncolor = \"white\"",
+        Vec::new(),
+    );
+    let first = table.wait_for("online_game", |_| true);
+    table.scanner.press(RESIGN);
+    table.wait_for("online_request", |v| v["request"] == "abort");
+    table.wait_for("new_game", |_| true);
+    let second = table.wait_for("online_game", |_| true);
+    assert_ne!(first["game"]["id"], second["game"]["id"]);
+    table.stop();
+    assert!(
+        table.all("game_over").is_empty(),
+        "an aborted game has no result"
+    );
+    assert_eq!(table.asked("/abort").len(), 1);
+    assert_eq!(table.asked("/resign").len(), 0);
+    assert_eq!(table.asked("/api/challenge/ai").len(), 2);
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }

@@ -507,7 +507,8 @@ impl LichessSeat {
                 ApiError::Refused { status, .. } if *status >= 500 => Some(self.timing.first),
                 _ => None,
             };
-            if let (Post::Move { id, ply, .. }, Some(g), Some(wait)) = (&post, &mut self.game, again)
+            if let (Post::Move { id, ply, .. }, Some(g), Some(wait)) =
+                (&post, &mut self.game, again)
                 && g.id == *id
             {
                 g.sent.remove(ply);

@@ -24,7 +24,8 @@
 //!
 //! The opponent plays the moves of a script, each after its delay, on a
 //! thread of its own, and resigns when it has none left. A script entry
-//! beginning with `@` is an act, done when due whoever is to move:
+//! beginning with `@` is an act, done when due whoever is to move (each
+//! delay counts from the game's last change: a move, an act, a takeback):
 //! `@draw` (offers a draw, or accepts the account's), `@takeback` (asks to
 //! take back his last move, or agrees to the account's request), `@gone`
 //! and `@back` (leaves the game, claimable at once, and comes back),
@@ -62,6 +63,9 @@ pub struct Game {
     pub btime: u64,
     /// When the side to move began to think.
     pub since: Instant,
+    /// The last change of the game (a move, an act, a takeback): the
+    /// script's delays count from it.
+    pub last: Instant,
     pub status: String,
     pub winner: Option<Color>,
     pub draw: Option<Color>,
@@ -183,6 +187,7 @@ impl Game {
         self.moves
             .push(m.to_uci(CastlingMode::Standard).to_string());
         self.since = Instant::now();
+        self.last = self.since;
         self.draw = None;
         self.takeback = None;
         if self.position.is_checkmate() {
@@ -224,6 +229,7 @@ impl Game {
         }
         self.position = pos;
         self.since = Instant::now();
+        self.last = self.since;
         self.takeback = None;
         self.draw = None;
     }
@@ -477,11 +483,12 @@ fn opponent(shared: &Shared) {
             let act = game
                 .script
                 .front()
-                .filter(|(what, delay)| what.starts_with('@') && game.since.elapsed() >= *delay)
+                .filter(|(what, delay)| what.starts_with('@') && game.last.elapsed() >= *delay)
                 .map(|(what, _)| what.clone());
             if let Some(act) = act {
                 game.script.pop_front();
                 act_out(game, &act);
+                game.last = Instant::now();
                 game.states += 1;
                 moved = true;
                 continue;
@@ -494,11 +501,11 @@ fn opponent(shared: &Shared) {
             let due = game
                 .script
                 .front()
-                .is_some_and(|(_, delay)| game.since.elapsed() >= *delay);
+                .is_some_and(|(_, delay)| game.last.elapsed() >= *delay);
             if due && let Some((uci, _)) = game.script.pop_front() {
                 moved |= game.play(&uci);
                 game.states += 1;
-            } else if game.script.is_empty() && game.since.elapsed() >= Duration::from_millis(200) {
+            } else if game.script.is_empty() && game.last.elapsed() >= Duration::from_millis(200) {
                 // Out of moves: the opponent resigns.
                 game.end("resign", Some(game.mine));
                 game.states += 1;
@@ -855,6 +862,7 @@ fn start_game(st: &mut State, mine: Color, minutes: u64, increment: u64, ai: Opt
         wtime: minutes * 60_000,
         btime: minutes * 60_000,
         since: Instant::now(),
+        last: Instant::now(),
         status: "started".into(),
         winner: None,
         draw: None,
