@@ -804,3 +804,102 @@ fn play_on_lichess_resigning_before_the_first_move_aborts_and_the_next_game_is_f
     assert_eq!(table.asked("/api/challenge/ai").len(), 2);
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
+
+#[test]
+fn play_on_lichess_the_streams_cut_500s_and_garbage_lose_no_move() {
+    let moves = opera();
+    let mut table = Table::open("lichess-faults", "", script_of(&moves, Color::White, 150));
+    table.wait_for("online_game", |_| true);
+    for &m in &moves[..4] {
+        table.next(m);
+    }
+    // The network fails: both streams cut, their next four openings
+    // answered 500, a garbage line waiting in the game's stream. The
+    // blind player moves meanwhile.
+    {
+        let mut st = table.server.state();
+        st.stream_faults.extend([500, 500, 500, 500]);
+        st.garbage.push_back("{not json".into());
+    }
+    table.server.cut();
+    for &m in &moves[4..10] {
+        table.next(m);
+    }
+    // A move the server does not take (a 500) is posted again.
+    table.server.state().faults.push_back(500);
+    for &m in &moves[10..] {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("a game on the server");
+    assert_eq!(game.moves, ucis, "{printed}");
+    let posted = st.requests.iter().filter(|r| r.contains("/move/")).count();
+    assert_eq!(
+        posted,
+        ucis.len().div_ceil(2) + 1,
+        "each sent once, the refused one twice"
+    );
+    drop(st);
+    // Told once lost and once back, in that order.
+    let links: Vec<&Value> = table.all("online");
+    let said: Vec<&str> = links
+        .iter()
+        .filter_map(|v| v["connection"].as_str())
+        .collect();
+    assert_eq!(said, ["lost", "back"], "{printed}");
+    assert!(
+        printed.contains("passed over"),
+        "the garbage line: {printed}"
+    );
+    assert_eq!(table.all("announced").len(), ucis.len());
+}
+
+#[test]
+fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
+    let moves = opera();
+    // The opponent answers the ninth ply after a while.
+    let mut script = script_of(&moves, Color::White, 150);
+    script[4].1 = 3000;
+    let mut table = Table::open("lichess-kill", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves[..9] {
+        table.next(m);
+    }
+    // The power goes: kill -9 once the blind player's move is sent. The
+    // opponent answers meanwhile.
+    std::thread::sleep(Duration::from_millis(300));
+    if let Some(mut child) = table.child.take() {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &child.0.id().to_string()])
+            .status();
+        let _ = child.0.wait();
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    table.start();
+    for &m in &moves[9..] {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("a game on the server");
+    assert_eq!(game.moves, ucis, "{printed}");
+    let posted = st.requests.iter().filter(|r| r.contains("/move/")).count();
+    assert_eq!(posted, ucis.len().div_ceil(2), "each sent once: {printed}");
+    drop(st);
+    assert_eq!(
+        table.asked("/api/board/seek").len(),
+        1,
+        "the same game, no new seek"
+    );
+    let (pgn, _) = table.pgn();
+    assert_eq!(python_chess(&pgn), format!("{}\n1-0", ucis.join(" ")));
+}

@@ -61,8 +61,10 @@ pub(crate) struct LichessSeat {
     posts: Sender<Post>,
     /// …and what became of them.
     posted: Receiver<(Post, std::result::Result<(), ApiError>)>,
-    /// The links that are lost now (the player told once).
-    lost: bool,
+    /// The links that are lost now, the event stream's and the game's:
+    /// the player is told once when the first is lost, and once when
+    /// both are back.
+    lost: [bool; 2],
     /// The token was refused: told once, nothing more asked.
     refused: bool,
     /// No move posted before this instant (game time): the server did not
@@ -86,6 +88,9 @@ struct GameLink {
     under_way: bool,
     /// The opponent's takeback request stands (told once).
     takeback_asked: bool,
+    /// The server's state has been seen: until then nothing is posted
+    /// (a game taken up again after a restart may have them all).
+    synced: bool,
 }
 
 /// What the seat posts.
@@ -133,7 +138,7 @@ impl LichessSeat {
             finding: None,
             posts,
             posted,
-            lost: false,
+            lost: [false; 2],
             refused: false,
             post_after: 0,
             now: 0,
@@ -205,22 +210,21 @@ impl LichessSeat {
             },
             LinkReport::Lost(why) => {
                 notes.push(format!("lichess: connection lost ({why}); trying again"));
-                if !self.lost {
-                    self.lost = true;
+                let was = self.lost.contains(&true);
+                self.lost[usize::from(of_game)] = true;
+                if !was {
                     keeper.input(t, Input::OnlineLost, events);
                 }
             }
             LinkReport::Back => {
                 notes.push("lichess: connected again".into());
-                if self.lost {
-                    self.lost = false;
-                    keeper.input(t, Input::OnlineBack, events);
-                }
+                self.link_back(t, of_game, keeper, events);
             }
             LinkReport::Ended => {
                 if of_game && let Some(g) = &mut self.game {
                     g.under_way = false;
                 }
+                self.link_back(t, true, keeper, events);
             }
             LinkReport::Refused(why) => {
                 if !self.refused {
@@ -230,6 +234,16 @@ impl LichessSeat {
                     ));
                 }
             }
+        }
+    }
+
+    /// A link is back (or a game's has ended): the player is told once
+    /// none is lost.
+    fn link_back(&mut self, t: u64, of_game: bool, keeper: &mut Keeper, events: &mut Vec<Stamped>) {
+        let was = self.lost.contains(&true);
+        self.lost[usize::from(of_game)] = false;
+        if was && !self.lost.contains(&true) {
+            keeper.input(t, Input::OnlineBack, events);
         }
     }
 
@@ -253,6 +267,7 @@ impl LichessSeat {
             sent: BTreeSet::new(),
             under_way: true,
             takeback_asked: false,
+            synced: false,
         });
     }
 
@@ -379,6 +394,7 @@ impl LichessSeat {
         }
         g.sent.retain(|&ply| ply as usize > theirs.len());
         g.server_moves = theirs;
+        g.synced = true;
         g.under_way = state.under_way();
         if keeper.controller().clock().is_some() {
             keeper.input(
@@ -439,6 +455,7 @@ impl LichessSeat {
                     sent: BTreeSet::new(),
                     under_way: true,
                     takeback_asked: false,
+                    synced: false,
                 });
             }
             return;
@@ -451,6 +468,7 @@ impl LichessSeat {
         {
             // The last game is over on the server: the next is looked for.
             self.game = None;
+            self.lost[1] = false;
         }
         if self.game.is_some() || self.config.find == Find::Accept {
             return;
@@ -524,7 +542,7 @@ impl LichessSeat {
         let (Some(g), Some(online)) = (&mut self.game, c.online()) else {
             return;
         };
-        if online.id != g.id || !g.under_way {
+        if online.id != g.id || !g.under_way || !g.synced {
             return;
         }
         let mine = online.color;
