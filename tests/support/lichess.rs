@@ -202,10 +202,7 @@ impl Game {
     /// Takes back `color`'s last move (and the move after it, if any).
     fn undo(&mut self, color: Color) {
         let start_turn = Color::White;
-        loop {
-            let Some(last) = self.moves.len().checked_sub(1) else {
-                break;
-            };
+        while let Some(last) = self.moves.len().checked_sub(1) {
             // The mover of the last move: White moved the odd plies.
             let mover = if last % 2 == 0 {
                 start_turn
@@ -523,7 +520,6 @@ fn opponent(shared: &Shared) {
 /// The opponent's act (a script entry beginning with `@`).
 fn act_out(game: &mut Game, act: &str) {
     let them = !game.mine;
-    let side = |c: Color| if c == Color::White { "white" } else { "black" };
     match act {
         "@draw" if game.draw == Some(game.mine) => game.end("draw", None),
         "@draw" => game.draw = Some(them),
@@ -547,7 +543,6 @@ fn act_out(game: &mut Game, act: &str) {
             }
         }
     }
-    let _ = side;
 }
 
 /// A request: its method, path, headers and body.
