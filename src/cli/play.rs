@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long)]
     seconds: Option<f64>,
     /// At the end, print how late the scan loop took its scans: whether
-    /// this machine keeps up with the scan rate.
+    /// this machine keeps up with the scan rate; in a game on lichess, also
+    /// how soon after its scan each move was sent.
     #[arg(long)]
     scan_timing: bool,
 }
@@ -64,6 +65,16 @@ pub fn run(a: Args) -> ExitCode {
                     "pegboard: scans handled after they were taken: {}",
                     timing.handled
                 );
+                if let Some(posted) = &timing.posted {
+                    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+                    println!(
+                        "pegboard: moves posted to lichess after the scan that completed them: \
+                         p50 {:.2} ms, max {:.2} ms ({} moves)",
+                        ms(posted.quantile(0.5)),
+                        ms(posted.max()),
+                        posted.scans()
+                    );
+                }
             }
         })
         .map_err(|e| e.to_string())

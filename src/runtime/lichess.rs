@@ -61,12 +61,16 @@ pub(crate) struct LichessSeat {
     posts: Sender<Post>,
     /// …and what became of them.
     posted: Receiver<(Post, std::result::Result<(), ApiError>)>,
+    /// How long after the scan that completed a move its post was sent.
+    pub(crate) post_timing: crate::sensors::poller::Lateness,
     /// The links that are lost now, the event stream's and the game's:
     /// the player is told once when the first is lost, and once when
     /// both are back.
     lost: [bool; 2],
     /// The token was refused: told once, nothing more asked.
     refused: bool,
+    /// How long each move's post waited, from its scan to its sending.
+    waited: Receiver<std::time::Duration>,
     /// No move posted before this instant (game time): the server did not
     /// take the last one (no answer, a 5xx, a 429).
     post_after: u64,
@@ -96,27 +100,57 @@ struct GameLink {
 /// What the seat posts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Post {
-    Move { id: String, ply: u32, uci: String },
-    Draw { id: String },
-    Resign { id: String },
-    Takeback { id: String },
-    ClaimVictory { id: String },
-    Abort { id: String },
-    Accept { challenge: String },
+    /// A move, with the instant the scan that completed it was taken.
+    Move {
+        id: String,
+        ply: u32,
+        uci: String,
+        taken: std::time::Instant,
+    },
+    Draw {
+        id: String,
+    },
+    Resign {
+        id: String,
+    },
+    Takeback {
+        id: String,
+    },
+    ClaimVictory {
+        id: String,
+    },
+    Abort {
+        id: String,
+    },
+    Accept {
+        challenge: String,
+    },
 }
 
 impl LichessSeat {
     /// The seat for `config`, playing with `token`; the event stream opens
     /// at once.
-    pub(crate) fn open(config: &LichessConfig, token: Token, timing: Timing) -> LichessSeat {
+    pub(crate) fn open(
+        config: &LichessConfig,
+        token: Token,
+        timing: Timing,
+        period: std::time::Duration,
+    ) -> LichessSeat {
         let client = Arc::new(Client::new(&config.server, token));
         let (posts, to_post) = crossbeam_channel::unbounded::<Post>();
         let (done, posted) = crossbeam_channel::unbounded();
+        let (waited_tx, waited) = crossbeam_channel::unbounded::<std::time::Duration>();
         let poster = client.clone();
         std::thread::spawn(move || {
             for post in to_post {
                 let result = match &post {
-                    Post::Move { id, uci, .. } => poster.play(id, uci),
+                    Post::Move { id, uci, taken, .. } => {
+                        // Sent this long after the scan that completed it.
+                        let waited = taken.elapsed();
+                        let result = poster.play(id, uci);
+                        let _ = waited_tx.send(waited);
+                        result
+                    }
                     Post::Draw { id } => poster.draw(id, true),
                     Post::Resign { id } => poster.resign(id),
                     Post::Takeback { id } => poster.takeback(id, true),
@@ -140,6 +174,8 @@ impl LichessSeat {
             posted,
             lost: [false; 2],
             refused: false,
+            waited,
+            post_timing: crate::sensors::poller::Lateness::new(period),
             post_after: 0,
             now: 0,
         }
@@ -514,6 +550,9 @@ impl LichessSeat {
     /// delivered (no answer, a 5xx, a 429) is posted again a while later
     /// (a minute after a 429, as lichess asks).
     fn take_posted(&mut self, notes: &mut Vec<String>) {
+        for waited in self.waited.try_iter() {
+            self.post_timing.record(waited);
+        }
         for (post, result) in self.posted.try_iter() {
             let Err(e) = result else {
                 continue;
@@ -538,7 +577,12 @@ impl LichessSeat {
     /// After the turn: each of the blind player's executed moves the
     /// server lacks is posted once; his resignation and his draw offer
     /// (or acceptance) this turn are posted.
-    pub(crate) fn post(&mut self, c: &Controller, turn_events: &[Stamped]) {
+    pub(crate) fn post(
+        &mut self,
+        c: &Controller,
+        turn_events: &[Stamped],
+        taken: std::time::Instant,
+    ) {
         let (Some(g), Some(online)) = (&mut self.game, c.online()) else {
             return;
         };
@@ -564,6 +608,7 @@ impl LichessSeat {
                 id: g.id.clone(),
                 ply,
                 uci: m.m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                taken,
             });
         }
         for e in turn_events {
@@ -664,6 +709,7 @@ pub(crate) fn seat(config: &Config) -> Result<Option<LichessSeat>> {
             &config.lichess,
             token,
             Timing::default(),
+            std::time::Duration::from_secs_f64(1.0 / f64::from(config.sensors.scan_hz.max(1))),
         ))),
         None => Err(Error::Token(crate::lichess::token::TokenError(format!(
             "no lichess token in {}: keep one with `pegboard lichess-token` (a token with the \

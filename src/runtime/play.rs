@@ -76,6 +76,9 @@ struct Turn {
 pub struct LoopTiming {
     pub taken: Lateness,
     pub handled: Lateness,
+    /// In a game on lichess: how long after the scan that completed each
+    /// of the blind player's moves its post was sent.
+    pub posted: Option<Lateness>,
 }
 
 /// Plays game after game until `stop`, showing the clock on `faces`: the
@@ -173,10 +176,12 @@ pub fn play(
         });
     }
     service.stopping();
+    let posted = session.lichess.as_ref().map(|l| l.post_timing.clone());
     session.finish(now, out)?;
     Ok(LoopTiming {
         taken: station.lateness().clone(),
         handled,
+        posted,
     })
 }
 
@@ -372,7 +377,7 @@ impl Session<'_> {
     /// One turn: the game brought to its instant, fed what the sensors,
     /// keys, console and voices say, and its events sent out.
     fn take(&mut self, turn: Turn, out: &mut dyn Write) -> Result<()> {
-        let Turn { t, tick, .. } = turn;
+        let Turn { t, tick, taken } = turn;
         self.keeper.advance(t, &mut self.events);
         let mut notes = self.trouble.update(&tick);
         self.feed_boards(t, &tick, &mut notes);
@@ -401,7 +406,7 @@ impl Session<'_> {
         // The blind player's executed moves, resignation and draw offer
         // go to lichess the turn they are made.
         if let Some(l) = &mut self.lichess {
-            l.post(self.keeper.controller(), &self.events);
+            l.post(self.keeper.controller(), &self.events, taken);
         }
         notes.extend(self.keeper.notes());
         self.send_out(t, notes, out)

@@ -254,6 +254,11 @@ pub struct State {
     /// Everything the server sent but keep-alive lines: the schema of
     /// lichess's description it stands for, and the JSON.
     pub sent: Vec<(String, String)>,
+    /// Each stream line as it was written: the machine clock's instant
+    /// (seconds since the epoch) and the line.
+    pub written_at: Vec<(f64, String)>,
+    /// Each request as it came: the instant and `METHOD path`.
+    pub received_at: Vec<(f64, String)>,
     /// Status codes to answer the next requests with, instead.
     pub faults: VecDeque<u16>,
     /// The same, for the next streams opened only.
@@ -658,7 +663,19 @@ fn stream_head(stream: &mut TcpStream) -> bool {
 fn chunk(shared: &Shared, stream: &mut TcpStream, line: &str) -> bool {
     keep(shared, line, 200);
     let data = format!("{line}\n");
-    write!(stream, "{:x}\r\n{data}\r\n", data.len()).is_ok() && stream.flush().is_ok()
+    let written =
+        write!(stream, "{:x}\r\n{data}\r\n", data.len()).is_ok() && stream.flush().is_ok();
+    if written && !line.is_empty() {
+        lock(shared).written_at.push((epoch(), line.to_string()));
+    }
+    written
+}
+
+/// The machine clock now, in seconds since the epoch.
+pub fn epoch() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 fn end_stream(stream: &mut TcpStream) {
@@ -683,6 +700,8 @@ fn serve(shared: &Shared, stream: TcpStream) {
     {
         let mut st = lock(shared);
         st.requests.push(format!("{} {}", req.method, req.path));
+        st.received_at
+            .push((epoch(), format!("{} {}", req.method, req.path)));
         let bearer = req
             .headers
             .iter()
