@@ -220,10 +220,21 @@ impl Table {
             ])
             .arg(&self.config)
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("play starts");
         let out = child.stdout.take().expect("stdout");
+        // The log is kept with the output: the token must be in neither.
+        let err = child.stderr.take().expect("stderr");
+        let log = self.printed.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+                if let Ok(mut p) = log.lock() {
+                    p.push_str(&line);
+                    p.push('\n');
+                }
+            }
+        });
         let (tx, rx) = crossbeam_channel::unbounded();
         let all = self.printed.clone();
         std::thread::spawn(move || {
@@ -316,6 +327,32 @@ impl Table {
             }
         }
         self.printed()
+    }
+
+    /// The mirror's and the console's pages as `play` serves them now.
+    fn pages(&self) -> String {
+        let printed = self.printed();
+        let addr = printed
+            .lines()
+            .find_map(|l| l.strip_prefix("pegboard: the mirror is at http://"))
+            .and_then(|a| a.strip_suffix('/'))
+            .expect("the mirror's address")
+            .to_string();
+        let mut all = String::new();
+        for path in ["/", "/state", "/pgn", "/console"] {
+            let mut conn = std::net::TcpStream::connect(&addr).expect("the mirror answers");
+            let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
+            let _ = std::io::Write::write_all(
+                &mut conn,
+                format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            );
+            let mut page = String::new();
+            let _ = std::io::Read::read_to_string(&mut conn, &mut page);
+            assert!(page.starts_with("HTTP/1.1 200"), "{path}: {page}");
+            all.push_str(&page);
+        }
+        all
     }
 
     /// The events named `name` seen so far.
@@ -416,6 +453,8 @@ fn play_on_lichess_a_whole_game_found_by_a_seek_every_move_sent_once_and_replica
     assert_eq!(over["result"], "1-0");
     // The server's last state reaches pegboard, then it stops.
     std::thread::sleep(Duration::from_millis(800));
+    let pages = table.pages();
+    assert!(pages.contains("Bert") && !pages.contains(TOKEN), "{pages}");
     let printed = table.stop();
 
     // The server's game is the real game; each of the blind player's moves
@@ -485,7 +524,8 @@ fn play_on_lichess_a_whole_game_found_by_a_seek_every_move_sent_once_and_replica
         "{text}"
     );
 
-    // The token is in its file only, 0600.
+    // The token is in its file only, 0600: in no output, log, journal or
+    // PGN, and on no page.
     let games = table.dir.join("games");
     let token_file = games.join(pegboard::lichess::token::TOKEN_FILE);
     let mode = std::os::unix::fs::PermissionsExt::mode(
@@ -902,4 +942,100 @@ fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
     );
     let (pgn, _) = table.pgn();
     assert_eq!(python_chess(&pgn), format!("{}\n1-0", ucis.join(" ")));
+}
+
+#[test]
+fn play_on_lichess_an_illegal_move_on_the_board_is_never_sent_and_a_resignation_is() {
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open("lichess-illegal", "", script);
+    table.wait_for("online_game", |_| true);
+    table.next(moves[0]);
+    table.next(moves[1]);
+    // The knight from g1 to g3: no knight's move. Put back, then Nf3.
+    let start = table.scanner.occ.load(Ordering::Relaxed);
+    let g1 = 1u64 << shakmaty::Square::G1 as u32;
+    let g3 = 1u64 << shakmaty::Square::G3 as u32;
+    table.scanner.occ.store(start & !g1, Ordering::Relaxed);
+    std::thread::sleep(Duration::from_millis(300));
+    table
+        .scanner
+        .occ
+        .store((start & !g1) | g3, Ordering::Relaxed);
+    table.wait_for("illegal", |_| true);
+    table.scanner.occ.store(start & !g1, Ordering::Relaxed);
+    std::thread::sleep(Duration::from_millis(300));
+    table.scanner.occ.store(start, Ordering::Relaxed);
+    std::thread::sleep(Duration::from_millis(500));
+    table.next(moves[2]);
+    table.next(moves[3]);
+    table.scanner.press(RESIGN);
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"0-1".into(), &"resignation".into())
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let st = table.server.state();
+    assert!(!st.requests.iter().any(|r| r.contains("g1g3")), "{printed}");
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(game.moves, moves.iter().map(uci).collect::<Vec<_>>());
+    assert_eq!(
+        (game.status.as_str(), game.winner),
+        ("resign", Some(Color::Black))
+    );
+    drop(st);
+    assert_eq!(table.asked("/resign").len(), 1);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_flag_falls_on_lichess_clock_never_on_pegboards() {
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 60_000));
+    let mut table = Table::open("lichess-flag", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    // lichess says Black has 0.6 s left; its own clock (lag given back)
+    // lets him think 2.5 s before his flag falls.
+    {
+        let mut st = table.server.state();
+        let game = st.games.values_mut().next().expect("the game");
+        game.btime = 600;
+        game.since = Instant::now();
+        game.states += 1;
+    }
+    table.server.changed();
+    std::thread::sleep(Duration::from_millis(100));
+    let told = Instant::now();
+    {
+        let mut st = table.server.state();
+        let game = st.games.values_mut().next().expect("the game");
+        game.btime = 2_500;
+        game.since = Instant::now();
+    }
+    // pegboard's clock runs out first, and ends nothing.
+    let fell = table.wait_for("clock", |v| v["cause"] == "flag");
+    assert_eq!(fell["black"]["remaining_ms"], 0);
+    let over = table.wait_for("game_over", |_| true);
+    assert!(
+        told.elapsed() >= Duration::from_millis(2_000),
+        "ended by pegboard's clock"
+    );
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1-0".into(), &"flag".into())
+    );
+    table.stop();
+    assert!(table.all("flag").is_empty(), "no flag of pegboard's own");
+    let st = table.server.state();
+    assert_eq!(
+        st.games.values().next().map(|g| g.status.clone()),
+        Some("outoftime".into())
+    );
 }

@@ -31,7 +31,8 @@
 //! and `@back` (leaves the game, claimable at once, and comes back),
 //! `@chat:TEXT`, `@resign`, `@wait` (nothing: a pause before the next
 //! act). The clocks run as lichess's do: the side to move's time goes
-//! down by the time it took, and the increment is added after its move.
+//! down by the time it took, the increment is added after its move, and a
+//! flag falls when a time reaches nought (`outoftime`).
 
 #![allow(dead_code)]
 
@@ -480,6 +481,15 @@ fn opponent(shared: &Shared) {
         let mut moved = false;
         for game in st.games.values_mut() {
             if game.status != "started" {
+                continue;
+            }
+            // A flag falls on the server's clock.
+            let (w, b) = game.clocks();
+            let mover = game.position.turn();
+            if !game.moves.is_empty() && (if mover == Color::White { w } else { b }) == 0 {
+                game.end("outoftime", Some(!mover));
+                game.states += 1;
+                moved = true;
                 continue;
             }
             let act = game
