@@ -646,3 +646,41 @@ fn lichess_token_keeps_the_token_for_its_owner_and_never_prints_it() {
     assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), TOKEN);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_config_and_play_with_a_lichess_seat_say_when_no_token_is_kept() {
+    let dir = common::empty_dir("lichess-no-token");
+    let trace = dir.join("still.jsonl");
+    std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[game]\nblack_moves_on = \"lichess\"\n[journal]\ndir = \"{}\"\n\
+             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            dir.join("state").display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let check = common::pegboard_command()
+        .arg("check-config")
+        .arg(&config)
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&check.stderr);
+    assert!(check.status.success(), "{said}");
+    assert!(
+        said.contains("no lichess token") && said.contains("pegboard lichess-token"),
+        "{said}"
+    );
+    let play = common::pegboard_command()
+        .args(["play", "--silent", "--seconds", "2", "--config"])
+        .arg(&config)
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&play.stderr);
+    assert!(!play.status.success());
+    assert!(said.contains("pegboard lichess-token"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -46,6 +46,9 @@ pub fn run(a: Args) -> ExitCode {
     for w in &warnings {
         eprintln!("warning: {w}");
     }
+    if let Some(w) = pegboard::runtime::lichess::missing_token(&config) {
+        eprintln!("warning: {w}");
+    }
     if silent {
         eprintln!(
             "{}: no voice in [speech] voices could speak: the blind player would hear nothing",

@@ -693,14 +693,38 @@ fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
     }
 }
 
+/// Whether `config` seats an opponent on lichess.
+fn online(config: &Config) -> bool {
+    [&config.game.white_moves_on, &config.game.black_moves_on]
+        .iter()
+        .any(|s| s.as_str() == "lichess")
+}
+
+/// What `check-config` says of the token when `config` seats an opponent
+/// on lichess and none is kept: `play` would not start.
+pub fn missing_token(config: &Config) -> Option<String> {
+    if !online(config) {
+        return None;
+    }
+    let path = match token_path(config) {
+        Ok(path) => path,
+        Err(e) => return Some(e.to_string()),
+    };
+    match crate::lichess::token::load(&path) {
+        Ok(Some(_)) => None,
+        Ok(None) => Some(format!(
+            "no lichess token in {}: keep one with `pegboard lichess-token` before `play`",
+            path.display()
+        )),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
 /// The opponent's seat on lichess, when `config` seats him (`[game]
 /// …_moves_on = "lichess"`): the token kept in the state directory is
 /// needed, and its absence says how to keep one.
 pub(crate) fn seat(config: &Config) -> Result<Option<LichessSeat>> {
-    let online = [&config.game.white_moves_on, &config.game.black_moves_on]
-        .iter()
-        .any(|s| s.as_str() == "lichess");
-    if !online {
+    if !online(config) {
         return Ok(None);
     }
     let path = token_path(config)?;
