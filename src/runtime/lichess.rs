@@ -395,39 +395,7 @@ impl LichessSeat {
             return;
         }
         let theirs: Vec<String> = state.moves().map(str::to_string).collect();
-        let ours = played(keeper.controller());
-        let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
-        if theirs.len() < g.server_moves.len() && common == theirs.len() && ours.len() > common {
-            // Moves the server had are gone from it: taken back there.
-            notes.push(format!(
-                "lichess: moves taken back on the server; the game goes back to ply {common}"
-            ));
-            keeper.input(t, Input::Retrace(common as u32), events);
-            g.sent.clear();
-        } else if common < ours.len() && common < theirs.len() {
-            notes.push(format!(
-                "lichess: the server's game differs from ply {}; taken back to it",
-                common + 1
-            ));
-            keeper.input(t, Input::Retrace(common as u32), events);
-        }
-        for uci in &theirs[common.min(theirs.len())..] {
-            if (played(keeper.controller()).len()) >= theirs.len() {
-                break;
-            }
-            let Ok(m) = uci.parse() else {
-                notes.push(format!("lichess: the server's move {uci} is no UCI move"));
-                break;
-            };
-            let input = Input::Move(Relayed::Uci(m));
-            if let Some(refused) = keeper.controller().refusal(t, &input) {
-                notes.push(format!(
-                    "lichess: the server's move {uci} is refused here: {refused:?}"
-                ));
-                break;
-            }
-            keeper.input(t, input, events);
-        }
+        reconcile(t, g, &theirs, keeper, events, notes);
         g.sent.retain(|&ply| ply as usize > theirs.len());
         g.server_moves = theirs;
         g.synced = true;
@@ -442,25 +410,7 @@ impl LichessSeat {
                 events,
             );
         }
-        // The opponent's draw offer, told as his offer.
-        let mine = keeper.controller().online().map(|o| o.color);
-        if let Some(mine) = mine {
-            let offered = match !mine {
-                Color::White => state.wdraw,
-                Color::Black => state.bdraw,
-            };
-            if offered && keeper.controller().game().draw_offer() != Some(!mine) {
-                keeper.input(t, Input::DrawOffer(!mine), events);
-            }
-            let asks = match !mine {
-                Color::White => state.wtakeback,
-                Color::Black => state.btakeback,
-            };
-            if asks && !g.takeback_asked {
-                keeper.input(t, Input::OnlineTakeback, events);
-            }
-            g.takeback_asked = asks;
-        }
+        offers(t, g, state, keeper, events);
         if !state.under_way() {
             keeper.input(
                 t,
@@ -639,6 +589,78 @@ impl LichessSeat {
             let _ = self.posts.send(post);
         }
     }
+}
+
+/// The server's moves `theirs` against pegboard's game: moves the server
+/// took back, or a game that differs, retraced to where they agree; the
+/// server's moves pegboard lacks relayed (one refused here is logged and
+/// stops the rest).
+fn reconcile(
+    t: u64,
+    g: &mut GameLink,
+    theirs: &[String],
+    keeper: &mut Keeper,
+    events: &mut Vec<Stamped>,
+    notes: &mut Vec<String>,
+) {
+    let ours = played(keeper.controller());
+    let common = ours.iter().zip(theirs).take_while(|(a, b)| a == b).count();
+    if theirs.len() < g.server_moves.len() && common == theirs.len() && ours.len() > common {
+        // Moves the server had are gone from it: taken back there.
+        notes.push(format!(
+            "lichess: moves taken back on the server; the game goes back to ply {common}"
+        ));
+        keeper.input(t, Input::Retrace(common as u32), events);
+        g.sent.clear();
+    } else if common < ours.len() && common < theirs.len() {
+        notes.push(format!(
+            "lichess: the server's game differs from ply {}; taken back to it",
+            common + 1
+        ));
+        keeper.input(t, Input::Retrace(common as u32), events);
+    }
+    for uci in &theirs[common.min(theirs.len())..] {
+        if keeper.controller().game().ply() as usize >= theirs.len() {
+            break;
+        }
+        let Ok(m) = uci.parse() else {
+            notes.push(format!("lichess: the server's move {uci} is no UCI move"));
+            break;
+        };
+        let input = Input::Move(Relayed::Uci(m));
+        if let Some(refused) = keeper.controller().refusal(t, &input) {
+            notes.push(format!(
+                "lichess: the server's move {uci} is refused here: {refused:?}"
+            ));
+            break;
+        }
+        keeper.input(t, input, events);
+    }
+}
+
+/// The opponent's draw offer (told as his offer) and takeback request
+/// (told once while it stands) in the server's `state`.
+fn offers(
+    t: u64,
+    g: &mut GameLink,
+    state: &GameState,
+    keeper: &mut Keeper,
+    events: &mut Vec<Stamped>,
+) {
+    let Some(mine) = keeper.controller().online().map(|o| o.color) else {
+        return;
+    };
+    let (draws, asks) = match !mine {
+        Color::White => (state.wdraw, state.wtakeback),
+        Color::Black => (state.bdraw, state.btakeback),
+    };
+    if draws && keeper.controller().game().draw_offer() != Some(!mine) {
+        keeper.input(t, Input::DrawOffer(!mine), events);
+    }
+    if asks && !g.takeback_asked {
+        keeper.input(t, Input::OnlineTakeback, events);
+    }
+    g.takeback_asked = asks;
 }
 
 /// A text from the server as the game may keep it: control characters
