@@ -63,8 +63,9 @@ export BINDGEN_EXTRA_CLANG_ARGS_aarch64_unknown_linux_gnu="--target=aarch64-linu
 echo "== aarch64: the test suite, release build with --features rpi, under qemu-aarch64"
 # The tests that open a serial port (three in tests/serial_scanner.rs, the
 # chaos test of tests/chaos.rs, whose daemon reads a serial scanner, and the
-# online games of tests/lichess_play.rs, played on a simulated scanner:
-# `play_on_lichess_…`) are left to the native run:
+# online games of tests/lichess_play.rs played on a simulated scanner,
+# `play_on_lichess_…`; its game read from a trace runs here) are left to
+# the native run:
 # qemu-user does not emulate the termios2 ioctls (TCGETS2/TCSETS2) that
 # serialport uses to set a port's speed, so opening a serial port fails under
 # emulation with "Function not implemented". On a real Pi, and natively in

@@ -1039,3 +1039,80 @@ fn play_on_lichess_a_flag_falls_on_lichess_clock_never_on_pegboards() {
         Some("outoftime".into())
     );
 }
+
+/// The same online game with the board read from a trace: the hands' scans
+/// written beforehand, the opponent answering well before they repeat
+/// his move. Unlike the games above it opens no serial port, so it runs
+/// under qemu too: the Pi's own build plays online.
+#[test]
+fn an_online_game_read_from_a_trace_the_pis_build_plays_it_too() {
+    let dir = common::empty_dir("lichess-traced");
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6");
+    let style = Style {
+        think: (0, 1),
+        hand: (150, 300),
+        ..Style::default()
+    };
+    let mut hands = Hands::new(5, style, Chess::default().board().occupied());
+    let mut pos = Chess::default();
+    for (i, &m) in moves.iter().enumerate() {
+        let at = 3000 + (i as u64 / 2) * 3000 + if i % 2 == 1 { 1800 } else { 0 };
+        hands.wait_until(at);
+        if i % 2 == 0 {
+            hands.play(&pos, m, CastlingMode::Standard);
+        } else {
+            hands.replicate(&pos, m, CastlingMode::Standard);
+        }
+        pos.play_unchecked(m);
+    }
+    hands.wait_until(3000 + 4 * 3000);
+    let mut text = String::from("{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n");
+    for e in hands.entries() {
+        text.push_str(&pegboard::trace::write_line(e.t, &e.reading));
+        text.push('\n');
+    }
+    let trace = dir.join("game.jsonl");
+    std::fs::write(&trace, text).expect("trace");
+    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+    let mut script: std::collections::VecDeque<(String, Duration)> =
+        script_of(&moves, Color::White, 300)
+            .into_iter()
+            .map(|(s, ms)| (s, Duration::from_millis(ms)))
+            .collect();
+    script.push_back(("@wait".into(), Duration::from_secs(60)));
+    server.state().script = script;
+    let config = dir.join("play.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[game]\nwhite_moves_on = \"blind\"\nblack_moves_on = \"lichess\"\n\
+             [lichess]\nserver = \"{}\"\n[journal]\ndir = \"{}\"\n[mirror]\nlisten = \"\"\n\
+             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            server.url(),
+            dir.join("games").display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    keep_token(&config);
+    let (printed, events) = common::play_events(&config.to_string_lossy(), "16");
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    let said: Vec<String> = events
+        .iter()
+        .filter(|v| v["event"] == "move")
+        .filter_map(|v| v["uci"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(said, ucis, "{printed}");
+    let replicated = events.iter().filter(|v| v["event"] == "replicated").count();
+    assert_eq!(replicated, ucis.len() / 2, "{printed}");
+    let st = server.state();
+    assert_eq!(
+        st.games.values().next().map(|g| g.moves.clone()),
+        Some(ucis.clone())
+    );
+    let posted = st.requests.iter().filter(|r| r.contains("/move/")).count();
+    assert_eq!(posted, ucis.len() / 2, "{printed}");
+    drop(st);
+    assert_eq!(server.openapi_problems(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
