@@ -22,8 +22,8 @@
 //! - how late `play` took its scans while both streams were open (target:
 //!   none later than one period, 5 ms).
 //!
-//! The smoke run (`PEGBOARD_BENCH_SMOKE=1`) plays the first four moves of
-//! each side (about 25 s).
+//! The smoke run (`PEGBOARD_BENCH_SMOKE=1`) plays the first three moves
+//! of each side (about 20 s).
 
 #[path = "../support/audio.rs"]
 mod audio;
@@ -60,7 +60,7 @@ fn child() {
     let games =
         pegboard::record::pgn::read_games(&std::fs::read(path).expect("the game")).expect("PGN");
     let (_, _, moves) = pegboard::sim::moves_of(&games[0].record).expect("moves");
-    let plies = bench::pick(moves.len(), 8);
+    let plies = bench::pick(moves.len(), 6);
     let moves = &moves[..plies];
 
     // The hands: the blind player's move every EVERY_MS, the opponent's
