@@ -1116,3 +1116,58 @@ fn an_online_game_read_from_a_trace_the_pis_build_plays_it_too() {
     assert_eq!(server.openapi_problems(), Vec::<String>::new());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn play_on_lichess_a_minute_of_silence_and_a_429_lose_no_move() {
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6 3. Bb5");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 60_000));
+    let mut table = Table::open("lichess-silence", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves[..2] {
+        table.next(m);
+    }
+    // The server says nothing on its streams for a minute, not even its
+    // keep-alive lines, and answers the blind player's move with a 429.
+    {
+        let mut st = table.server.state();
+        st.silent = true;
+        st.faults.push_back(429);
+    }
+    let silent = Instant::now();
+    table.next(moves[2]);
+    table.wait_for("online", |v| v["connection"] == "lost");
+    assert!(
+        silent.elapsed() >= Duration::from_secs(15),
+        "lost only after its silence limit"
+    );
+    std::thread::sleep(Duration::from_secs(60).saturating_sub(silent.elapsed()));
+    table.server.state().silent = false;
+    table.server.changed();
+    table.wait_for("online", |v| v["connection"] == "back");
+    // The move goes again a minute after the 429, as lichess asks; the
+    // opponent answers it.
+    for &m in &moves[3..] {
+        table.next(m);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let st = table.server.state();
+    let posts: Vec<f64> = st
+        .received_at
+        .iter()
+        .filter(|(_, r)| r.contains("/move/g1f3"))
+        .map(|(at, _)| *at)
+        .collect();
+    assert_eq!(posts.len(), 2, "refused once, then sent: {printed}");
+    assert!(posts[1] - posts[0] >= 59.0, "{posts:?}");
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(game.moves, moves.iter().map(uci).collect::<Vec<_>>());
+    drop(st);
+    let said: Vec<&str> = table
+        .all("online")
+        .iter()
+        .filter_map(|v| v["connection"].as_str())
+        .collect();
+    assert_eq!(said, ["lost", "back"], "once each: {printed}");
+}

@@ -26,7 +26,7 @@ pub fn game_stream(id: &str) -> String {
 
 /// How long a connection may take to open.
 const CONNECT_WITHIN: Duration = Duration::from_secs(10);
-/// How long a post may take to be answered.
+/// How long a post may take to be answered, and a stream to be opened.
 const ANSWER_WITHIN: Duration = Duration::from_secs(20);
 
 /// Why a request came to nothing.
@@ -128,13 +128,19 @@ impl Client {
         ApiError::Transport(e.to_string())
     }
 
-    /// Opens a stream (`GET`), to be read a line at a time.
+    /// Opens a stream (`GET`), to be read a line at a time. A server that
+    /// takes the connection but does not answer it within the answer's
+    /// bound is no answer: the stream's lines then come as they come, for
+    /// as long as the stream lasts.
     pub fn stream(&self, path: &str) -> Result<Lines, ApiError> {
         let response = self
             .agent
             .get(&self.url(path))
             .header("Authorization", &self.bearer())
             .header("Accept", "application/x-ndjson")
+            .config()
+            .timeout_recv_response(Some(ANSWER_WITHIN))
+            .build()
             .call()
             .map_err(Client::transport)?;
         Client::lines(response)

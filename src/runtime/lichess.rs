@@ -127,6 +127,21 @@ enum Post {
     },
 }
 
+impl Post {
+    /// What was posted, for the log.
+    fn describe(&self) -> String {
+        match self {
+            Post::Move { id, uci, .. } => format!("the move {uci} in game {id}"),
+            Post::Draw { id } => format!("the draw offer in game {id}"),
+            Post::Resign { id } => format!("the resignation in game {id}"),
+            Post::Takeback { id } => format!("the takeback in game {id}"),
+            Post::ClaimVictory { id } => format!("the claim of the win in game {id}"),
+            Post::Abort { id } => format!("the abort of game {id}"),
+            Post::Accept { challenge } => format!("the acceptance of challenge {challenge}"),
+        }
+    }
+}
+
 impl LichessSeat {
     /// The seat for `config`, playing with `token`; the event stream opens
     /// at once.
@@ -507,7 +522,7 @@ impl LichessSeat {
             let Err(e) = result else {
                 continue;
             };
-            notes.push(format!("lichess: {post:?} failed: {e}"));
+            notes.push(format!("lichess: {} failed: {e}", post.describe()));
             let again = match &e {
                 ApiError::TooManyRequests => Some(self.timing.too_many),
                 ApiError::Transport(_) => Some(self.timing.first),
@@ -629,8 +644,12 @@ fn reconcile(
         };
         let input = Input::Move(Relayed::Uci(m));
         if let Some(refused) = keeper.controller().refusal(t, &input) {
+            let why = match &refused.event {
+                Event::Refused { reason, .. } => *reason,
+                _ => "refused",
+            };
             notes.push(format!(
-                "lichess: the server's move {uci} is refused here: {refused:?}"
+                "lichess: the server's move {uci} cannot be played here ({why})"
             ));
             break;
         }

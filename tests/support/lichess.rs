@@ -268,7 +268,8 @@ pub struct State {
     pub garbage: VecDeque<String>,
     /// Raised to cut every stream open: each ends at once, unfinished.
     pub cuts: u32,
-    /// While set, the streams say nothing, not even keep-alive lines.
+    /// While set, the streams say nothing, not even keep-alive lines, and
+    /// a stream opened meanwhile gets no answer.
     pub silent: bool,
     /// The script the next game's opponent plays.
     pub script: VecDeque<(String, Duration)>,
@@ -813,9 +814,25 @@ fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String) {
     ok
 }
 
+/// Waits while the server is silent (a stream opened meanwhile gets no
+/// answer at all); false if the server stops.
+fn until_heard(shared: &Shared) -> bool {
+    loop {
+        let st = lock(shared);
+        if st.stopping {
+            return false;
+        }
+        if !st.silent {
+            return true;
+        }
+        drop(st);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The event stream: each game under way, then each new event.
 fn event_stream(shared: &Shared, out: &mut TcpStream) {
-    if !stream_head(out) {
+    if !until_heard(shared) || !stream_head(out) {
         return;
     }
     let mut st = lock(shared);
@@ -1040,6 +1057,9 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
 /// A game's stream: the whole game, then a state at each change; closed
 /// when the game is over.
 fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
+    if !until_heard(shared) {
+        return;
+    }
     let Some(game) = lock(shared).games.get(id).cloned() else {
         return answer(shared, out, 404, r#"{"error":"No such game"}"#);
     };
