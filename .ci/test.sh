@@ -14,7 +14,13 @@ cargo clippy --locked --all-targets -- -D warnings
 echo "== cargo clippy --features rpi (the Raspberry Pi build)"
 cargo clippy --locked --features rpi --all-targets -- -D warnings
 echo "== cargo test"
-cargo test --locked --lib --bins --tests
+cargo test --locked --lib --bins --tests -- --skip play_on_lichess_
+# The online games of tests/lichess_play.rs spend their time waiting on
+# their own clocks (the opponent's replies, a minute of silence, lichess's
+# minute after a 429), not on the processor: they run all at once rather
+# than two at a time.
+echo "== the online games through play (tests/lichess_play.rs), all at once"
+cargo test --locked --test lichess_play -- play_on_lichess_ --test-threads 16
 echo "== the benchmarks' smoke runs (PEGBOARD_BENCH_SMOKE=1): each target, with a margin"
 PEGBOARD_BENCH_SMOKE=1 cargo bench --locked --bench '*'
 echo "== the Raspberry Pi build (aarch64) under qemu"

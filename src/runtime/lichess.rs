@@ -54,9 +54,9 @@ pub(crate) struct LichessSeat {
     events: Link,
     /// The game's stream, once a game is found or taken up again.
     game: Option<GameLink>,
-    /// A game asked for (a seek held open, a challenge sent) and not yet
-    /// answered.
-    finding: Option<Receiver<std::result::Result<(), ApiError>>>,
+    /// A game asked for (a seek held open, a challenge sent), until the
+    /// game starts.
+    finding: Option<Finding>,
     /// The posts, made in order on a thread of their own…
     posts: Sender<Post>,
     /// …and what became of them.
@@ -96,6 +96,23 @@ struct GameLink {
     /// (a game taken up again after a restart may have them all).
     synced: bool,
 }
+
+/// Where the asking for a game stands.
+enum Finding {
+    /// Asked; the answer comes on the channel.
+    Asking(Receiver<std::result::Result<(), ApiError>>),
+    /// The server took the request at this instant: the game starts on
+    /// the event stream (a challenge not accepted expires).
+    Answered(u64),
+    /// The request failed at this instant.
+    Failed(u64),
+}
+
+/// How long after a request the server took, with no game started, a
+/// game is asked for again (lichess lets a challenge expire after 20 s).
+const ASK_AGAIN_AFTER_MS: u64 = 30_000;
+/// How long after a request that failed a game is asked for again.
+const ASK_AGAIN_AFTER_FAILURE_MS: u64 = 5_000;
 
 /// What the seat posts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -474,14 +491,25 @@ impl LichessSeat {
         if self.game.is_some() || self.config.find == Find::Accept {
             return;
         }
-        if let Some(finding) = &self.finding {
-            match finding.try_recv() {
-                Ok(Ok(())) | Err(crossbeam_channel::TryRecvError::Empty) => return,
-                Ok(Err(e)) => notes.push(format!("lichess: no game found ({e}); asking again")),
-                Err(crossbeam_channel::TryRecvError::Disconnected) => {}
+        let t = self.now;
+        match &self.finding {
+            Some(Finding::Asking(answer)) => {
+                self.finding = match answer.try_recv() {
+                    Err(crossbeam_channel::TryRecvError::Empty) => return,
+                    Ok(Ok(())) => Some(Finding::Answered(t)),
+                    Ok(Err(e)) => {
+                        notes.push(format!("lichess: no game found ({e}); asking again soon"));
+                        Some(Finding::Failed(t))
+                    }
+                    Err(crossbeam_channel::TryRecvError::Disconnected) => Some(Finding::Failed(t)),
+                };
+                return;
             }
+            Some(Finding::Answered(at)) if t < at + ASK_AGAIN_AFTER_MS => return,
+            Some(Finding::Failed(at)) if t < at + ASK_AGAIN_AFTER_FAILURE_MS => return,
+            _ => {}
         }
-        self.finding = Some(self.ask_for_game());
+        self.finding = Some(Finding::Asking(self.ask_for_game()));
     }
 
     /// Asks the server for a game, on a thread of its own (a seek is held
