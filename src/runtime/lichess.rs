@@ -327,16 +327,22 @@ impl LichessSeat {
             return;
         }
         self.finding = None;
-        self.game = Some(GameLink {
-            id: info.game_id.clone(),
-            color: info.color.map(color_of),
-            link: Link::game(self.client.clone(), &info.game_id, self.timing),
+        self.game = Some(self.follow(&info.game_id, info.color.map(color_of)));
+    }
+
+    /// Game `id`'s stream opened, the blind player playing `color`; nothing
+    /// yet known of the game on the server.
+    fn follow(&self, id: &str, color: Option<Color>) -> GameLink {
+        GameLink {
+            id: id.to_string(),
+            color,
+            link: Link::game(self.client.clone(), id, self.timing),
             server_moves: Vec::new(),
             sent: BTreeSet::new(),
             under_way: true,
             takeback_asked: false,
             synced: false,
-        });
+        }
     }
 
     /// A challenge to the player: accepted when `[lichess]` waits for one
@@ -465,16 +471,7 @@ impl LichessSeat {
         }
         if let Some(online) = c.online() {
             if self.game.is_none() && !c.game().is_over() {
-                self.game = Some(GameLink {
-                    id: online.id.clone(),
-                    color: Some(online.color),
-                    link: Link::game(self.client.clone(), &online.id, self.timing),
-                    server_moves: Vec::new(),
-                    sent: BTreeSet::new(),
-                    under_way: true,
-                    takeback_asked: false,
-                    synced: false,
-                });
+                self.game = Some(self.follow(&online.id, Some(online.color)));
             }
             return;
         }
