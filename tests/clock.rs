@@ -335,7 +335,9 @@ fn art_6_13_the_arbiter_sets_times_and_move_counters() {
 
 #[test]
 fn art_7_4_b_completed_illegal_moves_give_two_minutes_and_the_third_loses() {
-    let text = r#"{"t":0,"trace":1,"time_control":"300"}
+    // The 2008 Laws: two minutes for each of the first two, the third
+    // loses.
+    let text = r#"{"t":0,"trace":1,"time_control":"300","laws":"2008"}
 {"t":1000,"input":"illegal_move","color":"black"}
 {"t":2000,"input":"illegal_move","color":"black"}
 {"t":3000,"input":"illegal_move","color":"black"}"#;
@@ -371,7 +373,7 @@ fn art_7_4_b_completed_illegal_moves_give_two_minutes_and_the_third_loses() {
 
     // Configured otherwise, the third costs two minutes like the others.
     let mut s = settings();
-    s.clock.third_illegal_move_loses = false;
+    s.clock.illegal_moves_lose = false;
     let ev = run_with(&parse(text), s);
     // (White's flag falls after the trace ends, with 6 minutes more.)
     assert_eq!(game_over(&ev), Some((660_000, "0-1".into(), "flag".into())));
@@ -379,8 +381,49 @@ fn art_7_4_b_completed_illegal_moves_give_two_minutes_and_the_third_loses() {
 }
 
 #[test]
+fn art_7_5_5_today_the_second_completed_illegal_move_loses() {
+    // Today's Laws (the default): two minutes for the first, the second
+    // loses; the game is drawn if the opponent cannot mate.
+    let text = r#"{"t":0,"trace":1,"time_control":"300"}
+{"t":1000,"input":"illegal_move","color":"black"}
+{"t":2000,"input":"illegal_move","color":"black"}"#;
+    let ev = run(text);
+    let penalties: Vec<_> = clocks(&ev)
+        .into_iter()
+        .filter(|c| c.1 == "penalty")
+        .collect();
+    assert_eq!(
+        penalties,
+        vec![(
+            1000,
+            "penalty".into(),
+            "white".into(),
+            299_000 + 120_000,
+            300_000
+        )]
+    );
+    assert_eq!(
+        game_over(&ev),
+        Some((2000, "1-0".into(), "illegal_moves".into()))
+    );
+    assert_eq!(
+        of(&ev, "game_over")[0]["say"],
+        "Wieder ein regelwidriger Zug von Schwarz. Weiß gewinnt."
+    );
+    let bare = r#"{"t":0,"trace":1,"start":"4k3/8/8/8/8/8/8/4K2R w K - 0 1","time_control":"300"}
+{"t":1000,"input":"illegal_move","color":"white"}
+{"t":2000,"input":"illegal_move","color":"white"}"#;
+    // Black, with his king alone, cannot mate: drawn.
+    assert_eq!(
+        game_over(&run(bare)),
+        Some((2000, "1/2-1/2".into(), "illegal_moves".into()))
+    );
+}
+
+#[test]
 fn art_9_5_b_an_incorrect_draw_claim_gives_the_opponent_three_minutes() {
-    let ev = run(r#"{"t":0,"trace":1,"time_control":"300"}
+    // The 2008 Laws' three minutes (9.5b).
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"300","laws":"2008"}
 {"t":1000,"input":"draw_claim","color":"white"}"#);
     assert_eq!(
         clocks(&ev)[1],
@@ -392,6 +435,44 @@ fn art_9_5_b_an_incorrect_draw_claim_gives_the_opponent_three_minutes() {
             "Remisreklamation nicht berechtigt.",
             "3 Minuten mehr für Schwarz."
         ]
+    );
+    // 9.1b: the claim stands as White's offer of a draw.
+    assert_eq!(of(&ev, "draw_offer")[0]["color"], "white");
+}
+
+#[test]
+fn art_9_5_3_today_an_incorrect_draw_claim_gives_two_minutes_and_one_in_rapid() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"5400"}
+{"t":1000,"input":"draw_claim","color":"white"}"#);
+    assert_eq!(
+        clocks(&ev)[1],
+        (1000, "penalty".into(), "white".into(), 5_399_000, 5_520_000)
+    );
+    // A.3: in rapid chess the penalties of Articles 7 and 9 are one
+    // minute; not so under the 2008 Laws.
+    let rapid = |laws: &str| {
+        run(&format!(
+            r#"{{"t":0,"trace":1,"time_control":"1500"{laws}}}
+{{"t":1000,"input":"draw_claim","color":"white"}}
+{{"t":2000,"input":"illegal_move","color":"black"}}"#
+        ))
+    };
+    let penalties = |ev: &[Value]| -> Vec<(u64, u64)> {
+        clocks(ev)
+            .into_iter()
+            .filter(|c| c.1 == "penalty")
+            .map(|c| (c.3, c.4))
+            .collect()
+    };
+    // Black is given a minute for White's claim, White one for Black's
+    // illegal move.
+    assert_eq!(
+        penalties(&rapid("")),
+        [(1_499_000, 1_560_000), (1_558_000, 1_560_000)]
+    );
+    assert_eq!(
+        penalties(&rapid(r#","laws":"2008""#)),
+        [(1_499_000, 1_680_000), (1_618_000, 1_680_000)]
     );
 }
 

@@ -25,6 +25,14 @@ fn header(fen: &str) -> String {
     format!(r#"{{"t":0,"trace":1,"start":"{fen}"}}"#)
 }
 
+/// A header for a board White alone plays on (Black's moves relayed):
+/// every piece taken up there in White's turn is White's touch. On a
+/// board both players use, the opponent's piece taken up may be its
+/// owner's hand and is charged to nobody.
+fn own_board(fen: &str) -> String {
+    format!(r#"{{"t":0,"trace":1,"start":"{fen}","black_moves_on":"relay"}}"#)
+}
+
 /// The one touch violation of a run: (touched, article).
 fn violation(ev: &[serde_json::Value]) -> (String, String) {
     let v = of(ev, "touch_violation");
@@ -52,17 +60,18 @@ fn art_4_3_a_a_piece_taken_up_before_its_owners_turn_makes_his_move() {
     assert_eq!(sans(&ev), ["e4", "Nf6", "d4"], "{ev:?}");
     assert!(of(&ev, "illegal").is_empty() && of(&ev, "mismatch").is_empty());
     assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
-    // White's move waits for the settle time (a piece is off the board),
-    // then Black holds the knight as his turn begins: touched then.
+    // White's move is made when the pawn is released (4.6, E2.3), one
+    // debounce window after, though a piece is off the board.
     let moves = of(&ev, "move");
-    assert_eq!(moves[0]["t"], 2120);
-    let black_touch = of(&ev, "touch")
-        .into_iter()
-        .find(|e| e["color"] == "black")
-        .cloned()
-        .expect("Black's touch");
-    assert_eq!(black_touch["square"], "g8");
-    assert_eq!(black_touch["t"], 2120);
+    assert_eq!(moves[0]["t"], 1120);
+    assert!(moves[0].get("made").is_none(), "judged at once");
+    // On a board both players use, the knight taken up in White's turn
+    // may have been either hand: it is nobody's touch, in White's turn
+    // or when Black's begins.
+    assert!(
+        of(&ev, "touch").iter().all(|e| e["square"] != "g8"),
+        "{ev:?}"
+    );
     assert_eq!(
         moves[1]["t"], 3120,
         "one window after the knight is put down"
@@ -144,17 +153,36 @@ fn art_7_3_a_piece_knocked_in_the_opponents_turn_is_a_mismatch_too() {
 #[test]
 fn art_7_4_two_own_pieces_moved_at_once_is_an_illegal_move_not_a_knock() {
     // A piece on a new square counts as knocked over only when one of the
-    // opponent's pieces is missing: White moving both knights at once is
-    // his illegal move, not Nc3 with a knocked piece.
+    // opponent's pieces is missing: White putting both knights down in
+    // one reading is his illegal move, not Nc3 with a knocked piece.
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":500,"lift":"b1"}
+{"t":600,"lift":"g1"}
+{"t":900,"occ":"ffff00000024ffbd"}"#);
+    assert!(sans(&ev).is_empty(), "{ev:?}");
+    let illegal = of(&ev, "illegal");
+    assert_eq!(illegal.len(), 1, "{ev:?}");
+    assert_eq!(illegal[0]["color"], "white");
+}
+
+#[test]
+fn art_4_6_a_knight_released_is_his_move_and_the_other_knight_put_down_after_is_displaced() {
+    // Both knights taken up, b1's put down on c3 first: released there as
+    // a legal move, that is the move (4.6; today 4.7). The other knight,
+    // put on f3 a moment later in Black's turn, is a displaced piece to
+    // put back (7.3; today 7.4), charged to nobody as a move.
     let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
 {"t":500,"lift":"b1"}
 {"t":600,"lift":"g1"}
 {"t":800,"place":"c3"}
 {"t":900,"place":"f3"}"#);
-    assert!(sans(&ev).is_empty(), "{ev:?}");
-    let illegal = of(&ev, "illegal");
-    assert_eq!(illegal.len(), 1, "{ev:?}");
-    assert_eq!(illegal[0]["color"], "white");
+    assert_eq!(sans(&ev), ["Nc3"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 820);
+    assert!(of(&ev, "illegal").is_empty(), "{ev:?}");
+    let mismatch = of(&ev, "mismatch");
+    assert_eq!(mismatch.len(), 1, "{ev:?}");
+    assert_eq!(mismatch[0]["extra"], serde_json::json!(["f3"]));
+    assert_eq!(mismatch[0]["missing"][0]["square"], "g1");
 }
 
 // --- Several pieces touched (4.3c, 4.4) ---------------------------------
@@ -167,7 +195,7 @@ fn art_4_3_c_the_first_touched_own_piece_must_take_the_first_touched_opponent_pi
     let fen = "4k3/8/8/1p1p4/8/2N5/8/4K3 w - - 0 1";
     let ev = run(&format!(
         "{}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":100,"lift":"c3"}
 {"t":300,"place":"c3"}
 {"t":500,"lift":"d5"}
@@ -177,7 +205,7 @@ fn art_4_3_c_the_first_touched_own_piece_must_take_the_first_touched_opponent_pi
 {"t":1500,"place":"b5"}"#
     ));
     assert_eq!(sans(&ev), ["Nxb5"]);
-    assert_eq!(violation(&ev), ("d5".into(), "4.3c".into()));
+    assert_eq!(violation(&ev), ("d5".into(), "4.3.3".into()));
 }
 
 #[test]
@@ -187,7 +215,7 @@ fn art_4_3_c_a_later_own_piece_touched_does_not_excuse_the_first() {
     let fen = "4k3/8/8/3p4/4P3/2N5/8/4K3 w - - 0 1";
     let ev = run(&format!(
         "{}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":100,"lift":"c3"}
 {"t":300,"place":"c3"}
 {"t":600,"lift":"e4"}
@@ -195,7 +223,7 @@ fn art_4_3_c_a_later_own_piece_touched_does_not_excuse_the_first() {
 {"t":1300,"place":"d5"}"#
     ));
     assert_eq!(sans(&ev), ["exd5"]);
-    assert_eq!(violation(&ev), ("d5".into(), "4.3c".into()));
+    assert_eq!(violation(&ev), ("d5".into(), "4.3.3".into()));
 }
 
 #[test]
@@ -206,7 +234,7 @@ fn art_4_3_c_if_that_capture_is_illegal_the_first_touched_piece_moves() {
     let fen = "4k3/8/8/3p4/8/2N5/8/R3K3 w - - 0 1";
     let ev = run(&format!(
         "{}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":100,"lift":"a1"}
 {"t":300,"place":"a1"}
 {"t":500,"lift":"d5"}
@@ -231,7 +259,7 @@ fn art_4_3_c_own_and_opponent_piece_lifted_in_one_reading_count_own_first() {
     let both_in = common::occ(fen, CastlingMode::Standard, &[], &[]);
     let ev = run(&format!(
         "{}\n{{\"t\":100,\"occ\":\"{both_out}\"}}\n{{\"t\":400,\"occ\":\"{both_in}\"}}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":1000,"lift":"e3"}
 {"t":1200,"lift":"d4"}
 {"t":1500,"place":"d4"}"#
@@ -240,7 +268,7 @@ fn art_4_3_c_own_and_opponent_piece_lifted_in_one_reading_count_own_first() {
     let touches = of(&ev, "touch");
     assert_eq!(touches[0]["square"], "g5");
     assert_eq!(touches[1]["square"], "d4");
-    assert_eq!(violation(&ev), ("g5".into(), "4.3c".into()));
+    assert_eq!(violation(&ev), ("g5".into(), "4.3.3".into()));
 }
 
 #[test]
@@ -250,7 +278,7 @@ fn art_4_3_a_a_rook_touched_before_a_capture_made_capturer_first() {
     let fen = "4k3/8/8/3p4/8/2N5/8/R3K3 w - - 0 1";
     let trace = format!(
         "{}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":100,"lift":"a1"}
 {"t":300,"place":"a1"}
 {"t":600,"lift":"c3"}
@@ -259,7 +287,7 @@ fn art_4_3_a_a_rook_touched_before_a_capture_made_capturer_first() {
     );
     let ev = run(&trace);
     assert_eq!(sans(&ev), ["Nxd5"]);
-    assert_eq!(violation(&ev), ("a1".into(), "4.3c".into()));
+    assert_eq!(violation(&ev), ("a1".into(), "4.3.3".into()));
     // Under `enforce` the capture is refused.
     let ev = run_with(&parse(&trace), enforce());
     assert!(sans(&ev).is_empty(), "{ev:?}");
@@ -273,7 +301,7 @@ fn art_4_3_b_a_capturable_pawn_touched_then_another_capture() {
     let fen = "4k3/8/8/1p1p4/8/2N5/8/4K3 w - - 0 1";
     let ev = run(&format!(
         "{}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":100,"lift":"d5"}
 {"t":300,"place":"d5"}
 {"t":600,"lift":"c3"}
@@ -281,7 +309,7 @@ fn art_4_3_b_a_capturable_pawn_touched_then_another_capture() {
 {"t":1300,"place":"b5"}"#
     ));
     assert_eq!(sans(&ev), ["Nxb5"]);
-    assert_eq!(violation(&ev), ("d5".into(), "4.3c".into()));
+    assert_eq!(violation(&ev), ("d5".into(), "4.3.3".into()));
 }
 
 #[test]
@@ -299,7 +327,7 @@ fn art_4_3_a_a_pawn_touched_then_castling() {
     );
     let ev = run(&trace);
     assert_eq!(sans(&ev), ["O-O"]);
-    assert_eq!(violation(&ev), ("d2".into(), "4.3a".into()));
+    assert_eq!(violation(&ev), ("d2".into(), "4.3.1".into()));
     let ev = run_with(&parse(&trace), enforce());
     assert!(sans(&ev).is_empty(), "refused: {ev:?}");
 }
@@ -309,7 +337,7 @@ fn art_4_3_c_a_pawn_touched_then_en_passant() {
     let fen = "4k3/8/8/3pP3/8/8/3P4/4K3 w - d6 0 2";
     let ev = run(&format!(
         "{}\n{}",
-        header(fen),
+        own_board(fen),
         r#"{"t":100,"lift":"d2"}
 {"t":300,"place":"d2"}
 {"t":600,"lift":"e5"}
@@ -317,7 +345,7 @@ fn art_4_3_c_a_pawn_touched_then_en_passant() {
 {"t":1300,"place":"d6"}"#
     ));
     assert_eq!(sans(&ev), ["exd6"]);
-    assert_eq!(violation(&ev), ("d2".into(), "4.3c".into()));
+    assert_eq!(violation(&ev), ("d2".into(), "4.3.3".into()));
 }
 
 // --- J'adoube with a piece in the hand (4.2) ------------------------------
@@ -367,7 +395,7 @@ fn art_4_6_b_a_king_released_on_its_castling_square_may_only_castle() {
     );
     let ev = run(&trace);
     assert_eq!(sans(&ev), ["Kf1"], "warned, not refused, by default");
-    assert_eq!(violation(&ev), ("g1".into(), "4.6b".into()));
+    assert_eq!(violation(&ev), ("g1".into(), "4.7.2".into()));
     assert_eq!(
         of(&ev, "touch_violation")[0]["say"],
         "Zug mit Koenig auf Gustav eins ausführen."
@@ -399,7 +427,7 @@ fn art_4_6_a_pawn_released_on_the_en_passant_square_stays_there() {
 {"t":1900,"place":"e6"}"#
     ));
     assert_eq!(sans(&ev), ["e6"]);
-    assert_eq!(violation(&ev), ("d6".into(), "4.6".into()));
+    assert_eq!(violation(&ev), ("d6".into(), "4.7".into()));
 }
 
 #[test]

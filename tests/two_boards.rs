@@ -488,9 +488,10 @@ fn e2_9_an_illegal_relayed_move_is_refused_saying_which_rule_and_whose_turn() {
     let refused = of(&ev, "refused");
     let given: Vec<&str> = refused.iter().filter_map(|r| r["given"].as_str()).collect();
     assert_eq!(given, ["Nc3", "e7e4", "d8h4", "e5e4"]);
-    // 1.1: the knight is White's, and Black is to move.
+    // The players move alternately (1.1 in the 2008 Laws, today 1.2):
+    // the knight is White's, and Black is to move.
     assert_eq!(refused[0]["reason"], "not_his_turn");
-    assert_eq!(refused[0]["article"], "1.1");
+    assert_eq!(refused[0]["article"], "1.2");
     assert_eq!(
         refused[0]["say"],
         "Der gemeldete Zug ist nicht möglich. Die Figur auf Bella eins ist von Weiß. \

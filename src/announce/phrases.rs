@@ -475,6 +475,39 @@ impl Phrasebook {
         )
     }
 
+    /// `color` touched a piece and so rejected the draw offered to him
+    /// (9.1b; today 9.1.2.1).
+    pub fn draw_declined(&self, color: Color) -> String {
+        fill(
+            &self.words.phrases.draw_declined,
+            &[("color", self.color(color))],
+        )
+    }
+
+    /// `color` said j'adoube, and is not to move: only the player having
+    /// the move adjusts (4.2; today 4.2.1).
+    pub fn adjust_refused(&self, color: Color) -> String {
+        fill(
+            &self.words.phrases.adjust_refused,
+            &[("color", self.color(color))],
+        )
+    }
+
+    /// A draw claimed after touching a piece on that move (9.4).
+    pub fn claim_after_touch(&self) -> String {
+        self.words.phrases.claim_after_touch.clone()
+    }
+
+    /// Under the 2008 Laws, the promotion on `square` whose new piece went
+    /// down before the pawn came off is not made until the piece is
+    /// released there again (4.6c).
+    pub fn promotion_unmade(&self, square: Square) -> String {
+        fill(
+            &self.words.phrases.promotion_unmade,
+            &[("square", &self.square(square))],
+        )
+    }
+
     /// `color`'s flag has fallen.
     pub fn flag(&self, color: Color) -> String {
         fill(&self.words.phrases.flag, &[("color", self.color(color))])

@@ -464,6 +464,38 @@ impl Default for ConsoleWords {
     }
 }
 
+impl ConsoleWords {
+    /// These words with every `{art:NAME}` written as `laws` numbers the
+    /// article NAME (`{art:illegal_moves}`: "7.5.5" today, "7.4b" in
+    /// 2008). An unknown name stays as it is written.
+    pub fn cited(&self, laws: crate::core::laws::Edition) -> ConsoleWords {
+        let Ok(mut value) = serde_json::to_value(self) else {
+            return self.clone();
+        };
+        if let serde_json::Value::Object(map) = &mut value {
+            for v in map.values_mut() {
+                if let serde_json::Value::String(text) = v {
+                    *text = cite_articles(text, laws);
+                }
+            }
+        }
+        serde_json::from_value(value).unwrap_or_else(|_| self.clone())
+    }
+}
+
+/// `text` with every `{art:NAME}` of a known article replaced by its
+/// number in `laws`.
+pub fn cite_articles(text: &str, laws: crate::core::laws::Edition) -> String {
+    let mut out = text.to_string();
+    for article in crate::core::laws::Article::ALL {
+        let place = format!("{{art:{}}}", article.name());
+        if out.contains(&place) {
+            out = out.replace(&place, laws.cite(article));
+        }
+    }
+    out
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Language {
@@ -621,6 +653,10 @@ pub struct Phrases {
     pub unconfirmed: String,
     pub moves_or: String,
     pub touch_violation_released: String,
+    pub adjust_refused: String,
+    pub claim_after_touch: String,
+    pub draw_declined: String,
+    pub promotion_unmade: String,
 }
 
 /// A language file that could not be used.

@@ -84,10 +84,31 @@ pub enum Event {
         san: String,
         say: String,
         fen: String,
+        /// The instant the move was made (its release, 4.6, E2.3), when
+        /// pegboard had to wait to be sure of it and so judged it later
+        /// (`t`): the clock counts it from here.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        made: Option<u64>,
     },
     PromotionPending {
         board: String,
         square: String,
+        say: String,
+    },
+    /// Under the 2008 Laws: the new piece was put on the promotion square
+    /// before the pawn was taken off; the move is made when the piece is
+    /// released there after the pawn's removal (4.6c), so not yet.
+    PromotionUnmade {
+        board: String,
+        square: String,
+        article: &'static str,
+        say: String,
+    },
+    /// A standing draw offer lapsed: `color`, the player it was made to,
+    /// touched a piece with the intention of moving it (9.1b; today
+    /// 9.1.2.1).
+    DrawDeclined {
+        color: Side,
         say: String,
     },
     TouchViolation {
@@ -387,6 +408,8 @@ impl Event {
             Event::Touch { .. } => "touch",
             Event::Move { .. } => "move",
             Event::PromotionPending { .. } => "promotion_pending",
+            Event::PromotionUnmade { .. } => "promotion_unmade",
+            Event::DrawDeclined { .. } => "draw_declined",
             Event::TouchViolation { .. } => "touch_violation",
             Event::Illegal { .. } => "illegal",
             Event::Mismatch { .. } => "mismatch",
@@ -427,6 +450,8 @@ impl Event {
         match self {
             Event::Move { say, .. }
             | Event::PromotionPending { say, .. }
+            | Event::PromotionUnmade { say, .. }
+            | Event::DrawDeclined { say, .. }
             | Event::TouchViolation { say, .. }
             | Event::Illegal { say, .. }
             | Event::Mismatch { say, .. }

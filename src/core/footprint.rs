@@ -28,6 +28,8 @@ pub struct Footprint {
     /// The square of the captured piece, if any (the victim's square for en
     /// passant).
     pub captured: Option<Square>,
+    /// The move promotes a pawn: its new piece arrives where the pawn goes.
+    pub promotion: bool,
 }
 
 /// Where the pawn taken en passant stands.
@@ -39,7 +41,11 @@ impl Footprint {
     pub fn of(m: Move, color: Color, occupied: Bitboard) -> Footprint {
         match m {
             Move::Normal {
-                from, to, capture, ..
+                from,
+                to,
+                capture,
+                promotion,
+                ..
             } => {
                 let captured = capture.map(|_| to);
                 Footprint {
@@ -52,6 +58,7 @@ impl Footprint {
                     },
                     arrivals: [Some((to, from)), None],
                     captured,
+                    promotion: promotion.is_some(),
                 }
             }
             Move::EnPassant { from, to } => {
@@ -62,6 +69,7 @@ impl Footprint {
                     sources: Bitboard::from(from) | Bitboard::from(victim),
                     arrivals: [Some((to, from)), None],
                     captured: Some(victim),
+                    promotion: false,
                 }
             }
             Move::Castle { king, rook } => {
@@ -93,6 +101,7 @@ impl Footprint {
                     sources,
                     arrivals,
                     captured: None,
+                    promotion: false,
                 }
             }
             Move::Put { to, .. } => Footprint {
@@ -101,17 +110,26 @@ impl Footprint {
                 sources: Bitboard::EMPTY,
                 arrivals: [None, None],
                 captured: None,
+                promotion: false,
             },
         }
     }
 
     /// Could a board showing `board` be on its way from `before` to this
     /// move? Only the move's own squares may differ, and no piece may have
-    /// appeared from nowhere among them.
+    /// appeared from nowhere among them, but for a promotion's new piece
+    /// put on its square before the pawn is taken off (4.6.2 today).
     pub fn in_progress(&self, before: Bitboard, board: Bitboard) -> bool {
         let differ = before ^ board;
-        differ.is_subset(self.changed)
-            && (board & self.changed).count() <= (before & self.changed).count()
+        let (now, was) = (
+            (board & self.changed).count(),
+            (before & self.changed).count(),
+        );
+        let piece_first = self.promotion
+            && self.captured.is_none()
+            && now == was + 1
+            && self.arrivals[0].is_some_and(|(to, _)| board.contains(to));
+        differ.is_subset(self.changed) && (now <= was || piece_first)
     }
 }
 

@@ -7,6 +7,7 @@
 //! player without a pawn move or a capture end it without a claim (9.6);
 //! resignation and agreement at the players' word.
 
+use crate::core::laws::Edition;
 use shakmaty::{
     Bitboard, ByColor, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, MoveList,
     Position, fen::Fen, san::SanPlus, uci::UciMove, zobrist::Zobrist64,
@@ -150,6 +151,8 @@ pub struct Game {
     penalized_illegal_moves: ByColor<u32>,
     draw_offer: Option<Color>,
     pending_claim: Option<Color>,
+    /// The edition of the Laws: whether 9.6's draws need no claim.
+    laws: Edition,
 }
 
 fn hash(pos: &Chess) -> Zobrist64 {
@@ -169,9 +172,24 @@ impl Game {
             penalized_illegal_moves: ByColor::new_with(|_| 0),
             draw_offer: None,
             pending_claim: None,
+            laws: Edition::default(),
         };
         game.ending = game.automatic_ending();
         game
+    }
+
+    /// The same game under the Laws of `laws` (today's by default).
+    pub fn with_laws(mut self, laws: Edition) -> Game {
+        self.laws = laws;
+        if self.moves.is_empty() {
+            self.ending = self.automatic_ending();
+        }
+        self
+    }
+
+    /// The edition of the Laws the game is played under.
+    pub fn laws(&self) -> Edition {
+        self.laws
     }
 
     pub fn from_start(start: &StartPosition) -> Result<Game, StartError> {
@@ -289,9 +307,9 @@ impl Game {
             (KnownOutcome::Draw, Reason::Stalemate)
         } else if self.pos.is_insufficient_material() {
             (KnownOutcome::Draw, Reason::InsufficientMaterial)
-        } else if self.repetitions() >= 5 {
+        } else if self.laws.automatic_draws() && self.repetitions() >= 5 {
             (KnownOutcome::Draw, Reason::FivefoldRepetition)
-        } else if self.pos.halfmoves() >= 150 {
+        } else if self.laws.automatic_draws() && self.pos.halfmoves() >= 150 {
             // Checkmate, tested first, takes precedence (9.6.2).
             (KnownOutcome::Draw, Reason::SeventyFiveMoves)
         } else {
@@ -364,7 +382,7 @@ impl Game {
             return false;
         };
         let kept: Vec<Move> = kept.iter().map(|p| p.m).collect();
-        let mut again = Game::new(self.start.clone(), self.mode);
+        let mut again = Game::new(self.start.clone(), self.mode).with_laws(self.laws);
         for m in kept {
             again.play(m);
         }
@@ -401,12 +419,24 @@ impl Game {
             next.pending_claim = None;
             next.play(m).is_some() && next.claimable().is_some()
         });
+        // 9.1b (today's 9.1.2.3): a claim is also an offer of a draw; one
+        // made while the opponent's offer stands accepts it.
+        if let Some(ending) = self.offer_draw(color) {
+            return ClaimOutcome::Drawn(ending);
+        }
         if about_to_appear {
             self.pending_claim = Some(color);
             ClaimOutcome::Pending
         } else {
             ClaimOutcome::Incorrect
         }
+    }
+
+    /// The standing draw offer lapses: the player it was made to rejected
+    /// it by touching a piece with the intention of moving or capturing it
+    /// (9.1b; today 9.1.2.1). `true` if an offer stood.
+    pub fn decline_draw(&mut self) -> bool {
+        self.draw_offer.take().is_some()
     }
 
     /// A draw offer. If the opponent's offer stands, this accepts it.

@@ -14,8 +14,12 @@ use crate::core::online::OnlineGame;
 pub enum Input {
     /// The promotion piece chosen (announced) for the pawn being promoted.
     Promote(Role),
-    /// "J'adoube": the next lift-and-return is an adjustment (4.2).
-    Adjust,
+    /// "J'adoube" (4.2; today 4.2.1), said by this player (`None`: the
+    /// player to move, as a trace without a colour says it): the pieces he
+    /// takes up and puts back on their squares, on the boards he plays on,
+    /// are adjusted, not touched, until his move begins. Only the player
+    /// having the move may adjust; out of turn it is refused.
+    Adjust(Option<Color>),
     /// That player presses the clock.
     Clock(Color),
     /// Say the last move again, or the last N moves (oldest first).
@@ -332,7 +336,7 @@ impl Input {
     pub fn name(&self) -> &'static str {
         match self {
             Input::Promote(_) => "promote",
-            Input::Adjust => "adjust",
+            Input::Adjust(_) => "adjust",
             Input::Clock(_) => "clock",
             Input::Repeat(_) => "repeat",
             Input::MoveNumber => "move_number",
@@ -580,7 +584,8 @@ impl Input {
         let uses_piece = name == "promote";
         let uses_color = matches!(
             name,
-            "clock"
+            "adjust"
+                | "clock"
                 | "draw_offer"
                 | "draw_claim"
                 | "resign"
@@ -651,7 +656,12 @@ impl Input {
                     ));
                 }
             }),
-            "adjust" => Input::Adjust,
+            "adjust" => Input::Adjust(
+                f.color
+                    .map(|c| color(name, Some(c)))
+                    .transpose()
+                    .map_err(bad)?,
+            ),
             "clock" => Input::Clock(color(name, f.color).map_err(bad)?),
             "repeat" => match f.count {
                 None => Input::Repeat(1),
@@ -910,6 +920,7 @@ impl Input {
     pub fn fields(&self) -> String {
         match self {
             Input::Promote(role) => format!(r#","piece":"{}""#, role.char()),
+            Input::Adjust(None) => String::new(),
             Input::Clock(c)
             | Input::DrawOffer(c)
             | Input::DrawClaim(c)
@@ -917,7 +928,8 @@ impl Input {
             | Input::IllegalMove(c)
             | Input::QuickplayClaim(c)
             | Input::FlagClaim(c)
-            | Input::TouchReport(c) => {
+            | Input::TouchReport(c)
+            | Input::Adjust(Some(c)) => {
                 format!(
                     r#","color":"{}""#,
                     match c {
@@ -1153,7 +1165,8 @@ mod tests {
     fn every_input_is_written_and_read_back_through_the_one_codec() {
         let all = [
             Input::Promote(Role::Knight),
-            Input::Adjust,
+            Input::Adjust(None),
+            Input::Adjust(Some(Color::White)),
             Input::Clock(Color::Black),
             Input::Repeat(1),
             Input::Repeat(3),
@@ -1330,9 +1343,9 @@ mod tests {
     #[test]
     fn a_refused_input_says_why_in_a_kind_callers_can_branch_on() {
         assert_eq!(
-            from_json(r#"{"input":"adjust","color":"white"}"#),
+            from_json(r#"{"input":"times","color":"white"}"#),
             Err(InputError::ForeignField {
-                input: "adjust".into(),
+                input: "times".into(),
                 field: "color"
             })
         );

@@ -1,8 +1,9 @@
 //! Why a relayed move cannot be played (pure): the rule it breaks, so that
 //! the assistant and the player hear more than "not possible". shakmaty
 //! decides what is legal; this only names, for a move it refused, which of
-//! the Laws' articles (2008 numbering) stands in the way.
+//! the Laws' articles stands in the way (cited by the game's edition).
 
+use super::laws::Article;
 use shakmaty::attacks;
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
@@ -51,22 +52,22 @@ impl Unplayable {
         }
     }
 
-    /// The article of the Laws it breaks (2008 numbering), where one does.
-    pub fn article(self) -> Option<&'static str> {
+    /// The article of the Laws it breaks, where one does.
+    pub fn article(self) -> Option<Article> {
         Some(match self {
-            Unplayable::Turn { .. } => "1.1",
-            Unplayable::OwnPiece(_) => "3.1",
-            Unplayable::Check => "3.9",
-            Unplayable::Castling => "3.8",
-            Unplayable::Promotion => "3.7e",
-            Unplayable::Blocked { .. } => "3.5",
+            Unplayable::Turn { .. } => Article::Turn,
+            Unplayable::OwnPiece(_) => Article::OwnPiece,
+            Unplayable::Check => Article::Check,
+            Unplayable::Castling => Article::Castling,
+            Unplayable::Promotion => Article::Promotion,
+            Unplayable::Blocked { .. } => Article::PassingOver,
             Unplayable::MovesSo { role, .. } => match role {
-                Role::Bishop => "3.2",
-                Role::Rook => "3.3",
-                Role::Queen => "3.4",
-                Role::Knight => "3.6",
-                Role::Pawn => "3.7",
-                Role::King => "3.8",
+                Role::Bishop => Article::Bishop,
+                Role::Rook => Article::Rook,
+                Role::Queen => Article::Queen,
+                Role::Knight => Article::Knight,
+                Role::Pawn => Article::Pawn,
+                Role::King => Article::King,
             },
             Unplayable::Empty(_) | Unplayable::Ambiguous | Unplayable::NoMove => return None,
         })
@@ -229,6 +230,7 @@ fn pawn_reaches(pos: &Chess, from: Square, to: Square, us: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::laws::Edition;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -253,6 +255,34 @@ mod tests {
         san(&pos, &m)
     }
 
+    /// The article as the 2008 Laws number it.
+    fn old(why: Unplayable) -> Option<&'static str> {
+        why.article().map(|a| Edition::Laws2008.cite(a))
+    }
+
+    /// The article as today's Laws number it.
+    fn today(why: Unplayable) -> Option<&'static str> {
+        why.article().map(|a| Edition::Laws2023.cite(a))
+    }
+
+    #[test]
+    fn articles_are_cited_in_todays_numbers_too() {
+        let black = Unplayable::Turn {
+            square: Square::E7,
+            owner: Color::Black,
+        };
+        assert_eq!(today(black), Some("1.2"));
+        assert_eq!(today(Unplayable::Promotion), Some("3.7.3.3"));
+        assert_eq!(today(Unplayable::Check), Some("3.9.2"));
+        assert_eq!(today(Unplayable::Castling), Some("3.8.2"));
+        let king = Unplayable::MovesSo {
+            role: Role::King,
+            square: Square::E1,
+        };
+        assert_eq!(today(king), Some("3.8.1"));
+        assert_eq!(today(Unplayable::OwnPiece(Square::D2)), Some("3.1"));
+    }
+
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     #[test]
@@ -263,13 +293,13 @@ mod tests {
         };
         assert_eq!(by_uci(START, "e7e5"), black);
         assert_eq!(by_san(START, "e5"), black);
-        assert_eq!(black.article(), Some("1.1"));
+        assert_eq!(old(black), Some("1.1"));
     }
 
     #[test]
     fn art_3_1_no_move_onto_a_piece_of_the_same_colour() {
         assert_eq!(by_uci(START, "d1d2"), Unplayable::OwnPiece(Square::D2));
-        assert_eq!(by_uci(START, "d1d2").article(), Some("3.1"));
+        assert_eq!(old(by_uci(START, "d1d2")), Some("3.1"));
     }
 
     #[test]
@@ -285,7 +315,7 @@ mod tests {
         for (m, role, square, article) in cases {
             let why = by_uci(fen, m);
             assert_eq!(why, Unplayable::MovesSo { role, square }, "{m}");
-            assert_eq!(why.article(), Some(article), "{m}");
+            assert_eq!(old(why), Some(article), "{m}");
         }
         let pawn = by_uci(START, "e2d3");
         assert_eq!(
@@ -295,7 +325,7 @@ mod tests {
                 square: Square::E2
             }
         );
-        assert_eq!(pawn.article(), Some("3.7"));
+        assert_eq!(old(pawn), Some("3.7"));
         // A pawn does not take straight ahead.
         let blocked_pawn = "4k3/8/8/8/4p3/4P3/8/4K3 w - - 0 1";
         assert!(matches!(
@@ -314,14 +344,14 @@ mod tests {
                 square: Square::A1
             }
         );
-        assert_eq!(why.article(), Some("3.5"));
+        assert_eq!(old(why), Some("3.5"));
     }
 
     #[test]
     fn art_3_7e_a_pawn_on_the_last_rank_becomes_a_piece() {
         let fen = "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1";
         assert_eq!(by_uci(fen, "e7e8"), Unplayable::Promotion);
-        assert_eq!(Unplayable::Promotion.article(), Some("3.7e"));
+        assert_eq!(old(Unplayable::Promotion), Some("3.7e"));
     }
 
     #[test]
@@ -343,13 +373,13 @@ mod tests {
         // In check, a move that does not answer it.
         let checked = "4r1k1/8/8/8/8/8/P7/4K3 w - - 0 1";
         assert_eq!(by_uci(checked, "a2a3"), Unplayable::Check);
-        assert_eq!(Unplayable::Check.article(), Some("3.9"));
+        assert_eq!(old(Unplayable::Check), Some("3.9"));
     }
 
     #[test]
     fn an_empty_square_and_a_san_that_names_two_moves() {
         assert_eq!(by_uci(START, "e4e5"), Unplayable::Empty(Square::E4));
-        assert_eq!(Unplayable::Empty(Square::E4).article(), None);
+        assert_eq!(old(Unplayable::Empty(Square::E4)), None);
         let two_knights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
         assert_eq!(by_san(two_knights, "Nd2"), Unplayable::Ambiguous);
         assert_eq!(

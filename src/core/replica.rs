@@ -15,9 +15,13 @@ use super::footprint::Footprint;
 
 /// Sequence numbers of each square's latest lift and placement since the
 /// board fell behind (0: none).
+#[derive(Clone, Copy)]
 pub struct Marks<'a> {
     pub lifted: &'a [u32; 64],
     pub placed: &'a [u32; 64],
+    /// A promotion's new piece may be put on its square before the pawn
+    /// is taken off (today's 4.6.2; a replication, never a move, always).
+    pub promotion_any_order: bool,
 }
 
 impl Marks<'_> {
@@ -32,11 +36,31 @@ impl Marks<'_> {
     /// move is made when the piece is released there)?
     pub fn executed(&self, fp: &Footprint) -> bool {
         fp.sources.into_iter().all(|s| self.lifted[s as usize] != 0)
-            && fp
-                .arrivals
-                .iter()
-                .flatten()
-                .all(|&(to, from)| self.arrived(to, from))
+            && fp.arrivals.iter().flatten().all(|&(to, from)| {
+                self.arrived(to, from)
+                    || (fp.promotion && self.promotion_any_order && self.exchanged(to, from))
+            })
+    }
+
+    /// The pawn on `from` taken off and a new piece put down on `to`, in
+    /// either order (4.6.2), the piece a capture takes seen taken off
+    /// before it.
+    fn exchanged(&self, to: Square, from: Square) -> bool {
+        let (placed, lifted_to) = (self.placed[to as usize], self.lifted[to as usize]);
+        self.lifted[from as usize] != 0 && placed != 0 && placed > lifted_to
+    }
+
+    /// Would the move be [`Marks::executed`] had its promotion piece been
+    /// released after the pawn was taken off? A promotion made piece
+    /// first, which the 2008 Laws do not count as made (4.6c).
+    pub fn exchanged_piece_first(&self, fp: &Footprint) -> bool {
+        fp.promotion
+            && !self.executed(fp)
+            && Marks {
+                promotion_any_order: true,
+                ..*self
+            }
+            .executed(fp)
     }
 
     /// Was a piece put down on `to` after the piece on `from` was taken
@@ -208,6 +232,7 @@ mod tests {
             &Marks {
                 lifted: &lifted,
                 placed: &placed,
+                promotion_any_order: true,
             },
         )
     }

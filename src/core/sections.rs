@@ -6,6 +6,7 @@ use serde::Deserialize;
 use shakmaty::Role;
 
 use super::clock::{IncrementTiming, TimeControl};
+use super::laws::Edition;
 use super::settings::{
     BLIND_BOARD, ClockSettings, ClockStart, FlagRule, Players, Seat, Seats, Settings, TouchPolicy,
 };
@@ -108,7 +109,11 @@ pub struct ClockConfig {
     /// Loudness of the warnings, 0.0 to 1.0, relative to the voice.
     #[serde(deserialize_with = "bounded::fraction")]
     pub warning_volume: f32,
-    pub third_illegal_move_loses: bool,
+    /// The completed illegal move that the Laws of `[game] laws` say
+    /// loses does; `false`: each costs the opponent's time only. Read
+    /// under its old name too.
+    #[serde(alias = "third_illegal_move_loses")]
+    pub illegal_moves_lose: bool,
 }
 
 impl Default for ClockConfig {
@@ -124,7 +129,7 @@ impl Default for ClockConfig {
             warn: c.warn,
             warnings: c.warnings_ms.iter().map(|ms| ms / 1000).collect(),
             warning_volume: 1.0,
-            third_illegal_move_loses: c.third_illegal_move_loses,
+            illegal_moves_lose: c.illegal_moves_lose,
         }
     }
 }
@@ -143,7 +148,7 @@ impl ClockConfig {
             increment: self.increment,
             warn: self.warn,
             warnings_ms: self.warnings.iter().map(|s| s * 1000).collect(),
-            third_illegal_move_loses: self.third_illegal_move_loses,
+            illegal_moves_lose: self.illegal_moves_lose,
         }
     }
 }
@@ -171,6 +176,25 @@ pub struct GameConfig {
     /// While a board differs from the game unexplained (E2.7), moves on
     /// the other boards wait until it is put right.
     pub hold_on_divergence: bool,
+    /// The edition of the Laws: "2023" (today's) or "2008".
+    pub laws: LawsName,
+}
+
+/// `[game] laws`: an edition of the Laws, by its year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LawsName(pub Edition);
+
+impl<'de> Deserialize<'de> for LawsName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Edition::parse(&text).map(LawsName).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "`laws` is the edition of the FIDE Laws the game is played under: \"2023\" \
+                 (today's, the default) or \"2008\", not \"{}\"",
+                crate::text::quote::short(&text)
+            ))
+        })
+    }
 }
 
 impl Default for GameConfig {
@@ -184,6 +208,7 @@ impl Default for GameConfig {
             white_moves_on: BLIND_BOARD.to_string(),
             black_moves_on: BLIND_BOARD.to_string(),
             hold_on_divergence: false,
+            laws: LawsName::default(),
         }
     }
 }
@@ -260,6 +285,7 @@ pub fn settings(
             black: Seat::parse(&game.black_moves_on),
         },
         hold_on_divergence: game.hold_on_divergence,
+        laws: game.laws.0,
         // The menu's choices span tables the core does not read (the
         // engine, the keys, the voice): the runtime fills them in.
         preferences: crate::core::settings::Choices::default(),

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Role};
 
 use super::clock::{IncrementTiming, TimeControl};
+use super::laws::Edition;
 
 use super::debounce::DEFAULT_WINDOW_MS;
 
@@ -50,6 +51,8 @@ pub struct Settings {
     /// What the spoken menu starts from: the choices this game was set
     /// up with (the configuration's, or the player's from the menu).
     pub preferences: Choices,
+    /// The edition of the Laws the game is played under (`[game] laws`).
+    pub laws: Edition,
 }
 
 /// Where a player's moves come from.
@@ -148,6 +151,7 @@ impl Default for Settings {
             seats: Seats::default(),
             hold_on_divergence: false,
             preferences: Choices::default(),
+            laws: Edition::default(),
         }
     }
 }
@@ -214,9 +218,10 @@ pub struct ClockSettings {
     pub warn: Players,
     /// …at these times left, in ms.
     pub warnings_ms: Vec<u64>,
-    /// A third completed illegal move loses (7.4b); otherwise it costs two
-    /// minutes like the first two.
-    pub third_illegal_move_loses: bool,
+    /// The completed illegal move the Laws say loses does (the second
+    /// today, 7.5.5; the third in 2008, 7.4b); otherwise every one costs
+    /// the opponent's time only.
+    pub illegal_moves_lose: bool,
 }
 
 impl Default for ClockSettings {
@@ -229,7 +234,7 @@ impl Default for ClockSettings {
             increment: IncrementTiming::Before,
             warn: Players::Both,
             warnings_ms: vec![600_000, 300_000, 60_000, 30_000, 10_000],
-            third_illegal_move_loses: true,
+            illegal_moves_lose: true,
         }
     }
 }

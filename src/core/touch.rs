@@ -7,6 +7,7 @@
 use shakmaty::{CastlingMode, CastlingSide, Chess, Move, MoveList, Piece, Position, Role, Square};
 
 use super::footprint::en_passant_victim;
+use super::laws::Article;
 
 /// A piece taken out of its aperture by the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,8 +51,8 @@ impl Duty {
 pub struct Obligation {
     pub allowed: MoveList,
     pub duty: Duty,
-    /// The article that imposes it, e.g. `"4.3a"`.
-    pub article: &'static str,
+    /// The article that imposes it (4.3a in the 2008 Laws, today's 4.3.1).
+    pub article: Article,
 }
 
 impl Obligation {
@@ -146,7 +147,7 @@ pub fn obligation(
             return Some(Obligation {
                 allowed: captures,
                 duty: Duty::Capture(theirs.square),
-                article: "4.3c",
+                article: Article::TouchBoth,
             });
         }
     }
@@ -166,12 +167,12 @@ pub fn obligation(
             (!allowed.is_empty()).then_some(Obligation {
                 allowed,
                 duty: Duty::Capture(t.square),
-                article: "4.3b",
+                article: Article::TouchTheirs,
             })
         };
         if let Some(mut ob) = found {
-            if mixed && matches!(ob.article, "4.3a" | "4.3b") {
-                ob.article = "4.3c";
+            if mixed && matches!(ob.article, Article::TouchOwn | Article::TouchTheirs) {
+                ob.article = Article::TouchBoth;
             }
             return Some(ob);
         }
@@ -242,7 +243,7 @@ fn own_piece_duty(
                 return Some(Obligation {
                     allowed: castle,
                     duty: Duty::Castle(rook.square),
-                    article: "4.4a",
+                    article: Article::KingAndRook,
                 });
             }
             // 4.4c: that castling is illegal: another king move; with
@@ -255,7 +256,7 @@ fn own_piece_duty(
             return (!king_moves.is_empty()).then_some(Obligation {
                 allowed: king_moves,
                 duty: Duty::KingMove(king_square),
-                article: "4.4c",
+                article: Article::CastlingIllegal,
             });
         }
     }
@@ -267,7 +268,7 @@ fn own_piece_duty(
     (!allowed.is_empty()).then_some(Obligation {
         allowed,
         duty: Duty::Move(t.square),
-        article: "4.3a",
+        article: Article::TouchOwn,
     })
 }
 

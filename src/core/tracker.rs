@@ -33,6 +33,7 @@ use shakmaty::{
 use super::debounce::SquareChange;
 use super::footprint::Footprint;
 use super::game::Game;
+use super::laws::Article;
 use super::replica::{Judgement, Lag, Marks};
 use super::settings::{Settings, TouchPolicy};
 use super::touch::{Duty, Obligation, Touch, before_the_move, obligation};
@@ -44,15 +45,23 @@ pub enum Verdict {
     Touch(Touch),
     /// A legal move was executed. `violation`: it broke touch-move (reported
     /// under the `warn` policy). `settled`: found after the settle wait.
+    /// `made`: the instant of the reading that made it (4.6, E2.3), which
+    /// is earlier than the verdict only when the tracker had to wait to be
+    /// sure (a Chess960 king on its castling square, waiting for its rook).
     Execute {
         m: Move,
         violation: Option<Obligation>,
         settled: bool,
+        made: u64,
     },
     /// Under the `enforce` policy: the move broke touch-move and is refused.
     Rejected { m: Move, obligation: Obligation },
     /// The promoted pawn's new piece is placed; its kind is not yet known.
     PromotionPending(Square),
+    /// Under the 2008 Laws the new piece was put on the promotion square
+    /// before the pawn was taken off: the move is made once the piece is
+    /// released there after the pawn's removal (4.6c), so not yet.
+    PromotionUnmade(Square),
     /// The player to move relocated his pieces in a way no legal move does.
     Illegal {
         missing: Vec<(Square, Piece)>,
@@ -97,11 +106,35 @@ pub struct Tracker {
     lifted: [Seq; 64],
     placed: [Seq; 64],
     touches: Vec<Touch>,
-    adjust_pending: bool,
-    /// Squares whose latest lift was announced as an adjustment.
+    /// J'adoube said by the player to move (4.2; today 4.2.1): each piece
+    /// he takes up is adjusted, not touched, until his move begins (a
+    /// piece put on another square, or one adjusted taken up again).
+    adjusting: bool,
+    /// Squares whose piece was taken up under j'adoube and is still out.
     adjusted: Bitboard,
+    /// Squares adjusted under this j'adoube, back or not.
+    adjusted_once: Bitboard,
+    /// Each adjusted square's marks before its piece was taken up, to put
+    /// back with the piece.
+    adjust_prior: Vec<(Square, Seq, Seq)>,
+    /// A piece was put on another square while adjusted pieces were out:
+    /// what no legal move explains is a displacement, not an illegal move.
+    adjust_displaced: bool,
+    /// The instant of the last reading that changed this board.
+    changed_at: u64,
+    /// Since when a Chess960 king stands on its castling square waiting
+    /// for its rook: the instant its move is made if the rook never comes.
+    castle_from: Option<u64>,
+    /// Since when a move whose own squares are done waits to be sure it
+    /// is one (a piece beside it may have been knocked over): the
+    /// instant it was made.
+    pending_since: Option<u64>,
+    /// The reading being taken takes up an opponent's piece: his reply
+    /// has begun, and a move waiting to be sure of is made.
+    reply_began: bool,
     promotion_choice: Option<Role>,
-    promotion_said: Option<Bitboard>,
+    /// The promotion square the piece was last asked for.
+    promotion_said: Option<Square>,
     settle_at: Option<u64>,
     castle_at: Option<u64>,
     /// The board as it was when a problem was last reported.
@@ -138,6 +171,8 @@ pub struct Tracker {
     /// The board is behind the game (another board or a relayed move
     /// moved it on, or it was retraced): the replication to be done.
     lag: Option<Lag>,
+    /// A promotion may be made piece first (today's Laws, 4.6.2).
+    any_order: bool,
 }
 
 impl Tracker {
@@ -151,8 +186,15 @@ impl Tracker {
             lifted: [0; 64],
             placed: [0; 64],
             touches: Vec::new(),
-            adjust_pending: false,
+            adjusting: false,
             adjusted: Bitboard::EMPTY,
+            adjusted_once: Bitboard::EMPTY,
+            adjust_prior: Vec::new(),
+            adjust_displaced: false,
+            changed_at: 0,
+            castle_from: None,
+            pending_since: None,
+            reply_began: false,
             promotion_choice: None,
             promotion_said: None,
             settle_at: None,
@@ -168,6 +210,7 @@ impl Tracker {
             lag_unseen: false,
             moves_for,
             lag: None,
+            any_order: game.laws().promotion_in_any_order(),
         }
     }
 
@@ -192,6 +235,26 @@ impl Tracker {
                 self.lag_unseen = self.unseen_changes;
                 self.lag = Some(Lag { base: shown, moves });
             }
+        }
+    }
+
+    /// Does `color` make his moves on this board?
+    pub fn moves_for(&self, color: shakmaty::Color) -> bool {
+        self.moves_for[color]
+    }
+
+    /// A move made and not yet judged: a Chess960 king on its castling
+    /// square, waiting for its rook. When it was made (released), and
+    /// when it will be judged at the latest.
+    pub fn judging(&self) -> Option<(u64, u64)> {
+        match (
+            self.castle_from,
+            self.castle_at,
+            self.pending_since,
+            self.settle_at,
+        ) {
+            (Some(made), Some(at), _, _) | (_, _, Some(made), Some(at)) => Some((made, at)),
+            _ => None,
         }
     }
 
@@ -221,8 +284,13 @@ impl Tracker {
         self.lifted = [0; 64];
         self.placed = [0; 64];
         self.touches.clear();
-        self.adjust_pending = false;
+        self.adjusting = false;
         self.adjusted = Bitboard::EMPTY;
+        self.adjusted_once = Bitboard::EMPTY;
+        self.adjust_prior.clear();
+        self.adjust_displaced = false;
+        self.castle_from = None;
+        self.pending_since = None;
         self.promotion_choice = None;
         self.promotion_said = None;
         self.castle_at = None;
@@ -238,6 +306,8 @@ impl Tracker {
         self.lost = true;
         self.settle_at = None;
         self.castle_at = None;
+        self.castle_from = None;
+        self.pending_since = None;
     }
 
     /// The board is seen again after time it was not (the `board_back`
@@ -251,7 +321,10 @@ impl Tracker {
         self.hinted = None;
         self.settle_at = None;
         self.castle_at = None;
-        self.sync(t, game, out);
+        self.castle_from = None;
+        self.pending_since = None;
+        self.changed_at = t;
+        self.sync(game);
         self.evaluate(t, game, settings, false, false, out);
     }
 
@@ -277,58 +350,63 @@ impl Tracker {
         }
     }
 
-    /// Starts a new turn's state when the game has moved on at `t`.
+    /// Starts a new turn's state when the game has moved on.
     /// A board behind the game keeps its marks until it has caught up.
     ///
     /// A piece of the new position that is still out of its aperture was
     /// taken up before this turn and not put back: it is in a hand. Its
-    /// lift is kept, so that the move it begins is seen whole, and when it
-    /// is the new mover's piece and no piece stands where the game has an
-    /// empty square (it could be that piece, knocked over), it counts as
-    /// touched now, as he holds it when his turn begins (4.3, E2.2).
-    fn sync(&mut self, t: u64, game: &Game, out: &mut Vec<Verdict>) {
+    /// lift is kept, so that the move it begins is seen whole, but it is
+    /// nobody's touch: taken up outside its owner's turn, it may have been
+    /// his hand or the opponent's (knocked out during the opponent's
+    /// move), and no player is charged for what his opponent's hand may
+    /// have done (4.3 binds the player having the move).
+    fn sync(&mut self, game: &Game) {
         if self.ply == game.ply() || self.lag.is_some() {
             return;
         }
         self.ply = game.ply();
         let expected = game.occupied();
-        let mut held: Vec<(Seq, Square)> = (expected & !self.occ)
+        let held: Vec<(Seq, Square)> = (expected & !self.occ)
             .into_iter()
             .map(|sq| (self.lifted[sq as usize], sq))
             .filter(|&(seq, _)| seq != 0)
             .collect();
         self.clear_turn();
-        held.sort_unstable();
-        for &(seq, sq) in &held {
+        for (seq, sq) in held {
             self.lifted[sq as usize] = seq;
         }
-        let playing = self.moves_for[game.turn()] && !game.is_over();
-        let strays = self.occ & !expected;
-        if !playing || !strays.is_empty() {
-            return;
+    }
+
+    /// Would a lift of the piece on `sq` be a touch (E2.2, 4.3)? Only on a
+    /// board the player to move plays on, in his turn, and only a piece of
+    /// the game's position. On a board both players use a hand cannot be
+    /// told from the other: there only the mover's own pieces are his
+    /// touch; the opponent's piece taken up may be its owner's hand (taken
+    /// early, re-seated) and is charged to nobody. On his own board every
+    /// piece he takes up is his touch.
+    fn touch_of(&self, sq: Square, game: &Game) -> Option<Piece> {
+        let playing = self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over();
+        if !playing || !game.occupied().contains(sq) {
+            return None;
         }
-        let pos = game.position();
-        for (_, sq) in held {
-            if let Some(piece) = pos.board().piece_at(sq).filter(|p| p.color == pos.turn()) {
-                let touch = Touch {
-                    square: sq,
-                    piece,
-                    t,
-                };
-                self.touches.push(touch);
-                out.push(Verdict::Touch(touch));
-            }
-        }
+        let piece = game.position().board().piece_at(sq)?;
+        let shared = self.moves_for[!game.turn()];
+        (piece.color == game.turn() || !shared).then_some(piece)
     }
 
     /// Stable square changes that happened together at `t`.
     ///
     /// Changes of one instant came in one reading, in no order the board
-    /// can tell: lifts are taken before placements (a piece is taken out
-    /// before it is put anywhere), and of the lifts the mover's own pieces
-    /// first (4.3c: when it is unclear, his own piece was touched first).
-    /// The first reading after an unseen interval is one change of unknown
-    /// order: its marks share one number.
+    /// can tell. On a board the player to move plays on they are taken as
+    /// the one order that loses no move: his own pieces taken up first
+    /// (4.3c: when it is unclear, his own piece was touched first), then
+    /// the placements, and then the opponent's pieces taken up; when the
+    /// placements complete his move, the opponent's lifts are handed back
+    /// (the changes returned), to be given again once the move is played:
+    /// they began the opponent's turn. Elsewhere every lift comes before
+    /// every placement (a piece is taken out before it is put anywhere).
+    /// The first reading after an unseen interval is one change of
+    /// unknown order: its marks share one number.
     pub fn changes(
         &mut self,
         t: u64,
@@ -336,14 +414,59 @@ impl Tracker {
         game: &Game,
         settings: &Settings,
         out: &mut Vec<Verdict>,
+    ) -> Vec<SquareChange> {
+        self.sync(game);
+        let pos = game.position();
+        let playing = self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over();
+        let theirs =
+            |c: &SquareChange| !c.occupied && pos.board().color_at(c.square) == Some(!pos.turn());
+        let unseen = self
+            .unseen_until
+            .is_some_and(|u| changes.first().is_some_and(|c| c.t <= u));
+        let split = playing && !unseen && changes.iter().any(|c| c.occupied);
+        if !split {
+            self.take(t, changes, game, settings, out);
+            return Vec::new();
+        }
+        let (later, now): (Vec<SquareChange>, Vec<SquareChange>) =
+            changes.iter().copied().partition(|c| theirs(c));
+        let before = out.len();
+        self.take(t, &now, game, settings, out);
+        let executed = out[before..]
+            .iter()
+            .any(|v| matches!(v, Verdict::Execute { .. }));
+        if executed || later.is_empty() {
+            return later;
+        }
+        self.take(t, &later, game, settings, out);
+        Vec::new()
+    }
+
+    /// Takes changes of one instant in order: see [`Tracker::changes`].
+    fn take(
+        &mut self,
+        t: u64,
+        changes: &[SquareChange],
+        game: &Game,
+        settings: &Settings,
+        out: &mut Vec<Verdict>,
     ) {
-        self.sync(t, game, out);
+        self.sync(game);
         let expected = game.occupied();
         let pos = game.position();
+        let playing = self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over();
         let mut ordered = changes.to_vec();
         ordered.sort_by_key(|c| {
             let theirs = pos.board().color_at(c.square) != Some(pos.turn());
-            (c.t, c.occupied, theirs)
+            // On the mover's board his placements come before the
+            // opponent's lifts (see `changes`); elsewhere lifts first.
+            let rank = match (c.occupied, theirs) {
+                (false, false) => 0,
+                (false, true) if !playing => 0,
+                (true, _) => 1,
+                (false, true) => 2,
+            };
+            (c.t, rank, theirs)
         });
         let unseen_until = self.unseen_until.take();
         let together = changes
@@ -358,6 +481,14 @@ impl Tracker {
             self.after_outage = false;
             self.unseen_changes = false;
         }
+        if !changes.is_empty() {
+            self.changed_at = t;
+        }
+        self.reply_began = self.pending_since.is_some()
+            && changes
+                .iter()
+                .any(|c| !c.occupied && pos.board().color_at(c.square) == Some(!pos.turn()));
+
         let mut put_down = Bitboard::EMPTY;
         for change in ordered {
             let sq = change.square;
@@ -367,34 +498,50 @@ impl Tracker {
             if change.occupied {
                 self.occ.add(sq);
                 if self.adjusted.contains(sq) {
-                    // The adjusted piece put back: no mark (4.2).
+                    // The adjusted piece put back on its square: as if
+                    // it had never been taken up (4.2).
                     self.adjusted.discard(sq);
+                    if let Some(i) = self.adjust_prior.iter().position(|p| p.0 == sq) {
+                        let (_, lifted, placed) = self.adjust_prior.swap_remove(i);
+                        self.lifted[sq as usize] = lifted;
+                        self.placed[sq as usize] = placed;
+                    }
                     continue;
+                }
+                if self.adjusting {
+                    // A piece put on another square: the move begins, and
+                    // the j'adoube is over. A piece taken up under it and
+                    // still out may be the one put here.
+                    self.adjusting = false;
+                    self.adjust_displaced |= !self.adjusted.is_empty();
                 }
                 self.placed[sq as usize] = self.seq;
                 put_down.add(sq);
                 continue;
             }
             self.occ.discard(sq);
-            if self.adjust_pending {
-                // J'adoube (4.2): announced beforehand, not a touch, and
-                // no lift that could make a move.
-                self.adjust_pending = false;
+            if self.adjusting && self.adjusted_once.contains(sq) {
+                // A piece adjusted once taken up again: that is no
+                // adjustment but the move beginning.
+                self.adjusting = false;
+            }
+            if self.adjusting && playing && expected.contains(sq) {
+                // J'adoube (4.2): announced beforehand, not a touch. Its
+                // lift is kept, so that the piece put elsewhere is a move
+                // (E2.3b), and forgotten when it is put back.
                 self.adjusted.add(sq);
+                self.adjusted_once.add(sq);
+                self.adjust_prior
+                    .push((sq, self.lifted[sq as usize], self.placed[sq as usize]));
+                self.lifted[sq as usize] = self.seq;
                 continue;
             }
             self.adjusted.discard(sq);
             self.lifted[sq as usize] = self.seq;
-            // Only the player to move touches, on his own board; a board
-            // being brought up to date is not played on (E2.7).
-            let playing = self.lag.is_none() && self.moves_for[game.turn()];
-            if game.is_over() || !expected.contains(sq) || !playing {
-                continue;
-            }
             if self.touches.iter().any(|t| t.square == sq) {
                 continue;
             }
-            if let Some(piece) = pos.board().piece_at(sq) {
+            if let Some(piece) = self.touch_of(sq, game) {
                 let touch = Touch {
                     square: sq,
                     piece,
@@ -404,12 +551,13 @@ impl Tracker {
                 out.push(Verdict::Touch(touch));
             }
         }
-        if self.lag.is_none() && self.moves_for[game.turn()] {
+        if playing {
             self.note_release(put_down & !expected, game);
         }
         self.settle_at = None;
         self.castle_at = None;
         self.evaluate(t, game, settings, false, false, out);
+        self.reply_began = false;
     }
 
     /// 4.6: a piece put down on an empty square as part of a legal move
@@ -449,10 +597,17 @@ impl Tracker {
         }
     }
 
-    /// The `adjust` input: the next lift is an adjustment.
-    pub fn adjust(&mut self, t: u64, game: &Game, out: &mut Vec<Verdict>) {
-        self.sync(t, game, out);
-        self.adjust_pending = true;
+    /// The `adjust` input of the player to move, for this board he plays
+    /// on: j'adoube (4.2; today 4.2.1). The pieces he takes up from now
+    /// on are adjusted, not touched, until his move begins; each put back
+    /// on its square leaves no mark. A new j'adoube covers pieces adjusted
+    /// under an earlier one again.
+    pub fn adjust(&mut self, game: &Game) {
+        self.sync(game);
+        if self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over() {
+            self.adjusting = true;
+            self.adjusted_once = Bitboard::EMPTY;
+        }
     }
 
     /// The `promote` input: the promotion piece is chosen.
@@ -464,14 +619,14 @@ impl Tracker {
         settings: &Settings,
         out: &mut Vec<Verdict>,
     ) {
-        self.sync(t, game, out);
+        self.sync(game);
         self.promotion_choice = Some(role);
         self.evaluate(t, game, settings, false, false, out);
     }
 
     /// Fires the tracker's own timers that are due at `t`.
     pub fn on_timer(&mut self, t: u64, game: &Game, settings: &Settings, out: &mut Vec<Verdict>) {
-        self.sync(t, game, out);
+        self.sync(game);
         if self.castle_at.is_some_and(|d| d <= t) {
             self.castle_at = None;
             self.evaluate(t, game, settings, false, true, out);
@@ -492,7 +647,7 @@ impl Tracker {
         settings: &Settings,
         out: &mut Vec<Verdict>,
     ) {
-        self.sync(t, game, out);
+        self.sync(game);
         self.evaluate(t, game, settings, settled, false, out);
     }
 
@@ -509,10 +664,14 @@ impl Tracker {
         let Some(together) = self.unseen_seq else {
             return self.executed(fp);
         };
+        let any_order = fp.promotion && self.any_order;
         fp.sources.into_iter().all(|s| self.lifted[s as usize] != 0)
             && fp.arrivals.iter().flatten().all(|&(to, from)| {
                 let (placed, lifted) = (self.placed[to as usize], self.lifted[from as usize]);
-                lifted != 0 && (placed > lifted || (placed == together && lifted == together))
+                lifted != 0
+                    && (placed > lifted
+                        || (placed == together && lifted == together)
+                        || (any_order && placed != 0))
             })
     }
 
@@ -520,6 +679,7 @@ impl Tracker {
         Marks {
             lifted: &self.lifted,
             placed: &self.placed,
+            promotion_any_order: self.any_order,
         }
     }
 
@@ -540,7 +700,13 @@ impl Tracker {
         let judgement = if unseen_done {
             Judgement::Done
         } else {
-            lag.judge(game.position(), self.occ, &self.marks())
+            // A replication is no move: a promotion's new piece may go
+            // down before the pawn comes off under either edition.
+            let marks = Marks {
+                promotion_any_order: true,
+                ..self.marks()
+            };
+            lag.judge(game.position(), self.occ, &marks)
         };
         match judgement {
             Judgement::Done => {
@@ -672,6 +838,8 @@ impl Tracker {
         if board == expected && !self.swapped_castling(game) {
             self.settle_at = None;
             self.castle_at = None;
+            self.castle_from = None;
+            self.pending_since = None;
             self.promotion_said = None;
             // Not before the board has been read since it was seen again.
             if self.unseen_until.is_none() {
@@ -698,7 +866,16 @@ impl Tracker {
         let mut fitting = MoveList::new();
         let mut exact = MoveList::new();
         let mut loose = MoveList::new();
+        // Promotions that fit but whose new piece went down before the
+        // pawn came off, which the 2008 Laws do not count as made.
+        let mut piece_first = MoveList::new();
         let mut progressing = false;
+        // Moves under way on their own squares while elsewhere pieces are
+        // only out of their apertures: their squares and the arrivals
+        // they have made.
+        let mut aside: Vec<(Bitboard, Vec<(Square, Square)>)> = Vec::new();
+        // The squares a castling king lands on, for the castlings whose own
+        // squares are on their way (whatever else differs).
         let mut castle_targets = Bitboard::EMPTY;
         for &m in &game.legal_moves() {
             let fp = Footprint::of(m, color, expected);
@@ -709,13 +886,42 @@ impl Tracker {
                     loose.push(m);
                 }
             }
+            if let Some(side) = m.castling_side()
+                && fp.in_progress(expected & fp.changed, board & fp.changed)
+            {
+                castle_targets.add(side.king_to(color));
+            }
             if fits && self.executed(&fp) {
                 exact.push(m);
             } else if landed.is_empty() && strays.is_empty() && fp.in_progress(expected, board) {
                 progressing = true;
-                if let Some(side) = m.castling_side() {
-                    castle_targets.add(side.king_to(color));
+                if fits && self.marks().exchanged_piece_first(&fp) {
+                    piece_first.push(m);
                 }
+            } else if landed.is_empty()
+                && strays.is_empty()
+                && ((board ^ expected) & !fp.changed & board).is_empty()
+                && board & fp.changed != fp.after & fp.changed
+                && !((board ^ expected) & fp.changed).is_empty()
+                && fp.in_progress(expected & fp.changed, board & fp.changed)
+            {
+                // On its way on its own squares, while elsewhere pieces
+                // are only out of their apertures (an opponent's piece
+                // taken up early): a piece it has put down may be the one
+                // another move seems to have released there (the king on
+                // its castling square, the rook in the hand).
+                let arrived = fp
+                    .arrivals
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&(to, from)| {
+                        board.contains(to)
+                            && !expected.contains(to)
+                            && self.marks().arrived(to, from)
+                    })
+                    .collect();
+                aside.push((fp.changed, arrived));
             }
         }
 
@@ -757,35 +963,121 @@ impl Tracker {
                 unconfirmed = fitting;
             }
         }
+        // A legal move made as the Laws say on its own squares, while
+        // elsewhere pieces are out of their apertures (an opponent's piece
+        // taken up early, a piece in the hand) or knocked onto a square
+        // beside their own: it was made when it was released (4.6, E2.3),
+        // and is judged at once when one move explains the board. Only
+        // two moves that each fit with a knocked piece wait, to be reported.
+        let mut knocked_between = false;
+        let mut made = t;
+        if exact.is_empty() && unconfirmed.is_empty() && !progressing && !self.after_outage {
+            let (found, with_knocks) = self.executed_despite_knocks(pos, expected, game);
+            let one = found
+                .iter()
+                .all(|m| (m.from(), m.to()) == (found[0].from(), found[0].to()));
+            // A piece put beside the square an opponent's piece is missing
+            // from may be that piece, knocked over, with the mover's still
+            // in his hand: then the move waits one settle time to be sure,
+            // or until the opponent begins his reply (takes up a piece),
+            // and counts from its release.
+            let missing_theirs = expected & !board & pos.them();
+            let unsure = found.iter().any(|&m| {
+                Footprint::of(m, color, expected)
+                    .arrivals
+                    .iter()
+                    .flatten()
+                    .any(|&(to, _)| {
+                        !expected.contains(to)
+                            && missing_theirs.into_iter().any(|k| k.distance(to) <= 1)
+                    })
+            });
+            // A move under way may be what the board shows: another of
+            // the mover's pieces put where the found move's piece seems
+            // released, or the pieces he holds all its own (king and rook
+            // taken up, the rook put down: castling, 4.4a). It is still
+            // under way.
+            let own_missing = expected & !board & pos.us();
+            let under_way = found.iter().any(|&m| {
+                let fp = Footprint::of(m, color, expected);
+                aside.iter().any(|(changed, arrived)| {
+                    let held = own_missing & !fp.changed;
+                    let explains = !held.is_empty() && own_missing.is_subset(*changed);
+                    let other = fp
+                        .arrivals
+                        .iter()
+                        .flatten()
+                        .any(|&(to, from)| arrived.iter().any(|&(a, f)| a == to && f != from));
+                    explains || other
+                })
+            });
+            if under_way {
+                self.settle_at = None;
+                return;
+            }
+            if !found.is_empty() && (one || !with_knocks) {
+                let since = *self.pending_since.get_or_insert(self.changed_at);
+                if unsure && !settled && !self.reply_began {
+                    if self.settle_at.is_none() {
+                        self.settle_at = Some((since + settings.settle_ms).max(t));
+                    }
+                    return;
+                }
+                made = since;
+                exact = found;
+            } else {
+                knocked_between = !found.is_empty();
+            }
+        }
+        if exact.is_empty() {
+            self.pending_since = None;
+        }
         if !exact.is_empty() {
             if exact.iter().all(|m| m.is_promotion()) {
                 let choice = self.promotion_choice.or(settings.default_promotion);
                 if let Some(&m) =
                     choice.and_then(|r| exact.iter().find(|m| m.promotion() == Some(r)))
                 {
-                    self.execute(m, game, settings, settled, out);
-                } else if self.promotion_said != Some(board) {
-                    self.promotion_said = Some(board);
+                    self.execute(m, game, settings, settled, made, out);
+                } else if self.promotion_said != Some(exact[0].to()) {
+                    self.promotion_said = Some(exact[0].to());
                     self.settle_at = None;
                     out.push(Verdict::PromotionPending(exact[0].to()));
                 }
                 return;
             }
             // Chess960: a king placed where castling would also put it waits
-            // a moment for its rook (4.6b) before it counts as a king move.
+            // a moment for its rook (4.6b) before it counts as a king move,
+            // made when it was released there.
             let king_on_castle_square = exact.iter().all(|m| {
                 m.role() == Role::King && !m.is_castle() && castle_targets.contains(m.to())
             });
-            if king_on_castle_square && !castle_wait_over {
-                if self.castle_at.is_none() {
-                    self.castle_at = Some(t + settings.castling_wait_ms);
+            if king_on_castle_square {
+                let since = *self.castle_from.get_or_insert(self.changed_at);
+                // Anything else changing on the board (the opponent taking
+                // up a piece to reply, another piece of his) ends the wait:
+                // the king's move was made when it was released.
+                let castling: Bitboard = game
+                    .legal_moves()
+                    .iter()
+                    .chain(exact.iter())
+                    .filter(|m| m.is_castle() || exact.contains(m))
+                    .map(|&m| Footprint::of(m, color, expected).changed)
+                    .fold(Bitboard::EMPTY, |a, b| a | b);
+                let elsewhere = !((board ^ expected) & !castling).is_empty();
+                if !castle_wait_over && !elsewhere {
+                    if self.castle_at.is_none() {
+                        self.castle_at = Some((since + settings.castling_wait_ms).max(t));
+                    }
+                    return;
                 }
-                return;
+                made = since;
             }
             let m = self.choose(&exact, pos, game.castling_mode(), settings);
-            self.execute(m, game, settings, settled, out);
+            self.execute(m, game, settings, settled, made, out);
             return;
         }
+        self.castle_from = None;
         if !unconfirmed.is_empty() {
             // Said once the board has been still as long as a hand may
             // rest with a piece in it.
@@ -804,6 +1096,23 @@ impl Tracker {
             return;
         }
         if progressing {
+            // Under the 2008 Laws a promotion whose piece went down before
+            // the pawn came off is not made (4.6c): said once the board is
+            // still, for the piece to be released again.
+            if let Some(&m) = piece_first.first() {
+                if self.reported == Some(board) {
+                    return;
+                }
+                if !settled {
+                    if self.settle_at.is_none() {
+                        self.settle_at = Some(t + settings.settle_ms);
+                    }
+                } else {
+                    self.reported = Some(board);
+                    out.push(Verdict::PromotionUnmade(m.to()));
+                }
+                return;
+            }
             self.settle_at = None;
             return;
         }
@@ -818,16 +1127,7 @@ impl Tracker {
             }
             return;
         }
-        // The board has been still for the settle time. A legal move whose
-        // own squares are complete, with pieces knocked out of their
-        // apertures or onto other squares elsewhere, is executed (the piece
-        // was released, 4.6); what is left is then reported against the
-        // new position.
-        let knocks = self.executed_despite_knocks(pos, expected, game, settings);
-        if let [m] = knocks[..] {
-            self.execute(m, game, settings, true, out);
-            return;
-        }
+        // The board has been still for the settle time.
         self.reported = Some(board);
         let (missing, extra) = super::replica::against(pos, board);
         let ours_out = expected & pos.us() & !board;
@@ -837,29 +1137,28 @@ impl Tracker {
             && (!put_elsewhere.is_empty() || !landed.is_empty())
             && board.count() <= expected.count();
         // Several legal moves with a knocked piece fit: no guess, and no
-        // illegal move either.
-        if relocated && !self.after_outage && knocks.is_empty() {
+        // illegal move either; nor a piece taken up under j'adoube and
+        // put down elsewhere (4.2): a displacement to put right.
+        if relocated && !self.after_outage && !knocked_between && !self.adjust_displaced {
             out.push(Verdict::Illegal { missing, extra });
         } else {
             out.push(Verdict::Mismatch { missing, extra });
         }
     }
 
-    /// A legal move whose own squares are as it leaves them, made as the
-    /// Laws say, while elsewhere pieces are missing (knocked out of their
+    /// The legal moves whose own squares are as they leave them, made as
+    /// the Laws say, while elsewhere pieces are missing (out of their
     /// apertures) or stand on empty squares: each of those put there this
     /// turn must be a knocked piece of the opponent's, beside a square it
     /// is missing from (one of the mover's own set elsewhere would be a
     /// second move), and those there before the turn began are knocked
-    /// pieces already. The move, if one alone
-    /// fits; every one that fits, if several do.
+    /// pieces already. With whether any of them needs a knocked piece.
     fn executed_despite_knocks(
         &self,
         pos: &Chess,
         expected: Bitboard,
         game: &Game,
-        settings: &Settings,
-    ) -> Vec<Move> {
+    ) -> (MoveList, bool) {
         let board = self.occ;
         let put_down = self.put_down_this_turn();
         let mut found = MoveList::new();
@@ -870,26 +1169,12 @@ impl Tracker {
             let missing_elsewhere = expected & !board & !fp.changed;
             let knocked_onto = board & !expected & !fp.changed & put_down;
             let explained = knocked_from(knocked_onto, missing_elsewhere & pos.them());
-            let choice_known = m.promotion().is_none()
-                || m.promotion() == self.promotion_choice.or(settings.default_promotion);
-            if own_squares_done && explained && choice_known && self.executed(&fp) {
+            if own_squares_done && explained && self.executed(&fp) {
                 found.push(m);
                 with_knocks |= !knocked_onto.is_empty();
             }
         }
-        // Two moves that each explain the board, one of them with a piece
-        // knocked onto a square (the queen on b6 and a piece knocked onto
-        // g6, or the other way round), are not guessed between: the board
-        // is reported. Without a knocked piece, touch-move chooses, as for
-        // any two moves that leave the same board.
-        let one = found
-            .iter()
-            .all(|m| (m.from(), m.to()) == (found[0].from(), found[0].to()));
-        if found.is_empty() || (with_knocks && !one) {
-            found.to_vec()
-        } else {
-            vec![self.choose(&found, pos, game.castling_mode(), settings)]
-        }
+        (found, with_knocks)
     }
 
     /// Among moves that all fit the board, the one touch-move points to.
@@ -926,11 +1211,11 @@ impl Tracker {
             return None;
         }
         let article = if bound.iter().all(|m| m.is_castle()) {
-            "4.6b"
+            Article::ReleasedCastling
         } else if bound.iter().all(|m| m.is_promotion()) {
-            "4.6c"
+            Article::ReleasedPromotion
         } else {
-            "4.6"
+            Article::Released
         };
         Some(Obligation {
             allowed: bound.clone(),
@@ -945,6 +1230,7 @@ impl Tracker {
         game: &Game,
         settings: &Settings,
         settled: bool,
+        made: u64,
         out: &mut Vec<Verdict>,
     ) {
         let violation = if settings.touch_policy == TouchPolicy::Off {
@@ -979,6 +1265,7 @@ impl Tracker {
             m,
             violation,
             settled,
+            made,
         });
     }
 }

@@ -170,7 +170,7 @@ pub enum Action {
     Times,
     Position,
     MoveNumber,
-    /// J'adoube: the next lift and return is an adjustment.
+    /// J'adoube: the keypad owner adjusts pieces (in his turn only).
     Adjust,
     DrawOffer,
     DrawClaim,
@@ -387,7 +387,7 @@ impl Keypad {
             Action::Times => Input::Times,
             Action::Position => Input::Position,
             Action::MoveNumber => Input::MoveNumber,
-            Action::Adjust => Input::Adjust,
+            Action::Adjust => Input::Adjust(Some(self.player)),
             Action::DrawOffer => Input::DrawOffer(self.player),
             Action::DrawClaim => Input::DrawClaim(self.player),
             Action::FlagClaim => Input::FlagClaim(self.player),

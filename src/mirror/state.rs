@@ -414,6 +414,21 @@ impl MirrorState {
             Event::PromotionPending { square, say, .. } => {
                 self.status = status("promotion_pending", say, vec![square.clone()]);
             }
+            Event::PromotionUnmade {
+                square,
+                say,
+                article,
+                ..
+            } => {
+                self.status =
+                    status("promotion_unmade", say, vec![square.clone()]).map(|s| Status {
+                        article: Some(article),
+                        ..s
+                    });
+            }
+            Event::DrawDeclined { say, .. } => {
+                self.status = status("draw_declined", say, Vec::new())
+            }
             Event::Flag { say, .. } => self.status = status("flag", say, Vec::new()),
             Event::DrawOffer { say, .. } => self.status = status("draw_offer", say, Vec::new()),
             Event::GameOver { result, say, .. } => {
@@ -592,7 +607,8 @@ mod tests {
         assert_eq!(s["ply"], 1);
         assert_eq!(s["status"]["kind"], "touch_violation", "{s}");
         assert_eq!(s["status"]["squares"], serde_json::json!(["g1", "e2"]));
-        assert_eq!(s["status"]["article"], "4.3a");
+        // Cited as today's Laws number it (the 2008 Laws' 4.3a).
+        assert_eq!(s["status"]["article"], "4.3.1");
         // The next move clears it.
         let s = after(&format!(
             "{violation}\n{{\"t\":5000,\"lift\":\"e7\"}}\n{{\"t\":5100,\"place\":\"e5\"}}"
@@ -608,14 +624,16 @@ mod tests {
              {{\"t\":1200,\"input\":\"draw_offer\",\"color\":\"white\"}}"
         ));
         assert_eq!(s["status"]["kind"], "draw_offer", "{s}");
+        // An incorrect claim is said, and stands as an offer of a draw
+        // (9.1b): the status shows the offer the opponent may accept.
         let s = after(&format!(
             "{START}\n{{\"t\":1000,\"input\":\"draw_claim\",\"color\":\"white\"}}"
         ));
         let words = Phrasebook::default();
-        assert_eq!(s["status"]["kind"], "say", "{s}");
+        assert_eq!(s["status"]["kind"], "draw_offer", "{s}");
         assert_eq!(
             s["status"]["text"],
-            words.words.phrases.claim_incorrect.as_str()
+            words.draw_offer(shakmaty::Color::White).as_str()
         );
     }
 

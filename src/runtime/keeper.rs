@@ -354,6 +354,7 @@ impl Keeper {
             tags: self.tags.clone(),
             white_moves_on: self.c.settings().seats.white.written(),
             black_moves_on: self.c.settings().seats.black.written(),
+            laws: Some(self.c.settings().laws),
         });
         match Writer::create(files, t, &header) {
             Ok(mut writer) => {

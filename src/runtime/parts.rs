@@ -130,8 +130,11 @@ pub fn mirror_view(config: &Config, words: &Vocabulary) -> View {
     let practice = [&config.game.white_moves_on, &config.game.black_moves_on]
         .iter()
         .any(|seat| crate::core::Seat::parse(seat) == crate::core::Seat::Engine);
-    View::new(blind, config.mirror.orientation.seen_by(blind), words)
-        .with_console(&crate::console::page(practice), words)
+    // The console cites the Laws in the numbers of the game's edition.
+    let mut cited = words.clone();
+    cited.console = words.console.cited(config.game.laws.0);
+    View::new(blind, config.mirror.orientation.seen_by(blind), &cited)
+        .with_console(&crate::console::page(practice), &cited)
 }
 
 /// What in `[speech]` would leave the blind player without words, each

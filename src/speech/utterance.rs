@@ -215,7 +215,9 @@ impl Utterance {
             }
             Event::Touch { .. } => (Kind::Notice, Some(Earcon::Touched), None),
             Event::Move { ply, .. } => (Kind::Move, None, Some(*ply)),
-            Event::PromotionPending { .. } => (Kind::Game, Some(Earcon::Promotion), None),
+            Event::PromotionPending { .. } | Event::PromotionUnmade { .. } => {
+                (Kind::Game, Some(Earcon::Promotion), None)
+            }
             Event::TouchViolation { .. } => (Kind::Game, Some(Earcon::Illegal), None),
             Event::Illegal { .. } => (Kind::Game, Some(Earcon::Illegal), None),
             Event::Mismatch { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
@@ -228,9 +230,10 @@ impl Utterance {
             | Event::Review { .. }
             | Event::Menu { .. }
             | Event::Choices { .. } => (Kind::Answer, None, None),
-            Event::DrawOffer { .. } | Event::Resumed { .. } | Event::NewGame { .. } => {
-                (Kind::Game, None, None)
-            }
+            Event::DrawOffer { .. }
+            | Event::DrawDeclined { .. }
+            | Event::Resumed { .. }
+            | Event::NewGame { .. } => (Kind::Game, None, None),
             // The moves to repeat were each said as the move, in the long
             // form; after a retrace the squares are said.
             Event::Replicate { moves, .. } if !moves.is_empty() => return None,
@@ -307,6 +310,7 @@ mod tests {
             san: "Nf6".into(),
             say: "Springer Gustav acht nach Felix sechs".into(),
             fen: String::new(),
+            made: None,
         };
         assert!(
             said(moved_there).is_some(),

@@ -114,6 +114,8 @@ struct Line<'a> {
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
+    #[serde(borrow)]
+    laws: Option<Cow<'a, str>>,
     keys: Option<u16>,
 }
 
@@ -241,11 +243,12 @@ pub(crate) fn parse_line(
             || line.time_control.is_some()
             || line.tags.is_some()
             || line.white_moves_on.is_some()
-            || line.black_moves_on.is_some())
+            || line.black_moves_on.is_some()
+            || line.laws.is_some())
     {
         return Err(
-            "`start`, `variant`, `time_control`, `tags`, `white_moves_on` and `black_moves_on` \
-             belong to the header line"
+            "`start`, `variant`, `time_control`, `tags`, `white_moves_on`, `black_moves_on` \
+             and `laws` belong to the header line"
                 .to_string(),
         );
     }
@@ -292,6 +295,15 @@ pub(crate) fn parse_line(
                 format!("`time_control` (the PGN TimeControl form, in seconds): {e}")
             })?),
         };
+        let laws = match line.laws.as_deref() {
+            None => None,
+            Some(name) => Some(crate::core::laws::Edition::parse(name).ok_or_else(|| {
+                format!(
+                    "`laws` must be \"2023\" or \"2008\" (the edition of the FIDE Laws), not \"{}\"",
+                    crate::text::quote::short(name)
+                )
+            })?),
+        };
         Reading::Header(Header {
             start: StartPosition {
                 start: line.start.clone().unwrap_or_else(|| "startpos".to_string()),
@@ -301,6 +313,7 @@ pub(crate) fn parse_line(
             tags: line.tags.clone().unwrap_or_default(),
             white_moves_on: line.white_moves_on.clone(),
             black_moves_on: line.black_moves_on.clone(),
+            laws,
         })
     } else if let Some(occ) = line.occ.as_deref() {
         Reading::Scan {

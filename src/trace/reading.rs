@@ -49,6 +49,9 @@ pub struct Header {
     /// `[game]`).
     pub white_moves_on: Option<String>,
     pub black_moves_on: Option<String>,
+    /// The edition of the Laws the game is played under (overrides
+    /// `[game] laws`); a journal's header always says it.
+    pub laws: Option<crate::core::laws::Edition>,
 }
 
 impl Header {
@@ -64,6 +67,9 @@ impl Header {
         }
         if let Some(b) = &self.black_moves_on {
             settings.seats.black = seat(b);
+        }
+        if let Some(laws) = self.laws {
+            settings.laws = laws;
         }
     }
 }

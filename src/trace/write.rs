@@ -23,6 +23,7 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
             tags,
             white_moves_on,
             black_moves_on,
+            laws,
         }) => {
             let variant = if start.chess960 {
                 r#","variant":"chess960""#
@@ -48,8 +49,11 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
             .into_iter()
             .filter_map(|(k, v)| v.as_ref().map(|v| format!(r#","{k}":{}"#, json_str(v))))
             .collect();
+            let laws = laws
+                .map(|l| format!(r#","laws":"{l}""#))
+                .unwrap_or_default();
             format!(
-                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}{seats}}}"#,
+                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}{seats}{laws}}}"#,
                 json_str(&start.start)
             )
         }

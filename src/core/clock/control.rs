@@ -394,10 +394,12 @@ impl TimeControl {
         self.period_after(moves).1.moves.is_none()
     }
 
-    /// Rapid or blitz by A1/B1: the time for all moves, or the first
-    /// period's time plus 60 times its increment (or delay), from 15 to 60
-    /// minutes is rapid, less than 15 is blitz.
-    pub fn class(&self) -> Class {
+    /// Rapid or blitz by A.1/B.1 of `laws`: the time for all moves, or the
+    /// first period's time plus 60 times its increment (or delay), 60
+    /// minutes or more is standard; below that it is rapid down to the
+    /// edition's blitz bound (more than 10 minutes today, at least 15 in
+    /// 2008), and blitz at or under it.
+    pub fn class(&self, laws: crate::core::laws::Edition) -> Class {
         let first = self.periods[0];
         let total = if first.moves.is_none() {
             first.ms + 60 * first.bonus.ms()
@@ -405,9 +407,9 @@ impl TimeControl {
             // Several periods: all of them, each with 60 moves' bonus at most.
             self.periods.iter().map(|p| p.ms).sum::<u64>() + 60 * first.bonus.ms()
         };
-        if total < 15 * MINUTE {
+        if total <= laws.blitz_at_most_ms() {
             Class::Blitz
-        } else if total <= 60 * MINUTE {
+        } else if total < 60 * MINUTE {
             Class::Rapid
         } else {
             Class::Standard
@@ -600,14 +602,33 @@ mod tests {
 
     #[test]
     fn a1_b1_rapid_and_blitz_follow_from_the_control() {
-        let class = |s: &str| TimeControl::parse_human(s).unwrap().class();
+        use crate::core::laws::Edition;
+        let class = |s: &str| {
+            TimeControl::parse_human(s)
+                .unwrap()
+                .class(Edition::Laws2023)
+        };
+        let class_2008 = |s: &str| {
+            TimeControl::parse_human(s)
+                .unwrap()
+                .class(Edition::Laws2008)
+        };
         assert_eq!(class("90+30"), Class::Standard);
         assert_eq!(class("40/90,30+30"), Class::Standard);
-        assert_eq!(class("60"), Class::Rapid);
+        // A.1: less than 60 minutes, in both editions.
+        assert_eq!(class("60"), Class::Standard);
+        assert_eq!(class_2008("60"), Class::Standard);
+        assert_eq!(class("59"), Class::Rapid);
         assert_eq!(class("15"), Class::Rapid);
         // 10 minutes + 60 × 5 s = 15 minutes: rapid.
         assert_eq!(class("10+5"), Class::Rapid);
-        assert_eq!(class("14"), Class::Blitz);
+        // B.1 today: 10 minutes or less is blitz, 11 rapid; in 2008
+        // less than 15 minutes was blitz.
+        assert_eq!(class("10"), Class::Blitz);
+        assert_eq!(class("11"), Class::Rapid);
+        assert_eq!(class_2008("10"), Class::Blitz);
+        assert_eq!(class_2008("14"), Class::Blitz);
+        assert_eq!(class_2008("15"), Class::Rapid);
         assert_eq!(class("3+2"), Class::Blitz);
         // 60 minutes + 60 × 1 s = 61: no longer rapid.
         assert_eq!(class("60+1"), Class::Standard);

@@ -459,6 +459,19 @@ impl Clock {
         )
     }
 
+    /// The side whose flag falls next, and the instant it falls, if a
+    /// time runs that has not yet fallen.
+    pub fn next_fall(&self) -> Option<(Color, u64)> {
+        Some((self.ticking()?, self.next_flag()?))
+    }
+
+    /// The instant the running side's stretch began (its start, its
+    /// opponent's press, a resume), or the last timer it gave: a press
+    /// counted from an earlier instant counts from here at the earliest.
+    pub fn stretch_since(&self) -> u64 {
+        self.since
+    }
+
     /// When the next timer fires, if any.
     pub fn next_deadline(&self) -> Option<u64> {
         [self.next_flag(), self.next_warning().map(|(t, _)| t)]

@@ -38,13 +38,44 @@ impl Controller {
         self.press_as(t, color, false, out);
     }
 
-    /// `color`'s move is complete at `t` and pegboard presses for him
-    /// (E2.3): counted even while the clocks are held.
-    pub(super) fn complete(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
-        self.press_as(t, color, true, out);
+    /// `color`'s move is complete at `t` (E2.3: executed and announced)
+    /// and pegboard presses for him, counted even while the clocks are
+    /// held, and counted as pressed at `from`, up to `t` earlier: the
+    /// moment it was made, when pegboard judged it late. Never earlier
+    /// than the running time's stretch began; a flag due by then falls
+    /// first.
+    pub(super) fn complete_from(
+        &mut self,
+        t: u64,
+        from: u64,
+        color: Color,
+        out: &mut Vec<Stamped>,
+    ) {
+        if from < t {
+            while let Some(signal) = self.clock.as_mut().and_then(|c| c.fire(from)) {
+                self.clock_signal(t, signal, out);
+            }
+        }
+        let from = self
+            .clock
+            .as_ref()
+            .map_or(t, |c| from.max(c.stretch_since()).min(t));
+        self.press_at(t, from, color, true, out);
     }
 
     fn press_as(&mut self, t: u64, color: Color, through_pause: bool, out: &mut Vec<Stamped>) {
+        self.press_at(t, t, color, through_pause, out);
+    }
+
+    /// A press at `at` (no later than `t`), its `clock` event at `t`.
+    fn press_at(
+        &mut self,
+        t: u64,
+        at: u64,
+        color: Color,
+        through_pause: bool,
+        out: &mut Vec<Stamped>,
+    ) {
         if self.game.is_over() {
             return;
         }
@@ -53,9 +84,9 @@ impl Controller {
             return;
         };
         let pressed = if through_pause {
-            clock.complete(t, color, first)
+            clock.complete(at, color, first)
         } else {
-            clock.press(t, color, first)
+            clock.press(at, color, first)
         };
         let cause = match pressed {
             crate::core::clock::Press::Switched { new_period: true } => ClockCause::Period,
@@ -87,7 +118,7 @@ impl Controller {
                 // A4d: in rapid and blitz without adequate supervision the
                 // flag counts only on a claim; otherwise at once (6.9).
                 let on_claim = self.settings.clock.flag == FlagRule::Claim
-                    && clock.control().class() != Class::Standard;
+                    && clock.control().class(self.settings.laws) != Class::Standard;
                 let both = clock.flag(!color).is_some();
                 let last_period = clock.in_last_period(color) && clock.in_last_period(!color);
                 self.clock_event(t, ClockCause::Flag, out);
@@ -160,13 +191,38 @@ impl Controller {
             return;
         }
         let count = self.game.record_penalized_illegal_move(color);
-        if count >= 3 && self.settings.clock.third_illegal_move_loses {
+        let loses = self.settings.laws.illegal_moves_that_lose();
+        if count >= loses && self.settings.clock.illegal_moves_lose {
             if let Some(ending) = self.game.lose(color, Reason::IllegalMoves) {
                 self.game_over(t, ending, out);
             }
         } else {
-            self.penalty(t, !color, TWO_MINUTES, out);
+            let ms = self.penalty_ms(TWO_MINUTES);
+            self.penalty(t, !color, ms, out);
         }
+    }
+
+    /// A penalty of Article 7 or 9 of `standard_ms` (two minutes for an
+    /// illegal move; for an incorrect claim, two today and three in 2008),
+    /// as this game's Laws give it: today's rapid chess, and blitz without
+    /// adequate supervision, halve it to one minute (A.3, B.3).
+    pub(super) fn penalty_ms(&self, standard_ms: u64) -> u64 {
+        let laws = self.settings.laws;
+        let halved = laws.rapid_penalties_halved()
+            && self
+                .clock
+                .as_ref()
+                .is_some_and(|c| match c.control().class(laws) {
+                    Class::Rapid => true,
+                    Class::Blitz => self.settings.clock.flag == FlagRule::Claim,
+                    Class::Standard => false,
+                });
+        if halved { standard_ms / 2 } else { standard_ms }
+    }
+
+    /// The time an incorrect draw claim gives the opponent (9.5).
+    pub(super) fn incorrect_claim_ms(&self) -> u64 {
+        self.penalty_ms(self.settings.laws.incorrect_claim_ms())
     }
 
     /// 10.2: a draw claim with less than two minutes left, for the arbiter.
@@ -183,6 +239,19 @@ impl Controller {
                 && c.remaining(t, color) < TWO_MINUTES
         });
         if valid {
+            // The 2008 Laws count this claim as an offer of a draw too
+            // (9.1b); today's only those of 9.2 and 9.3 (9.1.2.3).
+            if self.settings.laws.quickplay_claim_offers_draw() {
+                let offered = self.game.draw_offer() == Some(color);
+                if let Some(ending) = self.game.offer_draw(color) {
+                    self.game_over(t, ending, out);
+                    return;
+                }
+                self.notice(t, Notice::QuickplayClaim, out);
+                self.penalty(t, !color, TWO_MINUTES, out);
+                self.claim_offers(t, color, offered, out);
+                return;
+            }
             self.notice(t, Notice::QuickplayClaim, out);
             self.penalty(t, !color, TWO_MINUTES, out);
         } else {

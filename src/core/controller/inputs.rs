@@ -28,11 +28,18 @@ impl Controller {
                     self.apply(t, i, verdicts, out);
                 }
             }
-            Input::Adjust => {
-                for i in 0..self.boards.len() {
-                    let mut verdicts = Vec::new();
-                    self.boards[i].tracker.adjust(t, &self.game, &mut verdicts);
-                    self.apply(t, i, verdicts, out);
+            Input::Adjust(color) => {
+                // 4.2 (today 4.2.1): only the player having the move
+                // adjusts, on the boards he plays on.
+                if let Some(refused) = self.refusal(t, &input) {
+                    out.push(refused);
+                } else {
+                    let color = color.unwrap_or(self.game.turn());
+                    for b in &mut self.boards {
+                        if b.tracker.moves_for(color) {
+                            b.tracker.adjust(&self.game);
+                        }
+                    }
                 }
             }
             // 6.7: a player (or his assistant, E2.9c) presses the clock.
@@ -92,6 +99,14 @@ impl Controller {
                 }
             }
             Input::DrawClaim(color) => {
+                // 9.4: a player who touched a piece has lost the right to
+                // claim on this move.
+                if let Some(refused) = self.refusal(t, &input) {
+                    out.push(refused);
+                    self.recompute_deadline();
+                    return;
+                }
+                let offered = self.game.draw_offer() == Some(color);
                 let notice = match self.game.claim_draw(color) {
                     ClaimOutcome::Drawn(ending) => {
                         self.game_over(t, ending, out);
@@ -101,7 +116,9 @@ impl Controller {
                     ClaimOutcome::Pending => Notice::ClaimPending,
                     ClaimOutcome::Incorrect => {
                         self.notice(t, Notice::ClaimIncorrect, out);
-                        self.penalty(t, !color, THREE_MINUTES, out);
+                        let ms = self.incorrect_claim_ms();
+                        self.penalty(t, !color, ms, out);
+                        self.claim_offers(t, color, offered, out);
                         self.recompute_deadline();
                         return;
                     }
@@ -109,6 +126,9 @@ impl Controller {
                     ClaimOutcome::GameOver => Notice::GameOverAlready,
                 };
                 self.notice(t, notice, out);
+                if notice == Notice::ClaimPending {
+                    self.claim_offers(t, color, offered, out);
+                }
             }
             Input::Resign(color) => match self.game.resign(color) {
                 Some(ending) => self.game_over(t, ending, out),
@@ -237,6 +257,38 @@ impl Controller {
         self.recompute_deadline();
     }
 
+    /// A claim that did not end the game stands as `color`'s offer of a
+    /// draw (9.1b; today 9.1.2.3), which the opponent may accept: the
+    /// `draw_offer` event, unless his offer stood already.
+    pub(super) fn claim_offers(
+        &mut self,
+        t: u64,
+        color: Color,
+        offered: bool,
+        out: &mut Vec<Stamped>,
+    ) {
+        if offered || self.game.draw_offer() != Some(color) {
+            return;
+        }
+        out.push(Stamped {
+            t,
+            event: Event::DrawOffer {
+                color: Side(color),
+                say: self.words.draw_offer(color),
+            },
+        });
+    }
+
+    /// Has `color` touched a piece on this move, on a board he plays on
+    /// (4.3; j'adoube is no touch)?
+    fn touched_this_move(&self, color: Color) -> bool {
+        self.game.turn() == color
+            && self
+                .boards
+                .iter()
+                .any(|b| b.tracker.moves_for(color) && !b.tracker.touches().is_empty())
+    }
+
     /// Why the game would refuse `input` now, as the `refused` event it
     /// would give; `None` when it would be carried out. The runtime asks
     /// before a console's input is journaled, so a refused one leaves no
@@ -244,7 +296,26 @@ impl Controller {
     pub fn refusal(&self, t: u64, input: &Input) -> Option<Stamped> {
         let adjourned = || self.words.notice(Notice::Adjourned);
         let mut article = None;
+        let laws = self.settings.laws;
         let (given, reason, say) = match *input {
+            // 4.2 (today 4.2.1): only the player having the move adjusts.
+            Input::Adjust(Some(color)) if color != self.game.turn() && !self.game.is_over() => {
+                article = Some(laws.cite(Article::Adjust));
+                (
+                    "adjust".to_string(),
+                    "not_your_move",
+                    self.words.adjust_refused(color),
+                )
+            }
+            // 9.4: touching a piece loses the right to claim on this move.
+            Input::DrawClaim(color) if self.touched_this_move(color) => {
+                article = Some(laws.cite(Article::ClaimAfterTouch));
+                (
+                    "draw_claim".to_string(),
+                    "touched",
+                    self.words.claim_after_touch(),
+                )
+            }
             Input::Move(relayed) | Input::Adjourn(relayed) if self.sealed.is_some() => {
                 let given = match relayed {
                     Relayed::Uci(u) => u.to_string(),
@@ -274,7 +345,7 @@ impl Controller {
                         Relayed::Uci(u) => crate::core::relay::uci(pos, &u),
                         Relayed::San(s) => crate::core::relay::san(pos, &s),
                     };
-                    article = why.article();
+                    article = why.article().map(|a| laws.cite(a));
                     (given, why.reason(), self.words.refusal(why, pos.turn()))
                 } else {
                     return None;
@@ -458,7 +529,14 @@ impl Controller {
             for p in skipped.chain([ply]) {
                 let color = self.game.moves()[p as usize - 1].color;
                 if self.settings.clock.controller_presses.includes(color) {
-                    self.complete(t, color, out);
+                    // A move pegboard judged later than it was made is
+                    // counted from when it was made (4.6, E2.3): what
+                    // pegboard waited is nobody's time.
+                    let waited = self
+                        .judged_late
+                        .filter(|late| late.ply == p)
+                        .map_or(0, |late| late.judged - late.made);
+                    self.complete_from(t, t.saturating_sub(waited), color, out);
                 }
             }
             self.apply_server_clock(t, out);

@@ -18,6 +18,7 @@ use super::debounce::{Debouncer, SquareChange};
 use super::event::{ClockCause, Event, MissingPiece, Side, Stamped, piece_letter};
 use super::game::{ClaimOutcome, Ending, Game, Reason, StartError, StartPosition};
 use super::input::{ClockSetting, Input};
+use super::laws::Article;
 use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
@@ -93,7 +94,26 @@ pub struct Controller {
     server_clock: Option<(u32, u64, u64)>,
     /// The online opponent left the game (and has not come back).
     opponent_gone: bool,
+    /// The last move, when pegboard judged it later than it was made (a
+    /// Chess960 king waiting on its castling square for its rook): its
+    /// ply, when it was made and when it was judged. Its clock press is
+    /// counted from when it was made (4.6, E2.3), and the mover's flag
+    /// does not fall meanwhile for a move made before it.
+    judged_late: Option<JudgedLate>,
 }
+
+/// A move judged later than it was made.
+#[derive(Debug, Clone, Copy)]
+struct JudgedLate {
+    ply: u32,
+    made: u64,
+    judged: u64,
+}
+
+/// How long after its judgement a move judged late holds its mover's
+/// flag for its announcement (the voices start within a second and a
+/// half, a move never waits behind anything but another move).
+const ANNOUNCED_WITHIN: u64 = 5_000;
 
 /// A relayed move that can still be taken back (the assistant relayed a
 /// wrong move, and the arbiter corrects it at once).
@@ -110,9 +130,8 @@ pub const TAKE_BACK_WITHIN: u64 = 10_000;
 /// How long a `new_game` waits for its confirmation (ms).
 const NEW_GAME_CONFIRM_WITHIN: u64 = 10_000;
 
-/// Penalty times (7.4b, 10.2; 9.5b).
+/// The standard penalty time (7.4b, 10.2; today 7.5.5, III.5).
 const TWO_MINUTES: u64 = 120_000;
-const THREE_MINUTES: u64 = 180_000;
 
 impl Controller {
     /// A controller for a game from `start`, with one board per name.
@@ -123,7 +142,7 @@ impl Controller {
         words: Phrasebook,
         board_names: &[&str],
     ) -> Result<Controller, StartError> {
-        let game = Game::from_start(start)?;
+        let game = Game::from_start(start)?.with_laws(settings.laws);
         Ok(Controller::with_game(game, settings, words, board_names))
     }
 
@@ -171,6 +190,7 @@ impl Controller {
             online: None,
             server_clock: None,
             opponent_gone: false,
+            judged_late: None,
         }
     }
 
@@ -195,6 +215,7 @@ impl Controller {
         let names: Vec<&str> = self.board_names().collect();
         let mut settings = self.settings.clone();
         self.chosen.apply(&mut settings);
+        let game = game.with_laws(settings.laws);
         let words = if self.chosen.language == self.settings.preferences.language {
             self.words.clone()
         } else {
@@ -316,7 +337,7 @@ impl Controller {
     }
 
     fn recompute_deadline(&mut self) {
-        let clock = self.clock.as_ref().and_then(Clock::next_deadline);
+        let clock = self.clock_deadline();
         self.deadline = self
             .boards
             .iter()
@@ -324,6 +345,46 @@ impl Controller {
             .chain([clock])
             .flatten()
             .min();
+    }
+
+    /// When the clock's next timer fires: its own next instant, but for a
+    /// flag held (`flag_held`) while a move made before it is judged or
+    /// announced.
+    fn clock_deadline(&self) -> Option<u64> {
+        let clock = self.clock.as_ref()?;
+        let due = clock.next_deadline()?;
+        match clock.next_fall() {
+            Some((color, at)) if at == due => match self.flag_held(color, at) {
+                Some(until) => until,
+                None => Some(due),
+            },
+            _ => Some(due),
+        }
+    }
+
+    /// Whether `color`'s flag, due at `at`, waits, and until when (`None`
+    /// inside: until an input). A move made before the flag that pegboard
+    /// must wait to be sure of (a Chess960 king on its castling square,
+    /// waiting for its rook) was made when it was released (4.6, E2.3):
+    /// the flag waits for the judgement, and then for that move's
+    /// announcement, whose clock press counts from when it was made
+    /// (`Controller::announce`). The wait pegboard needed costs no flag.
+    fn flag_held(&self, color: Color, at: u64) -> Option<Option<u64>> {
+        if self.game.turn() == color {
+            return self
+                .boards
+                .iter()
+                .filter(|b| b.tracker.moves_for(color))
+                .filter_map(|b| b.tracker.judging())
+                .filter(|&(made, _)| made <= at)
+                .map(|(_, until)| until)
+                .max()
+                .map(Some);
+        }
+        let late = self.judged_late?;
+        let last = self.game.last_move()?;
+        let pending = last.ply == late.ply && last.color == color && self.announced < late.ply;
+        (pending && late.made <= at).then_some(Some(late.judged + ANNOUNCED_WITHIN))
     }
 
     /// Fires every timer due at or before `t`, in time order.
@@ -353,9 +414,19 @@ impl Controller {
             if !changes.is_empty() {
                 let mut verdicts = Vec::new();
                 let b = &mut self.boards[i];
-                b.tracker
-                    .changes(d, &changes, &self.game, &self.settings, &mut verdicts);
+                let later =
+                    b.tracker
+                        .changes(d, &changes, &self.game, &self.settings, &mut verdicts);
                 self.apply(d, i, verdicts, out);
+                if !later.is_empty() {
+                    // The opponent's lifts of a reading whose placements
+                    // made a move: the first of his turn.
+                    let mut verdicts = Vec::new();
+                    let b = &mut self.boards[i];
+                    b.tracker
+                        .changes(d, &later, &self.game, &self.settings, &mut verdicts);
+                    self.apply(d, i, verdicts, out);
+                }
                 // After the end, the start position set up again is the
                 // next game (when the game did not end with its squares
                 // filled as at the start: then only `new_game` begins one).
@@ -380,7 +451,9 @@ impl Controller {
                 self.apply(d, i, verdicts, out);
             }
         }
-        if let Some(signal) = self.clock.as_mut().and_then(|c| c.fire(d)) {
+        if self.clock_deadline().is_some_and(|c| c <= d)
+            && let Some(signal) = self.clock.as_mut().and_then(|c| c.fire(d))
+        {
             self.clock_signal(d, signal, out);
         }
         self.recompute_deadline();
@@ -493,7 +566,7 @@ impl Controller {
                 color: Side(self.game.turn()),
                 touched: ob.duty.square().to_string(),
                 moved: m.from().unwrap_or(m.to()).to_string(),
-                article: ob.article,
+                article: self.settings.laws.cite(ob.article),
                 rejected,
                 say: self.violation_text(ob),
             },
@@ -508,6 +581,19 @@ impl Controller {
         board: Option<usize>,
         m: shakmaty::Move,
         settled: bool,
+        out: &mut Vec<Stamped>,
+    ) {
+        self.play_made(t, board, m, settled, t, out);
+    }
+
+    /// [`Controller::play`] of a move made at `made`, judged at `t`.
+    fn play_made(
+        &mut self,
+        t: u64,
+        board: Option<usize>,
+        m: shakmaty::Move,
+        settled: bool,
+        made: u64,
         out: &mut Vec<Stamped>,
     ) {
         let before = self.game.position().clone();
@@ -533,6 +619,12 @@ impl Controller {
             return;
         };
         let name = board.map_or("relay", |b| self.boards[b].name.as_str());
+        let made = made.min(t);
+        self.judged_late = (made < t).then_some(JudgedLate {
+            ply: played.ply,
+            made,
+            judged: t,
+        });
         out.push(Stamped {
             t,
             event: Event::Move {
@@ -543,13 +635,15 @@ impl Controller {
                 san: played.san.clone(),
                 say,
                 fen: played.fen.clone(),
+                made: (made < t).then_some(made),
             },
         });
         if let Some(ending) = self.game.ending() {
             self.game_over(t, ending, out);
         } else if claim_was_pending {
             self.notice(t, Notice::ClaimIncorrect, out);
-            self.penalty(t, !color, THREE_MINUTES, out);
+            let ms = self.incorrect_claim_ms();
+            self.penalty(t, !color, ms, out);
         }
         for (i, shown) in shown.into_iter().enumerate() {
             if Some(i) != board {
@@ -639,19 +733,34 @@ impl Controller {
         let name = self.boards[board].name.clone();
         for verdict in verdicts {
             match verdict {
-                Verdict::Touch(touch) => out.push(Stamped {
-                    t,
-                    event: Event::Touch {
-                        board: name.clone(),
-                        color: Side(self.game.turn()),
-                        square: touch.square.to_string(),
-                        piece: piece_letter(touch.piece.color, touch.piece.role),
-                    },
-                }),
+                Verdict::Touch(touch) => {
+                    out.push(Stamped {
+                        t,
+                        event: Event::Touch {
+                            board: name.clone(),
+                            color: Side(self.game.turn()),
+                            square: touch.square.to_string(),
+                            piece: piece_letter(touch.piece.color, touch.piece.role),
+                        },
+                    });
+                    // 9.1b (today 9.1.2.1): the player a draw was offered
+                    // to rejects it by touching a piece to move it.
+                    let mover = self.game.turn();
+                    if self.game.draw_offer() == Some(!mover) && self.game.decline_draw() {
+                        out.push(Stamped {
+                            t,
+                            event: Event::DrawDeclined {
+                                color: Side(mover),
+                                say: self.words.draw_declined(mover),
+                            },
+                        });
+                    }
+                }
                 Verdict::Execute {
                     m,
                     violation,
                     settled,
+                    made,
                 } => {
                     let waits_for = self.settings.hold_on_divergence.then(|| {
                         self.boards
@@ -675,7 +784,7 @@ impl Controller {
                     if let Some(ob) = &violation {
                         self.touch_violation(t, &name, m, ob, false, out);
                     }
-                    self.play(t, Some(board), m, settled, out);
+                    self.play_made(t, Some(board), m, settled, made, out);
                 }
                 Verdict::Replicated => {
                     out.push(Stamped {
@@ -698,6 +807,18 @@ impl Controller {
                 }),
                 Verdict::Rejected { m, obligation } => {
                     self.touch_violation(t, &name, m, &obligation, true, out);
+                }
+                Verdict::PromotionUnmade(sq) => {
+                    let say = self.words.promotion_unmade(sq);
+                    out.push(Stamped {
+                        t,
+                        event: Event::PromotionUnmade {
+                            board: name.clone(),
+                            square: sq.to_string(),
+                            article: self.settings.laws.cite(Article::PromotionMade),
+                            say,
+                        },
+                    });
                 }
                 Verdict::PromotionPending(sq) => {
                     let say = self.words.promotion_pending(sq);
