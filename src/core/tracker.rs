@@ -129,6 +129,12 @@ pub struct Tracker {
     /// is one (a piece beside it may have been knocked over): the
     /// instant it was made.
     pending_since: Option<u64>,
+    /// The moves that wait so.
+    pending_moves: MoveList,
+    /// The ply at which a reading was last handed back as the reply to
+    /// a move waiting: handed back once, it is taken the next time
+    /// (should the move not have been played, held or adjourned).
+    handed_back: Option<u32>,
     /// The reading being taken takes up an opponent's piece: his reply
     /// has begun, and a move waiting to be sure of is made.
     reply_began: bool,
@@ -194,6 +200,8 @@ impl Tracker {
             changed_at: 0,
             castle_from: None,
             pending_since: None,
+            pending_moves: MoveList::new(),
+            handed_back: None,
             reply_began: false,
             promotion_choice: None,
             promotion_said: None,
@@ -418,6 +426,25 @@ impl Tracker {
         self.sync(game);
         let pos = game.position();
         let playing = self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over();
+        if playing
+            && self.pending_since.is_some()
+            && self.handed_back != Some(game.ply())
+            && self.begins_reply(changes, game)
+        {
+            // The opponent has begun his reply: the move waiting to be
+            // sure of was made, at its release; the reading is his turn's.
+            self.reply_began = true;
+            let before = out.len();
+            self.evaluate(t, game, settings, false, false, out);
+            self.reply_began = false;
+            if out[before..]
+                .iter()
+                .any(|v| matches!(v, Verdict::Execute { .. }))
+            {
+                self.handed_back = Some(game.ply());
+                return changes.to_vec();
+            }
+        }
         let theirs =
             |c: &SquareChange| !c.occupied && pos.board().color_at(c.square) == Some(!pos.turn());
         let unseen = self
@@ -440,6 +467,35 @@ impl Tracker {
         }
         self.take(t, &later, game, settings, out);
         Vec::new()
+    }
+
+    /// Does this reading begin the opponent's reply to the move waiting to
+    /// be sure of: one of his pieces taken up from its square, or put
+    /// down where a piece of his that is out could go after that move?
+    fn begins_reply(&self, changes: &[SquareChange], game: &Game) -> bool {
+        let pos = game.position();
+        let out_theirs = game.occupied() & !self.occ & pos.them();
+        let out_ours = game.occupied() & !self.occ & pos.us();
+        changes.iter().any(|c| {
+            if !c.occupied {
+                return pos.board().color_at(c.square) == Some(!pos.turn());
+            }
+            // Where the mover's own piece could yet go (the piece beside
+            // it the opponent's, knocked over), the placement may be his:
+            // no reply, and nothing guessed.
+            let ours = game
+                .legal_moves()
+                .iter()
+                .any(|r| r.to() == c.square && r.from().is_some_and(|f| out_ours.contains(f)));
+            !ours
+                && self.pending_moves.iter().any(|&m| {
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    after.legal_moves().iter().any(|r| {
+                        r.to() == c.square && r.from().is_some_and(|f| out_theirs.contains(f))
+                    })
+                })
+        })
     }
 
     /// Takes changes of one instant in order: see [`Tracker::changes`].
@@ -484,11 +540,6 @@ impl Tracker {
         if !changes.is_empty() {
             self.changed_at = t;
         }
-        self.reply_began = self.pending_since.is_some()
-            && changes
-                .iter()
-                .any(|c| !c.occupied && pos.board().color_at(c.square) == Some(!pos.turn()));
-
         let mut put_down = Bitboard::EMPTY;
         for change in ordered {
             let sq = change.square;
@@ -557,7 +608,6 @@ impl Tracker {
         self.settle_at = None;
         self.castle_at = None;
         self.evaluate(t, game, settings, false, false, out);
-        self.reply_began = false;
     }
 
     /// 4.6: a piece put down on an empty square as part of a legal move
@@ -1017,6 +1067,7 @@ impl Tracker {
             }
             if !found.is_empty() && (one || !with_knocks) {
                 let since = *self.pending_since.get_or_insert(self.changed_at);
+                self.pending_moves = found.clone();
                 if unsure && !settled && !self.reply_began {
                     if self.settle_at.is_none() {
                         self.settle_at = Some((since + settings.settle_ms).max(t));

@@ -412,19 +412,21 @@ impl Controller {
             changes.clear();
             while self.boards[i].debounce.advance(d, &mut changes).is_some() {}
             if !changes.is_empty() {
-                let mut verdicts = Vec::new();
-                let b = &mut self.boards[i];
-                let later =
-                    b.tracker
-                        .changes(d, &changes, &self.game, &self.settings, &mut verdicts);
-                self.apply(d, i, verdicts, out);
-                if !later.is_empty() {
-                    // The opponent's lifts of a reading whose placements
-                    // made a move: the first of his turn.
+                // What a move made in a reading hands back (the
+                // opponent's lifts of a reading whose placements made it,
+                // or his reply to a move waiting to be sure of) begins his
+                // turn: given again once the move is played. Each round
+                // plays a move, so this ends; the bound guards it.
+                let mut reading = changes.clone();
+                for _ in 0..4 {
+                    if reading.is_empty() {
+                        break;
+                    }
                     let mut verdicts = Vec::new();
                     let b = &mut self.boards[i];
-                    b.tracker
-                        .changes(d, &later, &self.game, &self.settings, &mut verdicts);
+                    reading =
+                        b.tracker
+                            .changes(d, &reading, &self.game, &self.settings, &mut verdicts);
                     self.apply(d, i, verdicts, out);
                 }
                 // After the end, the start position set up again is the

@@ -1,0 +1,680 @@
+//! An arbiter's second reading, trace by trace through `replay`: a move
+//! made after j'adoube, j'adoube owned by the player having the move, a
+//! promotion made piece first, a placement and a lift in one reading, a
+//! move made while an opponent's piece is out of its aperture (with a
+//! quick reply or the flag close behind), one lift one touch, the draw
+//! claim after a touch, a claim that is also an offer, an offer rejected
+//! by a touch; and the rules in which today's Laws and the 2008 Laws
+//! differ (`[game] laws`), each both ways.
+//!
+//! Names follow the 2008 numbering (tests/README.md); where today's Laws
+//! number a rule otherwise or hold it alone, the name says so. Debounce is
+//! the default 20 ms, the settle wait 1000 ms. The events' articles are
+//! cited as the game's edition numbers them: today's by default.
+
+mod common;
+
+use common::{of, parse, run, run_with, sans};
+use pegboard::core::{Settings, TouchPolicy};
+use serde_json::Value;
+use shakmaty::CastlingMode;
+
+fn enforce() -> Settings {
+    Settings {
+        touch_policy: TouchPolicy::Enforce,
+        ..Settings::default()
+    }
+}
+
+fn header(fen: &str) -> String {
+    format!(r#"{{"t":0,"trace":1,"start":"{fen}"}}"#)
+}
+
+fn game_over(ev: &[Value]) -> Option<(u64, String, String)> {
+    of(ev, "game_over").first().map(|e| {
+        (
+            e["t"].as_u64().unwrap_or(u64::MAX),
+            e["result"].as_str().unwrap_or_default().to_string(),
+            e["reason"].as_str().unwrap_or_default().to_string(),
+        )
+    })
+}
+
+/// A move on the board as lifts and placements from `t`, 300 ms apart.
+fn hand(t: u64, from: &str, to: &str) -> String {
+    format!(
+        "{{\"t\":{t},\"lift\":\"{from}\"}}\n{{\"t\":{},\"place\":\"{to}\"}}",
+        t + 300
+    )
+}
+
+// --- 1. A move made after j'adoube --------------------------------------
+
+#[test]
+fn art_4_2_a_piece_adjusted_and_put_on_another_square_is_a_move() {
+    // J'adoube, then the pawn taken up and put on e4: that is a move
+    // (E2.3b), made when it is released.
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":50,"input":"adjust","color":"white"}
+{"t":100,"lift":"e2"}
+{"t":500,"place":"e4"}"#);
+    assert_eq!(sans(&ev), ["e4"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 520);
+    assert!(of(&ev, "touch").is_empty(), "an adjustment is no touch");
+}
+
+#[test]
+fn art_4_2_a_piece_adjusted_and_put_where_no_legal_move_goes_is_a_mismatch() {
+    // The adjusted pawn put on e5 makes no legal move: a displaced piece
+    // to put right, not an illegal move counted against White.
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":50,"input":"adjust","color":"white"}
+{"t":100,"lift":"e2"}
+{"t":500,"place":"e5"}
+{"t":3000,"lift":"e5"}
+{"t":3300,"place":"e2"}
+{"t":5000,"lift":"d2"}
+{"t":5300,"place":"d4"}"#);
+    assert!(of(&ev, "illegal").is_empty(), "{ev:?}");
+    let mismatch = of(&ev, "mismatch");
+    assert_eq!(mismatch.len(), 1, "{ev:?}");
+    assert_eq!(mismatch[0]["t"], 1520);
+    assert_eq!(mismatch[0]["extra"], serde_json::json!(["e5"]));
+    assert_eq!(of(&ev, "restored").len(), 1);
+    assert_eq!(sans(&ev), ["d4"]);
+}
+
+// --- 2. J'adoube has an owner -------------------------------------------
+
+#[test]
+fn art_4_2_only_the_player_having_the_move_adjusts() {
+    // Black's j'adoube in White's turn is refused and said so; White's
+    // move is his own and played (4.2; today 4.2.1).
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":50,"input":"adjust","color":"black"}
+{"t":100,"lift":"e2"}
+{"t":500,"place":"e4"}"#);
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 1, "{ev:?}");
+    assert_eq!(refused[0]["given"], "adjust");
+    assert_eq!(refused[0]["reason"], "not_your_move");
+    assert_eq!(refused[0]["article"], "4.2.1");
+    assert_eq!(refused[0]["say"], "Schwarz ist nicht am Zug.");
+    assert_eq!(sans(&ev), ["e4"]);
+    // White's lift is his touch, as ever.
+    assert_eq!(of(&ev, "touch")[0]["square"], "e2");
+    // In the 2008 numbering: 4.2.
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos","laws":"2008"}
+{"t":50,"input":"adjust","color":"black"}"#);
+    assert_eq!(of(&ev, "refused")[0]["article"], "4.2");
+}
+
+#[test]
+fn art_4_2_the_blind_players_jadoube_in_the_opponents_turn_swallows_no_move() {
+    // The blind player (White) on his pegged board, the sighted player on
+    // his own. After 1. e4 the blind player's j'adoube key, pressed in
+    // Black's turn, is refused; Black's e5 on his board is played, and
+    // repeated on the pegged board, whose lifts are then no adjustment.
+    let ev = run(
+        r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"sighted"}
+{"t":100,"lift":"e2"}
+{"t":400,"place":"e4"}
+{"t":1000,"board":"sighted","lift":"e2"}
+{"t":1300,"board":"sighted","place":"e4"}
+{"t":2000,"input":"adjust","color":"white"}
+{"t":3000,"board":"sighted","lift":"e7"}
+{"t":3300,"board":"sighted","place":"e5"}
+{"t":4000,"lift":"e7"}
+{"t":4300,"place":"e5"}
+{"t":5000,"lift":"g1"}
+{"t":5300,"place":"f3"}"#,
+    );
+    assert_eq!(sans(&ev), ["e4", "e5", "Nf3"], "{ev:?}");
+    assert_eq!(of(&ev, "refused").len(), 1, "{ev:?}");
+    assert_eq!(of(&ev, "replicated").len(), 2, "{ev:?}");
+    assert!(of(&ev, "diverged").is_empty(), "{ev:?}");
+}
+
+#[test]
+fn art_4_2_one_jadoube_covers_several_pieces_until_the_move_begins() {
+    // Knight and knight adjusted under one j'adoube, then e4: nothing is
+    // touched, so nothing binds White, even under `enforce`.
+    let trace = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":50,"input":"adjust","color":"white"}
+{"t":100,"lift":"g1"}
+{"t":300,"place":"g1"}
+{"t":500,"lift":"b1"}
+{"t":700,"place":"b1"}
+{"t":900,"lift":"e2"}
+{"t":1300,"place":"e4"}"#;
+    let ev = run_with(&parse(trace), enforce());
+    assert_eq!(sans(&ev), ["e4"], "{ev:?}");
+    assert!(of(&ev, "touch").is_empty(), "{ev:?}");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+}
+
+#[test]
+fn art_4_2_a_piece_adjusted_and_taken_up_again_is_touched() {
+    // The knight adjusted, then taken up a second time: that is no
+    // adjustment but a touch (4.3a; today 4.3.1), which e4 then breaks.
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":50,"input":"adjust","color":"white"}
+{"t":100,"lift":"g1"}
+{"t":300,"place":"g1"}
+{"t":500,"lift":"g1"}
+{"t":700,"place":"g1"}
+{"t":900,"lift":"e2"}
+{"t":1300,"place":"e4"}"#);
+    assert_eq!(sans(&ev), ["e4"]);
+    let v = of(&ev, "touch_violation");
+    assert_eq!(v.len(), 1, "{ev:?}");
+    assert_eq!(v[0]["touched"], "g1");
+    assert_eq!(v[0]["article"], "4.3.1");
+}
+
+#[test]
+fn art_4_2_a_jadoube_ends_with_its_players_move() {
+    // White's j'adoube does not carry into Black's turn: Black's knight,
+    // taken up and put back, is his touch.
+    let ev = run_with(
+        &parse(&format!(
+            "{}\n{{\"t\":50,\"input\":\"adjust\",\"color\":\"white\"}}\n{}\n{}\n{}",
+            header("startpos"),
+            hand(100, "e2", "e4"),
+            hand(1000, "g8", "g8"),
+            hand(2000, "e7", "e5"),
+        )),
+        enforce(),
+    );
+    assert_eq!(sans(&ev), ["e4"], "{ev:?}");
+    let v = of(&ev, "touch_violation");
+    assert_eq!(v[0]["touched"], "g8", "{ev:?}");
+    assert_eq!(v[0]["rejected"], true);
+}
+
+// --- 3. A promotion made piece first ------------------------------------
+
+#[test]
+fn art_4_6_c_a_promotion_made_piece_first_is_played() {
+    // The queen put on e8 before the pawn leaves e7: today's 4.6.2 lets
+    // the two be exchanged in either order. The piece is named (E2.1).
+    let ev = run(&format!(
+        "{}\n{}",
+        header("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"),
+        r#"{"t":100,"place":"e8"}
+{"t":500,"lift":"e7"}
+{"t":800,"input":"promote","piece":"q"}"#
+    ));
+    assert_eq!(sans(&ev), ["e8=Q+"], "{ev:?}");
+    assert_eq!(of(&ev, "promotion_pending").len(), 1, "{ev:?}");
+    assert!(of(&ev, "mismatch").is_empty(), "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 800);
+    // With a default piece it is made when the pawn comes off.
+    let casual = Settings {
+        default_promotion: Some(shakmaty::Role::Queen),
+        ..Settings::default()
+    };
+    let ev = run_with(
+        &parse(&format!(
+            "{}\n{}",
+            header("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"),
+            r#"{"t":100,"place":"e8"}
+{"t":500,"lift":"e7"}"#
+        )),
+        casual,
+    );
+    assert_eq!(sans(&ev), ["e8=Q+"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 520);
+}
+
+#[test]
+fn art_4_6_c_a_capture_promotion_made_piece_first_is_played() {
+    // The rook on d8 taken off, the queen put there, then the pawn off.
+    let ev = run(&format!(
+        "{}\n{}",
+        header("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1"),
+        r#"{"t":100,"lift":"d8"}
+{"t":400,"place":"d8"}
+{"t":700,"lift":"e7"}
+{"t":900,"input":"promote","piece":"q"}"#
+    ));
+    assert_eq!(sans(&ev), ["exd8=Q+"], "{ev:?}");
+    assert!(of(&ev, "illegal").is_empty() && of(&ev, "mismatch").is_empty());
+}
+
+#[test]
+fn e2_7_the_sighted_player_copies_a_promotion_queen_first() {
+    // The blind player promotes on his board; the sighted player copies
+    // it queen first on his: that is the replication, and Black's next
+    // move on his board is played.
+    let ev = run(
+        r#"{"t":0,"trace":1,"start":"k7/4P3/8/8/8/8/8/4K3 w - - 0 1","black_moves_on":"sighted"}
+{"t":100,"lift":"e7"}
+{"t":400,"place":"e8"}
+{"t":600,"input":"promote","piece":"q"}
+{"t":2000,"board":"sighted","place":"e8"}
+{"t":2400,"board":"sighted","lift":"e7"}
+{"t":4000,"board":"sighted","lift":"a8"}
+{"t":4300,"board":"sighted","place":"a7"}"#,
+    );
+    assert_eq!(sans(&ev), ["e8=Q+", "Ka7"], "{ev:?}");
+    let replicated = of(&ev, "replicated");
+    assert_eq!(replicated[0]["board"], "sighted", "{ev:?}");
+    assert_eq!(replicated[0]["t"], 2420);
+    assert!(of(&ev, "diverged").is_empty(), "{ev:?}");
+    assert!(of(&ev, "refused").is_empty(), "{ev:?}");
+}
+
+#[test]
+fn art_4_6_c_under_the_2008_laws_the_piece_first_is_released_again() {
+    // The 2008 Laws make the promotion when the pawn has been removed and
+    // the new piece then released (4.6c): piece first, the move is not
+    // made, and the player hears to put the piece down again.
+    let ev = run(
+        r#"{"t":0,"trace":1,"start":"k7/4P3/8/8/8/8/8/4K3 w - - 0 1","laws":"2008"}
+{"t":100,"place":"e8"}
+{"t":500,"lift":"e7"}
+{"t":800,"input":"promote","piece":"q"}
+{"t":3000,"lift":"e8"}
+{"t":3300,"place":"e8"}"#,
+    );
+    let unmade = of(&ev, "promotion_unmade");
+    assert_eq!(unmade.len(), 1, "{ev:?}");
+    assert_eq!(unmade[0]["t"], 1520, "once the board is still");
+    assert_eq!(unmade[0]["square"], "e8");
+    assert_eq!(unmade[0]["article"], "4.6c");
+    assert_eq!(
+        unmade[0]["say"],
+        "Umwandlung auf Eva acht: die neue Figur anheben und wieder einsetzen."
+    );
+    assert_eq!(sans(&ev), ["e8=Q+"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 3320);
+}
+
+// --- 4. A placement and a lift in one reading ----------------------------
+
+#[test]
+fn art_4_6_a_placement_and_a_lift_in_one_reading_are_both_played() {
+    // White's pawn put down on e4 and Black's e7 pawn taken up in the same
+    // scan, then put on e5: e4, then e5.
+    let both = common::occ(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        CastlingMode::Standard,
+        &["e2", "e7"],
+        &["e4"],
+    );
+    let ev = run(&format!(
+        "{}\n{{\"t\":100,\"lift\":\"e2\"}}\n{{\"t\":500,\"occ\":\"{both}\"}}\n{{\"t\":900,\"place\":\"e5\"}}",
+        header("startpos")
+    ));
+    assert_eq!(sans(&ev), ["e4", "e5"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 520);
+    assert!(of(&ev, "illegal").is_empty() && of(&ev, "mismatch").is_empty());
+    // The lift began Black's turn: his own pawn, his touch.
+    let touches = of(&ev, "touch");
+    assert_eq!(touches.last().map(|t| &t["color"]), Some(&"black".into()));
+}
+
+// --- 5. A move made while an opponent's piece is out ----------------------
+
+#[test]
+fn e2_3_a_move_made_while_an_opponents_piece_is_out_is_judged_at_its_release() {
+    // Black's knight is in his hand while White plays e4: one legal move
+    // explains the board, and it is made when released (4.6, E2.3b).
+    let ev = run(&format!(
+        "{}\n{{\"t\":500,\"lift\":\"g8\"}}\n{}",
+        header("startpos"),
+        hand(800, "e2", "e4"),
+    ));
+    assert_eq!(sans(&ev), ["e4"]);
+    assert_eq!(of(&ev, "move")[0]["t"], 1120);
+}
+
+#[test]
+fn e2_3_a_quick_reply_within_a_second_is_a_move_of_its_own() {
+    // Black puts his knight down on f6 400 ms after White's e4: both
+    // moves, no illegal move, no mismatch.
+    let ev = run(&format!(
+        "{}\n{{\"t\":500,\"lift\":\"g8\"}}\n{}\n{{\"t\":1500,\"place\":\"f6\"}}",
+        header("startpos"),
+        hand(800, "e2", "e4"),
+    ));
+    assert_eq!(sans(&ev), ["e4", "Nf6"], "{ev:?}");
+    let t: Vec<&Value> = of(&ev, "move").iter().map(|m| &m["t"]).collect();
+    assert_eq!(t, [1120, 1520]);
+    for bad in ["illegal", "mismatch", "touch_violation"] {
+        assert!(of(&ev, bad).is_empty(), "{bad}: {ev:?}");
+    }
+}
+
+#[test]
+fn art_6_9_a_move_released_before_the_flag_beats_it() {
+    // One minute for White. Black's knight is out while White plays e4,
+    // released 0.8 s before the flag and announced at once: the clock is
+    // pressed in time, and the flag never falls.
+    let ev = run(&format!(
+        "{}\n{{\"t\":58000,\"lift\":\"g8\"}}\n{}\n{{\"t\":59300,\"input\":\"announced\",\"ply\":1}}\n{{\"t\":61000,\"input\":\"times\"}}",
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"60"}"#,
+        hand(58900, "e2", "e4"),
+    ));
+    assert_eq!(sans(&ev), ["e4"]);
+    // (Black, who then never moves, loses on time a minute later.)
+    assert!(
+        of(&ev, "flag").iter().all(|f| f["color"] == "black"),
+        "{ev:?}"
+    );
+    assert_eq!(game_over(&ev), Some((119_300, "1-0".into(), "flag".into())));
+    let press = of(&ev, "clock")
+        .into_iter()
+        .find(|c| c["cause"] == "press")
+        .expect("a press");
+    assert_eq!(press["t"], 59300);
+    assert_eq!(press["white"]["remaining_ms"], 700);
+}
+
+#[test]
+fn appendix_f_a_king_waiting_for_its_rook_counts_from_its_release_and_keeps_its_flag() {
+    // Chess960: the king put on g1, where castling would also put it,
+    // waits 1.5 s for its rook and is then the king's move. Released 1 s
+    // before White's flag, it is judged after the flag would have fallen:
+    // the move counts from its release, the flag does not fall, and the
+    // clock is pressed as though it had been judged at once.
+    let ev = run(
+        r#"{"t":0,"trace":1,"variant":"chess960","start":"r3k3/8/8/8/8/8/8/5K1R w K - 0 1","time_control":"60"}
+{"t":58500,"lift":"f1"}
+{"t":59000,"place":"g1"}
+{"t":60600,"input":"announced","ply":1}
+{"t":62000,"input":"times"}"#,
+    );
+    assert_eq!(sans(&ev), ["Kg1"], "{ev:?}");
+    let m = &of(&ev, "move")[0];
+    assert_eq!(m["t"], 60520);
+    assert_eq!(m["made"], 59020);
+    // (Black, who then never moves, loses on time a minute later.)
+    assert!(
+        of(&ev, "flag").iter().all(|f| f["color"] == "black"),
+        "{ev:?}"
+    );
+    assert_eq!(game_over(&ev), Some((119_100, "1-0".into(), "flag".into())));
+    let press = of(&ev, "clock")
+        .into_iter()
+        .find(|c| c["cause"] == "press")
+        .expect("a press");
+    // Pressed as at 59 100 (60 600 less the 1 500 ms pegboard waited).
+    assert_eq!(press["t"], 60600);
+    assert_eq!(press["white"]["remaining_ms"], 900);
+    assert_eq!(press["black"]["remaining_ms"], 58_500);
+}
+
+#[test]
+fn art_6_9_a_move_released_after_the_flag_does_not_hold_it() {
+    // The same king released after White's flag: the flag falls as ever.
+    let ev = run(
+        r#"{"t":0,"trace":1,"variant":"chess960","start":"r3k3/8/8/8/8/8/8/5K1R w K - 0 1","time_control":"60"}
+{"t":59500,"lift":"f1"}
+{"t":60100,"place":"g1"}"#,
+    );
+    assert_eq!(game_over(&ev), Some((60000, "0-1".into(), "flag".into())));
+}
+
+#[test]
+fn e2_3_a_piece_released_beside_an_opponents_missing_piece_waits_and_counts_from_its_release() {
+    // The bishop put on e6, beside f7, whose pawn is out: that may be the
+    // pawn knocked over with the bishop still in the hand. pegboard waits
+    // a settle time to be sure, and the move counts from its release.
+    let fen = "rnbqkbnr/pppppppp/8/8/2B5/4P3/PPPP1PPP/RNBQK1NR w KQkq - 0 3";
+    let ev = run(&format!(
+        "{}\n{{\"t\":500,\"lift\":\"f7\"}}\n{}",
+        header(fen),
+        hand(800, "c4", "e6"),
+    ));
+    assert_eq!(sans(&ev), ["Be6"], "{ev:?}");
+    let m = &of(&ev, "move")[0];
+    assert_eq!(m["t"], 2120);
+    assert_eq!(m["made"], 1120);
+    // Black beginning his reply (a piece taken up) ends the wait.
+    let ev = run(&format!(
+        "{}\n{{\"t\":500,\"lift\":\"f7\"}}\n{}\n{{\"t\":1400,\"lift\":\"b8\"}}\n{{\"t\":1800,\"place\":\"c6\"}}",
+        header(fen),
+        hand(800, "c4", "e6"),
+    ));
+    assert_eq!(sans(&ev), ["Be6", "Nc6"], "{ev:?}");
+    let m = &of(&ev, "move")[0];
+    assert_eq!(m["t"], 1420);
+    assert_eq!(m["made"], 1120);
+    assert!(of(&ev, "illegal").is_empty() && of(&ev, "touch_violation").is_empty());
+}
+
+// --- 6, 7. One lift, one touch -------------------------------------------
+
+#[test]
+fn art_4_3_b_one_lift_is_one_touch_of_one_player() {
+    // White's bishop attacks Black's knight on f6. Black takes the knight
+    // up early; White plays h3; Black puts the knight on e4. On a board
+    // both use, the lift may have been either hand: it charges nobody.
+    let fen = "rnbqkb1r/pppppppp/5n2/6B1/8/3P4/PPP1PPPP/RN1QKBNR w KQkq - 2 3";
+    let trace = format!(
+        "{}\n{{\"t\":500,\"lift\":\"f6\"}}\n{}\n{{\"t\":2000,\"place\":\"e4\"}}",
+        header(fen),
+        hand(800, "h2", "h3"),
+    );
+    for settings in [Settings::default(), enforce()] {
+        let ev = run_with(&parse(&trace), settings);
+        assert_eq!(sans(&ev), ["h3", "Ne4"], "{ev:?}");
+        assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+        assert!(of(&ev, "illegal").is_empty(), "{ev:?}");
+    }
+}
+
+#[test]
+fn art_4_3_a_a_piece_knocked_out_during_the_opponents_move_is_not_a_touch() {
+    // Black's d7 pawn is knocked out of its aperture while White plays e4.
+    // When Black's turn begins it is out, but it is not his touch: Nf6
+    // stands under `enforce`, and the pawn is to be put back.
+    let ev = run_with(
+        &parse(&format!(
+            "{}\n{{\"t\":100,\"lift\":\"e2\"}}\n{{\"t\":300,\"lift\":\"d7\"}}\n{{\"t\":600,\"place\":\"e4\"}}\n{}\n{{\"t\":5000,\"place\":\"d7\"}}",
+            header("startpos"),
+            hand(2000, "g8", "f6"),
+        )),
+        enforce(),
+    );
+    assert_eq!(sans(&ev), ["e4", "Nf6"], "{ev:?}");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+    assert!(of(&ev, "illegal").is_empty(), "{ev:?}");
+}
+
+#[test]
+fn art_4_3_b_a_piece_re_seated_by_its_owner_in_the_opponents_turn_is_not_his_touch() {
+    // Black to move, with dxe4 possible. White re-seats his e4 pawn; Black
+    // plays Nf6. That was White's hand on White's pawn: Black owes no
+    // capture (4.3b), even under `enforce`.
+    let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2";
+    let ev = run_with(
+        &parse(&format!(
+            "{}\n{}\n{}",
+            header(fen),
+            hand(500, "e4", "e4"),
+            hand(1500, "g8", "f6"),
+        )),
+        enforce(),
+    );
+    assert_eq!(sans(&ev), ["Nf6"], "{ev:?}");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+}
+
+// --- 8. 9.4: no claim after a touch ---------------------------------------
+
+/// The knights out and back twice: the start position stands for the third
+/// time, White to move. Returns the trace's lines and their last instant.
+fn repeated_twice() -> (String, u64) {
+    let mut lines = vec![header("startpos")];
+    let mut t = 100;
+    for _ in 0..2 {
+        for (from, to) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+            lines.push(hand(t, from, to));
+            t += 1000;
+        }
+    }
+    (lines.join("\n"), t)
+}
+
+#[test]
+fn art_9_4_a_player_who_touched_a_piece_cannot_claim_on_that_move() {
+    let (moves, t) = repeated_twice();
+    let ev = run(&format!(
+        "{moves}\n{{\"t\":{t},\"lift\":\"b1\"}}\n{{\"t\":{},\"input\":\"draw_claim\",\"color\":\"white\"}}",
+        t + 200
+    ));
+    assert_eq!(sans(&ev).len(), 8);
+    assert!(game_over(&ev).is_none(), "{ev:?}");
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 1, "{ev:?}");
+    assert_eq!(refused[0]["reason"], "touched");
+    assert_eq!(refused[0]["article"], "9.4");
+    assert_eq!(
+        refused[0]["say"],
+        "Eine Figur ist berührt: Reklamieren ist nicht mehr möglich."
+    );
+    // Untouched, the same claim is correct.
+    let ev = run(&format!(
+        "{moves}\n{{\"t\":{t},\"input\":\"draw_claim\",\"color\":\"white\"}}"
+    ));
+    assert_eq!(
+        game_over(&ev),
+        Some((t, "1/2-1/2".into(), "threefold_repetition".into()))
+    );
+}
+
+// --- 9. 9.1b: a claim is an offer; an offer lapses on a touch --------------
+
+#[test]
+fn art_9_1_b_a_claim_is_also_an_offer_and_its_acceptance_ends_the_game() {
+    // White's claim is incorrect; it stands as his offer, and Black's
+    // draw_offer in answer accepts it.
+    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":1000,"input":"draw_claim","color":"white"}
+{"t":2000,"input":"draw_offer","color":"black"}"#);
+    assert_eq!(of(&ev, "draw_offer")[0]["color"], "white");
+    assert_eq!(
+        game_over(&ev),
+        Some((2000, "1/2-1/2".into(), "agreement".into()))
+    );
+}
+
+#[test]
+fn art_9_1_b_an_offer_lapses_when_the_opponent_touches_a_piece() {
+    // White plays e4 and offers a draw; Black takes up his knight (a
+    // touch: the offer is rejected) and then offers one himself: a new
+    // offer, not an agreement. White's offer back accepts it.
+    let ev = run(&format!(
+        "{}\n{}\n{{\"t\":1000,\"input\":\"draw_offer\",\"color\":\"white\"}}\n{{\"t\":2000,\"lift\":\"g8\"}}\n{{\"t\":2500,\"input\":\"draw_offer\",\"color\":\"black\"}}",
+        header("startpos"),
+        hand(100, "e2", "e4"),
+    ));
+    let declined = of(&ev, "draw_declined");
+    assert_eq!(declined.len(), 1, "{ev:?}");
+    assert_eq!(declined[0]["color"], "black");
+    assert_eq!(declined[0]["t"], 2020);
+    assert_eq!(declined[0]["say"], "Schwarz lehnt Remis ab.");
+    assert!(game_over(&ev).is_none(), "{ev:?}");
+    assert_eq!(of(&ev, "draw_offer").len(), 2);
+    let ev = run(&format!(
+        "{}\n{}\n{{\"t\":1000,\"input\":\"draw_offer\",\"color\":\"white\"}}\n{{\"t\":2000,\"lift\":\"g8\"}}\n{{\"t\":2500,\"input\":\"draw_offer\",\"color\":\"black\"}}\n{{\"t\":3000,\"input\":\"draw_offer\",\"color\":\"white\"}}",
+        header("startpos"),
+        hand(100, "e2", "e4"),
+    ));
+    assert_eq!(
+        game_over(&ev),
+        Some((3000, "1/2-1/2".into(), "agreement".into()))
+    );
+}
+
+// --- Today's Laws and the 2008 Laws ----------------------------------------
+
+#[test]
+fn art_9_6_the_2008_laws_end_no_game_by_a_fivefold_repetition() {
+    // The start position a fifth time: drawn today (9.6.1), not in 2008.
+    let mut lines = Vec::new();
+    let mut t = 100;
+    for _ in 0..4 {
+        for (from, to) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+            lines.push(hand(t, from, to));
+            t += 1000;
+        }
+    }
+    let moves = lines.join("\n");
+    let today = run(&format!("{}\n{moves}", header("startpos")));
+    assert_eq!(
+        game_over(&today).map(|g| g.2),
+        Some("fivefold_repetition".into())
+    );
+    let then = run(&format!(
+        "{}\n{moves}",
+        r#"{"t":0,"trace":1,"start":"startpos","laws":"2008"}"#
+    ));
+    assert!(game_over(&then).is_none(), "{then:?}");
+    assert_eq!(sans(&then).len(), 16);
+}
+
+#[test]
+fn art_9_6_the_2008_laws_end_no_game_after_75_moves() {
+    let start = "4k3/8/8/8/8/8/8/R3K3 w - - 149 120";
+    let today = run(&format!("{}\n{}", header(start), hand(100, "a1", "a2")));
+    assert_eq!(
+        game_over(&today).map(|g| g.2),
+        Some("seventy_five_moves".into())
+    );
+    let then = run(&format!(
+        "{{\"t\":0,\"trace\":1,\"start\":\"{start}\",\"laws\":\"2008\"}}\n{}",
+        hand(100, "a1", "a2")
+    ));
+    assert!(game_over(&then).is_none(), "{then:?}");
+}
+
+#[test]
+fn articles_are_cited_as_the_games_edition_numbers_them() {
+    // The knight touched, the pawn moved: 4.3.1 today, 4.3a in 2008.
+    let moves = format!("{}\n{}", hand(100, "g1", "g1"), hand(1000, "e2", "e4"));
+    let today = run(&format!("{}\n{moves}", header("startpos")));
+    let then = run(&format!(
+        "{}\n{moves}",
+        r#"{"t":0,"trace":1,"start":"startpos","laws":"2008"}"#
+    ));
+    assert_eq!(of(&today, "touch_violation")[0]["article"], "4.3.1");
+    assert_eq!(of(&then, "touch_violation")[0]["article"], "4.3a");
+    // A relayed move of the other player's piece: 1.2 today, 1.1 in 2008.
+    let relay = r#"{"t":500,"input":"move","uci":"e7e5"}"#;
+    let today = run(&format!("{}\n{relay}", header("startpos")));
+    let then = run(&format!(
+        "{}\n{relay}",
+        r#"{"t":0,"trace":1,"start":"startpos","laws":"2008"}"#
+    ));
+    assert_eq!(of(&today, "refused")[0]["article"], "1.2");
+    assert_eq!(of(&then, "refused")[0]["article"], "1.1");
+}
+
+#[test]
+fn art_10_2_under_the_2008_laws_a_quickplay_claim_is_also_an_offer() {
+    // White, with less than two minutes, claims under 10.2: in 2008 that
+    // is also an offer (9.1b), which Black accepts by offering back;
+    // today's III.5 claim is no offer, and Black's offer is only his.
+    let moves = r#"{"t":1000,"input":"quickplay_claim","color":"white"}
+{"t":2000,"input":"draw_offer","color":"black"}"#;
+    let then = run(&format!(
+        "{}\n{moves}",
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"100","laws":"2008"}"#
+    ));
+    assert_eq!(
+        game_over(&then),
+        Some((2000, "1/2-1/2".into(), "agreement".into()))
+    );
+    let today = run(&format!(
+        "{}\n{moves}",
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"100"}"#
+    ));
+    let offers = of(&today, "draw_offer");
+    assert_eq!(offers.len(), 1, "{today:?}");
+    assert_eq!(offers[0]["color"], "black");
+    assert!(game_over(&today).map(|g| g.2) != Some("agreement".into()));
+}
