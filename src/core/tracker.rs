@@ -125,19 +125,13 @@ pub struct Tracker {
     /// Since when a Chess960 king stands on its castling square waiting
     /// for its rook: the instant its move is made if the rook never comes.
     castle_from: Option<u64>,
-    /// Since when a move whose own squares are done waits to be sure it
-    /// is one (a piece beside it may have been knocked over): the
-    /// instant it was made.
-    pending_since: Option<u64>,
-    /// The moves that wait so.
-    pending_moves: MoveList,
-    /// The ply at which a reading was last handed back as the reply to
-    /// a move waiting: handed back once, it is taken the next time
-    /// (should the move not have been played, held or adjourned).
+    /// The squares that castling and that king's move concern.
+    castle_squares: Bitboard,
+    /// The ply at which a reading ended that wait and was handed back to
+    /// be taken after the king's move: handed back once, it is taken the
+    /// next time (should the move not have been played, held or
+    /// adjourned).
     handed_back: Option<u32>,
-    /// The reading being taken takes up an opponent's piece: his reply
-    /// has begun, and a move waiting to be sure of is made.
-    reply_began: bool,
     promotion_choice: Option<Role>,
     /// The promotion square the piece was last asked for.
     promotion_said: Option<Square>,
@@ -199,10 +193,8 @@ impl Tracker {
             adjust_displaced: false,
             changed_at: 0,
             castle_from: None,
-            pending_since: None,
-            pending_moves: MoveList::new(),
+            castle_squares: Bitboard::EMPTY,
             handed_back: None,
-            reply_began: false,
             promotion_choice: None,
             promotion_said: None,
             settle_at: None,
@@ -255,15 +247,7 @@ impl Tracker {
     /// square, waiting for its rook. When it was made (released), and
     /// when it will be judged at the latest.
     pub fn judging(&self) -> Option<(u64, u64)> {
-        match (
-            self.castle_from,
-            self.castle_at,
-            self.pending_since,
-            self.settle_at,
-        ) {
-            (Some(made), Some(at), _, _) | (_, _, Some(made), Some(at)) => Some((made, at)),
-            _ => None,
-        }
+        Some((self.castle_from?, self.castle_at?))
     }
 
     /// The replication this board still has to do, if any.
@@ -298,7 +282,6 @@ impl Tracker {
         self.adjust_prior.clear();
         self.adjust_displaced = false;
         self.castle_from = None;
-        self.pending_since = None;
         self.promotion_choice = None;
         self.promotion_said = None;
         self.castle_at = None;
@@ -315,7 +298,6 @@ impl Tracker {
         self.settle_at = None;
         self.castle_at = None;
         self.castle_from = None;
-        self.pending_since = None;
     }
 
     /// The board is seen again after time it was not (the `board_back`
@@ -330,7 +312,6 @@ impl Tracker {
         self.settle_at = None;
         self.castle_at = None;
         self.castle_from = None;
-        self.pending_since = None;
         self.changed_at = t;
         self.sync(game);
         self.evaluate(t, game, settings, false, false, out);
@@ -427,16 +408,18 @@ impl Tracker {
         let pos = game.position();
         let playing = self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over();
         if playing
-            && self.pending_since.is_some()
+            && self.castle_from.is_some()
             && self.handed_back != Some(game.ply())
-            && self.begins_reply(changes, game)
+            && changes
+                .iter()
+                .any(|c| !self.castle_squares.contains(c.square))
         {
-            // The opponent has begun his reply: the move waiting to be
-            // sure of was made, at its release; the reading is his turn's.
-            self.reply_began = true;
+            // A king waiting on its castling square for its rook, and the
+            // hands at work elsewhere (the opponent taking up a piece to
+            // reply, another piece): the king's move was made when it was
+            // released, and this reading is after it.
             let before = out.len();
-            self.evaluate(t, game, settings, false, false, out);
-            self.reply_began = false;
+            self.evaluate(t, game, settings, false, true, out);
             if out[before..]
                 .iter()
                 .any(|v| matches!(v, Verdict::Execute { .. }))
@@ -469,33 +452,27 @@ impl Tracker {
         Vec::new()
     }
 
-    /// Does this reading begin the opponent's reply to the move waiting to
-    /// be sure of: one of his pieces taken up from its square, or put
-    /// down where a piece of his that is out could go after that move?
-    fn begins_reply(&self, changes: &[SquareChange], game: &Game) -> bool {
-        let pos = game.position();
-        let out_theirs = game.occupied() & !self.occ & pos.them();
-        let out_ours = game.occupied() & !self.occ & pos.us();
-        changes.iter().any(|c| {
-            if !c.occupied {
-                return pos.board().color_at(c.square) == Some(!pos.turn());
+    /// The j'adoube is over at `t` because the move has begun: the pieces
+    /// taken up under it and still out are the move's, touched in the
+    /// order they were taken up.
+    fn end_adjustment(&mut self, t: u64, game: &Game, out: &mut Vec<Verdict>) {
+        let mut out_now: Vec<Square> = self.adjusted.into_iter().collect();
+        out_now.sort_by_key(|&s| self.lifted[s as usize]);
+        for s in out_now {
+            if let Some(piece) = self.touch_of(s, game)
+                && !self.touches.iter().any(|x| x.square == s)
+            {
+                let touch = Touch {
+                    square: s,
+                    piece,
+                    t,
+                };
+                self.touches.push(touch);
+                out.push(Verdict::Touch(touch));
             }
-            // Where the mover's own piece could yet go (the piece beside
-            // it the opponent's, knocked over), the placement may be his:
-            // no reply, and nothing guessed.
-            let ours = game
-                .legal_moves()
-                .iter()
-                .any(|r| r.to() == c.square && r.from().is_some_and(|f| out_ours.contains(f)));
-            !ours
-                && self.pending_moves.iter().any(|&m| {
-                    let mut after = pos.clone();
-                    after.play_unchecked(m);
-                    after.legal_moves().iter().any(|r| {
-                        r.to() == c.square && r.from().is_some_and(|f| out_theirs.contains(f))
-                    })
-                })
-        })
+        }
+        self.adjusted = Bitboard::EMPTY;
+        self.adjust_prior.clear();
     }
 
     /// Takes changes of one instant in order: see [`Tracker::changes`].
@@ -562,19 +539,27 @@ impl Tracker {
                 if self.adjusting {
                     // A piece put on another square: the move begins, and
                     // the j'adoube is over. A piece taken up under it and
-                    // still out may be the one put here.
+                    // still out may be the one put here: it is part of the
+                    // move, touched (a king put on its castling square).
                     self.adjusting = false;
                     self.adjust_displaced |= !self.adjusted.is_empty();
+                    self.end_adjustment(change.t, game, out);
                 }
                 self.placed[sq as usize] = self.seq;
                 put_down.add(sq);
                 continue;
             }
             self.occ.discard(sq);
-            if self.adjusting && self.adjusted_once.contains(sq) {
-                // A piece adjusted once taken up again: that is no
-                // adjustment but the move beginning.
+            if self.adjusting
+                && (self.adjusted_once.contains(sq)
+                    || (!self.adjusted.is_empty() && expected.contains(sq)))
+            {
+                // A piece adjusted once taken up again, or a second piece
+                // taken up while an adjusted one is out (a capture, a
+                // castling): no adjustment but the move beginning. The
+                // pieces out are its part: touched, in the order taken.
                 self.adjusting = false;
+                self.end_adjustment(change.t, game, out);
             }
             if self.adjusting && playing && expected.contains(sq) {
                 // J'adoube (4.2): announced beforehand, not a touch. Its
@@ -889,7 +874,6 @@ impl Tracker {
             self.settle_at = None;
             self.castle_at = None;
             self.castle_from = None;
-            self.pending_since = None;
             self.promotion_said = None;
             // Not before the board has been read since it was seen again.
             if self.unseen_until.is_none() {
@@ -1026,22 +1010,6 @@ impl Tracker {
             let one = found
                 .iter()
                 .all(|m| (m.from(), m.to()) == (found[0].from(), found[0].to()));
-            // A piece put beside the square an opponent's piece is missing
-            // from may be that piece, knocked over, with the mover's still
-            // in his hand: then the move waits one settle time to be sure,
-            // or until the opponent begins his reply (takes up a piece),
-            // and counts from its release.
-            let missing_theirs = expected & !board & pos.them();
-            let unsure = found.iter().any(|&m| {
-                Footprint::of(m, color, expected)
-                    .arrivals
-                    .iter()
-                    .flatten()
-                    .any(|&(to, _)| {
-                        !expected.contains(to)
-                            && missing_theirs.into_iter().any(|k| k.distance(to) <= 1)
-                    })
-            });
             // A move under way may be what the board shows: another of
             // the mover's pieces put where the found move's piece seems
             // released, or the pieces he holds all its own (king and rook
@@ -1066,22 +1034,10 @@ impl Tracker {
                 return;
             }
             if !found.is_empty() && (one || !with_knocks) {
-                let since = *self.pending_since.get_or_insert(self.changed_at);
-                self.pending_moves = found.clone();
-                if unsure && !settled && !self.reply_began {
-                    if self.settle_at.is_none() {
-                        self.settle_at = Some((since + settings.settle_ms).max(t));
-                    }
-                    return;
-                }
-                made = since;
                 exact = found;
             } else {
                 knocked_between = !found.is_empty();
             }
-        }
-        if exact.is_empty() {
-            self.pending_since = None;
         }
         if !exact.is_empty() {
             if exact.iter().all(|m| m.is_promotion()) {
@@ -1105,18 +1061,16 @@ impl Tracker {
             });
             if king_on_castle_square {
                 let since = *self.castle_from.get_or_insert(self.changed_at);
-                // Anything else changing on the board (the opponent taking
-                // up a piece to reply, another piece of his) ends the wait:
-                // the king's move was made when it was released.
-                let castling: Bitboard = game
+                // The squares castling and the king's move concern: a
+                // change anywhere else ends the wait (`changes`).
+                self.castle_squares = game
                     .legal_moves()
                     .iter()
                     .chain(exact.iter())
                     .filter(|m| m.is_castle() || exact.contains(m))
                     .map(|&m| Footprint::of(m, color, expected).changed)
                     .fold(Bitboard::EMPTY, |a, b| a | b);
-                let elsewhere = !((board ^ expected) & !castling).is_empty();
-                if !castle_wait_over && !elsewhere {
+                if !castle_wait_over {
                     if self.castle_at.is_none() {
                         self.castle_at = Some((since + settings.castling_wait_ms).max(t));
                     }
