@@ -331,13 +331,13 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
             "return document.getElementById('status').textContent",
             Duration::from_secs(10),
             "the refusal never shown with the game",
-            |v| v.as_str().is_some_and(|t| t.ends_with("Weiß ist am Zug. (Art. 3.8)")),
+            |v| v.as_str().is_some_and(|t| t.ends_with("Weiß ist am Zug. (Art. 3.8.1)")),
         )
         .await;
         assert_eq!(
             answer,
             "Der gemeldete Zug ist nicht möglich. Koenig auf Eva eins kann nicht so ziehen. \
-             Weiß ist am Zug. (Art. 3.8)"
+             Weiß ist am Zug. (Art. 3.8.1)"
         );
         assert_eq!(state(addr)["ply"], 2);
         // The clocks: White's press runs Black's clock, then pause, resume.
@@ -369,8 +369,8 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         assert_eq!(
             reports,
             serde_json::json!([
-                "Schwarz: Berührung gemeldet (E2.9e)",
-                "Weiß: Zeitgutschrift als Strafe für den Gegner (7.4b, 10.2)"
+                "Schwarz: Berührung gemeldet (D.2.10.5)",
+                "Weiß: Zeitgutschrift als Strafe für den Gegner (7.5.5, 9.5.3, III.5)"
             ])
         );
         // Retrace to move 1.

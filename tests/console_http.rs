@@ -241,7 +241,8 @@ fn the_secret_or_a_session_opened_with_it_relays_a_move() {
     );
     assert_eq!(r.code, 422);
     assert_eq!(r.json()["refused"]["reason"], "moves_otherwise");
-    assert_eq!(r.json()["refused"]["article"], "3.8");
+    // The king's move to an adjoining square: 3.8.1 in today's Laws.
+    assert_eq!(r.json()["refused"]["article"], "3.8.1");
     let game = c.stop();
     assert_eq!(game.game().ply(), 2);
 }

@@ -16,6 +16,7 @@ const DOCS: &[&str] = &[
     "hardware/README.md",
     "docs/architecture.md",
     "docs/cross-build.md",
+    "docs/laws.md",
     "docs/trace-format.md",
     "sounds/README.md",
 ];
@@ -233,4 +234,57 @@ fn the_readmes_tiny_trace_replays_as_the_text_says() {
     let out = run(&["replay".into(), tiny.to_string_lossy().to_string()], &[]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("\"move\""));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every test `docs/laws.md` names for a clause exists: `file::name` a
+/// `fn name` in `tests/file.rs`, `path::tests::name` one in `src/path.rs`
+/// (or `src/path/mod.rs`), and a bare `file` the file `tests/file.rs`. The
+/// table is the promise to an arbiter: a test renamed or gone fails here.
+#[test]
+fn every_test_the_laws_table_names_exists() {
+    let text = std::fs::read_to_string(root().join("docs/laws.md")).expect("docs/laws.md");
+    let names: Vec<&str> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == ':')
+        })
+        .collect();
+    let mut checked = 0;
+    for name in names {
+        let parts: Vec<&str> = name.split("::").collect();
+        let (file, function) = match parts.as_slice() {
+            [file] => {
+                let path = root().join(format!("tests/{file}.rs"));
+                if path.exists() {
+                    checked += 1;
+                }
+                continue;
+            }
+            [file, function] => (root().join(format!("tests/{file}.rs")), *function),
+            [module @ .., "tests", function] => {
+                let path = module.join("/");
+                let plain = root().join(format!("src/{path}.rs"));
+                let file = if plain.exists() {
+                    plain
+                } else {
+                    root().join(format!("src/{path}/mod.rs"))
+                };
+                (file, *function)
+            }
+            _ => continue,
+        };
+        let source = std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("{name}: {}: {e}", file.display()));
+        assert!(
+            source.contains(&format!("fn {function}(")),
+            "docs/laws.md names {name}, which {} does not hold",
+            file.display()
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "only {checked} tests named");
 }

@@ -861,6 +861,36 @@ mod tests {
     }
 
     #[test]
+    fn the_console_cites_the_articles_in_the_games_edition() {
+        use crate::core::laws::Edition;
+        for name in Vocabulary::built_in_names() {
+            let v = Vocabulary::built_in(name)
+                .expect("listed")
+                .unwrap_or_else(|e| panic!("{e}"));
+            for laws in [Edition::Laws2023, Edition::Laws2008] {
+                let cited = serde_json::to_string(&v.console.cited(laws)).expect("words");
+                assert!(!cited.contains("{art:"), "{name}: a place unknown: {cited}");
+            }
+            let today = v.console.cited(Edition::Laws2023);
+            let then = v.console.cited(Edition::Laws2008);
+            assert!(
+                today.illegal_move.contains("7.5.5"),
+                "{name}: {}",
+                today.illegal_move
+            );
+            assert!(
+                then.illegal_move.contains("7.4b"),
+                "{name}: {}",
+                then.illegal_move
+            );
+            assert!(today.touch_report.contains("D.2.10.5"), "{name}");
+            assert!(then.touch_report.contains("E2.9e"), "{name}");
+            assert!(today.quickplay_claim.contains("III.5"), "{name}");
+            assert!(then.quickplay_claim.contains("10.2"), "{name}");
+        }
+    }
+
+    #[test]
     fn file_namings_differ() {
         let v = Vocabulary::fide();
         assert_eq!(v.file(FileNaming::Fide, File::C), "Cesar");

@@ -539,3 +539,30 @@ fn the_menu_keys_are_checked_at_the_key_and_line() {
     let ok = text.replace("press = \"square\"", "press = \"repeat\"");
     Config::parse(&ok, "c.toml").expect("three menu keys and one that opens it");
 }
+
+#[test]
+fn the_edition_of_the_laws_is_read_and_a_wrong_one_named_at_its_key_and_line() {
+    let c = Config::parse("[game]\nlaws = \"2008\"\n", "c").expect("valid");
+    assert_eq!(settings(&c).laws, crate::core::laws::Edition::Laws2008);
+    let c = Config::parse("", "c").expect("valid");
+    assert_eq!(settings(&c).laws, crate::core::laws::Edition::Laws2023);
+    let err = error("[game]\n\nlaws = \"2018\"\n");
+    assert!(
+        err.starts_with("c.toml:3: [game] laws: `laws` is the edition of the FIDE Laws"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\"2023\"") && err.contains("\"2008\""),
+        "{err}"
+    );
+    let err = error("[game]\nlaws = 2023\n");
+    assert!(err.starts_with("c.toml:2: [game] laws:"), "{err}");
+}
+
+#[test]
+fn the_illegal_moves_that_lose_are_configured_under_either_name() {
+    for key in ["illegal_moves_lose", "third_illegal_move_loses"] {
+        let c = Config::parse(&format!("[clock]\n{key} = false\n"), "c").expect("valid");
+        assert!(!settings(&c).clock.illegal_moves_lose, "{key}");
+    }
+}

@@ -277,6 +277,8 @@ impl Controller {
                 say: self.words.draw_offer(color),
             },
         });
+        // Against the engine, its judgement answers, as to any offer.
+        self.ask_engine(t, &Input::DrawOffer(color), out);
     }
 
     /// Has `color` touched a piece on this move, on a board he plays on
