@@ -31,6 +31,14 @@ fn clocks(events: &[Value]) -> Vec<(u64, String, String, u64, u64)> {
         .collect()
 }
 
+/// The clock events a penalty gave.
+fn penalties(events: &[Value]) -> Vec<(u64, String, String, u64, u64)> {
+    clocks(events)
+        .into_iter()
+        .filter(|c| c.1 == "penalty")
+        .collect()
+}
+
 fn says(events: &[Value]) -> Vec<String> {
     of(events, "say")
         .iter()
@@ -342,10 +350,7 @@ fn art_7_4_b_completed_illegal_moves_give_two_minutes_and_the_third_loses() {
 {"t":2000,"input":"illegal_move","color":"black"}
 {"t":3000,"input":"illegal_move","color":"black"}"#;
     let ev = run(text);
-    let penalties: Vec<_> = clocks(&ev)
-        .into_iter()
-        .filter(|c| c.1 == "penalty")
-        .collect();
+    let penalties = penalties(&ev);
     assert_eq!(
         penalties,
         vec![
@@ -388,10 +393,7 @@ fn art_7_5_5_today_the_second_completed_illegal_move_loses() {
 {"t":1000,"input":"illegal_move","color":"black"}
 {"t":2000,"input":"illegal_move","color":"black"}"#;
     let ev = run(text);
-    let penalties: Vec<_> = clocks(&ev)
-        .into_iter()
-        .filter(|c| c.1 == "penalty")
-        .collect();
+    let penalties = penalties(&ev);
     assert_eq!(
         penalties,
         vec![(
@@ -458,11 +460,7 @@ fn art_9_5_3_today_an_incorrect_draw_claim_gives_two_minutes_and_one_in_rapid() 
         ))
     };
     let penalties = |ev: &[Value]| -> Vec<(u64, u64)> {
-        clocks(ev)
-            .into_iter()
-            .filter(|c| c.1 == "penalty")
-            .map(|c| (c.3, c.4))
-            .collect()
+        penalties(ev).into_iter().map(|c| (c.3, c.4)).collect()
     };
     // Black is given a minute for White's claim, White one for Black's
     // illegal move.
@@ -492,10 +490,7 @@ fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
     assert_eq!(s[2], s[0]);
     assert_eq!(s[3], "Remisantrag. Der Schiedsrichter entscheidet.");
     assert_eq!(s[4], "2 Minuten mehr für Schwarz.");
-    let penalties: Vec<_> = clocks(&ev)
-        .into_iter()
-        .filter(|c| c.1 == "penalty")
-        .collect();
+    let penalties = penalties(&ev);
     assert_eq!(
         penalties,
         vec![(4000, "penalty".into(), "white".into(), 98_000, 420_000)]

@@ -14,21 +14,10 @@
 
 mod common;
 
-use common::{of, parse, run, run_with, sans};
-use pegboard::core::{Settings, TouchPolicy};
+use common::{enforce, header, of, parse, run, run_with, sans};
+use pegboard::core::Settings;
 use serde_json::Value;
 use shakmaty::CastlingMode;
-
-fn enforce() -> Settings {
-    Settings {
-        touch_policy: TouchPolicy::Enforce,
-        ..Settings::default()
-    }
-}
-
-fn header(fen: &str) -> String {
-    format!(r#"{{"t":0,"trace":1,"start":"{fen}"}}"#)
-}
 
 fn game_over(ev: &[Value]) -> Option<(u64, String, String)> {
     of(ev, "game_over").first().map(|e| {

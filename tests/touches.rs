@@ -10,20 +10,8 @@
 
 mod common;
 
-use common::{of, parse, run, run_with, sans};
-use pegboard::core::{Settings, TouchPolicy};
+use common::{enforce, header, of, parse, run, run_with, sans};
 use shakmaty::CastlingMode;
-
-fn enforce() -> Settings {
-    Settings {
-        touch_policy: TouchPolicy::Enforce,
-        ..Settings::default()
-    }
-}
-
-fn header(fen: &str) -> String {
-    format!(r#"{{"t":0,"trace":1,"start":"{fen}"}}"#)
-}
 
 /// A header for a board White alone plays on (Black's moves relayed):
 /// every piece taken up there in White's turn is White's touch. On a

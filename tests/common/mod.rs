@@ -227,6 +227,20 @@ pub fn occ(fen: &str, mode: shakmaty::CastlingMode, empty: &[&str], full: &[&str
     format!("{:016x}", bb.0)
 }
 
+/// The default settings with touch-move enforced: a move that breaks it
+/// is refused until it is taken back.
+pub fn enforce() -> Settings {
+    Settings {
+        touch_policy: pegboard::core::TouchPolicy::Enforce,
+        ..Settings::default()
+    }
+}
+
+/// A trace's header starting from the position `fen` ("startpos" too).
+pub fn header(fen: &str) -> String {
+    format!(r#"{{"t":0,"trace":1,"start":"{fen}"}}"#)
+}
+
 /// The default settings with a clock of `control`, in the PGN
 /// `TimeControl` form ("300+0", "40/5400+30:1800+30").
 pub fn with_clock(control: &str) -> Settings {
