@@ -476,7 +476,9 @@ fn art_9_5_3_today_an_incorrect_draw_claim_gives_two_minutes_and_one_in_rapid() 
 
 #[test]
 fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
-    let ev = run(r#"{"t":0,"trace":1,"time_control":"300"}
+    // Twenty minutes without increment: a rapid game the quickplay
+    // finish serves (today's Guidelines III.2.2).
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"1200"}
 {"t":1000,"input":"quickplay_claim","color":"white"}
 {"t":2000,"input":"set_clock","white_ms":100000}
 {"t":3000,"input":"quickplay_claim","color":"black"}
@@ -485,7 +487,7 @@ fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
     // More than two minutes left, or not his move: refused, no time given.
     assert_eq!(
         s[0],
-        "Remisantrag nur am Zug und mit weniger als zwei Minuten."
+        "Remisantrag nur am Zug, nach der letzten Zeitkontrolle und mit weniger als zwei Minuten."
     );
     assert_eq!(s[2], s[0]);
     assert_eq!(s[3], "Remisantrag. Der Schiedsrichter entscheidet.");
@@ -493,7 +495,7 @@ fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
     let penalties = penalties(&ev);
     assert_eq!(
         penalties,
-        vec![(4000, "penalty".into(), "white".into(), 98_000, 420_000)]
+        vec![(4000, "penalty".into(), "white".into(), 98_000, 1_320_000)]
     );
 }
 

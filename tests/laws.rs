@@ -150,9 +150,10 @@ fn art_4_2_one_jadoube_covers_several_pieces_until_the_move_begins() {
 }
 
 #[test]
-fn art_4_2_a_piece_adjusted_and_taken_up_again_is_touched() {
-    // The knight adjusted, then taken up a second time: that is no
-    // adjustment but a touch (4.3a; today 4.3.1), which e4 then breaks.
+fn art_4_2_a_piece_adjusted_twice_under_one_jadoube_is_not_touched() {
+    // The knight adjusted, then seated again: one j'adoube covers every
+    // adjustment until the move begins (4.2; today 4.2.1), so the knight
+    // is not touched and e4 breaks nothing.
     let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
 {"t":50,"input":"adjust","color":"white"}
 {"t":100,"lift":"g1"}
@@ -162,10 +163,55 @@ fn art_4_2_a_piece_adjusted_and_taken_up_again_is_touched() {
 {"t":900,"lift":"e2"}
 {"t":1300,"place":"e4"}"#);
     assert_eq!(sans(&ev), ["e4"]);
-    let v = of(&ev, "touch_violation");
-    assert_eq!(v.len(), 1, "{ev:?}");
-    assert_eq!(v[0]["touched"], "g1");
-    assert_eq!(v[0]["article"], "4.3.1");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+    let touched: Vec<&Value> = of(&ev, "touch").iter().map(|t| &t["square"]).collect();
+    assert_eq!(touched, ["e2"], "{ev:?}");
+}
+
+#[test]
+fn art_4_2_two_pieces_adjusted_together_are_not_touched() {
+    // Both knights taken up under one j'adoube and put back: adjustments,
+    // not touches; the player then plays d4 with no penalty.
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":50,"input":"adjust","color":"white"}
+{"t":100,"lift":"g1"}
+{"t":150,"lift":"b1"}
+{"t":300,"place":"g1"}
+{"t":350,"place":"b1"}
+{"t":900,"lift":"d2"}
+{"t":1300,"place":"d4"}"#,
+        ),
+        enforce(),
+    );
+    assert_eq!(sans(&ev), ["d4"], "{ev:?}");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+    let touched: Vec<&Value> = of(&ev, "touch").iter().map(|t| &t["square"]).collect();
+    assert_eq!(touched, ["d2"], "{ev:?}");
+}
+
+#[test]
+fn art_4_2_a_jadoube_then_a_capture_begun_with_the_captured_piece_is_the_move() {
+    // White says j'adoube and seats his e4 pawn; then takes Black's d5 pawn
+    // off and lifts e4 again: with a piece out the two make exd5, so the
+    // adjustment is over and the pawn is touched; exd5 is played.
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"start":"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}
+{"t":50,"input":"adjust","color":"white"}
+{"t":100,"lift":"e4"}
+{"t":300,"place":"e4"}
+{"t":500,"lift":"d5"}
+{"t":700,"lift":"e4"}
+{"t":1000,"place":"d5"}"#,
+        ),
+        enforce(),
+    );
+    assert_eq!(sans(&ev), ["exd5"], "{ev:?}");
+    let touched: Vec<&Value> = of(&ev, "touch").iter().map(|t| &t["square"]).collect();
+    assert!(touched.contains(&&Value::from("e4")), "{ev:?}");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
 }
 
 #[test]
@@ -306,9 +352,10 @@ fn art_4_6_a_placement_and_a_lift_in_one_reading_are_both_played() {
     assert_eq!(sans(&ev), ["e4", "e5"], "{ev:?}");
     assert_eq!(of(&ev, "move")[0]["t"], 520);
     assert!(of(&ev, "illegal").is_empty() && of(&ev, "mismatch").is_empty());
-    // The lift began Black's turn: his own pawn, his touch.
+    // The lift was seen in the reading that completed White's move: it is
+    // no one's touch (White's turn was not over, Black's had not begun).
     let touches = of(&ev, "touch");
-    assert_eq!(touches.last().map(|t| &t["color"]), Some(&"black".into()));
+    assert!(touches.iter().all(|t| t["square"] != "e7"), "{ev:?}");
 }
 
 // --- 5. A move made while an opponent's piece is out ----------------------
@@ -373,8 +420,9 @@ fn appendix_f_a_king_waiting_for_its_rook_counts_from_its_release_and_keeps_its_
     // Chess960: the king put on g1, where castling would also put it,
     // waits 1.5 s for its rook and is then the king's move. Released 1 s
     // before White's flag, it is judged after the flag would have fallen:
-    // the move counts from its release, the flag does not fall, and the
-    // clock is pressed as though it had been judged at once.
+    // the move counts from its release, the flag does not fall, White's
+    // clock stops as though it had been judged at once, and Black's starts
+    // only when his clock is pressed: pegboard's wait is nobody's time.
     let ev = run(
         r#"{"t":0,"trace":1,"variant":"chess960","start":"r3k3/8/8/8/8/8/8/5K1R w K - 0 1","time_control":"60"}
 {"t":58500,"lift":"f1"}
@@ -391,15 +439,16 @@ fn appendix_f_a_king_waiting_for_its_rook_counts_from_its_release_and_keeps_its_
         of(&ev, "flag").iter().all(|f| f["color"] == "black"),
         "{ev:?}"
     );
-    assert_eq!(game_over(&ev), Some((119_100, "1-0".into(), "flag".into())));
+    assert_eq!(game_over(&ev), Some((120_600, "1-0".into(), "flag".into())));
     let press = of(&ev, "clock")
         .into_iter()
         .find(|c| c["cause"] == "press")
         .expect("a press");
-    // Pressed as at 59 100 (60 600 less the 1 500 ms pegboard waited).
+    // White's clock stopped as at 59 100 (60 600 less the 1 500 ms
+    // pegboard waited); Black's full minute starts at the press.
     assert_eq!(press["t"], 60600);
     assert_eq!(press["white"]["remaining_ms"], 900);
-    assert_eq!(press["black"]["remaining_ms"], 58_500);
+    assert_eq!(press["black"]["remaining_ms"], 60_000);
 }
 
 #[test]
@@ -557,11 +606,16 @@ fn art_9_4_a_player_who_touched_a_piece_cannot_claim_on_that_move() {
 
 #[test]
 fn art_9_1_b_a_claim_is_also_an_offer_and_its_acceptance_ends_the_game() {
-    // White's claim is incorrect; it stands as his offer, and Black's
-    // draw_offer in answer accepts it.
-    let ev = run(r#"{"t":0,"trace":1,"start":"startpos"}
-{"t":1000,"input":"draw_claim","color":"white"}
-{"t":2000,"input":"draw_offer","color":"black"}"#);
+    // After 1. e4 e5 White's claim is incorrect; it stands as his offer,
+    // and Black's draw_offer in answer accepts it.
+    let ev = run(&format!(
+        "{}\n{}\n{}\n{}",
+        header("startpos"),
+        hand(100, "e2", "e4"),
+        hand(600, "e7", "e5"),
+        r#"{"t":1000,"input":"draw_claim","color":"white"}
+{"t":2000,"input":"draw_offer","color":"black"}"#
+    ));
     assert_eq!(of(&ev, "draw_offer")[0]["color"], "white");
     assert_eq!(
         game_over(&ev),
@@ -571,29 +625,96 @@ fn art_9_1_b_a_claim_is_also_an_offer_and_its_acceptance_ends_the_game() {
 
 #[test]
 fn art_9_1_b_an_offer_lapses_when_the_opponent_touches_a_piece() {
-    // White plays e4 and offers a draw; Black takes up his knight (a
-    // touch: the offer is rejected) and then offers one himself: a new
-    // offer, not an agreement. White's offer back accepts it.
-    let ev = run(&format!(
-        "{}\n{}\n{{\"t\":1000,\"input\":\"draw_offer\",\"color\":\"white\"}}\n{{\"t\":2000,\"lift\":\"g8\"}}\n{{\"t\":2500,\"input\":\"draw_offer\",\"color\":\"black\"}}",
+    // After 1. e4 e5 2. Nf3 White offers a draw; Black takes up his
+    // knight (a touch: the offer is rejected) and then offers one himself:
+    // a new offer, not an agreement. White's offer back accepts it.
+    let opening = format!(
+        "{}\n{}\n{}\n{}\n{{\"t\":2000,\"input\":\"draw_offer\",\"color\":\"white\"}}\n{{\"t\":3000,\"lift\":\"b8\"}}\n{{\"t\":3500,\"input\":\"draw_offer\",\"color\":\"black\"}}",
         header("startpos"),
         hand(100, "e2", "e4"),
-    ));
+        hand(600, "e7", "e5"),
+        hand(1100, "g1", "f3"),
+    );
+    let ev = run(&opening);
     let declined = of(&ev, "draw_declined");
     assert_eq!(declined.len(), 1, "{ev:?}");
     assert_eq!(declined[0]["color"], "black");
-    assert_eq!(declined[0]["t"], 2020);
+    assert_eq!(declined[0]["t"], 3020);
     assert_eq!(declined[0]["say"], "Schwarz lehnt Remis ab.");
     assert!(game_over(&ev).is_none(), "{ev:?}");
     assert_eq!(of(&ev, "draw_offer").len(), 2);
     let ev = run(&format!(
-        "{}\n{}\n{{\"t\":1000,\"input\":\"draw_offer\",\"color\":\"white\"}}\n{{\"t\":2000,\"lift\":\"g8\"}}\n{{\"t\":2500,\"input\":\"draw_offer\",\"color\":\"black\"}}\n{{\"t\":3000,\"input\":\"draw_offer\",\"color\":\"white\"}}",
-        header("startpos"),
-        hand(100, "e2", "e4"),
+        "{opening}\n{{\"t\":4000,\"input\":\"draw_offer\",\"color\":\"white\"}}"
     ));
     assert_eq!(
         game_over(&ev),
-        Some((3000, "1/2-1/2".into(), "agreement".into()))
+        Some((4000, "1/2-1/2".into(), "agreement".into()))
+    );
+}
+
+#[test]
+fn art_9_1_b_an_offer_lapses_when_the_opponent_moves() {
+    // White offers after 2. Nf3; Black answers with a move (on his own
+    // board, no touch seen first): that is a rejection too, said at once,
+    // and White's later offer is a new one.
+    let ev = run(&format!(
+        "{}\n{}\n{}\n{}\n{}\n{}",
+        header("startpos"),
+        hand(100, "e2", "e4"),
+        hand(600, "e7", "e5"),
+        hand(1100, "g1", "f3"),
+        r#"{"t":2000,"input":"draw_offer","color":"white"}"#,
+        r#"{"t":3000,"input":"move","uci":"b8c6"}"#,
+    ));
+    assert_eq!(sans(&ev), ["e4", "e5", "Nf3", "Nc6"], "{ev:?}");
+    let declined = of(&ev, "draw_declined");
+    assert_eq!(declined.len(), 1, "{ev:?}");
+    assert_eq!(declined[0]["color"], "black");
+    assert!(game_over(&ev).is_none(), "{ev:?}");
+}
+
+#[test]
+fn art_5_2_3_today_a_draw_is_agreed_only_once_both_players_have_moved() {
+    // After 1. e4 White's offer could not be accepted before Black has
+    // moved, and Black's move would reject it: refused (5.2.3). Black may
+    // offer before his first move, but White may not accept it until
+    // Black has moved; after 1... e5 White's offer accepts it. The 2008
+    // Laws set no such bound (5.2c): White's first offer stands, and
+    // Black's answer agrees at once.
+    let moves = format!(
+        "{}\n{}\n{}\n{}\n{}\n{}",
+        hand(100, "e2", "e4"),
+        r#"{"t":1000,"input":"draw_offer","color":"white"}"#,
+        r#"{"t":2000,"input":"draw_offer","color":"black"}"#,
+        r#"{"t":3000,"input":"draw_offer","color":"white"}"#,
+        hand(4000, "e7", "e5"),
+        r#"{"t":5000,"input":"draw_offer","color":"white"}"#,
+    );
+    let today = run(&format!("{}\n{moves}", header("startpos")));
+    let refused = of(&today, "refused");
+    assert_eq!(refused.len(), 2, "{today:?}");
+    for (r, t) in refused.iter().zip([1000, 3000]) {
+        assert_eq!(r["t"], t);
+        assert_eq!(r["given"], "draw_offer");
+        assert_eq!(r["reason"], "too_early");
+        assert_eq!(r["article"], "5.2.3");
+        assert_eq!(r["say"], "Remis noch nicht möglich.");
+    }
+    let offers = of(&today, "draw_offer");
+    assert_eq!(offers.len(), 1, "{today:?}");
+    assert_eq!(offers[0]["color"], "black");
+    assert_eq!(
+        game_over(&today),
+        Some((5000, "1/2-1/2".into(), "agreement".into()))
+    );
+    let then = run(&format!(
+        "{}\n{moves}",
+        r#"{"t":0,"trace":1,"start":"startpos","laws":"2008"}"#
+    ));
+    assert!(of(&then, "refused").is_empty(), "{then:?}");
+    assert_eq!(
+        game_over(&then),
+        Some((2000, "1/2-1/2".into(), "agreement".into()))
     );
 }
 
@@ -659,31 +780,165 @@ fn articles_are_cited_as_the_games_edition_numbers_them() {
     ));
     assert_eq!(of(&today, "refused")[0]["article"], "1.2");
     assert_eq!(of(&then, "refused")[0]["article"], "1.1");
+    // Castling without the right: 3.8.2 today, 3.8b in 2008.
+    let castle = r#"{"t":100,"input":"move","uci":"e1g1"}"#;
+    let fen = "4k3/8/8/8/8/8/8/4K2R w - - 0 1";
+    let today = run(&format!("{}\n{castle}", header(fen)));
+    let then = run(&format!(
+        "{{\"t\":0,\"trace\":1,\"start\":\"{fen}\",\"laws\":\"2008\"}}\n{castle}"
+    ));
+    assert_eq!(of(&today, "refused")[0]["article"], "3.8.2");
+    assert_eq!(of(&then, "refused")[0]["article"], "3.8b");
+    // A pawn released on its promotion square, then taken on to capture:
+    // the piece released may not go elsewhere, 4.7 today, 4.6c in 2008.
+    let fen = "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1";
+    let promotion = r#"{"t":100,"lift":"e7"}
+{"t":400,"place":"e8"}
+{"t":1500,"lift":"e8"}
+{"t":1700,"lift":"d8"}
+{"t":2000,"place":"d8"}
+{"t":2200,"input":"promote","piece":"q"}"#;
+    let today = run(&format!("{}\n{promotion}", header(fen)));
+    let then = run(&format!(
+        "{{\"t\":0,\"trace\":1,\"start\":\"{fen}\",\"laws\":\"2008\"}}\n{promotion}"
+    ));
+    assert_eq!(sans(&today), ["exd8=Q+"], "{today:?}");
+    assert_eq!(of(&today, "touch_violation")[0]["article"], "4.7");
+    assert_eq!(of(&then, "touch_violation")[0]["article"], "4.6c");
 }
 
 #[test]
 fn art_10_2_under_the_2008_laws_a_quickplay_claim_is_also_an_offer() {
-    // White, with less than two minutes, claims under 10.2: in 2008 that
-    // is also an offer (9.1b), which Black accepts by offering back;
-    // today's III.5 claim is no offer, and Black's offer is only his.
-    let moves = r#"{"t":1000,"input":"quickplay_claim","color":"white"}
-{"t":2000,"input":"draw_offer","color":"black"}"#;
+    // 90 minutes without increment; after 1. e4 e5 White thinks until he
+    // has less than two minutes and claims under 10.2: in 2008 that is
+    // also an offer (9.1b), which Black accepts by offering back; today's
+    // III.5 claim is no offer, and Black's offer is only his.
+    let moves = format!(
+        "{}\n{}\n{}\n{}\n{}",
+        hand(100, "e2", "e4"),
+        r#"{"t":450,"input":"announced","ply":1}"#,
+        hand(600, "e7", "e5"),
+        r#"{"t":950,"input":"announced","ply":2}"#,
+        r#"{"t":5300000,"input":"quickplay_claim","color":"white"}
+{"t":5301000,"input":"draw_offer","color":"black"}"#
+    );
     let then = run(&format!(
         "{}\n{moves}",
-        r#"{"t":0,"trace":1,"start":"startpos","time_control":"100","laws":"2008"}"#
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"5400","laws":"2008"}"#
     ));
     assert_eq!(
         game_over(&then),
-        Some((2000, "1/2-1/2".into(), "agreement".into()))
+        Some((5_301_000, "1/2-1/2".into(), "agreement".into()))
     );
     let today = run(&format!(
         "{}\n{moves}",
-        r#"{"t":0,"trace":1,"start":"startpos","time_control":"100"}"#
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"5400"}"#
     ));
+    // The claim stands for the arbiter: two minutes more for Black.
+    assert!(
+        of(&today, "say")
+            .iter()
+            .any(|s| s["text"] == "Remisantrag. Der Schiedsrichter entscheidet."),
+        "{today:?}"
+    );
     let offers = of(&today, "draw_offer");
     assert_eq!(offers.len(), 1, "{today:?}");
     assert_eq!(offers[0]["color"], "black");
-    assert!(game_over(&today).map(|g| g.2) != Some("agreement".into()));
+    assert_eq!(offers[0]["t"], 5_301_000);
+    assert!(
+        game_over(&today).is_none_or(|g| g.2 != "agreement"),
+        "{today:?}"
+    );
+}
+
+#[test]
+fn art_10_2_the_quickplay_finish_serves_no_blitz_and_today_no_increment() {
+    // White, with a minute and a half left, claims under the quickplay
+    // finish. Today the Guidelines serve only games without increment,
+    // never blitz (III.2.2); in 2008, 10.2 served every game but blitz
+    // without an arbiter watching (B3: flags claimed by the players).
+    let claim = r#"{"t":1000,"input":"set_clock","white_ms":90000}
+{"t":2000,"input":"quickplay_claim","color":"white"}"#;
+    let not_here = "Diese Regel gilt nicht in dieser Partie.";
+    let granted = "Remisantrag. Der Schiedsrichter entscheidet.";
+    let answer = |header: &str, settings: Settings| -> (&str, usize) {
+        let ev = run_with(&parse(&format!("{header}\n{claim}")), settings);
+        let said = |text: &str| of(&ev, "say").iter().any(|s| s["text"] == text);
+        let answer = if said(not_here) {
+            not_here
+        } else if said(granted) {
+            granted
+        } else {
+            "neither"
+        };
+        let penalties = of(&ev, "clock")
+            .iter()
+            .filter(|c| c["cause"] == "penalty")
+            .count();
+        (answer, penalties)
+    };
+    let blitz = r#"{"t":0,"trace":1,"start":"startpos","time_control":"300"}"#;
+    let increment = r#"{"t":0,"trace":1,"start":"startpos","time_control":"1200+5"}"#;
+    let rapid = r#"{"t":0,"trace":1,"start":"startpos","time_control":"1200"}"#;
+    let blitz_2008 = r#"{"t":0,"trace":1,"start":"startpos","time_control":"300","laws":"2008"}"#;
+    let increment_2008 =
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"1200+5","laws":"2008"}"#;
+    let mut unsupervised = Settings::default();
+    unsupervised.clock.flag = pegboard::core::FlagRule::Claim;
+    let refused = (not_here, 0);
+    let granted = (granted, 1);
+    assert_eq!(answer(blitz, Settings::default()), refused);
+    assert_eq!(answer(increment, Settings::default()), refused);
+    assert_eq!(answer(rapid, Settings::default()), granted);
+    assert_eq!(answer(blitz_2008, Settings::default()), granted);
+    assert_eq!(answer(increment_2008, Settings::default()), granted);
+    assert_eq!(answer(blitz_2008, unsupervised), refused);
+}
+
+#[test]
+fn e2_3_an_opponents_piece_put_down_early_does_not_make_the_move_illegal() {
+    // Black, not to move, puts his knight on f6 before White has moved;
+    // White then plays Nf3. No piece of White's is out, so the piece on
+    // f6 is Black's, not a second move of White's: Nf3 is played at its
+    // release, and the knight on f6 is a mismatch to put right (Black may
+    // not move before White's move is made).
+    let ev = run(&format!(
+        "{}\n{}\n{}",
+        header("startpos"),
+        hand(100, "g8", "f6"),
+        hand(900, "g1", "f3"),
+    ));
+    assert_eq!(sans(&ev), ["Nf3"], "{ev:?}");
+    assert_eq!(of(&ev, "move")[0]["t"], 1220);
+    assert!(of(&ev, "illegal").is_empty(), "{ev:?}");
+    let mismatch = of(&ev, "mismatch");
+    assert_eq!(mismatch.len(), 1, "{ev:?}");
+    assert_eq!(mismatch[0]["extra"][0], "f6");
+}
+
+#[test]
+fn art_4_2_the_first_piece_after_jadoube_is_adjusted_even_beside_a_piece_in_the_hand() {
+    // Black holds his d5 pawn; White says j'adoube and seats his e4 pawn,
+    // which with d5 out could be exd5 beginning: the first piece after
+    // the j'adoube is the one it was said for, so e4 is not touched, and
+    // White's Nf3 breaks nothing.
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"start":"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}
+{"t":100,"lift":"d5"}
+{"t":200,"input":"adjust","color":"white"}
+{"t":300,"lift":"e4"}
+{"t":500,"place":"e4"}
+{"t":700,"place":"d5"}
+{"t":900,"lift":"g1"}
+{"t":1200,"place":"f3"}"#,
+        ),
+        enforce(),
+    );
+    assert_eq!(sans(&ev), ["Nf3"], "{ev:?}");
+    assert!(of(&ev, "touch_violation").is_empty(), "{ev:?}");
+    let touched: Vec<&Value> = of(&ev, "touch").iter().map(|t| &t["square"]).collect();
+    assert_eq!(touched, ["g1"], "{ev:?}");
 }
 
 // --- Cases the random games found, kept by name ---------------------------

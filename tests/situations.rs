@@ -22,9 +22,10 @@
 //! be sorted out, at that reading's instant itself (or the move's `made`
 //! says so: a move pegboard had to wait for counts from its release); no
 //! illegal move, no touch violation, no flag; a mismatch only for a
-//! knocked piece; a refusal only for a j'adoube out of turn or a claim
-//! after a touch; an offer rejected exactly when its opponent touched a
-//! piece; no game ended but by its last move.
+//! knocked piece; a refusal only for a j'adoube out of turn, a claim
+//! after a touch, or an offer before a draw may be agreed (5.2.3); an
+//! offer rejected exactly when its opponent touched a piece or moved; no
+//! game ended but by its last move.
 //!
 //! A failed game writes what pegboard was fed as a trace, named in the
 //! failure (`pegboard replay` plays it); `PEGBOARD_SITUATION_SEED`,
@@ -556,9 +557,8 @@ fn play_at_table(start: StartPosition, moves: &[Move], seed: u64, two_boards: bo
             {
                 aside = Aside::Plain;
             }
-            if in_hand.is_none() {
-                declines_due += 1;
-            }
+            // (With a piece in the hand already, the move rejects it.)
+            declines_due += 1;
             offer = None;
         }
         let think = if quick {
@@ -592,36 +592,25 @@ fn play_at_table(start: StartPosition, moves: &[Move], seed: u64, two_boards: bo
                 let others = touchable(&pos, m, two_boards);
                 let from = m.from().expect("a move");
                 let mut pre = vec![Act::Lift(board, from), Act::Place(board, from)];
-                for _ in 0..table.rng.range(1, 2) {
-                    if others.is_empty() {
-                        break;
-                    }
-                    let o = others[table.rng.range(0, others.len() as u64 - 1) as usize];
-                    pre.extend([Act::Lift(board, o), Act::Place(board, o)]);
-                }
+                pre.extend(reseated(&mut table.rng, board, &others));
                 acts.splice(0..0, pre);
             }
             Aside::Adjust => {
                 // J'adoube, one or two pieces re-seated, then the move
                 // (4.2): nothing touched.
-                // Each piece once: one adjusted twice is touched the second
-                // time (a new j'adoube would adjust it again).
+                // One j'adoube covers them all, the same piece twice too.
                 let mut pre = vec![Act::Key(Input::Adjust(Some(turn)))];
-                let mut others = adjustable(&pos, m);
-                for _ in 0..table.rng.range(1, 2) {
-                    if others.is_empty() {
-                        break;
-                    }
-                    let o =
-                        others.swap_remove(table.rng.range(0, others.len() as u64 - 1) as usize);
-                    pre.extend([Act::Lift(board, o), Act::Place(board, o)]);
-                }
+                pre.extend(reseated(&mut table.rng, board, &adjustable(&pos, m)));
                 acts.splice(0..0, pre);
             }
             Aside::Claim { touched: false } => {
-                // An incorrect claim stands as an offer (9.1b).
+                // An incorrect claim stands as an offer (9.1b), one that
+                // could be accepted: today not before the mover's second
+                // ply of the game has both players moved (5.2.3).
                 acts.insert(0, Act::Key(Input::DrawClaim(turn)));
-                offer = Some(turn);
+                if ply >= 2 {
+                    offer = Some(turn);
+                }
             }
             Aside::Claim { touched: true } => {
                 // A claim after the first own piece is taken up: refused
@@ -750,10 +739,16 @@ fn play_at_table(start: StartPosition, moves: &[Move], seed: u64, two_boards: bo
                 fail!();
             }
             // Now and then the mover offers a draw after his move, when no
-            // offer stands: the opponent's first touch rejects it.
+            // offer stands: the opponent's first touch (or, with a piece in
+            // the hand already, his move) rejects it. Today White's offer after his first move is refused: Black
+            // could accept it only after moving, which rejects it (5.2.3).
             if offer.is_none() && next.is_some() && table.rng.chance(6) {
                 table.input(Input::DrawOffer(turn));
-                offer = Some(turn);
+                if ply >= 2 {
+                    offer = Some(turn);
+                } else {
+                    refusals_due += 1;
+                }
             }
         }
         pos = after;
@@ -845,7 +840,9 @@ fn listen(
                     .push(format!("touch violation {article}: {say}")),
                 Event::Flag { say, .. } => out.failures.push(format!("flag: {say}")),
                 Event::Refused { reason, say, .. } => {
-                    if *refusals_due == 0 || !matches!(*reason, "not_your_move" | "touched") {
+                    if *refusals_due == 0
+                        || !matches!(*reason, "not_your_move" | "touched" | "too_early")
+                    {
                         out.failures.push(format!("refused ({reason}): {say}"));
                     } else {
                         *refusals_due -= 1;
@@ -1048,6 +1045,20 @@ fn touchable(pos: &Chess, m: Move, two_boards: bool) -> Vec<Square> {
             !Footprint::of(m, pos.turn(), b.occupied())
                 .changed
                 .contains(sq)
+        })
+        .collect()
+}
+
+/// One or two of `pieces` (the same one twice, maybe) taken up and put
+/// back on their squares on board `b`.
+fn reseated(rng: &mut Rng, b: usize, pieces: &[Square]) -> Vec<Act> {
+    if pieces.is_empty() {
+        return Vec::new();
+    }
+    (0..rng.range(1, 2))
+        .flat_map(|_| {
+            let o = pieces[rng.range(0, pieces.len() as u64 - 1) as usize];
+            [Act::Lift(b, o), Act::Place(b, o)]
         })
         .collect()
 }

@@ -493,6 +493,11 @@ impl Phrasebook {
         )
     }
 
+    /// A draw agreed before both players have made a move (today 5.2.3).
+    pub fn draw_too_early(&self) -> String {
+        self.words.phrases.draw_too_early.clone()
+    }
+
     /// A draw claimed after touching a piece on that move (9.4).
     pub fn claim_after_touch(&self) -> String {
         self.words.phrases.claim_after_touch.clone()
@@ -814,6 +819,7 @@ impl Phrasebook {
             Notice::BothFlags => &p.both_flags,
             Notice::QuickplayClaim => &p.quickplay_claim,
             Notice::QuickplayClaimIncorrect => &p.quickplay_claim_incorrect,
+            Notice::QuickplayClaimNotHere => &p.quickplay_claim_not_here,
             Notice::FlagClaimIncorrect => &p.flag_claim_incorrect,
             Notice::Restored => &p.restored,
             Notice::TouchViolationCastle => &p.touch_violation_castle,
@@ -1006,6 +1012,9 @@ pub enum Notice {
     BothFlags,
     QuickplayClaim,
     QuickplayClaimIncorrect,
+    /// The quickplay finish claim is no rule of this game (blitz, or an
+    /// increment today; blitz without an arbiter watching in 2008).
+    QuickplayClaimNotHere,
     FlagClaimIncorrect,
     Restored,
     TouchViolationCastle,

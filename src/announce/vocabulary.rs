@@ -632,6 +632,7 @@ pub struct Phrases {
     pub time_added: String,
     pub quickplay_claim: String,
     pub quickplay_claim_incorrect: String,
+    pub quickplay_claim_not_here: String,
     pub game_over_flag: String,
     pub game_over_flag_draw: String,
     pub game_over_both_flags: String,
@@ -657,6 +658,7 @@ pub struct Phrases {
     pub claim_after_touch: String,
     pub draw_declined: String,
     pub promotion_unmade: String,
+    pub draw_too_early: String,
 }
 
 /// A language file that could not be used.

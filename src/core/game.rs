@@ -120,6 +120,20 @@ pub struct PlayedMove {
     pub fen: String,
 }
 
+/// What a draw offer did (9.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    /// It accepted the opponent's standing offer: the game is drawn.
+    Agreed(Ending),
+    /// It stands, for the opponent to accept or reject.
+    Made,
+    /// It would accept the opponent's offer before both players have made
+    /// a move, or it could not be accepted before then, which today's
+    /// Laws do not allow (5.2.3; see [`Game::offer_allowed`]): nothing
+    /// changed.
+    TooEarly,
+}
+
 /// What became of a draw claim (Art. 9.2, 9.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimOutcome {
@@ -421,7 +435,7 @@ impl Game {
         });
         // 9.1b (today's 9.1.2.3): a claim is also an offer of a draw; one
         // made while the opponent's offer stands accepts it.
-        if let Some(ending) = self.offer_draw(color) {
+        if let Offer::Agreed(ending) = self.offer(color) {
             return ClaimOutcome::Drawn(ending);
         }
         if about_to_appear {
@@ -439,10 +453,22 @@ impl Game {
         self.draw_offer.take().is_some()
     }
 
-    /// A draw offer. If the opponent's offer stands, this accepts it.
+    /// A draw offer. If the opponent's offer stands, this accepts it:
+    /// today only once both players have made a move (5.2.3).
     pub fn offer_draw(&mut self, color: Color) -> Option<Ending> {
+        match self.offer(color) {
+            Offer::Agreed(ending) => Some(ending),
+            Offer::Made | Offer::TooEarly => None,
+        }
+    }
+
+    /// What a draw offer by `color` does (see [`Game::offer_draw`]).
+    pub fn offer(&mut self, color: Color) -> Offer {
         if self.is_over() {
-            return None;
+            return Offer::Made;
+        }
+        if !self.offer_allowed(color) {
+            return Offer::TooEarly;
         }
         if self.draw_offer == Some(!color) {
             let ending = Ending {
@@ -452,10 +478,31 @@ impl Game {
             };
             self.ending = Some(ending);
             self.draw_offer = None;
-            return Some(ending);
+            return Offer::Agreed(ending);
         }
         self.draw_offer = Some(color);
-        None
+        Offer::Made
+    }
+
+    /// May a draw be agreed now? Today only once both players have made a
+    /// move (5.2.3); the 2008 Laws set no such bound.
+    pub fn agreement_allowed(&self) -> bool {
+        self.laws.agreement_allowed(self.ply())
+    }
+
+    /// May `color` offer a draw (or accept the opponent's) now? Accepting
+    /// needs an agreement allowed now. An offer must be one that could
+    /// be accepted: the opponent would answer it after `color`'s next
+    /// move if it is his turn, else now, since touching a piece to move
+    /// rejects it (9.1.2.1). So today White offers from his second move
+    /// (after 1... e5), Black from his first; in 2008 always.
+    pub fn offer_allowed(&self, color: Color) -> bool {
+        if self.draw_offer == Some(!color) {
+            return self.agreement_allowed();
+        }
+        let own_move_first = u32::from(self.turn() == color);
+        self.laws
+            .agreement_allowed(self.ply().saturating_add(own_move_first))
     }
 
     pub fn draw_offer(&self) -> Option<Color> {
@@ -706,6 +753,8 @@ mod tests {
     #[test]
     fn art_9_1_agreed_draw_needs_both_sides() {
         let mut g = game("startpos");
+        // Today's 5.2.3: not before both players have made a move.
+        play_san(&mut g, &["e4", "e5"]);
         assert_eq!(g.offer_draw(Color::White), None);
         let e = g.offer_draw(Color::Black).expect("accepted");
         assert_eq!(e.reason, Reason::Agreement);

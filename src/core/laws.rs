@@ -124,6 +124,13 @@ impl Edition {
         }
     }
 
+    /// May a draw be agreed after `plies` half-moves of the game? Today
+    /// only once both players have made a move (5.2.3); the 2008 Laws set
+    /// no such bound (5.2c).
+    pub fn agreement_allowed(self, plies: u32) -> bool {
+        self == Edition::Laws2008 || plies >= 2
+    }
+
     /// Is a claim under the quickplay finish (2008: 10.2; today the
     /// Guidelines III.5) also an offer of a draw? The 2008 Laws say so
     /// (9.1b); today's name only the claims of 9.2 and 9.3 (9.1.2.3).
@@ -207,7 +214,7 @@ pub enum Article {
     /// The pawn released on the promotion square must promote there.
     ReleasedPromotion,
     /// When a promotion is made: the pawn removed and the new piece
-    /// released on the square (in either order, today).
+    /// released on the square (in either order, today: 4.6.2).
     PromotionMade,
     /// A player who touched a piece may not claim a draw on that move.
     ClaimAfterTouch,
@@ -221,11 +228,13 @@ pub enum Article {
     TouchReport,
     /// Both flags fallen in the last period.
     BothFlags,
+    /// A draw agreed: today only once both players have moved.
+    Agreement,
 }
 
 impl Article {
     /// Every article pegboard cites.
-    pub const ALL: [Article; 29] = [
+    pub const ALL: [Article; 30] = [
         Article::Turn,
         Article::OwnPiece,
         Article::Bishop,
@@ -255,6 +264,7 @@ impl Article {
         Article::Quickplay,
         Article::TouchReport,
         Article::BothFlags,
+        Article::Agreement,
     ];
 
     /// Its numbers: (the 2008 Laws', today's).
@@ -268,8 +278,8 @@ impl Article {
             Article::PassingOver => ("3.5", "3.5"),
             Article::Knight => ("3.6", "3.6"),
             Article::Pawn => ("3.7", "3.7"),
-            Article::King => ("3.8", "3.8.1"),
-            Article::Castling => ("3.8", "3.8.2"),
+            Article::King => ("3.8a", "3.8.1"),
+            Article::Castling => ("3.8b", "3.8.2"),
             Article::Promotion => ("3.7e", "3.7.3.3"),
             Article::Check => ("3.9", "3.9.2"),
             Article::Adjust => ("4.2", "4.2.1"),
@@ -281,14 +291,15 @@ impl Article {
             Article::CastlingIllegal => ("4.4c", "4.4.3"),
             Article::Released => ("4.6", "4.7"),
             Article::ReleasedCastling => ("4.6b", "4.7.2"),
-            Article::ReleasedPromotion => ("4.6c", "4.7.3"),
-            Article::PromotionMade => ("4.6c", "4.6.2"),
+            Article::ReleasedPromotion => ("4.6c", "4.7"),
+            Article::PromotionMade => ("4.6c", "4.7.3"),
             Article::ClaimAfterTouch => ("9.4", "9.4"),
             Article::IllegalMoves => ("7.4b", "7.5.5"),
             Article::IncorrectClaim => ("9.5b", "9.5.3"),
             Article::Quickplay => ("10.2", "III.5"),
             Article::TouchReport => ("E2.9e", "D.2.10.5"),
             Article::BothFlags => ("6.11b", "III.3.1.2"),
+            Article::Agreement => ("5.2c", "5.2.3"),
         }
     }
 
@@ -325,6 +336,7 @@ impl Article {
             Article::Quickplay => "quickplay",
             Article::TouchReport => "touch_report",
             Article::BothFlags => "both_flags",
+            Article::Agreement => "agreement",
         }
     }
 }

@@ -310,7 +310,7 @@ mod tests {
             ("a1b2", Role::Rook, Square::A1, "3.3"),
             ("d1e3", Role::Queen, Square::D1, "3.4"),
             ("b1b3", Role::Knight, Square::B1, "3.6"),
-            ("e1e3", Role::King, Square::E1, "3.8"),
+            ("e1e3", Role::King, Square::E1, "3.8a"),
         ];
         for (m, role, square, article) in cases {
             let why = by_uci(fen, m);

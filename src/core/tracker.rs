@@ -112,8 +112,12 @@ pub struct Tracker {
     adjusting: bool,
     /// Squares whose piece was taken up under j'adoube and is still out.
     adjusted: Bitboard,
-    /// Squares adjusted under this j'adoube, back or not.
-    adjusted_once: Bitboard,
+    /// How many pieces were taken up under this j'adoube.
+    adjust_lifts: u32,
+    /// Lifts handed back with a move's placements: read together with the
+    /// opponent's release, they may be his hand (a piece knocked out), so
+    /// they are nobody's touch when given again.
+    untouched: Bitboard,
     /// Each adjusted square's marks before its piece was taken up, to put
     /// back with the piece.
     adjust_prior: Vec<(Square, Seq, Seq)>,
@@ -188,7 +192,8 @@ impl Tracker {
             touches: Vec::new(),
             adjusting: false,
             adjusted: Bitboard::EMPTY,
-            adjusted_once: Bitboard::EMPTY,
+            adjust_lifts: 0,
+            untouched: Bitboard::EMPTY,
             adjust_prior: Vec::new(),
             adjust_displaced: false,
             changed_at: 0,
@@ -278,7 +283,7 @@ impl Tracker {
         self.touches.clear();
         self.adjusting = false;
         self.adjusted = Bitboard::EMPTY;
-        self.adjusted_once = Bitboard::EMPTY;
+        self.adjust_lifts = 0;
         self.adjust_prior.clear();
         self.adjust_displaced = false;
         self.castle_from = None;
@@ -446,10 +451,23 @@ impl Tracker {
             .iter()
             .any(|v| matches!(v, Verdict::Execute { .. }));
         if executed || later.is_empty() {
+            self.untouched = later.iter().map(|c| c.square).collect();
             return later;
         }
         self.take(t, &later, game, settings, out);
         Vec::new()
+    }
+
+    /// Would the piece on `sq`, with a piece of the game now out of its
+    /// aperture, make one legal move's pieces (a capture, en passant,
+    /// castling)?
+    fn makes_a_move_with_one_out(&self, sq: Square, game: &Game) -> bool {
+        let expected = game.occupied();
+        let out = expected & !self.occ & !Bitboard::from(sq);
+        game.legal_moves().iter().any(|&m| {
+            let sources = Footprint::of(m, game.turn(), expected).sources;
+            sources.contains(sq) && !(sources & out).is_empty()
+        })
     }
 
     /// The j'adoube is over at `t` because the move has begun: the pieces
@@ -551,13 +569,16 @@ impl Tracker {
             }
             self.occ.discard(sq);
             if self.adjusting
-                && (self.adjusted_once.contains(sq)
-                    || (!self.adjusted.is_empty() && expected.contains(sq)))
+                && self.adjust_lifts > 0
+                && expected.contains(sq)
+                && self.makes_a_move_with_one_out(sq, game)
             {
-                // A piece adjusted once taken up again, or a second piece
-                // taken up while an adjusted one is out (a capture, a
-                // castling): no adjustment but the move beginning. The
-                // pieces out are its part: touched, in the order taken.
+                // Taken up while a piece is out with which it makes one
+                // legal move (a capture, castling): no adjustment but the
+                // move beginning. The pieces out are its part: touched, in
+                // the order taken. (The first piece after the j'adoube is
+                // always the one said for, even beside a piece in the
+                // hand.)
                 self.adjusting = false;
                 self.end_adjustment(change.t, game, out);
             }
@@ -566,7 +587,7 @@ impl Tracker {
                 // lift is kept, so that the piece put elsewhere is a move
                 // (E2.3b), and forgotten when it is put back.
                 self.adjusted.add(sq);
-                self.adjusted_once.add(sq);
+                self.adjust_lifts = self.adjust_lifts.saturating_add(1);
                 self.adjust_prior
                     .push((sq, self.lifted[sq as usize], self.placed[sq as usize]));
                 self.lifted[sq as usize] = self.seq;
@@ -574,7 +595,7 @@ impl Tracker {
             }
             self.adjusted.discard(sq);
             self.lifted[sq as usize] = self.seq;
-            if self.touches.iter().any(|t| t.square == sq) {
+            if self.touches.iter().any(|t| t.square == sq) || self.untouched.contains(sq) {
                 continue;
             }
             if let Some(piece) = self.touch_of(sq, game) {
@@ -590,6 +611,7 @@ impl Tracker {
         if playing {
             self.note_release(put_down & !expected, game);
         }
+        self.untouched = Bitboard::EMPTY;
         self.settle_at = None;
         self.castle_at = None;
         self.evaluate(t, game, settings, false, false, out);
@@ -641,7 +663,7 @@ impl Tracker {
         self.sync(game);
         if self.lag.is_none() && self.moves_for[game.turn()] && !game.is_over() {
             self.adjusting = true;
-            self.adjusted_once = Bitboard::EMPTY;
+            self.adjust_lifts = 0;
         }
     }
 
@@ -1173,7 +1195,15 @@ impl Tracker {
             let own_squares_done = board & fp.changed == fp.after & fp.changed;
             let missing_elsewhere = expected & !board & !fp.changed;
             let knocked_onto = board & !expected & !fp.changed & put_down;
-            let explained = knocked_from(knocked_onto, missing_elsewhere & pos.them());
+            // Each piece on a square the game has empty is an opponent's
+            // piece: knocked over from beside it, or (when no piece of the
+            // mover's own is out to be it) one of his that he put down
+            // early, anywhere: never charged to the mover as his second
+            // move.
+            let theirs_out = missing_elsewhere & pos.them();
+            let explained = knocked_from(knocked_onto, theirs_out)
+                || ((missing_elsewhere & pos.us()).is_empty()
+                    && knocked_onto.count() <= theirs_out.count());
             if own_squares_done && explained && self.executed(&fp) {
                 found.push(m);
                 with_knocks |= !knocked_onto.is_empty();

@@ -619,15 +619,17 @@ mod tests {
 
     #[test]
     fn art_9_1_draw_offer_and_art_9_2_incorrect_claim_show_in_the_status() {
+        // After 1. e4 e5 (today no draw before both players have moved).
+        let opening = "{\"t\":1000,\"lift\":\"e2\"}\n{\"t\":1100,\"place\":\"e4\"}\n\
+             {\"t\":1500,\"lift\":\"e7\"}\n{\"t\":1600,\"place\":\"e5\"}";
         let s = after(&format!(
-            "{START}\n{{\"t\":1000,\"lift\":\"e2\"}}\n{{\"t\":1100,\"place\":\"e4\"}}\n\
-             {{\"t\":1200,\"input\":\"draw_offer\",\"color\":\"white\"}}"
+            "{START}\n{opening}\n{{\"t\":1700,\"input\":\"draw_offer\",\"color\":\"black\"}}"
         ));
         assert_eq!(s["status"]["kind"], "draw_offer", "{s}");
         // An incorrect claim is said, and stands as an offer of a draw
         // (9.1b): the status shows the offer the opponent may accept.
         let s = after(&format!(
-            "{START}\n{{\"t\":1000,\"input\":\"draw_claim\",\"color\":\"white\"}}"
+            "{START}\n{opening}\n{{\"t\":2000,\"input\":\"draw_claim\",\"color\":\"white\"}}"
         ));
         let words = Phrasebook::default();
         assert_eq!(s["status"]["kind"], "draw_offer", "{s}");

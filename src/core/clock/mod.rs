@@ -295,7 +295,7 @@ impl Clock {
     /// opponent's clock starts. `first` is the side that moves first, for
     /// a clock that starts at the first move.
     pub fn press(&mut self, t: u64, color: Color, first: Color) -> Press {
-        self.press_as(t, color, first, false)
+        self.press_as(t, t, color, first, false)
     }
 
     /// `color`'s move is complete at `t` (E2.3: executed and announced),
@@ -305,10 +305,25 @@ impl Clock {
     /// period applied, and the opponent's time is the one that runs when
     /// the clock is resumed. The clock stays paused.
     pub fn complete(&mut self, t: u64, color: Color, first: Color) -> Press {
-        self.press_as(t, color, first, true)
+        self.press_as(t, t, color, first, true)
     }
 
-    fn press_as(&mut self, t: u64, color: Color, first: Color, through_pause: bool) -> Press {
+    /// [`Clock::complete`] for a move whose time stopped at `stop` (the
+    /// moment it was made, when pegboard had to wait to be sure of it)
+    /// while the opponent's starts at `t` (its announcement, E2.3): the
+    /// time between is nobody's.
+    pub fn complete_between(&mut self, stop: u64, t: u64, color: Color, first: Color) -> Press {
+        self.press_as(stop.min(t), t, color, first, true)
+    }
+
+    fn press_as(
+        &mut self,
+        stop: u64,
+        t: u64,
+        color: Color,
+        first: Color,
+        through_pause: bool,
+    ) -> Press {
         if !self.started {
             if color != first {
                 return Press::Ignored;
@@ -329,7 +344,7 @@ impl Clock {
         if self.ticking() != Some(color) && !held {
             return Press::Ignored;
         }
-        self.settle(t);
+        self.settle(stop);
         let control = &self.control;
         let side = self.sides.get_mut(color);
         let period = control.period_after(side.moves).1;

@@ -40,10 +40,11 @@ impl Controller {
 
     /// `color`'s move is complete at `t` (E2.3: executed and announced)
     /// and pegboard presses for him, counted even while the clocks are
-    /// held, and counted as pressed at `from`, up to `t` earlier: the
-    /// moment it was made, when pegboard judged it late. Never earlier
-    /// than the running time's stretch began; a flag due by then falls
-    /// first.
+    /// held. His time stops at `from`, up to `t` earlier (when pegboard
+    /// judged the move later than it was made, by that wait), never
+    /// earlier than his stretch began; the opponent's starts at `t`, with
+    /// the announcement (E2.3): pegboard's wait is nobody's time. A flag
+    /// due by `from` falls first.
     pub(super) fn complete_from(
         &mut self,
         t: u64,
@@ -67,7 +68,8 @@ impl Controller {
         self.press_at(t, t, color, through_pause, out);
     }
 
-    /// A press at `at` (no later than `t`), its `clock` event at `t`.
+    /// A press at `t`; for pegboard's own press (`through_pause`) the
+    /// presser's time stops at `at`, no later than `t`.
     fn press_at(
         &mut self,
         t: u64,
@@ -84,9 +86,9 @@ impl Controller {
             return;
         };
         let pressed = if through_pause {
-            clock.complete(at, color, first)
+            clock.complete_between(at, t, color, first)
         } else {
-            clock.press(at, color, first)
+            clock.press(t, color, first)
         };
         let cause = match pressed {
             crate::core::clock::Press::Switched { new_period: true } => ClockCause::Period,
@@ -229,6 +231,26 @@ impl Controller {
     pub(super) fn quickplay_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
         if self.game.is_over() {
             self.notice(t, Notice::GameOverAlready, out);
+            return;
+        }
+        let laws = self.settings.laws;
+        let unsupervised = self.settings.clock.flag == FlagRule::Claim;
+        // Does the rule serve this game at all? Today the Guidelines serve
+        // games without increment, never blitz (III.2.2); in 2008 blitz
+        // without adequate supervision had no 10.2 (B3).
+        let applies = self.clock.as_ref().is_none_or(|c| {
+            let blitz = c.control().class(laws) == Class::Blitz;
+            let increment = matches!(
+                c.control().period_after(c.moves(color)).1.bonus,
+                crate::core::clock::Bonus::Increment(_)
+            );
+            match laws {
+                crate::core::laws::Edition::Laws2023 => !blitz && !increment,
+                crate::core::laws::Edition::Laws2008 => !(blitz && unsupervised),
+            }
+        });
+        if !applies {
+            self.notice(t, Notice::QuickplayClaimNotHere, out);
             return;
         }
         let valid = self.clock.as_ref().is_some_and(|c| {

@@ -84,6 +84,9 @@ impl Controller {
             Input::DrawOffer(color) => {
                 if self.game.is_over() {
                     self.notice(t, Notice::GameOverAlready, out);
+                } else if let Some(refused) = self.refusal(t, &input) {
+                    // Today's 5.2.3: not before both players have moved.
+                    out.push(refused);
                 } else if let Some(ending) = self.game.offer_draw(color) {
                     self.game_over(t, ending, out);
                 } else {
@@ -307,6 +310,16 @@ impl Controller {
                     "adjust".to_string(),
                     "not_your_move",
                     self.words.adjust_refused(color),
+                )
+            }
+            // Today's 5.2.3: no draw agreed before both players have moved,
+            // nor offered when it could not be agreed.
+            Input::DrawOffer(color) if !self.game.is_over() && !self.game.offer_allowed(color) => {
+                article = Some(laws.cite(Article::Agreement));
+                (
+                    "draw_offer".to_string(),
+                    "too_early",
+                    self.words.draw_too_early(),
                 )
             }
             // 9.4: touching a piece loses the right to claim on this move.

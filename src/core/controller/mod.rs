@@ -601,6 +601,8 @@ impl Controller {
         let before = self.game.position().clone();
         let color: Color = before.turn();
         let claim_was_pending = self.game.pending_claim() == Some(color);
+        // The move of the player a draw was offered to rejects it (9.1b).
+        let offer_standing = self.game.draw_offer() == Some(!color);
         // The blind player, who must now make the move on his own board,
         // hears where to find the piece (E2.7).
         let blind_follows = self
@@ -640,6 +642,15 @@ impl Controller {
                 made: (made < t).then_some(made),
             },
         });
+        if offer_standing && self.game.ending().is_none() {
+            out.push(Stamped {
+                t,
+                event: Event::DrawDeclined {
+                    color: Side(color),
+                    say: self.words.draw_declined(color),
+                },
+            });
+        }
         if let Some(ending) = self.game.ending() {
             self.game_over(t, ending, out);
         } else if claim_was_pending {

@@ -202,7 +202,11 @@ impl Controller {
                 || (own.abs() <= LEVEL && self.game.ply() >= LEVEL_AFTER_PLIES);
             match accepts.then(|| self.game.offer_draw(engine)).flatten() {
                 Some(ending) => self.game_over(t, ending, out),
-                None => self.say(t, self.words.practice(PracticeNotice::DrawDeclined), out),
+                None => {
+                    // Rejected in words (9.1b): the offer lapses now.
+                    self.game.decline_draw();
+                    self.say(t, self.words.practice(PracticeNotice::DrawDeclined), out)
+                }
             }
         }
     }
