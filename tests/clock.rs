@@ -251,8 +251,10 @@ fn a4d_a_standard_game_counts_the_flag_at_once_even_when_claims_are_configured()
 }
 
 #[test]
-fn art_6_11_b_both_flags_in_the_last_period_draw() {
-    let ev = run_with(
+fn a4d_both_flags_fallen_where_flags_count_on_a_claim_draw_in_any_period() {
+    // 2008 A4d(3) (today the rapid appendix alike): where a flag counts
+    // only on a claim, both flags fallen is a draw, in the last period…
+    let last = run_with(
         &parse(
             r#"{"t":0,"trace":1,"time_control":"60"}
 {"t":61000,"lift":"e2"}
@@ -261,7 +263,7 @@ fn art_6_11_b_both_flags_in_the_last_period_draw() {
         ),
         claim_settings(),
     );
-    let flags: Vec<(u64, &str)> = of(&ev, "flag")
+    let flags: Vec<(u64, &str)> = of(&last, "flag")
         .iter()
         .map(|e| {
             (
@@ -272,30 +274,57 @@ fn art_6_11_b_both_flags_in_the_last_period_draw() {
         .collect();
     assert_eq!(flags, vec![(60_000, "white"), (121_500, "black")]);
     assert_eq!(
-        game_over(&ev),
+        game_over(&last),
         Some((121_500, "1/2-1/2".into(), "both_flags".into()))
     );
-}
-
-#[test]
-fn art_6_11_a_both_flags_before_the_last_period_the_game_goes_on() {
-    // Two moves in 60 s, then 60 s: White's flag falls on move 1, Black's
-    // on his first move.
-    let ev = run_with(
+    // …and before it: two moves in 60 s, then 60 s; White's flag falls on
+    // move 1, Black's on his first move.
+    let earlier = run_with(
         &parse(
-            r#"{"t":0,"trace":1,"time_control":"2/60:60"}
+            r#"{"t":0,"trace":1,"time_control":"2/60:60","laws":"2008"}
 {"t":61000,"lift":"e2"}
 {"t":61100,"place":"e4"}
 {"t":61500,"input":"announced","ply":1}"#,
         ),
         claim_settings(),
     );
-    assert_eq!(of(&ev, "flag").len(), 2);
-    assert_eq!(game_over(&ev), None);
+    assert_eq!(of(&earlier, "flag").len(), 2);
     assert_eq!(
-        says(&ev).last().map(String::as_str),
-        Some("Beide Zeiten abgelaufen. Die Partie geht weiter.")
+        game_over(&earlier),
+        Some((121_500, "1/2-1/2".into(), "both_flags".into()))
     );
+}
+
+#[test]
+fn a4d_a_flag_claim_holds_only_while_the_claimants_own_flag_is_up() {
+    // 2008 A4d(2): White's flag falls first; Black, whose flag then falls
+    // too, can no longer claim White's (the game is drawn, A4d(3)); a claim
+    // while his own flag is up wins.
+    let both = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"60","laws":"2008"}
+{"t":61000,"lift":"e2"}
+{"t":61100,"place":"e4"}
+{"t":61500,"input":"announced","ply":1}
+{"t":125000,"input":"flag_claim","color":"black"}"#,
+        ),
+        claim_settings(),
+    );
+    assert_eq!(
+        game_over(&both),
+        Some((121_500, "1/2-1/2".into(), "both_flags".into()))
+    );
+    let up = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"time_control":"60","laws":"2008"}
+{"t":61000,"lift":"e2"}
+{"t":61100,"place":"e4"}
+{"t":61500,"input":"announced","ply":1}
+{"t":62000,"input":"flag_claim","color":"black"}"#,
+        ),
+        claim_settings(),
+    );
+    assert_eq!(game_over(&up), Some((62_000, "0-1".into(), "flag".into())));
 }
 
 #[test]
@@ -389,7 +418,7 @@ fn art_7_4_b_completed_illegal_moves_give_two_minutes_and_the_third_loses() {
 fn art_7_5_5_today_the_second_completed_illegal_move_loses() {
     // Today's Laws (the default): two minutes for the first, the second
     // loses; the game is drawn if the opponent cannot mate.
-    let text = r#"{"t":0,"trace":1,"time_control":"300"}
+    let text = r#"{"t":0,"trace":1,"time_control":"5400"}
 {"t":1000,"input":"illegal_move","color":"black"}
 {"t":2000,"input":"illegal_move","color":"black"}"#;
     let ev = run(text);
@@ -400,8 +429,8 @@ fn art_7_5_5_today_the_second_completed_illegal_move_loses() {
             1000,
             "penalty".into(),
             "white".into(),
-            299_000 + 120_000,
-            300_000
+            5_399_000 + 120_000,
+            5_400_000
         )]
     );
     assert_eq!(
@@ -410,9 +439,9 @@ fn art_7_5_5_today_the_second_completed_illegal_move_loses() {
     );
     assert_eq!(
         of(&ev, "game_over")[0]["say"],
-        "Wieder ein regelwidriger Zug von Schwarz. Weiß gewinnt."
+        "Regelwidriger Zug von Schwarz. Weiß gewinnt."
     );
-    let bare = r#"{"t":0,"trace":1,"start":"4k3/8/8/8/8/8/8/4K2R w K - 0 1","time_control":"300"}
+    let bare = r#"{"t":0,"trace":1,"start":"4k3/8/8/8/8/8/8/4K2R w K - 0 1","time_control":"5400"}
 {"t":1000,"input":"illegal_move","color":"white"}
 {"t":2000,"input":"illegal_move","color":"white"}"#;
     // Black, with his king alone, cannot mate: drawn.
@@ -420,6 +449,67 @@ fn art_7_5_5_today_the_second_completed_illegal_move_loses() {
         game_over(&run(bare)),
         Some((2000, "1/2-1/2".into(), "illegal_moves".into()))
     );
+}
+
+#[test]
+fn appendix_b_today_the_penalties_in_blitz_are_one_minute() {
+    // Today's B.2: in every blitz game, supervised or not, the penalties
+    // of Articles 7 and 9 are one minute; the 2008 Laws keep two.
+    let blitz = |laws: &str, flag: FlagRule| {
+        let mut s = settings();
+        s.clock.flag = flag;
+        let ev = run_with(
+            &parse(&format!(
+                r#"{{"t":0,"trace":1,"time_control":"300"{laws}}}
+{{"t":1000,"input":"illegal_move","color":"black"}}"#
+            )),
+            s,
+        );
+        penalties(&ev).first().map(|c| c.3 - (300_000 - 1000))
+    };
+    assert_eq!(blitz("", FlagRule::Automatic), Some(60_000));
+    assert_eq!(blitz("", FlagRule::Claim), Some(60_000));
+    assert_eq!(
+        blitz(r#","laws":"2008""#, FlagRule::Automatic),
+        Some(120_000)
+    );
+}
+
+#[test]
+fn b3_c_in_2008_blitz_without_supervision_a_claimed_illegal_move_loses() {
+    // The 2008 Laws' B3c: in blitz without adequate supervision the
+    // opponent's claim of a completed illegal move wins at once (drawn if
+    // he cannot mate); supervised, 7.4b's two minutes.
+    let claimed = |start: &str, flag: FlagRule| {
+        let mut s = settings();
+        s.clock.flag = flag;
+        run_with(
+            &parse(&format!(
+                r#"{{"t":0,"trace":1,"start":"{start}","time_control":"300","laws":"2008"}}
+{{"t":1000,"input":"illegal_move","color":"black"}}"#
+            )),
+            s,
+        )
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let ev = claimed(start, FlagRule::Claim);
+    assert_eq!(
+        game_over(&ev),
+        Some((1000, "1-0".into(), "illegal_moves".into()))
+    );
+    assert_eq!(
+        of(&ev, "game_over")[0]["say"],
+        "Regelwidriger Zug von Schwarz. Weiß gewinnt."
+    );
+    // White, with his king alone, cannot mate: drawn.
+    let ev = claimed("4k2r/8/8/8/8/8/8/4K3 w k - 0 1", FlagRule::Claim);
+    assert_eq!(
+        game_over(&ev),
+        Some((1000, "1/2-1/2".into(), "illegal_moves".into()))
+    );
+    let ev = claimed(start, FlagRule::Automatic);
+    assert_ne!(game_over(&ev).map(|g| g.2), Some("illegal_moves".into()));
+    assert_eq!(penalties(&ev).len(), 1);
 }
 
 #[test]
@@ -474,29 +564,105 @@ fn art_9_5_3_today_an_incorrect_draw_claim_gives_two_minutes_and_one_in_rapid() 
     );
 }
 
+/// Twenty minutes without increment, a rapid game the quickplay finish
+/// serves (today's Guidelines III.2.2); White, to move, is left with 100 s
+/// and claims at 4 s (with 98 s), after a claim with too much time (1 s) and one out of
+/// turn (3 s). Then the arbiter's rulings, from 10 s.
+fn quickplay(rulings: &str) -> Vec<Value> {
+    run(&format!(
+        r#"{{"t":0,"trace":1,"time_control":"1200"}}
+{{"t":1000,"input":"quickplay_claim","color":"white"}}
+{{"t":2000,"input":"set_clock","white_ms":100000}}
+{{"t":3000,"input":"quickplay_claim","color":"black"}}
+{{"t":4000,"input":"quickplay_claim","color":"white"}}
+{rulings}"#
+    ))
+}
+
 #[test]
-fn art_10_2_a_quickplay_claim_gives_the_opponent_two_minutes() {
-    // Twenty minutes without increment: a rapid game the quickplay
-    // finish serves (today's Guidelines III.2.2).
-    let ev = run(r#"{"t":0,"trace":1,"time_control":"1200"}
-{"t":1000,"input":"quickplay_claim","color":"white"}
-{"t":2000,"input":"set_clock","white_ms":100000}
-{"t":3000,"input":"quickplay_claim","color":"black"}
-{"t":4000,"input":"quickplay_claim","color":"white"}"#);
+fn art_10_2_a_the_arbiter_declares_a_quickplay_claim_drawn() {
+    let ev = quickplay(r#"{"t":10000,"input":"quickplay_draw"}"#);
     let s = says(&ev);
-    // More than two minutes left, or not his move: refused, no time given.
+    // More than two minutes left, or not his move: refused.
     assert_eq!(
         s[0],
         "Remisantrag nur am Zug, nach der letzten Zeitkontrolle und mit weniger als zwei Minuten."
     );
     assert_eq!(s[2], s[0]);
+    // The claim waits for the arbiter: no time is given yet.
     assert_eq!(s[3], "Remisantrag. Der Schiedsrichter entscheidet.");
-    assert_eq!(s[4], "2 Minuten mehr für Schwarz.");
-    let penalties = penalties(&ev);
+    assert!(penalties(&ev).is_empty(), "{ev:?}");
     assert_eq!(
-        penalties,
-        vec![(4000, "penalty".into(), "white".into(), 98_000, 1_320_000)]
+        game_over(&ev),
+        Some((10_000, "1/2-1/2".into(), "quickplay_finish".into()))
     );
+    assert_eq!(
+        of(&ev, "game_over")[0]["say"],
+        "Schiedsrichter: die Partie ist remis."
+    );
+}
+
+#[test]
+fn art_10_2_c_a_rejected_claim_gives_the_opponent_two_minutes() {
+    let ev = quickplay(r#"{"t":10000,"input":"quickplay_reject"}"#);
+    assert!(says(&ev).contains(&"Remisantrag verworfen.".to_string()));
+    assert_eq!(
+        penalties(&ev),
+        vec![(10_000, "penalty".into(), "white".into(), 92_000, 1_320_000)]
+    );
+    // The game goes on, and White's flag then counts at once.
+    assert_eq!(game_over(&ev), Some((102_000, "0-1".into(), "flag".into())));
+}
+
+#[test]
+fn art_10_2_b_a_postponed_claim_gives_two_minutes_once_and_the_flag_waits_for_the_ruling() {
+    // Postponed: two minutes for Black, once; White's flag falls at 102 s
+    // and the result waits for the arbiter, who then declares it drawn, …
+    let ev = quickplay(
+        r#"{"t":10000,"input":"quickplay_postpone"}
+{"t":20000,"input":"quickplay_postpone"}
+{"t":110000,"input":"quickplay_postpone"}
+{"t":120000,"input":"quickplay_draw"}"#,
+    );
+    let s = says(&ev);
+    assert!(s.contains(&"Die Partie geht weiter.".to_string()), "{s:?}");
+    assert_eq!(
+        penalties(&ev),
+        vec![(10_000, "penalty".into(), "white".into(), 92_000, 1_320_000)]
+    );
+    assert_eq!(of(&ev, "flag")[0]["t"], 102_000);
+    assert!(
+        s.contains(&"Der Schiedsrichter entscheidet.".to_string()),
+        "{s:?}"
+    );
+    // A postponement after the flag is refused: the arbiter decides now.
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 1, "{ev:?}");
+    assert_eq!(refused[0]["given"], "quickplay_postpone");
+    assert_eq!(refused[0]["reason"], "flag_fallen");
+    assert_eq!(
+        game_over(&ev),
+        Some((120_000, "1/2-1/2".into(), "quickplay_finish".into()))
+    );
+    // … or rejects it: then the flag counts, and no more time is given.
+    let ev = quickplay(
+        r#"{"t":10000,"input":"quickplay_postpone"}
+{"t":120000,"input":"quickplay_reject"}"#,
+    );
+    assert_eq!(penalties(&ev).len(), 1, "{ev:?}");
+    assert_eq!(game_over(&ev), Some((120_000, "0-1".into(), "flag".into())));
+}
+
+#[test]
+fn art_10_2_a_ruling_needs_a_claim_to_rule_on() {
+    let ev = run(r#"{"t":0,"trace":1,"time_control":"1200"}
+{"t":1000,"input":"quickplay_draw"}
+{"t":2000,"input":"quickplay_reject"}"#);
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 2, "{ev:?}");
+    assert!(refused.iter().all(|r| r["reason"] == "no_claim"));
+    assert_eq!(refused[0]["say"], "Kein Remisantrag.");
+    assert!(penalties(&ev).is_empty());
 }
 
 #[test]

@@ -674,6 +674,48 @@ fn art_9_1_b_an_offer_lapses_when_the_opponent_moves() {
 }
 
 #[test]
+fn art_9_1_b_an_offer_lapses_when_the_opponent_rejects_it_orally() {
+    // After 1. e4 e5 2. Nf3 White offers; Black says no (his
+    // draw_decline): the offer lapses, said to both, and Black's own offer
+    // after that is a new offer, not an agreement. White's answer agrees.
+    let opening = format!(
+        "{}\n{}\n{}\n{}\n{}",
+        header("startpos"),
+        hand(100, "e2", "e4"),
+        hand(600, "e7", "e5"),
+        hand(1100, "g1", "f3"),
+        r#"{"t":2000,"input":"draw_offer","color":"white"}
+{"t":2500,"input":"draw_decline","color":"black"}
+{"t":3000,"input":"draw_offer","color":"black"}"#
+    );
+    let ev = run(&opening);
+    let declined = of(&ev, "draw_declined");
+    assert_eq!(declined.len(), 1, "{ev:?}");
+    assert_eq!(declined[0]["t"], 2500);
+    assert_eq!(declined[0]["color"], "black");
+    assert!(game_over(&ev).is_none(), "{ev:?}");
+    let ev = run(&format!(
+        "{opening}\n{}",
+        r#"{"t":4000,"input":"draw_offer","color":"white"}"#
+    ));
+    assert_eq!(
+        game_over(&ev),
+        Some((4000, "1/2-1/2".into(), "agreement".into()))
+    );
+    // With no offer standing, there is nothing to reject: refused.
+    let ev = run(&format!(
+        "{}\n{}",
+        header("startpos"),
+        r#"{"t":500,"input":"draw_decline","color":"black"}"#
+    ));
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 1, "{ev:?}");
+    assert_eq!(refused[0]["reason"], "no_offer");
+    assert_eq!(refused[0]["say"], "Weiß bietet kein Remis an.");
+    assert!(of(&ev, "draw_declined").is_empty());
+}
+
+#[test]
 fn art_5_2_3_today_a_draw_is_agreed_only_once_both_players_have_moved() {
     // After 1. e4 White's offer could not be accepted before Black has
     // moved, and Black's move would reject it: refused (5.2.3). Black may
@@ -834,7 +876,7 @@ fn art_10_2_under_the_2008_laws_a_quickplay_claim_is_also_an_offer() {
         "{}\n{moves}",
         r#"{"t":0,"trace":1,"start":"startpos","time_control":"5400"}"#
     ));
-    // The claim stands for the arbiter: two minutes more for Black.
+    // The claim stands for the arbiter to rule on.
     assert!(
         of(&today, "say")
             .iter()
@@ -857,8 +899,11 @@ fn art_10_2_the_quickplay_finish_serves_no_blitz_and_today_no_increment() {
     // finish. Today the Guidelines serve only games without increment,
     // never blitz (III.2.2); in 2008, 10.2 served every game but blitz
     // without an arbiter watching (B3: flags claimed by the players).
+    // (The arbiter then rejects the claim: two minutes for Black, where
+    // there was a claim to reject.)
     let claim = r#"{"t":1000,"input":"set_clock","white_ms":90000}
-{"t":2000,"input":"quickplay_claim","color":"white"}"#;
+{"t":2000,"input":"quickplay_claim","color":"white"}
+{"t":3000,"input":"quickplay_reject"}"#;
     let not_here = "Diese Regel gilt nicht in dieser Partie.";
     let granted = "Remisantrag. Der Schiedsrichter entscheidet.";
     let answer = |header: &str, settings: Settings| -> (&str, usize) {

@@ -39,6 +39,7 @@ const DRAW: u16 = 0;
 const TAKEBACK: u16 = 1;
 const CLAIM: u16 = 2;
 const RESIGN: u16 = 3;
+const DECLINE: u16 = 4;
 
 fn game_moves(pgn: &str, sans: &str) -> Vec<Move> {
     let games = if pgn.is_empty() {
@@ -166,6 +167,7 @@ impl Table {
             (TAKEBACK, "takeback"),
             (CLAIM, "flag_claim"),
             (RESIGN, "resign"),
+            (DECLINE, "draw_decline"),
         ]
         .iter()
         .map(|(bit, action)| format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n"))
@@ -649,6 +651,53 @@ fn play_on_lichess_a_challenge_sent_and_the_blind_players_draw_offer_accepted() 
             .map(|g| g.status.clone()),
         Some("draw".into())
     );
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_opponents_draw_offer_declined_is_declined_on_the_server() {
+    // 9.1b: the blind player says no to the opponent's offer (his
+    // draw_decline key): the offer lapses here and on the server, and the
+    // game goes on.
+    let moves = game_moves("", "1. e4 Nc6 2. Nf3 Nf6");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@draw".into(), 1500));
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open(
+        "lichess-decline",
+        "find = \"challenge\"\nopponent = \"Bert\"",
+        script,
+    );
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    let offered = table.wait_for("draw_offer", |_| true);
+    assert_eq!(offered["color"], "black");
+    table.scanner.press(DECLINE);
+    let declined = table.wait_for("draw_declined", |_| true);
+    assert_eq!(declined["color"], "white");
+    let until = Instant::now() + Duration::from_secs(10);
+    while !table
+        .server
+        .state()
+        .requests
+        .iter()
+        .any(|r| r.starts_with("POST /api/board/game/") && r.ends_with("/draw/no"))
+    {
+        assert!(
+            Instant::now() < until,
+            "the decline never reached the server"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    table.stop();
+    let game = table.server.state().games.values().next().cloned();
+    assert_eq!(
+        game.as_ref().map(|g| g.status.clone()),
+        Some("started".into())
+    );
+    assert_eq!(game.and_then(|g| g.draw), None);
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 

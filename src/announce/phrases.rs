@@ -484,6 +484,15 @@ impl Phrasebook {
         )
     }
 
+    /// `color` has not offered a draw: said to his opponent, who would
+    /// reject one (9.1b).
+    pub fn no_draw_offer(&self, color: Color) -> String {
+        fill(
+            &self.words.phrases.no_draw_offer,
+            &[("color", self.color(color))],
+        )
+    }
+
     /// `color` said j'adoube, and is not to move: only the player having
     /// the move adjusts (4.2; today 4.2.1).
     pub fn adjust_refused(&self, color: Color) -> String {
@@ -816,10 +825,13 @@ impl Phrasebook {
             Notice::ClockResumed => &p.clock_resumed,
             Notice::BoardLost => &p.board_lost,
             Notice::BoardBack => &p.board_back,
-            Notice::BothFlags => &p.both_flags,
             Notice::QuickplayClaim => &p.quickplay_claim,
             Notice::QuickplayClaimIncorrect => &p.quickplay_claim_incorrect,
             Notice::QuickplayClaimNotHere => &p.quickplay_claim_not_here,
+            Notice::QuickplayPostponed => &p.quickplay_postponed,
+            Notice::QuickplayRejected => &p.quickplay_rejected,
+            Notice::QuickplayWaits => &p.quickplay_waits,
+            Notice::NoQuickplayClaim => &p.no_quickplay_claim,
             Notice::FlagClaimIncorrect => &p.flag_claim_incorrect,
             Notice::Restored => &p.restored,
             Notice::TouchViolationCastle => &p.touch_violation_castle,
@@ -897,6 +909,7 @@ impl Phrasebook {
             Reason::BothFlags => &p.game_over_both_flags,
             Reason::IllegalMoves if drawn => &p.game_over_illegal_moves_draw,
             Reason::IllegalMoves => &p.game_over_illegal_moves,
+            Reason::QuickplayFinish => &p.game_over_quickplay_finish,
             Reason::Abandoned => &self.words.online.game_over_abandoned,
             Reason::Server => &self.words.online.game_over_server,
         };
@@ -1009,12 +1022,20 @@ pub enum Notice {
     ClockResumed,
     BoardLost,
     BoardBack,
-    BothFlags,
     QuickplayClaim,
     QuickplayClaimIncorrect,
     /// The quickplay finish claim is no rule of this game (blitz, or an
     /// increment today; blitz without an arbiter watching in 2008).
     QuickplayClaimNotHere,
+    /// The arbiter postponed his decision on the claim: the game goes on.
+    QuickplayPostponed,
+    /// The arbiter rejected the claim.
+    QuickplayRejected,
+    /// A flag fell while a quickplay-finish claim stands: the arbiter's
+    /// ruling decides the result.
+    QuickplayWaits,
+    /// A ruling with no quickplay-finish claim standing.
+    NoQuickplayClaim,
     FlagClaimIncorrect,
     Restored,
     TouchViolationCastle,

@@ -413,12 +413,19 @@ pub struct ConsoleWords {
     pub player: String,
     pub draw_offer: String,
     pub draw_claim: String,
+    pub draw_decline: String,
     pub flag_claim: String,
     pub quickplay_claim: String,
     pub resign: String,
     pub touch_report: String,
     pub arbiter: String,
     pub illegal_move: String,
+    /// The arbiter's ruling on a quickplay-finish claim: its heading and
+    /// its three buttons.
+    pub quickplay_ruling: String,
+    pub quickplay_draw: String,
+    pub quickplay_postpone: String,
+    pub quickplay_reject: String,
     pub back_to: String,
     pub retrace: String,
     pub new_game: String,
@@ -624,7 +631,6 @@ pub struct Phrases {
     pub seconds: String,
     pub time_warning: String,
     pub flag: String,
-    pub both_flags: String,
     pub flag_claim_incorrect: String,
     pub clock_paused: String,
     pub clock_resumed: String,
@@ -633,6 +639,11 @@ pub struct Phrases {
     pub quickplay_claim: String,
     pub quickplay_claim_incorrect: String,
     pub quickplay_claim_not_here: String,
+    pub quickplay_postponed: String,
+    pub quickplay_rejected: String,
+    pub quickplay_waits: String,
+    pub no_quickplay_claim: String,
+    pub game_over_quickplay_finish: String,
     pub game_over_flag: String,
     pub game_over_flag_draw: String,
     pub game_over_both_flags: String,
@@ -659,6 +670,8 @@ pub struct Phrases {
     pub draw_declined: String,
     pub promotion_unmade: String,
     pub draw_too_early: String,
+    /// `{color}`: the player who has not offered a draw.
+    pub no_draw_offer: String,
 }
 
 /// A language file that could not be used.

@@ -53,8 +53,15 @@ pub enum Input {
     /// the opponent gets two minutes; the third loses.
     IllegalMove(Color),
     /// This player, to move with less than two minutes, claims a draw
-    /// under 10.2: the opponent gets two minutes, the arbiter decides.
+    /// under the quickplay finish (10.2; today the Guidelines III.5): the
+    /// arbiter decides ([`Input::QuickplayRuling`]).
     QuickplayClaim(Color),
+    /// The arbiter's decision on the standing quickplay-finish claim
+    /// (10.2a–c; today III.5.1–III.5.3).
+    QuickplayRuling(QuickplayRuling),
+    /// This player rejects the opponent's standing draw offer orally
+    /// (9.1b; today 9.1.2.1): the offer lapses.
+    DrawDecline(Color),
     /// This player claims that the opponent's flag has fallen (A4d, E2.9e).
     FlagClaim(Color),
     /// The board's sensors stopped answering (a cable pulled, a scanner
@@ -278,7 +285,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 51] = [
+    pub const NAMES: [&'static str; 55] = [
         "promote",
         "adjust",
         "clock",
@@ -298,6 +305,10 @@ impl Input {
         "set_clock",
         "illegal_move",
         "quickplay_claim",
+        "quickplay_draw",
+        "quickplay_postpone",
+        "quickplay_reject",
+        "draw_decline",
         "flag_claim",
         "board_lost",
         "board_back",
@@ -354,6 +365,8 @@ impl Input {
             Input::SetClock(_) => "set_clock",
             Input::IllegalMove(_) => "illegal_move",
             Input::QuickplayClaim(_) => "quickplay_claim",
+            Input::QuickplayRuling(r) => r.name(),
+            Input::DrawDecline(_) => "draw_decline",
             Input::FlagClaim(_) => "flag_claim",
             Input::BoardLost => "board_lost",
             Input::BoardBack => "board_back",
@@ -387,6 +400,33 @@ impl Input {
             Input::OnlineGone { seconds: Some(_) } => "online_gone",
             Input::OnlineGone { seconds: None } => "online_returned",
             Input::OnlineChat { .. } => "online_chat",
+        }
+    }
+}
+
+/// The arbiter's decision on a quickplay-finish claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuickplayRuling {
+    /// The opponent cannot win by normal means, or is making no effort
+    /// to: the game is drawn.
+    Draw,
+    /// The decision is postponed: the opponent gets two minutes (once)
+    /// and the game goes on; the arbiter decides later, after a flag
+    /// falls at the latest.
+    Postpone,
+    /// The claim is rejected: the opponent gets two minutes (unless a
+    /// postponement gave them already), and a flag that fell meanwhile
+    /// counts.
+    Reject,
+}
+
+impl QuickplayRuling {
+    /// The input's name for this ruling.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuickplayRuling::Draw => "quickplay_draw",
+            QuickplayRuling::Postpone => "quickplay_postpone",
+            QuickplayRuling::Reject => "quickplay_reject",
         }
     }
 }
@@ -591,6 +631,7 @@ impl Input {
                 | "resign"
                 | "illegal_move"
                 | "quickplay_claim"
+                | "draw_decline"
                 | "flag_claim"
                 | "touch_report"
                 | "online_end"
@@ -754,6 +795,10 @@ impl Input {
             }
             "illegal_move" => Input::IllegalMove(color(name, f.color).map_err(bad)?),
             "quickplay_claim" => Input::QuickplayClaim(color(name, f.color).map_err(bad)?),
+            "quickplay_draw" => Input::QuickplayRuling(QuickplayRuling::Draw),
+            "quickplay_postpone" => Input::QuickplayRuling(QuickplayRuling::Postpone),
+            "quickplay_reject" => Input::QuickplayRuling(QuickplayRuling::Reject),
+            "draw_decline" => Input::DrawDecline(color(name, f.color).map_err(bad)?),
             "flag_claim" => Input::FlagClaim(color(name, f.color).map_err(bad)?),
             "board_lost" => Input::BoardLost,
             "board_back" => Input::BoardBack,
@@ -927,6 +972,7 @@ impl Input {
             | Input::Resign(c)
             | Input::IllegalMove(c)
             | Input::QuickplayClaim(c)
+            | Input::DrawDecline(c)
             | Input::FlagClaim(c)
             | Input::TouchReport(c)
             | Input::Adjust(Some(c)) => {
@@ -1189,6 +1235,10 @@ mod tests {
             }),
             Input::IllegalMove(Color::Black),
             Input::QuickplayClaim(Color::White),
+            Input::QuickplayRuling(QuickplayRuling::Draw),
+            Input::QuickplayRuling(QuickplayRuling::Postpone),
+            Input::QuickplayRuling(QuickplayRuling::Reject),
+            Input::DrawDecline(Color::Black),
             Input::FlagClaim(Color::Black),
             Input::BoardLost,
             Input::BoardBack,

@@ -22,11 +22,16 @@ pub enum Reason {
     Agreement,
     /// A flag fell (6.9): lost, or drawn if the opponent cannot mate.
     Flag,
-    /// Both flags fell in the last period (6.11b).
+    /// Both flags fell where a flag counts only on a claim (2008 A4d;
+    /// today the rapid appendix's play without adequate supervision).
     BothFlags,
-    /// A third completed illegal move (7.4b): lost, or drawn if the
-    /// opponent cannot mate.
+    /// The completed illegal move that loses (the second today, 7.5.5;
+    /// the third in 2008, 7.4b; in 2008 blitz without adequate supervision
+    /// the first, B3c): lost, or drawn if the opponent cannot mate.
     IllegalMoves,
+    /// The arbiter upheld a quickplay-finish claim (10.2; today III.5):
+    /// drawn.
+    QuickplayFinish,
     /// Online: the opponent left the game and the player claimed the win
     /// (lichess's `timeout`).
     Abandoned,
@@ -49,6 +54,7 @@ impl Reason {
             Reason::Flag => "flag",
             Reason::BothFlags => "both_flags",
             Reason::IllegalMoves => "illegal_moves",
+            Reason::QuickplayFinish => "quickplay_finish",
             Reason::Abandoned => "abandoned",
             Reason::Server => "server",
         }
@@ -149,9 +155,9 @@ impl Edition {
         }
     }
 
-    /// The penalties of Articles 7 and 9 in rapid chess are one minute
-    /// instead of two under today's Laws (A.3; blitz without adequate
-    /// supervision too, B.3); the 2008 Laws keep the standard ones.
+    /// The penalties of Articles 7 and 9 in rapid and blitz chess are one
+    /// minute instead of two under today's Laws (A.3, B.2); the 2008 Laws
+    /// keep the standard ones.
     pub fn rapid_penalties_halved(self) -> bool {
         self == Edition::Laws2023
     }
@@ -226,7 +232,7 @@ pub enum Article {
     Quickplay,
     /// The assistant tells the arbiter of the sighted player's touch.
     TouchReport,
-    /// Both flags fallen in the last period.
+    /// Both flags fallen where a flag counts only on a claim: drawn.
     BothFlags,
     /// A draw agreed: today only once both players have moved.
     Agreement,
@@ -298,7 +304,7 @@ impl Article {
             Article::IncorrectClaim => ("9.5b", "9.5.3"),
             Article::Quickplay => ("10.2", "III.5"),
             Article::TouchReport => ("E2.9e", "D.2.10.5"),
-            Article::BothFlags => ("6.11b", "III.3.1.2"),
+            Article::BothFlags => ("A4d", "A.5"),
             Article::Agreement => ("5.2c", "5.2.3"),
         }
     }

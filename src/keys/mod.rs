@@ -173,6 +173,8 @@ pub enum Action {
     /// J'adoube: the keypad owner adjusts pieces (in his turn only).
     Adjust,
     DrawOffer,
+    /// The keypad owner declines the opponent's draw offer (9.1b).
+    DrawDecline,
     DrawClaim,
     /// The player claims that the opponent's flag fell (A4d); online, that
     /// the opponent who left has lost.
@@ -243,7 +245,7 @@ impl Action {
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, menu, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_decline, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, menu, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -253,6 +255,7 @@ impl Action {
             "move_number" => Action::MoveNumber,
             "adjust" => Action::Adjust,
             "draw_offer" => Action::DrawOffer,
+            "draw_decline" => Action::DrawDecline,
             "draw_claim" => Action::DrawClaim,
             "flag_claim" => Action::FlagClaim,
             "resign" => Action::Resign,
@@ -389,6 +392,7 @@ impl Keypad {
             Action::MoveNumber => Input::MoveNumber,
             Action::Adjust => Input::Adjust(Some(self.player)),
             Action::DrawOffer => Input::DrawOffer(self.player),
+            Action::DrawDecline => Input::DrawDecline(self.player),
             Action::DrawClaim => Input::DrawClaim(self.player),
             Action::FlagClaim => Input::FlagClaim(self.player),
             Action::Resign => Input::Resign(self.player),

@@ -56,6 +56,7 @@ fn termination(reason: crate::core::laws::Reason) -> &'static str {
     match reason {
         Flag | BothFlags => "time forfeit",
         IllegalMoves => "rules infraction",
+        QuickplayFinish => "adjudication",
         Abandoned => "abandoned",
         _ => "normal",
     }

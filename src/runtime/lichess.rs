@@ -127,6 +127,10 @@ enum Post {
     Draw {
         id: String,
     },
+    /// The opponent's draw offer declined (said so, or a piece touched).
+    DeclineDraw {
+        id: String,
+    },
     Resign {
         id: String,
     },
@@ -150,6 +154,7 @@ impl Post {
         match self {
             Post::Move { id, uci, .. } => format!("the move {uci} in game {id}"),
             Post::Draw { id } => format!("the draw offer in game {id}"),
+            Post::DeclineDraw { id } => format!("the declined draw in game {id}"),
             Post::Resign { id } => format!("the resignation in game {id}"),
             Post::Takeback { id } => format!("the takeback in game {id}"),
             Post::ClaimVictory { id } => format!("the claim of the win in game {id}"),
@@ -184,6 +189,7 @@ impl LichessSeat {
                         result
                     }
                     Post::Draw { id } => poster.draw(id, true),
+                    Post::DeclineDraw { id } => poster.draw(id, false),
                     Post::Resign { id } => poster.resign(id),
                     Post::Takeback { id } => poster.takeback(id, true),
                     Post::ClaimVictory { id } => poster.claim_victory(id),
@@ -605,6 +611,9 @@ impl LichessSeat {
             let post = match &e.event {
                 Event::DrawOffer { color, .. } if color.0 == mine => {
                     Post::Draw { id: g.id.clone() }
+                }
+                Event::DrawDeclined { color, .. } if color.0 == mine => {
+                    Post::DeclineDraw { id: g.id.clone() }
                 }
                 Event::GameOver {
                     reason: Reason::Agreement,

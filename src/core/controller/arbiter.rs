@@ -1,6 +1,7 @@
 //! The clock and the arbiter's rules: presses (6.7, E2.3), flags and
-//! warnings (6.9, 6.11, A4d), penalties (7.4b, 9.5b, 10.2), pausing and
-//! setting the clock (6.12, 6.13).
+//! warnings (6.9, A4d), penalties (7.4b, 9.5b), the quickplay finish and
+//! the arbiter's ruling on it (10.2), pausing and setting the clock (6.12,
+//! 6.13).
 
 use super::*;
 
@@ -122,7 +123,6 @@ impl Controller {
                 let on_claim = self.settings.clock.flag == FlagRule::Claim
                     && clock.control().class(self.settings.laws) != Class::Standard;
                 let both = clock.flag(!color).is_some();
-                let last_period = clock.in_last_period(color) && clock.in_last_period(!color);
                 self.clock_event(t, ClockCause::Flag, out);
                 let say = self.words.flag(color);
                 out.push(Stamped {
@@ -133,17 +133,14 @@ impl Controller {
                     },
                 });
                 if !on_claim {
-                    if let Some(ending) = self.game.lose(color, Reason::Flag) {
-                        self.game_over(t, ending, out);
-                    }
+                    self.flag_counts(t, color, out);
                 } else if both {
-                    // 6.11: both flags fell and no claim told which first.
-                    if last_period {
-                        if let Some(ending) = self.game.draw(Reason::BothFlags) {
-                            self.game_over(t, ending, out);
-                        }
-                    } else {
-                        self.notice(t, Notice::BothFlags, out);
+                    // A4d(3): where a flag counts only on a claim, both
+                    // flags fallen before a claim is a draw, in any period
+                    // (today likewise, the rapid appendix's play without
+                    // adequate supervision).
+                    if let Some(ending) = self.game.draw(Reason::BothFlags) {
+                        self.game_over(t, ending, out);
                     }
                 }
             }
@@ -193,8 +190,17 @@ impl Controller {
             return;
         }
         let count = self.game.record_penalized_illegal_move(color);
-        let loses = self.settings.laws.illegal_moves_that_lose();
-        if count >= loses && self.settings.clock.illegal_moves_lose {
+        let laws = self.settings.laws;
+        // 2008 blitz without adequate supervision: the opponent's claim
+        // of an illegal move wins the game (B3c).
+        let blitz_claim = laws == crate::core::laws::Edition::Laws2008
+            && self.settings.clock.flag == FlagRule::Claim
+            && self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.control().class(laws) == Class::Blitz);
+        let loses = laws.illegal_moves_that_lose();
+        if blitz_claim || (count >= loses && self.settings.clock.illegal_moves_lose) {
             if let Some(ending) = self.game.lose(color, Reason::IllegalMoves) {
                 self.game_over(t, ending, out);
             }
@@ -206,19 +212,15 @@ impl Controller {
 
     /// A penalty of Article 7 or 9 of `standard_ms` (two minutes for an
     /// illegal move; for an incorrect claim, two today and three in 2008),
-    /// as this game's Laws give it: today's rapid chess, and blitz without
-    /// adequate supervision, halve it to one minute (A.3, B.3).
+    /// as this game's Laws give it: today's rapid and blitz chess halve it
+    /// to one minute (A.3, B.2).
     pub(super) fn penalty_ms(&self, standard_ms: u64) -> u64 {
         let laws = self.settings.laws;
         let halved = laws.rapid_penalties_halved()
             && self
                 .clock
                 .as_ref()
-                .is_some_and(|c| match c.control().class(laws) {
-                    Class::Rapid => true,
-                    Class::Blitz => self.settings.clock.flag == FlagRule::Claim,
-                    Class::Standard => false,
-                });
+                .is_some_and(|c| c.control().class(laws) != Class::Standard);
         if halved { standard_ms / 2 } else { standard_ms }
     }
 
@@ -260,28 +262,96 @@ impl Controller {
                 && c.in_last_period(color)
                 && c.remaining(t, color) < TWO_MINUTES
         });
-        if valid {
-            // The 2008 Laws count this claim as an offer of a draw too
-            // (9.1b); today's only those of 9.2 and 9.3 (9.1.2.3).
-            if self.settings.laws.quickplay_claim_offers_draw() {
-                let offered = self.game.draw_offer() == Some(color);
-                if let Some(ending) = self.game.offer_draw(color) {
-                    self.game_over(t, ending, out);
-                    return;
-                }
-                self.notice(t, Notice::QuickplayClaim, out);
-                self.penalty(t, !color, TWO_MINUTES, out);
-                self.claim_offers(t, color, offered, out);
+        if !valid {
+            self.notice(t, Notice::QuickplayClaimIncorrect, out);
+            return;
+        }
+        // The arbiter decides (`quickplay_draw`, `_postpone`, `_reject`).
+        if self.quickplay.is_none() {
+            self.quickplay = Some(QuickplayClaim {
+                color,
+                extra_given: false,
+                flag: None,
+            });
+        }
+        // The 2008 Laws count this claim as an offer of a draw too
+        // (9.1b(3)); today's only those of 9.2 and 9.3 (9.1.2.3).
+        if self.settings.laws.quickplay_claim_offers_draw() {
+            let offered = self.game.draw_offer() == Some(color);
+            if let Some(ending) = self.game.offer_draw(color) {
+                self.game_over(t, ending, out);
                 return;
             }
             self.notice(t, Notice::QuickplayClaim, out);
-            self.penalty(t, !color, TWO_MINUTES, out);
-        } else {
-            self.notice(t, Notice::QuickplayClaimIncorrect, out);
+            self.claim_offers(t, color, offered, out);
+            return;
+        }
+        self.notice(t, Notice::QuickplayClaim, out);
+    }
+
+    /// The arbiter rules on the standing quickplay-finish claim (10.2a–c;
+    /// today III.5.1–III.5.3). [`Controller::refusal`] has turned away a
+    /// ruling without a claim, and a postponement after a flag fell.
+    pub(super) fn quickplay_ruling(
+        &mut self,
+        t: u64,
+        ruling: QuickplayRuling,
+        out: &mut Vec<Stamped>,
+    ) {
+        if self.game.is_over() {
+            self.notice(t, Notice::GameOverAlready, out);
+            return;
+        }
+        let Some(claim) = self.quickplay else { return };
+        let opponent = !claim.color;
+        match ruling {
+            QuickplayRuling::Draw => {
+                self.quickplay = None;
+                if let Some(ending) = self.game.draw(Reason::QuickplayFinish) {
+                    self.game_over(t, ending, out);
+                }
+            }
+            QuickplayRuling::Postpone => {
+                self.notice(t, Notice::QuickplayPostponed, out);
+                if !claim.extra_given {
+                    self.penalty(t, opponent, TWO_MINUTES, out);
+                }
+                self.quickplay = Some(QuickplayClaim {
+                    extra_given: true,
+                    ..claim
+                });
+            }
+            QuickplayRuling::Reject => {
+                self.quickplay = None;
+                self.notice(t, Notice::QuickplayRejected, out);
+                if let Some(fallen) = claim.flag {
+                    if let Some(ending) = self.game.lose(fallen, Reason::Flag) {
+                        self.game_over(t, ending, out);
+                    }
+                } else if !claim.extra_given {
+                    self.penalty(t, opponent, TWO_MINUTES, out);
+                }
+            }
         }
     }
 
-    /// A4d, E2.9e: `color` claims that the opponent's flag has fallen.
+    /// `color`'s flag has fallen and counts (at once, or on a valid
+    /// claim): the game is lost (or drawn, 6.9), unless a quickplay-finish
+    /// claim stands, when the arbiter's ruling decides (10.2b; III.5.2).
+    fn flag_counts(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
+        if let Some(claim) = self.quickplay.as_mut() {
+            claim.flag.get_or_insert(color);
+            self.notice(t, Notice::QuickplayWaits, out);
+            return;
+        }
+        if let Some(ending) = self.game.lose(color, Reason::Flag) {
+            self.game_over(t, ending, out);
+        }
+    }
+
+    /// A4d, E2.9e: `color` claims that the opponent's flag has fallen. The
+    /// claim holds only while the claimant's own flag is up (2008 A4d(2);
+    /// today the rapid appendix likewise).
     pub(super) fn flag_claim(&mut self, t: u64, color: Color, out: &mut Vec<Stamped>) {
         if self.game.is_over() {
             self.notice(t, Notice::GameOverAlready, out);
@@ -290,11 +360,9 @@ impl Controller {
         if self
             .clock
             .as_ref()
-            .is_some_and(|c| c.flag(!color).is_some())
+            .is_some_and(|c| c.flag(!color).is_some() && c.flag(color).is_none())
         {
-            if let Some(ending) = self.game.lose(!color, Reason::Flag) {
-                self.game_over(t, ending, out);
-            }
+            self.flag_counts(t, !color, out);
         } else {
             self.notice(t, Notice::FlagClaimIncorrect, out);
         }

@@ -152,6 +152,29 @@ impl Controller {
             Input::SetClock(setting) => self.set_clock(t, setting, out),
             Input::IllegalMove(color) => self.illegal_move(t, color, out),
             Input::QuickplayClaim(color) => self.quickplay_claim(t, color, out),
+            Input::QuickplayRuling(ruling) => {
+                if let Some(refused) = self.refusal(t, &input) {
+                    out.push(refused);
+                } else {
+                    self.quickplay_ruling(t, ruling, out);
+                }
+            }
+            Input::DrawDecline(color) => {
+                if self.game.is_over() {
+                    self.notice(t, Notice::GameOverAlready, out);
+                } else if let Some(refused) = self.refusal(t, &input) {
+                    out.push(refused);
+                } else if self.game.decline_draw() {
+                    // 9.1b(1) (today 9.1.2.1): rejected orally.
+                    out.push(Stamped {
+                        t,
+                        event: Event::DrawDeclined {
+                            color: Side(color),
+                            say: self.words.draw_declined(color),
+                        },
+                    });
+                }
+            }
             Input::FlagClaim(color) => self.flag_claim(t, color, out),
             Input::OnlineGame(game) => self.go_online(t, *game, out),
             Input::OnlineClock { white_ms, black_ms } => {
@@ -320,6 +343,31 @@ impl Controller {
                     "draw_offer".to_string(),
                     "too_early",
                     self.words.draw_too_early(),
+                )
+            }
+            // 10.2 (today III.5): a ruling needs a claim to rule on; a
+            // decision postponed past a flag is the arbiter's to make now.
+            Input::QuickplayRuling(ruling) if !self.game.is_over() => match self.quickplay {
+                None => (
+                    ruling.name().to_string(),
+                    "no_claim",
+                    self.words.notice(Notice::NoQuickplayClaim),
+                ),
+                Some(claim) if ruling == QuickplayRuling::Postpone && claim.flag.is_some() => (
+                    ruling.name().to_string(),
+                    "flag_fallen",
+                    self.words.notice(Notice::QuickplayWaits),
+                ),
+                Some(_) => return None,
+            },
+            // 9.1b(1): only an offer that stands can be rejected.
+            Input::DrawDecline(color)
+                if !self.game.is_over() && self.game.draw_offer() != Some(!color) =>
+            {
+                (
+                    "draw_decline".to_string(),
+                    "no_offer",
+                    self.words.no_draw_offer(!color),
                 )
             }
             // 9.4: touching a piece loses the right to claim on this move.

@@ -17,7 +17,7 @@ use super::clock::{Class, Clock, Signal};
 use super::debounce::{Debouncer, SquareChange};
 use super::event::{ClockCause, Event, MissingPiece, Side, Stamped, piece_letter};
 use super::game::{ClaimOutcome, Ending, Game, Reason, StartError, StartPosition};
-use super::input::{ClockSetting, Input};
+use super::input::{ClockSetting, Input, QuickplayRuling};
 use super::laws::Article;
 use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Settings};
 use super::touch::{Duty, Obligation};
@@ -100,6 +100,21 @@ pub struct Controller {
     /// counted from when it was made (4.6, E2.3), and the mover's flag
     /// does not fall meanwhile for a move made before it.
     judged_late: Option<JudgedLate>,
+    /// A draw claimed under the quickplay finish (10.2; today III.5),
+    /// until the arbiter rules on it.
+    quickplay: Option<QuickplayClaim>,
+}
+
+/// A quickplay-finish claim the arbiter has yet to rule on.
+#[derive(Debug, Clone, Copy)]
+struct QuickplayClaim {
+    /// Who claimed.
+    color: Color,
+    /// The opponent was given his two minutes at a postponement.
+    extra_given: bool,
+    /// A flag that fell meanwhile: it counts only if the claim is
+    /// rejected (the arbiter declares the result after it, 10.2b).
+    flag: Option<Color>,
 }
 
 /// A move judged later than it was made.
@@ -191,6 +206,7 @@ impl Controller {
             server_clock: None,
             opponent_gone: false,
             judged_late: None,
+            quickplay: None,
         }
     }
 
