@@ -28,6 +28,8 @@ packages=(
     # The mirror's browser tests: Debian's Chromium and its chromedriver,
     # driven over WebDriver (never a browser downloaded by a tool).
     chromium chromium-driver
+    # The journal bench's slow disk: strace holds every sync a while.
+    strace
     # The engine a player practises against (Debian puts it in /usr/games).
     stockfish
 )

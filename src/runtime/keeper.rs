@@ -49,6 +49,9 @@ pub(crate) struct Keeper {
     /// The start position every game of this session begins from.
     start: StartPosition,
     keeping: Option<Keeping>,
+    /// Finished games' journals still writing their last records, each
+    /// in a thread of its own, so that a new game never waits on the disk.
+    closing: Vec<std::thread::JoinHandle<Option<String>>>,
     sheet: Scoresheet,
     tags: BTreeMap<String, String>,
     /// The raw reading last journaled, per board.
@@ -230,6 +233,7 @@ impl Keeper {
             c,
             start: start.clone(),
             keeping: None,
+            closing: Vec::new(),
             sheet,
             tags,
             last_record_t: t,
@@ -314,6 +318,7 @@ impl Keeper {
                 store: store.clone(),
                 writer,
             }),
+            closing: Vec::new(),
             sheet: rebuilt.sheet,
             tags: rebuilt.header.tags.clone(),
             last_record_t: loaded.last_t(),
@@ -433,8 +438,15 @@ impl Keeper {
         // The record that ended the game reaches the disk first.
         let at = t.max(self.last_record_t);
         let store = self.keeping.take().map(|k| {
-            if let Some(trouble) = k.writer.finish() {
-                self.notes.push(format!("journal: {trouble}"));
+            let writer = k.writer;
+            // Its last records and its scoresheet are written in the
+            // background; should no thread start, the writer is finished
+            // here (dropped with the refused closure).
+            if let Ok(closing) = std::thread::Builder::new()
+                .name("journal-close".into())
+                .spawn(move || writer.finish())
+            {
+                self.closing.push(closing);
             }
             k.store
         });
@@ -507,6 +519,12 @@ impl Keeper {
                 self.notes.push(format!("journal: {trouble}"));
             }
         }
+        if self.closing.iter().any(|c| c.is_finished()) {
+            let (done, going): (Vec<_>, Vec<_>) =
+                self.closing.drain(..).partition(|c| c.is_finished());
+            self.closing = going;
+            self.closed(done);
+        }
         self.changed = false;
     }
 
@@ -565,7 +583,23 @@ impl Keeper {
                 self.notes.push(format!("journal: {trouble}"));
             }
         }
+        let closing = std::mem::take(&mut self.closing);
+        self.closed(closing);
         self.notes
+    }
+
+    /// Waits for finished games' journals to be closed, and notes any
+    /// trouble they had.
+    fn closed(&mut self, closing: Vec<std::thread::JoinHandle<Option<String>>>) {
+        for c in closing {
+            match c.join() {
+                Ok(Some(trouble)) => self.notes.push(format!("journal: {trouble}")),
+                Ok(None) => {}
+                Err(_) => self
+                    .notes
+                    .push("journal: a finished game's journal could not be closed".into()),
+            }
+        }
     }
 }
 

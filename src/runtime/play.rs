@@ -154,6 +154,7 @@ pub fn play(
     });
     let mut handled = Lateness::new(station.lateness().period());
     let mut now = game_t0;
+    station.begin();
     while !stop.now() {
         service.alive(std::time::Instant::now());
         // A turn that follows a change of the game waits until that is on

@@ -125,6 +125,12 @@ impl Station {
         self.keypad.set_player(player);
     }
 
+    /// The command has set itself up after its first scan: the next scan is
+    /// due now, and the setting up is no scan taken late.
+    pub fn begin(&mut self) {
+        self.poller.restart();
+    }
+
     /// How late the scans so far were taken.
     pub fn lateness(&self) -> &crate::sensors::poller::Lateness {
         self.poller.lateness()

@@ -52,7 +52,10 @@ pub struct Writer {
 
 impl Writer {
     /// Starts a new game's journal with its header: created (never over an
-    /// existing file), synced, and its directory synced.
+    /// existing file) and written here; synced, with its directory, by the
+    /// writer's thread before anything else, so that the scan loop does not
+    /// wait for the disk when a game begins. A cut before that leaves an
+    /// empty or headless file, which is no game to resume: a new one begins.
     pub fn create(files: GameFiles, t: u64, header: &Reading) -> Result<Writer> {
         let path = &files.journal;
         let mut f = OpenOptions::new()
@@ -62,13 +65,12 @@ impl Writer {
             .map_err(io_error(path))?;
         let text = format!("{MAGIC}\n{}", encode(1, &write_line(t, header)));
         f.write_all(text.as_bytes()).map_err(io_error(path))?;
-        f.sync_data().map_err(io_error(path))?;
-        sync_dir(path).map_err(io_error(path))?;
-        Ok(Writer::spawn(f, files, 2))
+        Ok(Writer::spawn(f, files, 2, 0))
     }
 
     /// Goes on with a journal read back: a torn end is cut off at the last
-    /// whole record first.
+    /// whole record first (the cut synced by the writer's thread before any
+    /// new record).
     pub fn resume(loaded: &Loaded) -> Result<Writer> {
         let path = &loaded.files.journal;
         let f = OpenOptions::new()
@@ -76,19 +78,17 @@ impl Writer {
             .open(path)
             .map_err(io_error(path))?;
         f.set_len(loaded.good_len).map_err(io_error(path))?;
-        f.sync_all().map_err(io_error(path))?;
         let mut f = f;
         std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).map_err(io_error(path))?;
-        Ok(Writer::spawn(
-            f,
-            loaded.files.clone(),
-            loaded.entries.len() as u64 + 1,
-        ))
+        let last = loaded.entries.len() as u64;
+        Ok(Writer::spawn(f, loaded.files.clone(), last + 1, last))
     }
 
-    fn spawn(file: File, files: GameFiles, next_seq: u64) -> Writer {
+    /// The writer's threads for `file`, whose records up to `next_seq - 1`
+    /// are written, up to `synced` of them known to be on the disk.
+    fn spawn(file: File, files: GameFiles, next_seq: u64, synced: u64) -> Writer {
         let shared = Arc::new(Shared::default());
-        shared.synced.store(next_seq - 1, Ordering::SeqCst);
+        shared.synced.store(synced, Ordering::SeqCst);
         shared.beat.store(u64::MAX, Ordering::SeqCst);
         let (tx, rx) = crossbeam_channel::unbounded();
         let thread = {
@@ -96,7 +96,7 @@ impl Writer {
             let files = files.clone();
             std::thread::Builder::new()
                 .name("journal".into())
-                .spawn(move || run(file, &files, &rx, &shared))
+                .spawn(move || run(file, &files, next_seq - 1, &rx, &shared))
                 .ok()
         };
         let beat_thread = {
@@ -192,7 +192,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn run(mut file: File, files: &GameFiles, rx: &Receiver<Message>, shared: &Shared) {
+fn run(mut file: File, files: &GameFiles, written: u64, rx: &Receiver<Message>, shared: &Shared) {
     let mut failed = false;
     let fail = |what: String, failed: &mut bool| {
         if !*failed {
@@ -202,6 +202,17 @@ fn run(mut file: File, files: &GameFiles, rx: &Receiver<Message>, shared: &Share
             shared.synced.store(u64::MAX, Ordering::SeqCst);
         }
     };
+    // What was written before the thread began (a new game's header, a
+    // resumed journal's cut), and the file's name in its directory.
+    match file.sync_all().and_then(|()| sync_dir(&files.journal)) {
+        Ok(()) => {
+            let _ = shared.synced.fetch_max(written, Ordering::SeqCst);
+        }
+        Err(e) => fail(
+            format!("{}: cannot be written: {e}", files.journal.display()),
+            &mut failed,
+        ),
+    }
     loop {
         let mut batch = Vec::new();
         let open = match rx.recv_timeout(BEAT_EVERY) {
