@@ -306,6 +306,23 @@ fn check_config_names_the_key_and_line() {
     );
 }
 
+#[test]
+fn check_config_refuses_a_clock_lichess_lets_no_board_play_at_its_key_and_line() {
+    // lila never lets a board play bullet: 1+0 against its AI is refused
+    // before the player hears "connection lost" for ever.
+    let path = temp_file(
+        "bullet.toml",
+        "[game]\nblack_moves_on = \"lichess\"\n[lichess]\nfind = \"ai\"\ntime = 1\nincrement = 0\n",
+    );
+    let out = pegboard(&["check-config", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!("{path}:5: [lichess] time: 1+0 is bullet")),
+        "{err}"
+    );
+}
+
 fn example(name: &str) -> String {
     format!("{}/config/{name}", env!("CARGO_MANIFEST_DIR"))
 }

@@ -238,10 +238,26 @@ mod link {
             matches!(after.get(1), Some(Report::Line(l)) if l.contains("gameFull")),
             "{seen:?}"
         );
-        // The game ends; the link says so and stops.
+        // lila closes a game's stream cleanly for other reasons than its
+        // end (a newer stream for the same game): the link opens it again
+        // without a word, with the whole game.
+        let before = server.state().game_streams_opened;
+        server.close_cleanly();
+        let seen = reports_until(&link, |s| {
+            s.iter()
+                .any(|r| matches!(r, Report::Line(l) if l.contains("gameFull")))
+        });
+        assert_eq!((lost(&seen), back(&seen)), (0, 0), "{seen:?}");
+        assert!(server.state().game_streams_opened > before);
+        // The game ends: the final state is what says so; the stream is
+        // opened again (with the whole game, over) until the link stops.
         client.resign(&id).expect("resigned");
-        let seen = reports_until(&link, |s| s.contains(&Report::Ended));
-        assert!(seen.contains(&Report::Ended), "{seen:?}");
+        let seen = reports_until(&link, |s| {
+            s.iter()
+                .any(|r| matches!(r, Report::Line(l) if l.contains("\"resign\"")))
+        });
+        assert_eq!(lost(&seen), 0, "{seen:?}");
+        link.stop();
     }
 
     #[test]

@@ -154,8 +154,19 @@ impl Table {
     /// The server with the opponent's `script`, the board, the token kept,
     /// and `play` started with `lichess` as its `[lichess]` table.
     fn open(name: &str, lichess: &str, script: Vec<(String, u64)>) -> Table {
+        Table::open_with(name, lichess, script, |_| {})
+    }
+
+    /// The same, the server made ready by `before` first.
+    fn open_with(
+        name: &str,
+        lichess: &str,
+        script: Vec<(String, u64)>,
+        before: impl FnOnce(&lichess::Lichess),
+    ) -> Table {
         let dir = common::empty_dir(name);
         let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+        before(&server);
         server.state().script = script
             .into_iter()
             .map(|(s, ms)| (s, Duration::from_millis(ms)))
@@ -260,7 +271,17 @@ impl Table {
 
     /// Waits for the event `name` for which `ok` holds.
     fn wait_for(&mut self, name: &str, ok: impl Fn(&Value) -> bool) -> Value {
-        let until = Instant::now() + Duration::from_secs(20);
+        self.wait_longer_for(name, Duration::from_secs(20), ok)
+    }
+
+    /// The same, waiting at most `within`.
+    fn wait_longer_for(
+        &mut self,
+        name: &str,
+        within: Duration,
+        ok: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let until = Instant::now() + within;
         let events = self.events.as_ref().expect("play runs");
         loop {
             let left = until.saturating_duration_since(Instant::now());
@@ -560,7 +581,8 @@ fn play_on_lichess_against_its_ai_as_black_to_a_mate() {
     );
     let started = table.wait_for("online_game", |_| true);
     assert_eq!(started["game"]["color"], "black");
-    assert_eq!(started["game"]["white"]["name"], "A.I. level 3");
+    // lila's gameFull names its AI by `aiLevel` alone.
+    assert_eq!(started["game"]["white"]["name"], "Stockfish level 3");
     // lichess's AI has no rating: none is said.
     let words = pegboard::announce::Phrasebook::default().words.online;
     let unrated = words
@@ -598,7 +620,7 @@ fn play_on_lichess_against_its_ai_as_black_to_a_mate() {
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
     let (pgn, text) = table.pgn();
     assert!(
-        text.contains("[White \"A.I. level 3\"]") && text.contains("[BlackElo \"1650\"]"),
+        text.contains("[White \"Stockfish level 3\"]") && text.contains("[BlackElo \"1650\"]"),
         "{text}"
     );
     assert!(!text.contains("WhiteElo"), "{text}");
@@ -946,6 +968,100 @@ fn play_on_lichess_the_streams_cut_500s_and_garbage_lose_no_move() {
         "the garbage line: {printed}"
     );
     assert_eq!(table.all("announced").len(), ucis.len());
+}
+
+#[test]
+fn play_on_lichess_a_correspondence_game_under_way_is_passed_over_by_a_seek() {
+    // lichess names every game under way when the event stream opens (a
+    // correspondence game of days ago too): a seek for a rapid game takes
+    // up only the rapid game it finds.
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6");
+    let mut old = String::new();
+    let mut table = Table::open_with(
+        "lichess-corr-passed",
+        "",
+        script_of(&moves, Color::White, 150),
+        |server| old = server.correspondence_under_way(3),
+    );
+    let game = table.wait_for("online_game", |_| true);
+    assert_ne!(game["game"]["id"], old.as_str());
+    for &m in &moves {
+        table.next(m);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    assert!(
+        printed.contains(&format!(
+            "game {old} passed over: it was made as a friend game"
+        )),
+        "{printed}"
+    );
+    let st = table.server.state();
+    assert!(st.requests.iter().any(|r| r == "POST /api/board/seek"));
+    assert!(st.games[&old].moves.is_empty(), "nothing played in it");
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_429_on_the_seek_waits_a_minute_before_seeking_again() {
+    // lichess asks for a full minute after any 429 (its API description:
+    // "waiting one minute before retrying will be sufficient").
+    let moves = game_moves("", "1. e4 e5");
+    let mut table = Table::open_with(
+        "lichess-seek-429",
+        "",
+        script_of(&moves, Color::White, 150),
+        |server| {
+            server
+                .state()
+                .path_faults
+                .push_back(("POST /api/board/seek".into(), 429));
+        },
+    );
+    table.wait_longer_for("online_game", Duration::from_secs(90), |_| true);
+    let printed = table.stop();
+    let st = table.server.state();
+    let seeks: Vec<f64> = st
+        .received_at
+        .iter()
+        .filter(|(_, r)| r == "POST /api/board/seek")
+        .map(|(at, _)| *at)
+        .collect();
+    assert_eq!(seeks.len(), 2, "refused once, then sought: {printed}");
+    assert!(seeks[1] - seeks[0] >= 59.0, "{seeks:?}");
+    assert!(printed.contains("asking again in 60 s"), "{printed}");
+}
+
+#[test]
+fn play_on_lichess_a_game_stream_closed_cleanly_mid_game_is_no_end_of_the_game() {
+    // lila closes a game's stream cleanly when a newer one opens for the
+    // same game, and for other reasons: only a final state ends the game.
+    let moves = opera();
+    let mut table = Table::open("lichess-clean", "", script_of(&moves, Color::White, 150));
+    table.wait_for("online_game", |_| true);
+    for &m in &moves[..4] {
+        table.next(m);
+    }
+    let opened = table.server.state().game_streams_opened;
+    table.server.close_cleanly();
+    for &m in &moves[4..] {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    let st = table.server.state();
+    assert!(st.game_streams_opened > opened, "opened again: {printed}");
+    let game = st.games.values().next().expect("a game on the server");
+    assert_eq!(game.moves, ucis, "{printed}");
+    assert_eq!(game.status, "mate", "{printed}");
+    drop(st);
+    // Nothing was lost: the player heard no word of the connection.
+    assert!(table.all("online").is_empty(), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
 #[test]

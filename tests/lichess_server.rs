@@ -125,8 +125,9 @@ fn berserk_plays_a_whole_game_against_the_test_lichess() {
 #[test]
 fn the_openapi_check_finds_what_is_not_lichess() {
     // The check is not vacuous: a state with a status lichess has not, a
-    // game without its players, a path it does not serve and a form field
-    // its seek does not take are each found.
+    // game without its players, a path it does not serve, a method a path
+    // it serves does not take (the description writes it `never`) and a
+    // form field its seek does not take are each found.
     let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
     {
         let mut st = server.state();
@@ -150,6 +151,8 @@ fn the_openapi_check_finds_what_is_not_lichess() {
             "/api/board/seek".into(),
             "time=15&increment=10&minutes=15".into(),
         ));
+        st.asked
+            .push(("DELETE".into(), "/api/board/seek".into(), String::new()));
     }
     let problems = server.openapi_problems().join("\n");
     assert!(problems.contains("\"paused\""), "{problems}");
@@ -159,6 +162,11 @@ fn the_openapi_check_finds_what_is_not_lichess() {
         "{problems}"
     );
     assert!(problems.contains("minutes"), "{problems}");
+    let wrong_method = problems
+        .lines()
+        .filter(|l| l.contains("Type 'true' is not assignable to type 'never'"))
+        .count();
+    assert_eq!(wrong_method, 1, "the DELETE alone: {problems}");
 }
 
 #[test]

@@ -2,9 +2,12 @@
 //! on each line, and when it breaks (cut, refused, or silent past its
 //! limit: lichess sends a keep-alive line every few seconds) opens it
 //! again with backoff. A 429 waits a full minute, as lichess asks. The
-//! owner is told once that the link is lost and once that it is back, and
-//! a game's stream that lichess closes at the game's end is told as
-//! ended. A refused token ends the link: asking again would not help.
+//! owner is told once that the link is lost and once that it is back. A
+//! game's stream that lichess closes cleanly is opened again without a
+//! word: lila closes one when a newer stream opens for the same game, and
+//! for other reasons, not only at the game's end; only the game's state
+//! says it is over, and the owner stops the link then. A refused token
+//! ends the link: asking again would not help.
 //!
 //! Each connection's lines are read on a thread of its own, so that a
 //! silent one can be left where it hangs: its lines, should any still
@@ -29,8 +32,6 @@ pub enum Report {
     /// Open again after being lost. The stream starts anew: a game's
     /// stream with its whole game.
     Back,
-    /// lichess closed the stream: a game's stream at the game's end.
-    Ended,
     /// lichess refused the token: the link has ended.
     Refused(String),
 }
@@ -72,7 +73,9 @@ impl Link {
         Link::open(client, EVENT_STREAM.into(), (timing, false))
     }
 
-    /// Keeps game `id`'s stream open on `client` until the game ends.
+    /// Keeps game `id`'s stream open on `client` until the link is
+    /// stopped: a clean end is opened again (the stream starts anew with
+    /// the whole game).
     pub fn game(client: Arc<Client>, id: &str, timing: Timing) -> Link {
         Link::open(client, game_stream(id), (timing, true))
     }
@@ -93,6 +96,11 @@ impl Link {
     /// The next report, waiting at most `within`.
     pub fn next(&self, within: Duration) -> Option<Report> {
         self.reports.recv_timeout(within).ok()
+    }
+
+    /// Opens the stream no more (as when dropped).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -130,7 +138,7 @@ fn read(mut lines: Lines, tx: Sender<Read>) {
 fn keep(
     client: &Client,
     path: &str,
-    (timing, ends_with_game): (Timing, bool),
+    (timing, reopen_quietly): (Timing, bool),
     tx: &Sender<Report>,
     stop: &AtomicBool,
 ) {
@@ -174,6 +182,7 @@ fn keep(
         wait = timing.first;
         let (read_tx, from) = crossbeam_channel::unbounded();
         read(lines, read_tx);
+        let mut closed_cleanly = false;
         loop {
             if stop.load(Ordering::Relaxed) {
                 return;
@@ -185,11 +194,12 @@ fn keep(
                         return;
                     }
                 }
-                // A game's stream ends with its game; the event stream
-                // does not end, so its end is a break like any other.
-                Ok(Read::Ended) if ends_with_game => {
-                    let _ = tx.send(Report::Ended);
-                    return;
+                // A game's stream closed cleanly is opened again without
+                // a word; the event stream does not end, so its end is a
+                // break like any other.
+                Ok(Read::Ended) if reopen_quietly => {
+                    closed_cleanly = true;
+                    break;
                 }
                 Ok(Read::Ended) => {
                     lose("lichess closed the stream".into(), &mut lost);
@@ -216,6 +226,10 @@ fn keep(
                     break;
                 }
             }
+        }
+        if closed_cleanly {
+            pause(timing.first);
+            continue;
         }
         pause(wait);
         wait = (wait * 2).min(timing.most);

@@ -94,6 +94,10 @@ impl Default for LichessConfig {
 /// The shortest seek the Board API takes: rapid, an estimated game time
 /// (`time` + 40 × `increment`) of 8 minutes or more.
 const SEEK_LEAST_SECONDS: u32 = 8 * 60;
+/// The shortest game the Board API plays against lichess's AI or from a
+/// challenge: blitz, 3 minutes or more; bullet never (lila's
+/// `Game.isBoardCompatible`).
+const CHALLENGE_LEAST_SECONDS: u32 = 3 * 60;
 
 impl LichessConfig {
     /// Each value the table holds that cannot be used: its key and why.
@@ -132,6 +136,18 @@ impl LichessConfig {
                 ),
             ));
         }
+        if self.find != Find::Seek && self.time * 60 + 40 * self.increment < CHALLENGE_LEAST_SECONDS
+        {
+            out.push((
+                "time",
+                format!(
+                    "{}+{} is bullet, which lichess never lets a board play (against its AI or \
+                     in a challenge it takes blitz and slower: time + 40 × increment of 3 \
+                     minutes or more)",
+                    self.time, self.increment
+                ),
+            ));
+        }
         if !(1..=8).contains(&self.level) {
             out.push(("level", format!("{} is not from 1 to 8", self.level)));
         }
@@ -156,6 +172,58 @@ impl LichessConfig {
             ));
         }
         out
+    }
+
+    /// The speed lichess gives a game of this table's clock (its chess
+    /// `Speed`, by the estimated time `time × 60 + 40 × increment`
+    /// seconds).
+    pub fn speed(&self) -> &'static str {
+        match self.time * 60 + 40 * self.increment {
+            0..30 => "ultraBullet",
+            30..180 => "bullet",
+            180..480 => "blitz",
+            480..1500 => "rapid",
+            _ => "classical",
+        }
+    }
+
+    /// The `source`s lichess gives a game found this way: a seek is
+    /// paired in the lobby or in a pool, a challenge sent or accepted is
+    /// a friend's, lichess's AI is `ai`.
+    pub fn sources(&self) -> &'static [&'static str] {
+        match self.find {
+            Find::Seek => &["lobby", "pool"],
+            Find::Challenge | Find::Accept => &["friend"],
+            Find::Ai => &["ai"],
+        }
+    }
+
+    /// Why a game the event stream names is not the one this table asked
+    /// for, if it is not: made another way, at another speed, in another
+    /// variant, or not for the Board API.
+    pub fn unlike(&self, game: &crate::lichess::stream::GameInfo) -> Option<String> {
+        if game.compat.is_some_and(|c| !c.board) {
+            return Some("lichess does not let a board play it".into());
+        }
+        if let Some(source) = game.source.as_deref()
+            && !self.sources().contains(&source)
+        {
+            return Some(format!(
+                "it was made as a {source} game, not by a {}",
+                self.find.as_str()
+            ));
+        }
+        if let Some(speed) = game.speed.as_deref()
+            && speed != self.speed()
+        {
+            return Some(format!("it is a {speed} game, not {}", self.speed()));
+        }
+        if let Some(v) = game.variant.as_ref()
+            && v.key != "standard"
+        {
+            return Some(format!("it is {}, not standard chess", v.key));
+        }
+        None
     }
 
     /// The opponent's name, as lichess compares names (any case).
@@ -222,6 +290,20 @@ mod tests {
         for (config, key) in cases {
             let problems = config.problems();
             assert_eq!(problems.first().map(|p| p.0), Some(key), "{problems:?}");
+        }
+        // Bullet never: 1+0 against the AI, 2+0 in a challenge.
+        for (find, time) in [(Find::Ai, 1), (Find::Challenge, 2), (Find::Accept, 2)] {
+            let config = LichessConfig {
+                find,
+                time,
+                increment: 0,
+                opponent: Some("bert".into()),
+                ..Default::default()
+            };
+            let problems = config.problems();
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].0, "time");
+            assert!(problems[0].1.contains("bullet"), "{problems:?}");
         }
         // A blitz game is fine against the AI or in a challenge.
         let ai = LichessConfig {

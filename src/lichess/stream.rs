@@ -46,6 +46,22 @@ pub struct GameInfo {
     pub opponent: Option<Opponent>,
     pub rated: Option<bool>,
     pub winner: Option<Side>,
+    /// How the game was made: `lobby` (a seek), `pool`, `friend` (a
+    /// challenge), `ai`, `api`, `arena`, `swiss` …
+    pub source: Option<String>,
+    /// `ultraBullet`, `bullet`, `blitz`, `rapid`, `classical` or
+    /// `correspondence`.
+    pub speed: Option<String>,
+    pub variant: Option<Variant>,
+    /// Whether the Board API (`board`) and bots may play it.
+    pub compat: Option<Compat>,
+}
+
+/// What may play a game, as the event stream says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct Compat {
+    pub bot: bool,
+    pub board: bool,
 }
 
 /// The opponent as the event stream names him: a player, or lichess's AI
@@ -368,6 +384,10 @@ mod tests {
         let opponent = game.opponent.expect("an opponent");
         assert_eq!(opponent.username.as_deref(), Some("Bert"));
         assert_eq!(opponent.rating, Some(1702));
+        assert_eq!(
+            (game.source.as_deref(), game.speed.as_deref()),
+            (Some("lobby"), Some("rapid"))
+        );
         let challenge = r#"{"type":"challenge","challenge":{"id":"Xy12Zz34","url":"https://lichess.org/Xy12Zz34","status":"created","challenger":{"id":"bert","name":"Bert","rating":1702},"destUser":{"id":"anna","name":"Anna","rating":1650},"variant":{"key":"standard","name":"Standard"},"rated":false,"speed":"rapid","timeControl":{"type":"clock","limit":900,"increment":10,"show":"15+10"},"color":"random","perf":{"name":"Rapid"}}}"#;
         let Some(Event::Challenge(c)) = event(challenge).expect("read") else {
             panic!("not a challenge")

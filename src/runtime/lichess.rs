@@ -76,6 +76,19 @@ pub(crate) struct LichessSeat {
     post_after: u64,
     /// The instant of the turn, for `post`.
     now: u64,
+    /// Games on the server passed over (another kind than `[lichess]`
+    /// asked for, or one pegboard cannot play): never taken up.
+    passed: BTreeSet<String>,
+    /// Set to close the seek's connection, which is what cancels a seek
+    /// on lichess: when a game is taken up, the seek is to pair no other.
+    seek_cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Drop for LichessSeat {
+    /// A seek still open is not left to pair a game nobody plays.
+    fn drop(&mut self) {
+        self.cancel_seek();
+    }
 }
 
 /// A game's stream, with what pegboard knows of the game on the server.
@@ -104,8 +117,9 @@ enum Finding {
     /// The server took the request at this instant: the game starts on
     /// the event stream (a challenge not accepted expires).
     Answered(u64),
-    /// The request failed at this instant.
-    Failed(u64),
+    /// The request failed at this instant; asked again this many ms
+    /// later.
+    Failed(u64, u64),
 }
 
 /// How long after a request the server took, with no game started, a
@@ -216,6 +230,8 @@ impl LichessSeat {
             post_timing: crate::sensors::poller::Lateness::new(period),
             post_after: 0,
             now: 0,
+            passed: BTreeSet::new(),
+            seek_cancel: None,
         }
     }
 
@@ -277,7 +293,7 @@ impl LichessSeat {
                 Err(e) => notes.push(format!("lichess: a game line passed over: {e}")),
             },
             LinkReport::Line(line) => match stream::event(&line) {
-                Ok(Some(StreamEvent::GameStart(info))) => self.game_start(&info, keeper),
+                Ok(Some(StreamEvent::GameStart(info))) => self.game_start(&info, keeper, notes),
                 Ok(Some(StreamEvent::Challenge(c))) => self.challenged(&c, notes),
                 Ok(_) => {}
                 Err(e) => notes.push(format!("lichess: an event line passed over: {e}")),
@@ -294,12 +310,6 @@ impl LichessSeat {
                 notes.push("lichess: connected again".into());
                 self.link_back(t, of_game, keeper, events);
             }
-            LinkReport::Ended => {
-                if of_game && let Some(g) = &mut self.game {
-                    g.under_way = false;
-                }
-                self.link_back(t, true, keeper, events);
-            }
             LinkReport::Refused(why) => {
                 if !self.refused {
                     self.refused = true;
@@ -311,8 +321,7 @@ impl LichessSeat {
         }
     }
 
-    /// A link is back (or a game's has ended): the player is told once
-    /// none is lost.
+    /// A link is back: the player is told once none is lost.
     fn link_back(&mut self, t: u64, of_game: bool, keeper: &mut Keeper, events: &mut Vec<Stamped>) {
         let was = self.lost.contains(&true);
         self.lost[usize::from(of_game)] = false;
@@ -321,19 +330,39 @@ impl LichessSeat {
         }
     }
 
-    /// A game started on the server: its stream is opened when pegboard's
-    /// game is fresh, or is this game taken up again.
-    fn game_start(&mut self, info: &stream::GameInfo, keeper: &Keeper) {
+    /// A game started on the server, or under way when the event stream
+    /// opened: its stream is opened when it is this game taken up again,
+    /// or when pegboard's game is fresh and it is the kind of game
+    /// `[lichess]` asks for (lichess names every game under way, a
+    /// correspondence game of days ago too). A seek still open is closed.
+    fn game_start(&mut self, info: &stream::GameInfo, keeper: &Keeper, notes: &mut Vec<String>) {
         let c = keeper.controller();
         let ours = c.online().map(|o| o.id.as_str());
         let fresh = ours.is_none() && !c.game().is_over();
-        if self.game.as_ref().is_some_and(|g| g.id == info.game_id)
-            || !(fresh || ours == Some(info.game_id.as_str()))
+        let id = info.game_id.as_str();
+        if self.game.as_ref().is_some_and(|g| g.id == id)
+            || self.passed.contains(id)
+            || !(fresh || ours == Some(id))
         {
             return;
         }
+        if ours != Some(id)
+            && let Some(why) = self.config.unlike(info)
+        {
+            notes.push(format!("lichess: game {id} passed over: {why}"));
+            self.passed.insert(id.to_string());
+            return;
+        }
         self.finding = None;
-        self.game = Some(self.follow(&info.game_id, info.color.map(color_of)));
+        self.cancel_seek();
+        self.game = Some(self.follow(id, info.color.map(color_of)));
+    }
+
+    /// Closes the seek's connection, if one is open.
+    fn cancel_seek(&mut self) {
+        if let Some(cancel) = self.seek_cancel.take() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Game `id`'s stream opened, the blind player playing `color`; nothing
@@ -400,6 +429,10 @@ impl LichessSeat {
                     "lichess: game {} is {} from {}; pegboard plays standard chess from the start",
                     full.id, full.variant.key, full.initial_fen
                 ));
+                // Passed over for good: the next game is looked for.
+                self.passed.insert(full.id.clone());
+                self.game = None;
+                self.lost[1] = false;
                 return;
             }
             let Some(color) = g.color else {
@@ -444,6 +477,11 @@ impl LichessSeat {
         g.server_moves = theirs;
         g.synced = true;
         g.under_way = state.under_way();
+        if !g.under_way {
+            // Only a final state ends the game: its stream is opened no
+            // more.
+            g.link.stop();
+        }
         if keeper.controller().clock().is_some() {
             keeper.input(
                 t,
@@ -501,32 +539,60 @@ impl LichessSeat {
                     Err(crossbeam_channel::TryRecvError::Empty) => return,
                     Ok(Ok(())) => Some(Finding::Answered(t)),
                     Ok(Err(e)) => {
-                        notes.push(format!("lichess: no game found ({e}); asking again soon"));
-                        Some(Finding::Failed(t))
+                        // After a 429 lichess asks for a full minute.
+                        let wait = match e {
+                            ApiError::TooManyRequests => self.timing.too_many.as_millis() as u64,
+                            _ => ASK_AGAIN_AFTER_FAILURE_MS,
+                        };
+                        notes.push(format!(
+                            "lichess: no game found ({e}); asking again in {} s",
+                            wait.div_ceil(1000)
+                        ));
+                        Some(Finding::Failed(t, wait))
                     }
-                    Err(crossbeam_channel::TryRecvError::Disconnected) => Some(Finding::Failed(t)),
+                    Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                        Some(Finding::Failed(t, ASK_AGAIN_AFTER_FAILURE_MS))
+                    }
                 };
                 return;
             }
             Some(Finding::Answered(at)) if t < at + ASK_AGAIN_AFTER_MS => return,
-            Some(Finding::Failed(at)) if t < at + ASK_AGAIN_AFTER_FAILURE_MS => return,
+            Some(Finding::Failed(at, wait)) if t < at + wait => return,
             _ => {}
         }
-        self.finding = Some(Finding::Asking(self.ask_for_game()));
+        let (answer, cancel) = self.ask_for_game();
+        self.seek_cancel = cancel;
+        self.finding = Some(Finding::Asking(answer));
     }
 
     /// Asks the server for a game, on a thread of its own (a seek is held
-    /// open until an opponent is found); the answer comes on the channel.
-    fn ask_for_game(&self) -> Receiver<std::result::Result<(), ApiError>> {
+    /// open until an opponent is found, or until the flag returned with it
+    /// is set: its connection is closed at its next line, lichess's
+    /// keep-alive every few seconds); the answer comes on the channel.
+    fn ask_for_game(
+        &self,
+    ) -> (
+        Receiver<std::result::Result<(), ApiError>>,
+        Option<Arc<std::sync::atomic::AtomicBool>>,
+    ) {
         let (tx, rx) = crossbeam_channel::bounded(1);
         let client = self.client.clone();
         let c = self.config.clone();
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cancelled = cancel.clone();
         std::thread::spawn(move || {
             let color = c.color.as_str();
             let asked = match c.find {
-                Find::Seek => client
-                    .seek(c.time, c.increment, c.rated)
-                    .and_then(|mut lines| lines.try_for_each(|l| l.map(drop))),
+                Find::Seek => client.seek(c.time, c.increment, c.rated).and_then(|lines| {
+                    for line in lines {
+                        line?;
+                        if cancelled.load(std::sync::atomic::Ordering::Relaxed) {
+                            // Dropping the lines closes the connection.
+                            break;
+                        }
+                    }
+                    Ok(())
+                }),
                 Find::Ai => client.challenge_ai(c.level, c.time, c.increment, color),
                 Find::Challenge => client.challenge(
                     c.opponent.as_deref().unwrap_or_default().trim(),
@@ -539,7 +605,7 @@ impl LichessSeat {
             };
             let _ = tx.send(asked);
         });
-        rx
+        (rx, (self.config.find == Find::Seek).then_some(cancel))
     }
 
     /// The posts' answers: a move the server refused is logged; one not
@@ -751,7 +817,9 @@ fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
     let player = |p: &stream::Player| OnlinePlayer {
         name: match (&p.name, p.ai_level) {
             (Some(name), _) => name.clone(),
-            (None, Some(level)) => format!("lichess AI {level}"),
+            // lila names its AI by its level alone (no id, no name); its
+            // game pages call it so.
+            (None, Some(level)) => format!("Stockfish level {level}"),
             (None, None) => "?".to_string(),
         },
         rating: p.rating,

@@ -80,6 +80,23 @@ pub struct Game {
     /// Lines the game's stream sends before its next state (chat, the
     /// opponent gone).
     pub lines: VecDeque<String>,
+    /// How the game was made, as lila's `source` says: `lobby` (a seek),
+    /// `friend` (a challenge), `ai`.
+    pub source: &'static str,
+    /// Days a move in a correspondence game (no clock), or none.
+    pub days: Option<u32>,
+}
+
+/// lila's speed of a clock (chess `Speed`): by its estimated time,
+/// `limit + 40 × increment` seconds.
+pub fn speed_of(limit_s: u64, increment_s: u64) -> &'static str {
+    match limit_s + 40 * increment_s {
+        0..30 => "ultraBullet",
+        30..180 => "bullet",
+        180..480 => "blitz",
+        480..1500 => "rapid",
+        _ => "classical",
+    }
 }
 
 impl Game {
@@ -129,38 +146,64 @@ impl Game {
         if c == self.mine {
             format!(r#"{{"id":"{ME}","name":"Anna","title":null,"rating":1650}}"#)
         } else if let Some(level) = self.ai {
-            // The description's GameEventPlayer has an id and a name.
-            format!(r#"{{"aiLevel":{level},"id":"ai","name":"A.I. level {level}"}}"#)
+            // lila's BotJsonView writes its AI by its level alone.
+            format!(r#"{{"aiLevel":{level}}}"#)
         } else {
             format!(r#"{{"id":"{OPPONENT}","name":"Bert","title":null,"rating":1702}}"#)
         }
     }
 
-    /// The `gameFull` line, as the spec's GameFullEvent has it.
+    /// The game's speed, as lila names it.
+    pub fn speed(&self) -> &'static str {
+        match self.days {
+            Some(_) => "correspondence",
+            None => speed_of(self.initial_ms / 1000, self.increment_ms / 1000),
+        }
+    }
+
+    /// The `gameFull` line, as the spec's GameFullEvent has it: a
+    /// correspondence game has no clock, its days a move instead.
     pub fn full_json(&self) -> String {
+        let clock = match self.days {
+            Some(days) => format!(r#""daysPerTurn":{days}"#),
+            None => format!(
+                r#""clock":{{"initial":{},"increment":{}}}"#,
+                self.initial_ms, self.increment_ms
+            ),
+        };
+        let speed = self.speed();
+        let mut perf = speed.to_string();
+        perf[..1].make_ascii_uppercase();
         format!(
-            r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard","short":"Std"}},"clock":{{"initial":{},"increment":{}}},"speed":"rapid","perf":{{"name":"Rapid"}},"rated":false,"createdAt":1764000000000,"white":{},"black":{},"initialFen":"startpos","state":{}}}"#,
+            r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard","short":"Std"}},{clock},"speed":"{speed}","perf":{{"name":"{perf}"}},"rated":false,"createdAt":1764000000000,"white":{},"black":{},"initialFen":"startpos","state":{}}}"#,
             self.id,
-            self.initial_ms,
-            self.increment_ms,
             self.player_json(Color::White),
             self.player_json(Color::Black),
             self.state_json()
         )
     }
 
-    /// The `gameStart` line of the event stream (GameStartEvent).
+    /// The `gameStart` line of the event stream (GameStartEvent, as lila's
+    /// game JsonView `ownerPreview` and EventStream write it: its
+    /// `source`, `speed`, and `compat` for the Board API; lichess's AI as
+    /// an opponent with no id, its name and its level).
     pub fn start_json(&self) -> String {
         let opponent = match self.ai {
-            Some(level) => format!(r#"{{"id":null,"username":"A.I. level {level}","ai":{level}}}"#),
+            Some(level) => {
+                format!(r#"{{"id":null,"username":"Stockfish level {level}","ai":{level}}}"#)
+            }
             None => format!(r#"{{"id":"{OPPONENT}","username":"Bert","rating":1702}}"#),
         };
+        let speed = self.speed();
         format!(
-            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"","source":"lobby","variant":{{"key":"standard","name":"Standard"}},"speed":"rapid","perf":"rapid","rated":false,"hasMoved":false,"opponent":{opponent},"isMyTurn":{},"secondsLeft":{}}}}}"#,
+            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"","source":"{}","status":{{"id":20,"name":"started"}},"variant":{{"key":"standard","name":"Standard"}},"speed":"{speed}","perf":"{speed}","rated":false,"hasMoved":{},"opponent":{opponent},"isMyTurn":{},"secondsLeft":{},"compat":{{"bot":false,"board":true}},"id":"{id}"}}}}"#,
             shakmaty::fen::Fen::from_position(&self.position, shakmaty::EnPassantMode::Legal),
             self.side(self.mine),
+            self.source,
+            !self.moves.is_empty(),
             self.position.turn() == self.mine,
-            self.initial_ms / 1000,
+            self.days
+                .map_or(self.initial_ms / 1000, |d| u64::from(d) * 86_400),
             id = self.id
         )
     }
@@ -264,10 +307,22 @@ pub struct State {
     pub faults: VecDeque<u16>,
     /// The same, for the next streams opened only.
     pub stream_faults: VecDeque<u16>,
+    /// The same, each for the next request whose `METHOD path` begins so.
+    pub path_faults: VecDeque<(String, u16)>,
     /// Lines a game's stream sends before its next state (garbage, say).
     pub garbage: VecDeque<String>,
     /// Raised to cut every stream open: each ends at once, unfinished.
     pub cuts: u32,
+    /// Raised to close every game's stream open cleanly (its last chunk
+    /// written), as lila does for other reasons than the game's end.
+    pub closes: u32,
+    /// Each game's streams opened so far: lila keeps one stream a game,
+    /// colour and User-Agent, and closes the older cleanly when a newer
+    /// one opens (modules/bot GameStateStream: its channel
+    /// `gameStreamFor:{fullId}:{userAgent}`).
+    pub game_streams: BTreeMap<String, u32>,
+    /// Game streams opened, all games together.
+    pub game_streams_opened: u32,
     /// While set, the streams say nothing, not even keep-alive lines, and
     /// a stream opened meanwhile gets no answer.
     pub silent: bool,
@@ -342,6 +397,30 @@ impl Lichess {
         self.state().cuts += 1;
         self.changed();
     }
+
+    /// A correspondence game of `days` a move from a friend's challenge,
+    /// under way before pegboard came (the account plays White, no move
+    /// made): the event stream names it when it opens. Its id.
+    pub fn correspondence_under_way(&self, days: u32) -> String {
+        let mut st = self.state();
+        let script = std::mem::take(&mut st.script);
+        let id = start_game(&mut st, Color::White, (0, 0), None, "friend");
+        st.script = script;
+        if let Some(g) = st.games.get_mut(&id) {
+            g.days = Some(days);
+            g.wtime = u64::from(days) * 86_400_000;
+            g.btime = g.wtime;
+        }
+        // Its start is no news: it was under way before.
+        st.events.clear();
+        id
+    }
+
+    /// Closes every game's stream open cleanly, its game going on.
+    pub fn close_cleanly(&self) {
+        self.state().closes += 1;
+        self.changed();
+    }
 }
 
 /// Where `.ci/setup.sh` installs lichess's published types (made by lichess
@@ -397,13 +476,20 @@ impl Lichess {
              type S = components[\"schemas\"];\n\
              type Form<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer B } } \
              ? NonNullable<B> extends { content: { \"application/x-www-form-urlencoded\": infer F } } \
-             ? F : never : never;\n",
+             ? F : never : never;\n\
+             // lila writes its AI in a gameFull by its level alone \
+             // (modules/bot BotJsonView), where the description's \
+             // GameEventPlayer asks for an id and a name: that one \
+             // difference is allowed, nothing else.\n\
+             type LilaPlayer = S[\"GameEventPlayer\"] | { aiLevel: number };\n\
+             type GameFullAsLila = Omit<S[\"GameFullEvent\"], \"white\" | \"black\"> \
+             & { white: LilaPlayer; black: LilaPlayer };\n",
         );
         for (i, (method, template, body)) in st.asked.iter().enumerate() {
             let method = method.to_ascii_lowercase();
             ts.push_str(&format!(
                 "type R{i} = NonNullable<paths[\"{template}\"][\"{method}\"]>;\n\
-                 const r{i}: R{i} extends object ? true : never = true;\n"
+                 const r{i}: [R{i}] extends [never] ? never : true = true;\n"
             ));
             if method == "post" && !body.is_empty() {
                 ts.push_str(&format!(
@@ -415,6 +501,8 @@ impl Lichess {
         for (i, (schema, json)) in st.sent.iter().enumerate() {
             if schema.starts_with("paths[") {
                 ts.push_str(&format!("const s{i}: {schema} = {json};\n"));
+            } else if schema == "GameFullEvent" {
+                ts.push_str(&format!("const s{i}: GameFullAsLila = {json};\n"));
             } else {
                 ts.push_str(&format!("const s{i}: S[\"{schema}\"] = {json};\n"));
             }
@@ -487,7 +575,8 @@ fn opponent(shared: &Shared) {
             // A flag falls on the server's clock.
             let (w, b) = game.clocks();
             let mover = game.position.turn();
-            if !game.moves.is_empty() && (if mover == Color::White { w } else { b }) == 0 {
+            let timed = game.days.is_none();
+            if timed && !game.moves.is_empty() && (if mover == Color::White { w } else { b }) == 0 {
                 game.end("outoftime", Some(!mover));
                 game.states += 1;
                 moved = true;
@@ -726,9 +815,21 @@ fn serve(shared: &Shared, stream: TcpStream) {
             "GET" => st.stream_faults.pop_front(),
             _ => None,
         };
-        if let Some(code) = code.or_else(|| st.faults.pop_front()) {
+        let asked = format!("{} {}", req.method, req.path);
+        let by_path = st
+            .path_faults
+            .iter()
+            .position(|(prefix, _)| asked.starts_with(prefix.as_str()))
+            .and_then(|i| st.path_faults.remove(i))
+            .map(|(_, code)| code);
+        if let Some(code) = by_path.or(code).or_else(|| st.faults.pop_front()) {
             drop(st);
-            return answer(shared, &mut write, code, r#"{"error":"Try again later"}"#);
+            // lila's words for a 429 (ResponseBuilder's rate limit).
+            let body = match code {
+                429 => r#"{"error":"Too many requests. Try again later."}"#,
+                _ => r#"{"error":"Try again later"}"#,
+            };
+            return answer(shared, &mut write, code, body);
         }
     }
     let path = req.path.split('?').next().unwrap_or("").to_string();
@@ -889,7 +990,13 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
 /// A new game of `minutes` + `increment` in which the account plays
 /// `mine`, against the AI at `ai` or a person; its `gameStart` goes on the
 /// event stream. Returns its id.
-fn start_game(st: &mut State, mine: Color, minutes: u64, increment: u64, ai: Option<u8>) -> String {
+fn start_game(
+    st: &mut State,
+    mine: Color,
+    (minutes, increment): (u64, u64),
+    ai: Option<u8>,
+    source: &'static str,
+) -> String {
     st.next_id += 1;
     let id = format!("game{:04}", st.next_id);
     let script = std::mem::take(&mut st.script);
@@ -912,6 +1019,8 @@ fn start_game(st: &mut State, mine: Color, minutes: u64, increment: u64, ai: Opt
         script,
         ai,
         lines: VecDeque::new(),
+        source,
+        days: None,
     };
     st.events.push(game.start_json());
     st.games.insert(id.clone(), game);
@@ -941,7 +1050,7 @@ fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
     // A moment in the lobby.
     let _ = chunk(shared, out, "");
     std::thread::sleep(Duration::from_millis(200));
-    start_game(&mut lock(shared), mine, minutes, increment, None);
+    start_game(&mut lock(shared), mine, (minutes, increment), None, "lobby");
     shared.changed.notify_all();
     end_stream(out);
 }
@@ -964,7 +1073,13 @@ fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
         .unwrap_or(1);
     let (minutes, increment) = challenge_clock(body);
     let mine = color_asked(body, "color");
-    let id = start_game(&mut lock(shared), mine, minutes, increment, Some(level));
+    let id = start_game(
+        &mut lock(shared),
+        mine,
+        (minutes, increment),
+        Some(level),
+        "ai",
+    );
     shared.changed.notify_all();
     let side = if mine == Color::White {
         "white"
@@ -1013,7 +1128,7 @@ fn challenge(shared: &Shared, out: &mut TcpStream, username: &str, body: &str) {
     let json = challenge_json("chal0001", ("Anna", username), clock, &color);
     answer(shared, out, 200, &json);
     std::thread::sleep(Duration::from_millis(200));
-    start_game(&mut lock(shared), mine, clock.0, clock.1, None);
+    start_game(&mut lock(shared), mine, clock, None, "friend");
     shared.changed.notify_all();
 }
 
@@ -1048,7 +1163,7 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
     } else {
         Color::White
     };
-    start_game(&mut st, mine, minutes, increment, None);
+    start_game(&mut st, mine, (minutes, increment), None, "friend");
     drop(st);
     shared.changed.notify_all();
     answer(shared, out, 200, r#"{"ok":true}"#);
@@ -1068,7 +1183,16 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
     }
     let mut seen = game.states;
     let mut over = game.status != "started";
-    let cuts = lock(shared).cuts;
+    let (cuts, closes, mine) = {
+        let mut st = lock(shared);
+        st.game_streams_opened += 1;
+        let n = st.game_streams.entry(id.to_string()).or_insert(0);
+        *n += 1;
+        let n = *n;
+        (st.cuts, st.closes, n)
+    };
+    // A newer stream for the game closes this one.
+    shared.changed.notify_all();
     while !over {
         let st = lock(shared);
         if st.stopping {
@@ -1077,6 +1201,11 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
         if st.cuts != cuts {
             // Cut: the connection closes mid-stream.
             return;
+        }
+        if st.closes != closes || st.game_streams.get(id) != Some(&mine) {
+            // Closed cleanly, the game going on: asked for, or a newer
+            // stream opened for the same game.
+            break;
         }
         if st.silent {
             drop(st);
