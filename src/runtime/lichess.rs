@@ -435,6 +435,12 @@ impl LichessSeat {
                 self.lost[1] = false;
                 return;
             }
+            if !full.state.under_way() {
+                // Over already: no game to take up.
+                self.passed.insert(full.id.clone());
+                self.game = None;
+                return;
+            }
             let Some(color) = g.color else {
                 notes.push(format!(
                     "lichess: game {} names no colour for the player",
@@ -469,6 +475,13 @@ impl LichessSeat {
             return;
         };
         if keeper.controller().online().map(|o| o.id.as_str()) != Some(g.id.as_str()) {
+            // Not the game pegboard plays (given up here meanwhile): its
+            // end still ends the following of it, and the next game is
+            // looked for.
+            if !state.under_way() {
+                g.under_way = false;
+                g.link.stop();
+            }
             return;
         }
         let theirs: Vec<String> = state.moves().map(str::to_string).collect();
@@ -568,7 +581,7 @@ impl LichessSeat {
     /// Asks the server for a game, on a thread of its own (a seek is held
     /// open until an opponent is found, or until the flag returned with it
     /// is set: its connection is closed at its next line, lichess's
-    /// keep-alive every few seconds); the answer comes on the channel.
+    /// keep-alive every 10 s); the answer comes on the channel.
     fn ask_for_game(
         &self,
     ) -> (
