@@ -166,13 +166,7 @@ impl Controller {
                     out.push(refused);
                 } else if self.game.decline_draw() {
                     // 9.1b(1) (today 9.1.2.1): rejected orally.
-                    out.push(Stamped {
-                        t,
-                        event: Event::DrawDeclined {
-                            color: Side(color),
-                            say: self.words.draw_declined(color),
-                        },
-                    });
+                    out.push(self.draw_declined(t, color));
                 }
             }
             Input::FlagClaim(color) => self.flag_claim(t, color, out),

@@ -254,6 +254,18 @@ impl Controller {
         self.next_start.as_ref()
     }
 
+    /// The `draw_declined` event: `color` rejected the opponent's offer
+    /// (9.1b; today 9.1.2.1), by touching a piece, moving, or saying so.
+    fn draw_declined(&self, t: u64, color: Color) -> Stamped {
+        Stamped {
+            t,
+            event: Event::DrawDeclined {
+                color: Side(color),
+                say: self.words.draw_declined(color),
+            },
+        }
+    }
+
     /// Whether this game is finished with: the `new_game` event has gone
     /// out, and the next game is to begin.
     pub fn new_game_given(&self) -> bool {
@@ -659,13 +671,7 @@ impl Controller {
             },
         });
         if offer_standing && self.game.ending().is_none() {
-            out.push(Stamped {
-                t,
-                event: Event::DrawDeclined {
-                    color: Side(color),
-                    say: self.words.draw_declined(color),
-                },
-            });
+            out.push(self.draw_declined(t, color));
         }
         if let Some(ending) = self.game.ending() {
             self.game_over(t, ending, out);
@@ -776,13 +782,7 @@ impl Controller {
                     // to rejects it by touching a piece to move it.
                     let mover = self.game.turn();
                     if self.game.draw_offer() == Some(!mover) && self.game.decline_draw() {
-                        out.push(Stamped {
-                            t,
-                            event: Event::DrawDeclined {
-                                color: Side(mover),
-                                say: self.words.draw_declined(mover),
-                            },
-                        });
+                        out.push(self.draw_declined(t, mover));
                     }
                 }
                 Verdict::Execute {
