@@ -10,6 +10,16 @@ use std::path::Path;
 /// The file the token is kept in, beside the games.
 pub const TOKEN_FILE: &str = "lichess-token";
 
+/// The shortest token taken: lichess's are far longer (lip_ and twenty
+/// more); fewer characters are a piece of one.
+pub const SHORTEST: usize = 8;
+
+/// The longest token taken. lichess's tokens are letters, digits and
+/// underscores (`^[A-Za-z0-9_]+$`), their length may grow without notice,
+/// and lichess asks every client to take at least 512 characters: twice
+/// that is taken.
+pub const LONGEST: usize = 1024;
+
 /// A lichess token. Its `Debug` and `Display` hide it; only
 /// [`Token::secret`] gives it, for the `Authorization` header.
 #[derive(Clone, PartialEq, Eq)]
@@ -17,24 +27,40 @@ pub struct Token(String);
 
 impl Token {
     /// A token as pasted: surrounding white space taken off, and checked
-    /// to look like one (letters, digits and `_`, 8 to 200 of them). The
-    /// error never repeats what was given.
+    /// to look like one (letters, digits and `_`, [`SHORTEST`] to
+    /// [`LONGEST`] of them). The error never repeats what was given, nor
+    /// where in it a wrong character stands.
     pub fn new(text: &str) -> Result<Token, TokenError> {
         let token = text.trim();
         if token.is_empty() {
             return Err(TokenError(
-                "no token was given: paste the token from lichess (Preferences, API access \
-                 tokens, with \"Play games with the board API\") and press Enter"
-                    .into(),
+                "no token was given: paste the token from lichess and press Enter".into(),
             ));
         }
-        let plain = token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !plain || !(8..=200).contains(&token.len()) {
-            return Err(TokenError(format!(
-                "what was given ({} characters) is no lichess token: a token is 8 to 200 \
-                 letters, digits and underscores, like lip_ and twenty more",
-                token.chars().count()
-            )));
+        let count = token.chars().count();
+        let wrong = |why: String| {
+            Err(TokenError(format!(
+                "what was given ({count} characters) is no lichess token: {why}"
+            )))
+        };
+        if !token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return wrong(
+                "a token holds only letters, digits and underscores (lip_ and twenty more, \
+                 say), and this holds something else too (a space, a quote, an accented \
+                 letter): paste the token alone"
+                    .into(),
+            );
+        }
+        if count < SHORTEST {
+            return wrong(format!(
+                "a token is at least {SHORTEST} characters (lip_ and twenty more, say): \
+                 paste the whole token"
+            ));
+        }
+        if count > LONGEST {
+            return wrong(format!(
+                "a token is at most {LONGEST} characters: paste the token alone, once"
+            ));
         }
         Ok(Token(token.to_string()))
     }
@@ -134,5 +160,31 @@ mod tests {
             let e = Token::new(wrong).expect_err(wrong);
             assert!(wrong.is_empty() || !e.0.contains(wrong), "{e}");
         }
+    }
+
+    #[test]
+    fn a_token_as_long_as_lichess_may_make_one_is_taken_and_a_longer_one_refused_unrepeated() {
+        // lichess asks clients to take at least 512 characters.
+        let long: String = "lip_"
+            .chars()
+            .chain("aZ09_".chars().cycle())
+            .take(512)
+            .collect();
+        assert_eq!(long.len(), 512);
+        assert_eq!(Token::new(&long).expect("512 characters").secret(), long);
+        let longest = "x".repeat(LONGEST);
+        assert!(Token::new(&longest).is_ok());
+        let over = "y".repeat(LONGEST + 1);
+        let e = Token::new(&over).expect_err("too long");
+        assert!(
+            e.0.contains("1025 characters") && e.0.contains("at most 1024"),
+            "{e}"
+        );
+        assert!(!e.0.contains("yyyyyyyy"), "{e}");
+        // A wrong character is named by its kind, never shown, nor where.
+        let quoted = format!("\"{}\"", &long[..40]);
+        let e = Token::new(&quoted).expect_err("quoted");
+        assert!(e.0.contains("letters, digits and underscores"), "{e}");
+        assert!(!e.0.contains(&long[..12]), "{e}");
     }
 }
