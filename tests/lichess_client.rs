@@ -168,6 +168,40 @@ fn a_wrong_token_a_429_a_500_and_a_garbage_line_are_told_apart_and_the_token_is_
     }
 }
 
+#[test]
+fn the_account_says_whose_the_token_is_and_whether_it_may_play() {
+    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(300));
+    let client = Client::new(&server.url(), token());
+    let account = client.account().expect("lichess knows the token");
+    assert_eq!(account.username, "Anna");
+    assert_eq!(account.scopes, Some(vec!["board:play".to_string()]));
+    assert_eq!(account.may_play(), Some(true));
+    // A token made for other things may not play.
+    server.token_scopes("challenge:read, puzzle:read");
+    let account = client.account().expect("still known");
+    assert_eq!(
+        account.scopes,
+        Some(vec!["challenge:read".into(), "puzzle:read".into()])
+    );
+    assert_eq!(account.may_play(), Some(false));
+    server.token_scopes("");
+    assert_eq!(client.account().expect("known").may_play(), Some(false));
+    // A token lichess does not know.
+    let wrong = Client::new(
+        &server.url(),
+        Token::new("lip_NotTheToken99").expect("a token"),
+    );
+    assert_eq!(wrong.account(), Err(ApiError::Unauthorized));
+    // Nothing answers: no account, and the token in no error.
+    let nobody = Client::new("http://127.0.0.1:1", token());
+    let e = nobody.account().expect_err("nothing there");
+    assert!(matches!(&e, ApiError::Transport(_)), "{e:?}");
+    assert!(!format!("{e:?}{e}").contains(TOKEN), "{e}");
+    // The request and the account as lichess describes them.
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 mod link {
     use super::*;
     use pegboard::lichess::link::{Link, Report, Timing};

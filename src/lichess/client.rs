@@ -1,7 +1,8 @@
 //! lichess's Board API over HTTP: its two streams opened and read a line
 //! at a time, and the posts that play (a move, a draw or takeback offer
 //! and its answer, resignation, abort, a claimed victory) and that find a
-//! game (a seek, a challenge, its acceptance, lichess's AI). Every request
+//! game (a seek, a challenge, its acceptance, lichess's AI); and the
+//! account a token belongs to, with what it may do. Every request
 //! carries the player's token as its bearer, to the configured server and
 //! nowhere else; no error or log line holds it.
 //!
@@ -11,10 +12,13 @@
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
-use super::token::Token;
+use super::token::{BOARD_PLAY, Token};
 
 /// lichess's public server, when the configuration names no other.
 pub const LICHESS: &str = "https://lichess.org";
+
+/// The token's account.
+pub const ACCOUNT: &str = "/api/account";
 
 /// The account's event stream.
 pub const EVENT_STREAM: &str = "/api/stream/event";
@@ -58,6 +62,34 @@ impl std::fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
+
+/// Whose a token is, and what it may do: lichess's answer to
+/// [`Client::account`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The account's name, as lichess writes it (`username`).
+    pub username: String,
+    /// The token's scopes, as lichess lists them in its `X-OAuth-Scopes`
+    /// header (`board:play, challenge:read`); none when the answer had no
+    /// such header.
+    pub scopes: Option<Vec<String>>,
+}
+
+impl Account {
+    /// Whether the token may play from a board (`board:play`); none when
+    /// lichess did not say.
+    pub fn may_play(&self) -> Option<bool> {
+        self.scopes
+            .as_ref()
+            .map(|scopes| scopes.iter().any(|s| s == BOARD_PLAY))
+    }
+}
+
+/// The account's JSON, of which pegboard reads the name alone.
+#[derive(serde::Deserialize)]
+struct Me {
+    username: String,
+}
 
 /// The Board API at one server, with one token.
 pub struct Client {
@@ -186,6 +218,49 @@ impl Client {
         }
         let text = response.into_body().read_to_string().unwrap_or_default();
         Err(Client::refused(status, &text))
+    }
+
+    /// Whose the token is and what it may do (`GET /api/account`): lichess
+    /// answers any token it knows with the account, and names the token's
+    /// scopes in a header; one it does not know is a 401.
+    pub fn account(&self) -> Result<Account, ApiError> {
+        let response = self
+            .agent
+            .get(&self.url(ACCOUNT))
+            .header("Authorization", &self.bearer())
+            .header("Accept", "application/json")
+            .config()
+            .timeout_global(Some(ANSWER_WITHIN))
+            .build()
+            .call()
+            .map_err(Client::transport)?;
+        let status = response.status().as_u16();
+        let scopes = response
+            .headers()
+            .get("X-OAuth-Scopes")
+            .and_then(|v| v.to_str().ok())
+            .map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            });
+        let text = response
+            .into_body()
+            .read_to_string()
+            .map_err(Client::transport)?;
+        if status != 200 {
+            return Err(Client::refused(status, &text));
+        }
+        let me: Me = serde_json::from_str(&text).map_err(|_| ApiError::Refused {
+            status,
+            error: "an answer that names no account".into(),
+        })?;
+        Ok(Account {
+            username: me.username,
+            scopes,
+        })
     }
 
     /// The account's event stream.

@@ -10,6 +10,10 @@ use std::path::Path;
 /// The file the token is kept in, beside the games.
 pub const TOKEN_FILE: &str = "lichess-token";
 
+/// The scope a token needs to play from a board ("Play games with the
+/// board API").
+pub const BOARD_PLAY: &str = "board:play";
+
 /// The shortest token taken: lichess's are far longer (lip_ and twenty
 /// more); fewer characters are a piece of one.
 pub const SHORTEST: usize = 8;
@@ -19,6 +23,18 @@ pub const SHORTEST: usize = 8;
 /// and lichess asks every client to take at least 512 characters: twice
 /// that is taken.
 pub const LONGEST: usize = 1024;
+
+/// The page on `server` (lichess, or a lila of one's own) that makes a
+/// personal token for pegboard, with "Play games with the board API"
+/// (`board:play`) already chosen and "pegboard" as its description: the
+/// form lichess fills from its query (`scopes[]`, its brackets written
+/// `%5B%5D`).
+pub fn create_address(server: &str) -> String {
+    format!(
+        "{}/account/oauth/token/create?scopes%5B%5D={BOARD_PLAY}&description=pegboard",
+        server.trim_end_matches('/')
+    )
+}
 
 /// A lichess token. Its `Debug` and `Display` hide it; only
 /// [`Token::secret`] gives it, for the `Authorization` header.
@@ -186,5 +202,14 @@ mod tests {
         let e = Token::new(&quoted).expect_err("quoted");
         assert!(e.0.contains("letters, digits and underscores"), "{e}");
         assert!(!e.0.contains(&long[..12]), "{e}");
+    }
+
+    #[test]
+    fn the_address_that_makes_a_token_chooses_board_play() {
+        assert_eq!(
+            create_address("https://lichess.org/"),
+            "https://lichess.org/account/oauth/token/create?scopes%5B%5D=board:play\
+             &description=pegboard"
+        );
     }
 }

@@ -839,6 +839,7 @@ fn serve(shared: &Shared, stream: TcpStream) {
         .push((req.method.clone(), template(&segments), req.body.clone()));
     match (req.method.as_str(), segments.as_slice()) {
         ("GET", ["api", "stream", "event"]) => event_stream(shared, &mut write),
+        ("GET", ["api", "account"]) => account(shared, &mut write),
         ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body),
         ("POST", ["api", "challenge", "ai"]) => challenge_ai(shared, &mut write, &req.body),
         ("POST", ["api", "challenge", id, "accept"]) => accept(shared, &mut write, id),
@@ -1249,4 +1250,48 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
         }
     }
     end_stream(out);
+}
+
+// `GET /api/account`, as lila answers it: lila's app/controllers/Account.scala
+// (`apiMe`, a scoped action that any token may call) writes the account, a
+// UserExtended; lila's LilaController and modules/oauth OAuthServer
+// (`responseHeaders`) add the token's scopes to every scoped answer as
+// `X-OAuth-Scopes` (their keys, joined by ", ", as OAuthScope.keyList
+// writes them). A token lila does not know never comes here: serve's
+// bearer check answers it with lila's 401 `{"error":"No such token"}`.
+
+/// The scopes of each test lichess's token, by the server's port: none
+/// there is `board:play` alone.
+static TOKEN_SCOPES: Mutex<BTreeMap<u16, String>> = Mutex::new(BTreeMap::new());
+
+impl Lichess {
+    /// Gives the token `scopes` (lila's keys, ", " between them; "" for
+    /// none) in place of `board:play`.
+    pub fn token_scopes(&self, scopes: &str) {
+        TOKEN_SCOPES
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(self.addr.port(), scopes.to_string());
+    }
+}
+
+/// The account the token belongs to, with the token's scopes.
+fn account(shared: &Shared, out: &mut TcpStream) {
+    let port = out.local_addr().map_or(0, |a| a.port());
+    let scopes = TOKEN_SCOPES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&port)
+        .cloned()
+        .unwrap_or_else(|| "board:play".into());
+    let json = format!(
+        r#"{{"id":"{ME}","username":"Anna","url":"https://lichess.org/@/Anna","createdAt":1700000000000,"seenAt":1764000000000,"playTime":{{"total":3600,"tv":0}}}}"#
+    );
+    keep_as(shared, &json, "UserExtended");
+    let _ = write!(
+        out,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-OAuth-Scopes: {scopes}\r\n\
+         X-Accepted-OAuth-Scopes: \r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+        json.len()
+    );
 }
