@@ -70,9 +70,21 @@ enum Command {
     /// PIN set in [console] pin. Give it only to the assistant and the
     /// arbiter.
     ConsoleToken(cli::console_token::Args),
-    /// Keep your lichess token (a personal token with the "Play games with
-    /// the board API" scope), read once from standard input, in the state
-    /// directory, readable by you alone. It is never printed.
+    /// Keep your lichess token where `play` finds it, checked with lichess
+    /// first. It is never printed.
+    ///
+    /// Prints the lichess page that makes a token with "Play games with
+    /// the board API" already chosen, reads the token you paste (not shown
+    /// on a terminal), and asks lichess whose it is and whether it may
+    /// play: one lichess refuses, or one without that scope, is not kept;
+    /// one that could not be checked (offline) is, with a warning. It is
+    /// kept in the [journal] dir of --config (without --config, in your
+    /// own state directory), readable by that directory's owner alone.
+    /// For the service, run it as root with the service's configuration:
+    /// the token goes to the service's state directory, given to its
+    /// user.
+    ///
+    ///   sudo pegboard lichess-token --config /etc/pegboard/pegboard.toml
     LichessToken(cli::lichess_token::Args),
 }
 

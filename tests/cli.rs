@@ -3,6 +3,8 @@
 #[path = "support/audio.rs"]
 mod audio;
 mod common;
+#[path = "support/lichess.rs"]
+mod lichess;
 
 use std::io::Write;
 use std::process::Output;
@@ -611,56 +613,198 @@ fn play_tells_how_late_its_scans_were_taken_when_asked() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn lichess_token_keeps_the_token_for_its_owner_and_never_prints_it() {
-    use std::io::Write as _;
-    use std::os::unix::fs::PermissionsExt as _;
-    const TOKEN: &str = "lip_Zx8kQ2mN4pR6tV1wY3bC";
-    let dir = common::empty_dir("lichess-token");
-    let config = dir.join("c.toml");
-    std::fs::write(
-        &config,
-        format!("[journal]\ndir = \"{}\"\n", dir.join("state").display()),
-    )
-    .expect("config");
-    let run = |input: &str| {
-        let mut child = common::pegboard_command()
-            .args(["lichess-token", "--config"])
-            .arg(&config)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("written");
-        child.wait_with_output().expect("ends")
-    };
-    let out = run(&format!("{TOKEN}\n"));
+/// `pegboard lichess-token --config CONFIG` with `input` on standard
+/// input: its output, and all it said (standard output, then error).
+fn lichess_token(config: &std::path::Path, input: &str) -> (Output, String) {
+    let mut child = common::pegboard_command()
+        .args(["lichess-token", "--config"])
+        .arg(config)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // It may end before it reads (a directory it cannot use).
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("ends");
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    (out, said)
+}
+
+/// A configuration in `dir` that keeps the state in `state` and plays on
+/// `server`.
+fn token_config(
+    dir: &std::path::Path,
+    state: &std::path::Path,
+    server: &str,
+) -> std::path::PathBuf {
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[journal]\ndir = \"{}\"\n[lichess]\nserver = \"{server}\"\n",
+            state.display()
+        ),
+    )
+    .expect("config");
+    config
+}
+
+#[test]
+fn lichess_token_shows_where_to_make_it_checks_it_with_lichess_and_keeps_it_unprinted() {
+    use std::os::unix::fs::PermissionsExt as _;
+    const TOKEN: &str = "lip_Zx8kQ2mN4pR6tV1wY3bC";
+    let server = lichess::Lichess::start(TOKEN, std::time::Duration::from_secs(1));
+    let dir = common::empty_dir("lichess-token");
+    let config = token_config(&dir, &dir.join("state"), &server.url());
+    let (out, said) = lichess_token(&config, &format!("{TOKEN}\n"));
     assert!(out.status.success(), "{said}");
+    // The page that makes a token with board:play already chosen.
+    let address = format!(
+        "{}/account/oauth/token/create?scopes%5B%5D=board:play&description=pegboard",
+        server.url()
+    );
+    assert!(said.contains(&address), "{said}");
+    // lichess said whose it is.
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("it is Anna's"),
+        "{said}"
+    );
+    assert!(
+        server
+            .state()
+            .requests
+            .contains(&"GET /api/account".to_string())
+    );
     assert!(said.contains("readable by you alone"), "{said}");
     assert!(!said.contains(TOKEN), "the token was printed: {said}");
     let kept = dir.join("state").join("lichess-token");
+    assert!(said.contains(&kept.display().to_string()), "{said}");
     assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), TOKEN);
     let mode = std::fs::metadata(&kept).expect("kept").permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
     // Something that is no token is refused, and not repeated.
-    let out = run("my password 123\n");
-    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    let (out, said) = lichess_token(&config, "my password 123\n");
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains("is no lichess token"), "{said}");
     assert!(!said.contains("password"), "{said}");
     // The token kept before is still the one there.
     assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), TOKEN);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lichess_token_lichess_refuses_or_that_may_not_play_is_not_kept() {
+    // A token as long as lichess asks clients to take (512 characters).
+    let token: String = "lip_"
+        .chars()
+        .chain("Qx7_k".chars().cycle())
+        .take(512)
+        .collect();
+    let server = lichess::Lichess::start(&token, std::time::Duration::from_secs(1));
+    let dir = common::empty_dir("lichess-token-refused");
+    let config = token_config(&dir, &dir.join("state"), &server.url());
+    let kept = dir.join("state").join("lichess-token");
+    // A token lichess does not know: refused, not kept.
+    let (out, said) = lichess_token(&config, "lip_NotTheToken1234567\n");
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("lichess refused the token (no such token)"),
+        "{said}"
+    );
+    assert!(said.contains("scopes%5B%5D=board:play"), "{said}");
+    assert!(!said.contains("NotTheToken"), "{said}");
+    assert!(!kept.exists());
+    // The right one, all 512 characters of it.
+    let (out, said) = lichess_token(&config, &format!("{token}\n"));
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("it is Anna's"), "{said}");
+    assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), token);
+    assert!(!said.contains(&token[..16]), "{said}");
+    // The same token, its board:play scope gone: said, and not kept over
+    // the one there (here the same; a better one would stay).
+    std::fs::remove_file(&kept).expect("removed");
+    server.token_scopes("challenge:read");
+    let (out, said) = lichess_token(&config, &format!("{token}\n"));
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("Anna's") && said.contains("board:play scope is missing"),
+        "{said}"
+    );
+    assert!(!kept.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lichess_token_is_kept_unchecked_when_lichess_cannot_be_reached() {
+    const TOKEN: &str = "lip_Offline0123456789abc";
+    let dir = common::empty_dir("lichess-token-offline");
+    // Nothing listens on port 1.
+    let config = token_config(&dir, &dir.join("state"), "http://127.0.0.1:1");
+    let (out, said) = lichess_token(&config, &format!("{TOKEN}\n"));
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("lichess could not be reached"), "{said}");
+    assert!(said.contains("could not be checked"), "{said}");
+    assert!(!said.contains(TOKEN), "{said}");
+    let kept = dir.join("state").join("lichess-token");
+    assert_eq!(std::fs::read_to_string(&kept).expect("kept").trim(), TOKEN);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lichess_token_in_another_users_directory_is_his_and_only_root_keeps_it_there() {
+    use std::os::unix::fs::MetadataExt as _;
+    const TOKEN: &str = "lip_ServiceToken12345678";
+    let server = lichess::Lichess::start(TOKEN, std::time::Duration::from_secs(1));
+    let dir = common::empty_dir("lichess-token-service");
+    let root = std::fs::metadata(&dir).expect("made").uid() == 0;
+    if root {
+        // The service's state directory, owned by its user (nobody here):
+        // root keeps the token there for that user, who alone reads it.
+        let state = dir.join("state");
+        std::fs::create_dir_all(&state).expect("made");
+        std::os::unix::fs::chown(&state, Some(65534), Some(65534)).expect("chown");
+        let config = token_config(&dir, &state, &server.url());
+        let (out, said) = lichess_token(&config, &format!("{TOKEN}\n"));
+        assert!(out.status.success(), "{said}");
+        let kept = state.join("lichess-token");
+        let meta = std::fs::metadata(&kept).expect("kept");
+        assert_eq!(
+            (meta.uid(), meta.gid(), meta.mode() & 0o777),
+            (65534, 65534, 0o600)
+        );
+        assert!(
+            said.contains(&format!("(the owner of {})", state.display())),
+            "{said}"
+        );
+        assert!(said.contains("readable by that user alone"), "{said}");
+    } else {
+        // Root's directory: a token kept there by another user would be
+        // his own, which root's `play` could read but no service user:
+        // refused before any token is asked for, with the command that
+        // can.
+        let config = token_config(&dir, std::path::Path::new("/"), &server.url());
+        let (out, said) = lichess_token(&config, "");
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(said.contains("belongs to the user root"), "{said}");
+        assert!(
+            said.contains(&format!(
+                "sudo pegboard lichess-token --config {}",
+                config.display()
+            )),
+            "{said}"
+        );
+        assert!(!said.contains("paste"), "{said}");
+        assert!(server.state().requests.is_empty());
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -3,9 +3,13 @@
 //! alone (0600). It is read once from standard input by `pegboard
 //! lichess-token` and never printed, logged or journaled: a [`Token`]
 //! shows itself as hidden, and no error repeats it.
+//!
+//! A token kept in a directory is its owner's: the user `play` runs as
+//! there. Kept by root in the service's state directory, it is given to
+//! the service's user ([`keeper`], [`store_for`]).
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt};
+use std::path::{Path, PathBuf};
 
 /// The file the token is kept in, beside the games.
 pub const TOKEN_FILE: &str = "lichess-token";
@@ -119,6 +123,151 @@ pub fn store(path: &Path, token: &Token) -> Result<(), TokenError> {
         .map_err(|e| TokenError(format!("{}: {e}", path.display())))
 }
 
+/// Whom a token kept in a directory is for: the directory's owner (the
+/// service's user, for its state directory), who alone may read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keeper {
+    pub dir: PathBuf,
+    pub uid: u32,
+    pub gid: u32,
+    /// His login name, or `user 1001` where the system knows none.
+    pub name: String,
+    /// He is the caller, whose file the token is as he writes it; else
+    /// the caller is root, and gives the file to him.
+    pub is_caller: bool,
+}
+
+impl Keeper {
+    /// Where the token is kept.
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(TOKEN_FILE)
+    }
+}
+
+/// Why the caller cannot keep a token in a directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlaceError {
+    /// It belongs to another user, who could not read a token the caller
+    /// wrote there (the file would be the caller's): only root can keep it
+    /// for him.
+    OthersDir { dir: PathBuf, owner: String },
+    /// It is not there and cannot be made, or cannot be looked at;
+    /// `denied` when the system refused the caller.
+    Unusable {
+        dir: PathBuf,
+        why: String,
+        denied: bool,
+    },
+}
+
+impl std::fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlaceError::OthersDir { dir, owner } => write!(
+                f,
+                "{} belongs to the user {owner}: a token kept there is for {owner}, whose \
+                 `pegboard play` reads it, and only root can give it to {owner}",
+                dir.display()
+            ),
+            PlaceError::Unusable { dir, why, .. } => write!(f, "{}: {why}", dir.display()),
+        }
+    }
+}
+
+impl std::error::Error for PlaceError {}
+
+/// Whom a token kept in `dir` is for, found before the token is asked
+/// for: the directory's owner, if the caller is he or root. A directory
+/// not there yet is made, the caller's (systemd gives the service's state
+/// directory, and all in it, to the service's user when it starts).
+pub fn keeper(dir: &Path) -> Result<Keeper, PlaceError> {
+    let unusable = |e: std::io::Error| PlaceError::Unusable {
+        dir: dir.to_path_buf(),
+        denied: e.kind() == std::io::ErrorKind::PermissionDenied,
+        why: e.to_string(),
+    };
+    let meta = match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(unusable)?;
+            std::fs::metadata(dir).map_err(unusable)?
+        }
+        other => other.map_err(unusable)?,
+    };
+    if !meta.is_dir() {
+        return Err(PlaceError::Unusable {
+            dir: dir.to_path_buf(),
+            why: "this is no directory".into(),
+            denied: false,
+        });
+    }
+    let caller = caller();
+    let name = user_name(meta.uid()).unwrap_or_else(|| format!("user {}", meta.uid()));
+    if meta.uid() != caller && caller != 0 {
+        return Err(PlaceError::OthersDir {
+            dir: dir.to_path_buf(),
+            owner: name,
+        });
+    }
+    Ok(Keeper {
+        dir: dir.to_path_buf(),
+        uid: meta.uid(),
+        gid: meta.gid(),
+        name,
+        is_caller: meta.uid() == caller,
+    })
+}
+
+/// Keeps `token` for `keeper`, as [`store`] does, given to him (and his
+/// directory's group) when the caller is root keeping it for another
+/// user. Returns where.
+pub fn store_for(keeper: &Keeper, token: &Token) -> Result<PathBuf, TokenError> {
+    let path = keeper.path();
+    if keeper.is_caller {
+        store(&path, token)?;
+    } else {
+        crate::record::journal::replace_private_file_of(
+            &path,
+            &format!("{}\n", token.secret()),
+            (keeper.uid, keeper.gid),
+        )
+        .map_err(|e| TokenError(format!("{}: {e}", path.display())))?;
+    }
+    Ok(path)
+}
+
+/// The user this process acts as (its effective user).
+fn caller() -> u32 {
+    // SAFETY: geteuid(2) takes nothing, always succeeds and touches no
+    // memory of ours.
+    unsafe { libc::geteuid() }
+}
+
+/// The login name of user `uid`, as the system's user database (NSS:
+/// /etc/passwd, or a directory service) has it.
+fn user_name(uid: u32) -> Option<String> {
+    let mut buf = vec![0 as libc::c_char; 1024];
+    loop {
+        // SAFETY: a passwd of plain fields, all zero, for getpwuid_r to
+        // fill; its strings point into `buf`, which outlives their use.
+        let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        // SAFETY: every pointer is to memory of ours, `buf`'s length is
+        // its own; getpwuid_r is thread-safe.
+        let rc =
+            unsafe { libc::getpwuid_r(uid, &mut entry, buf.as_mut_ptr(), buf.len(), &mut found) };
+        if rc == libc::ERANGE && buf.len() < 1 << 20 {
+            buf.resize(buf.len() * 2, 0);
+            continue;
+        }
+        if rc != 0 || found.is_null() || entry.pw_name.is_null() {
+            return None;
+        }
+        // SAFETY: getpwuid_r found the user: pw_name is a C string in `buf`.
+        let name = unsafe { std::ffi::CStr::from_ptr(entry.pw_name) };
+        return Some(name.to_string_lossy().into_owned());
+    }
+}
+
 /// The token kept at `path`, if there is one. A file others can read is
 /// refused, with what to do: the token may have been seen.
 pub fn load(path: &Path) -> Result<Option<Token>, TokenError> {
@@ -211,5 +360,40 @@ mod tests {
             "https://lichess.org/account/oauth/token/create?scopes%5B%5D=board:play\
              &description=pegboard"
         );
+    }
+
+    #[test]
+    fn a_token_kept_in_a_directory_is_its_owners() {
+        let dir = std::env::temp_dir().join(format!("pegboard-keeper-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // Not there yet: made, the caller's.
+        let mine = keeper(&dir.join("state")).expect("made");
+        assert!(mine.is_caller && mine.dir.is_dir(), "{mine:?}");
+        let token = Token::new(TOKEN).expect("a token");
+        let path = store_for(&mine, &token).expect("kept");
+        assert_eq!(load(&path), Ok(Some(token.clone())));
+        if caller() == 0 {
+            // Root keeps it for the directory's owner (nobody, here), who
+            // alone may read it.
+            let theirs = dir.join("theirs");
+            std::fs::create_dir_all(&theirs).expect("made");
+            std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).expect("chown");
+            let keeper = keeper(&theirs).expect("root may");
+            assert!(!keeper.is_caller && keeper.uid == 65534, "{keeper:?}");
+            assert!(!keeper.name.is_empty());
+            let path = store_for(&keeper, &token).expect("kept");
+            let meta = std::fs::metadata(&path).expect("there");
+            assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
+            assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+            assert_eq!(std::fs::read_to_string(&path).expect("read").trim(), TOKEN);
+        } else {
+            // Another's directory (root's) is refused before any token.
+            let e = keeper(Path::new("/")).expect_err("root's");
+            assert!(
+                matches!(&e, PlaceError::OthersDir { owner, .. } if owner == "root"),
+                "{e:?}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

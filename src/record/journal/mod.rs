@@ -102,18 +102,35 @@ pub fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
     let kept = std::fs::metadata(path)
         .ok()
         .map(|m| m.permissions().mode() & 0o777);
-    replace(path, text, kept)
+    replace(path, text, kept, None)
 }
 
 /// The same for a file its owner alone may read (0600, from its first
 /// byte): a secret, a token.
 pub fn replace_private_file(path: &Path, text: &str) -> std::io::Result<()> {
-    replace(path, text, Some(0o600))
+    replace(path, text, Some(0o600), None)
+}
+
+/// The same for a file another user alone may read (0600, his from its
+/// first byte): root keeping a token for the service's user. Only root
+/// may give a file away.
+pub fn replace_private_file_of(
+    path: &Path,
+    text: &str,
+    (uid, gid): (u32, u32),
+) -> std::io::Result<()> {
+    replace(path, text, Some(0o600), Some((uid, gid)))
 }
 
 /// `mode`: the permissions the file is to have; `None`: a new file's, as
-/// the umask leaves them.
-fn replace(path: &Path, text: &str, mode: Option<u32>) -> std::io::Result<()> {
+/// the umask leaves them. `owner`: the user and group it is given to
+/// before it takes the old file's place.
+fn replace(
+    path: &Path,
+    text: &str,
+    mode: Option<u32>,
+    owner: Option<(u32, u32)>,
+) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
     // The folder first, if it is not there yet (a state directory on the
@@ -134,6 +151,9 @@ fn replace(path: &Path, text: &str, mode: Option<u32>) -> std::io::Result<()> {
     if let Some(mode) = mode {
         // The mode asked, whatever the umask would have left of it.
         f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+    }
+    if let Some((uid, gid)) = owner {
+        std::os::unix::fs::fchown(&f, Some(uid), Some(gid))?;
     }
     f.write_all(text.as_bytes())?;
     f.sync_data()?;
