@@ -1,24 +1,33 @@
 //! A lichess for the tests: the part of its Board API pegboard uses,
 //! written from lichess's published OpenAPI description (lichess-org/api,
-//! doc/specs), served over HTTP/1.1 on loopback by plain threads. It keeps
-//! the rest of the product out: nothing in src/ uses it.
+//! doc/specs) and behaving as lila, lichess's server, does where its
+//! source says more (each behaviour names the lila file it follows),
+//! served over HTTP/1.1 on loopback by plain threads. It keeps the rest of
+//! the product out: nothing in src/ uses it.
 //!
 //! - Every request needs `Authorization: Bearer TOKEN` (else 401).
 //! - `GET /api/stream/event`: NDJSON; a `gameStart` for each game under
-//!   way when it opens, then each new event; an empty line every
-//!   `keep_alive`.
-//! - `POST /api/board/seek` (form `time`, `increment`, `rated`, …): held
-//!   open until the opponent is found, then the game starts.
+//!   way and a `challenge` for each challenge to the account pending when
+//!   it opens, then each new event; an empty line every `keep_alive`
+//!   (lila's: [`LILA_KEEP_ALIVE`]). A newer one closes the older.
+//! - `POST /api/board/seek` (form `time`, `increment`, `rated`, `color`,
+//!   `days`): refused unless rapid or slower; one at a time; held open (a
+//!   blank line every 10 s) until the opponent is found
+//!   ([`State::seek_pairs_after`]), then the game starts; `DELETE
+//!   /api/board/seek` removes it.
 //! - `POST /api/challenge/ai` (form `level`, `clock.limit`, …): the game
 //!   against the AI starts at once; `POST /api/challenge/{username}`: the
-//!   player challenged accepts a moment later; `POST
-//!   /api/challenge/{id}/accept`: a challenge to the account
-//!   ([`Lichess::challenge_from`]) accepted.
+//!   player challenged answers as [`State::challenge_answers`] says
+//!   (`keepAliveStream` honoured); `POST /api/challenge/{id}/accept`,
+//!   `…/decline`: a challenge to the account ([`Lichess::challenge_from`])
+//!   answered; `…/cancel`: one the account sent withdrawn.
 //! - `GET /api/board/game/stream/{id}`: `gameFull`, then a `gameState` at
 //!   each move, offer or end, and the chat lines and the opponent leaving
-//!   and coming back as the script says; closed when the game is over.
+//!   and coming back as the script says; a blank line every `keep_alive`;
+//!   closed when the game is over.
 //! - `POST /api/board/game/{id}/move/{uci}`, `…/draw/{yes|no}`,
-//!   `…/takeback/{yes|no}`, `…/resign`, `…/abort`, `…/claim-victory`.
+//!   `…/takeback/{yes|no}`, `…/resign`, `…/abort`, `…/claim-victory`,
+//!   `…/claim-draw`, refused in lila's words.
 //! - Faults on request: the next answers can be given status codes (a
 //!   429, a 500) instead.
 //!
@@ -27,18 +36,21 @@
 //! beginning with `@` is an act, done when due whoever is to move (each
 //! delay counts from the game's last change: a move, an act, a takeback):
 //! `@draw` (offers a draw, or accepts the account's), `@takeback` (asks to
-//! take back his last move, or agrees to the account's request), `@gone`
-//! and `@back` (leaves the game, claimable at once, and comes back),
-//! `@chat:TEXT`, `@resign`, `@wait` (nothing: a pause before the next
-//! act). The clocks run as lichess's do: the side to move's time goes
-//! down by the time it took, the increment is added after its move, and a
-//! flag falls when a time reaches nought (`outoftime`).
+//! take back his last move, or agrees to the account's request),
+//! `@gone:N` and `@back` (leaves the game, the win claimable N seconds
+//! later; `@gone` is `@gone:0`; and comes back), `@chat:TEXT`, `@resign`,
+//! `@wait` (nothing: a pause before the next act). The clocks run as
+//! lichess's do: not before both sides have moved, then the side to
+//! move's time goes down by the time it took, the increment is added after
+//! its move, and a flag falls when a time reaches nought (`outoftime`); a
+//! game whose first moves do not come in time is aborted.
 
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -62,7 +74,8 @@ pub struct Game {
     pub increment_ms: u64,
     pub wtime: u64,
     pub btime: u64,
-    /// When the side to move began to think.
+    /// When the side to move began to think: the last move, or the game's
+    /// creation (lila's `movedAt`).
     pub since: Instant,
     /// The last change of the game (a move, an act, a takeback): the
     /// script's delays count from it.
@@ -81,10 +94,24 @@ pub struct Game {
     /// opponent gone).
     pub lines: VecDeque<String>,
     /// How the game was made, as lila's `source` says: `lobby` (a seek),
-    /// `friend` (a challenge), `ai`.
+    /// `pool` (a rated seek of a pool's clock), `friend` (a challenge),
+    /// `ai`.
     pub source: &'static str,
     /// Days a move in a correspondence game (no clock), or none.
     pub days: Option<u32>,
+    /// Whether the game is rated: as the seek's or the challenge's form
+    /// says; lichess's AI never plays rated (modules/setup ApiAiConfig
+    /// makes its games casual).
+    pub rated: bool,
+    /// The opponent gone: since when, and how long after that the win may
+    /// be claimed (the script's `@gone:N`).
+    pub gone: Option<(Instant, Duration)>,
+    /// The ply at which the account last offered a draw (lila's
+    /// `drawOffers`, read by `playerHasOfferedDrawRecently`).
+    pub offered_draw_at: Option<usize>,
+    /// Each position reached, as its EPD (board, side to move, castling,
+    /// en passant), for lila's repetitions.
+    positions: Vec<String>,
 }
 
 /// lila's speed of a clock (chess `Speed`): by its estimated time,
@@ -99,6 +126,24 @@ pub fn speed_of(limit_s: u64, increment_s: u64) -> &'static str {
     }
 }
 
+/// The order of lila's speeds (chess `Speed`), slowest last.
+fn speed_rank(speed: &str) -> u8 {
+    match speed {
+        "ultraBullet" => 0,
+        "bullet" => 1,
+        "blitz" => 2,
+        "rapid" => 3,
+        "classical" => 4,
+        _ => 5,
+    }
+}
+
+/// A position's EPD: what makes two positions the same for lila's
+/// repetitions.
+fn epd(position: &Chess) -> String {
+    shakmaty::fen::Epd::from_position(position, shakmaty::EnPassantMode::Legal).to_string()
+}
+
 impl Game {
     fn side(&self, c: Color) -> &'static str {
         match c {
@@ -107,9 +152,17 @@ impl Game {
         }
     }
 
+    /// Whether the clock runs: lila starts a game's clock only once both
+    /// sides have moved (modules/game GameExt `applyMove` and
+    /// `startClock`; chess `Clock.step` neither times nor increments a
+    /// move while the clock is stopped), so neither first move is timed.
+    fn clock_running(&self) -> bool {
+        self.status == "started" && self.moves.len() >= 2
+    }
+
     /// The clocks now: the side to move's time goes down while it thinks.
     fn clocks(&self) -> (u64, u64) {
-        let spent = if self.status == "started" && !self.moves.is_empty() {
+        let spent = if self.clock_running() {
             self.since.elapsed().as_millis() as u64
         } else {
             0
@@ -120,7 +173,46 @@ impl Game {
         }
     }
 
-    /// The `gameState` line, as the spec's GameStateEvent has it.
+    /// Whether the game may still be aborted by the server for want of a
+    /// first move (lila's GameExt `expirable`): made by the lobby, a pool,
+    /// an arena or a swiss (`Source.expirable`), not both sides moved,
+    /// still played, not against the AI, its clock not running.
+    pub fn expirable(&self) -> bool {
+        matches!(self.source, "lobby" | "pool" | "arena" | "swiss")
+            && self.moves.len() < 2
+            && self.status == "started"
+            && self.ai.is_none()
+            && self.days.is_none()
+    }
+
+    /// The time a side has for its first move (lila's GameExt
+    /// `timeForFirstMove`, outside tournaments): 25 s blitz, 30 s rapid,
+    /// 35 s slower.
+    pub fn millis_to_move(&self) -> u64 {
+        match self.speed() {
+            "ultraBullet" => 15_000,
+            "bullet" => 20_000,
+            "blitz" => 25_000,
+            "rapid" => 30_000,
+            _ => 35_000,
+        }
+    }
+
+    /// Whether the Board API plays this game (lila's modules/game Game
+    /// `isBoardCompatible`): no clock, or rapid and slower, or blitz when
+    /// the game is against the AI or from a challenge.
+    pub fn board_compatible(&self) -> bool {
+        let speed = speed_rank(self.speed());
+        self.days.is_some()
+            || speed >= speed_rank("rapid")
+            || ((self.ai.is_some() || matches!(self.source, "friend" | "api"))
+                && speed >= speed_rank("blitz"))
+    }
+
+    /// The `gameState` line, as the spec's GameStateEvent has it (and
+    /// lila's BotJsonView `gameState`): with `expiration` while the game
+    /// is expirable, `idleMillis` counted from the last move or the
+    /// game's creation (lila's JsonView `expiration`).
     pub fn state_json(&self) -> String {
         let (wtime, btime) = self.clocks();
         let mut line = format!(
@@ -137,6 +229,13 @@ impl Game {
         }
         if let Some(t) = self.takeback {
             line.push_str(&format!(r#","{}takeback":true"#, &self.side(t)[..1]));
+        }
+        if self.expirable() {
+            line.push_str(&format!(
+                r#","expiration":{{"idleMillis":{},"millisToMove":{}}}"#,
+                self.since.elapsed().as_millis(),
+                self.millis_to_move()
+            ));
         }
         line.push('}');
         line
@@ -162,7 +261,8 @@ impl Game {
     }
 
     /// The `gameFull` line, as the spec's GameFullEvent has it: a
-    /// correspondence game has no clock, its days a move instead.
+    /// correspondence game has no clock, its days a move instead; `rated`
+    /// and `speed` as the game is (lila's BotJsonView `gameImmutable`).
     pub fn full_json(&self) -> String {
         let clock = match self.days {
             Some(days) => format!(r#""daysPerTurn":{days}"#),
@@ -175,8 +275,9 @@ impl Game {
         let mut perf = speed.to_string();
         perf[..1].make_ascii_uppercase();
         format!(
-            r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard","short":"Std"}},{clock},"speed":"{speed}","perf":{{"name":"{perf}"}},"rated":false,"createdAt":1764000000000,"white":{},"black":{},"initialFen":"startpos","state":{}}}"#,
+            r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard","short":"Std"}},{clock},"speed":"{speed}","perf":{{"name":"{perf}"}},"rated":{},"createdAt":1764000000000,"white":{},"black":{},"initialFen":"startpos","state":{}}}"#,
             self.id,
+            self.rated,
             self.player_json(Color::White),
             self.player_json(Color::Black),
             self.state_json()
@@ -185,7 +286,8 @@ impl Game {
 
     /// The `gameStart` line of the event stream (GameStartEvent, as lila's
     /// game JsonView `ownerPreview` and EventStream write it: its
-    /// `source`, `speed`, and `compat` for the Board API; lichess's AI as
+    /// `source`, `speed`, `rated`, the account's time left, whether the
+    /// account has moved, and `compat` for the Board API; lichess's AI as
     /// an opponent with no id, its name and its level).
     pub fn start_json(&self) -> String {
         let opponent = match self.ai {
@@ -195,33 +297,68 @@ impl Game {
             None => format!(r#"{{"id":"{OPPONENT}","username":"Bert","rating":1702}}"#),
         };
         let speed = self.speed();
+        let (wtime, btime) = self.clocks();
+        let left = if self.mine == Color::White {
+            wtime
+        } else {
+            btime
+        };
+        // The account's colour has moved once White has, for White; once
+        // Black has, for Black (lila's Pov `hasMoved`).
+        let moved = self.moves.len() > usize::from(self.mine == Color::Black);
         format!(
-            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"","source":"{}","status":{{"id":20,"name":"started"}},"variant":{{"key":"standard","name":"Standard"}},"speed":"{speed}","perf":"{speed}","rated":false,"hasMoved":{},"opponent":{opponent},"isMyTurn":{},"secondsLeft":{},"compat":{{"bot":false,"board":true}},"id":"{id}"}}}}"#,
+            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"{}","source":"{}","status":{{"id":{},"name":"{}"}},"variant":{{"key":"standard","name":"Standard"}},"speed":"{speed}","perf":"{speed}","rated":{},"hasMoved":{moved},"opponent":{opponent},"isMyTurn":{},"secondsLeft":{},"compat":{{"bot":false,"board":{}}},"id":"{id}"}}}}"#,
             shakmaty::fen::Fen::from_position(&self.position, shakmaty::EnPassantMode::Legal),
             self.side(self.mine),
+            self.moves.last().map_or("", String::as_str),
             self.source,
-            !self.moves.is_empty(),
-            self.position.turn() == self.mine,
-            self.days
-                .map_or(self.initial_ms / 1000, |d| u64::from(d) * 86_400),
+            status_id(&self.status),
+            self.status,
+            self.rated,
+            self.status == "started" && self.position.turn() == self.mine,
+            left / 1000,
+            self.board_compatible(),
             id = self.id
         )
     }
 
-    /// Plays `uci` if it is legal here; the clocks and the end follow.
-    fn play(&mut self, uci: &str) -> bool {
-        let Ok(m) = uci
-            .parse::<UciMove>()
-            .map_err(|_| ())
-            .and_then(|u| u.to_move(&self.position).map_err(|_| ()))
-        else {
-            return false;
+    /// Plays `uci` if it is legal here, else says why in lila's words (a
+    /// move lila cannot read: round's BotPlayer `Invalid UCI`; a move the
+    /// position does not allow: scalachess Variant `move`, whose pawn
+    /// reaching the last rank unpromoted becomes a queen). The clocks, the
+    /// offers and the end follow.
+    fn play(&mut self, uci: &str) -> Result<(), String> {
+        let parsed = match uci.parse::<UciMove>() {
+            Ok(UciMove::Normal {
+                from,
+                to,
+                promotion,
+            }) => (from, to, promotion),
+            _ => return Err(format!("Invalid UCI: {uci}")),
+        };
+        let (from, to, promotion) = parsed;
+        let attempt = |promotion| {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            }
+            .to_move(&self.position)
+            .ok()
+        };
+        let Some(m) = attempt(promotion).or_else(|| {
+            promotion
+                .is_none()
+                .then(|| attempt(Some(shakmaty::Role::Queen)))
+                .flatten()
+        }) else {
+            return Err(format!("Piece on {from} cannot move to {to}"));
         };
         let mover = self.position.turn();
-        let (wtime, btime) = self.clocks();
-        self.wtime = wtime;
-        self.btime = btime;
-        if !self.moves.is_empty() {
+        if self.clock_running() {
+            let (wtime, btime) = self.clocks();
+            self.wtime = wtime;
+            self.btime = btime;
             match mover {
                 Color::White => self.wtime += self.increment_ms,
                 Color::Black => self.btime += self.increment_ms,
@@ -230,17 +367,52 @@ impl Game {
         self.position.play_unchecked(m);
         self.moves
             .push(m.to_uci(CastlingMode::Standard).to_string());
+        self.positions.push(epd(&self.position));
         self.since = Instant::now();
         self.last = self.since;
-        self.draw = None;
-        self.takeback = None;
-        if self.position.is_checkmate() {
-            self.status = "mate".into();
-            self.winner = Some(mover);
-        } else if self.position.is_stalemate() {
-            self.status = "stalemate".into();
+        // A move declines the opponent's draw offer and withdraws the
+        // mover's takeback proposal (lila's round Player
+        // `postHumanOrBotPlay`); the mover's own offer stands.
+        if self.draw == Some(!mover) {
+            self.draw = None;
         }
-        true
+        if self.takeback == Some(mover) {
+            self.takeback = None;
+        }
+        if self.position.is_checkmate() {
+            self.end("mate", Some(mover));
+        } else if self.position.is_stalemate() {
+            self.end("stalemate", None);
+        } else if self.position.is_insufficient_material()
+            || self.position.halfmoves() >= 100
+            || self.repetitions() >= 5
+        {
+            // scalachess Variant `autoDraw`: insufficient material, fifty
+            // moves, a fivefold repetition end the game drawn.
+            self.end("draw", None);
+        }
+        Ok(())
+    }
+
+    /// How often the position now has been reached.
+    fn repetitions(&self) -> usize {
+        let now = epd(&self.position);
+        self.positions.iter().filter(|p| **p == now).count()
+    }
+
+    /// The flag falls on the side to move (lila's round Finisher
+    /// `outOfTime`): a draw if the other side offers one; else the side to
+    /// move loses, the other winning unless it cannot mate
+    /// (`opponentHasInsufficientMaterial`).
+    fn flag(&mut self) {
+        let mover = self.position.turn();
+        if self.draw == Some(!mover) {
+            self.end("draw", None);
+        } else if self.position.has_insufficient_material(!mover) {
+            self.end("outoftime", None);
+        } else {
+            self.end("outoftime", Some(!mover));
+        }
     }
 
     /// Takes back `color`'s last move (and the move after it, if any).
@@ -259,6 +431,7 @@ impl Game {
             }
         }
         let mut pos = Chess::default();
+        let mut positions = vec![epd(&pos)];
         for m in &self.moves {
             if let Ok(m) = m
                 .parse::<UciMove>()
@@ -266,9 +439,11 @@ impl Game {
                 .and_then(|u| u.to_move(&pos).map_err(|_| ()))
             {
                 pos.play_unchecked(m);
+                positions.push(epd(&pos));
             }
         }
         self.position = pos;
+        self.positions = positions;
         self.since = Instant::now();
         self.last = self.since;
         self.takeback = None;
@@ -280,6 +455,92 @@ impl Game {
         self.winner = winner;
         self.draw = None;
         self.takeback = None;
+    }
+}
+
+/// The id lila gives a game status (chess `Status`).
+fn status_id(status: &str) -> u32 {
+    match status {
+        "created" => 10,
+        "started" => 20,
+        "aborted" => 25,
+        "mate" => 30,
+        "resign" => 31,
+        "stalemate" => 32,
+        "timeout" => 33,
+        "draw" => 34,
+        "outoftime" => 35,
+        "cheat" => 36,
+        "noStart" => 37,
+        "insufficientMaterialClaim" => 38,
+        "unknownFinish" => 50,
+        _ => 60,
+    }
+}
+
+/// lila's keep-alive on the event stream and a game's stream: a blank line
+/// 7 s after the stream opens, and every 7 s after (modules/api
+/// EventStream and modules/bot GameStateStream: `SetOnline` schedules
+/// `CheckOnline` 7 s later, which offers the blank line).
+pub const LILA_KEEP_ALIVE: Duration = Duration::from_secs(7);
+
+/// lila's keep-alive on a seek's stream: a blank line 10 s after the seek
+/// opens, and every 10 s after (modules/lobby BoardApiHookStream
+/// `periodicBlankLine`, `scheduleWithFixedDelay(10.seconds, 10.seconds)`).
+pub const LILA_SEEK_KEEP_ALIVE: Duration = Duration::from_secs(10);
+
+/// lila's keep-alive on a challenge's `keepAliveStream`: a blank line once
+/// nothing was sent for 50 s (modules/web ResponseWriter `ndJson.addKeepAlive`,
+/// `keepAlive(50.seconds, ...)`, under Play's idle timeout of 75 s).
+pub const LILA_CHALLENGE_KEEP_ALIVE: Duration = Duration::from_secs(50);
+
+/// What a player the account challenges does (lila's challenge, answered
+/// by its destination: modules/challenge ChallengeApi `accept` and
+/// `decline`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChallengeAnswer {
+    /// Accepts it after the time given: the game starts.
+    Accept(Duration),
+    /// Declines it after the time given, with lila's reason: its `key`
+    /// (modules/challenge Challenge `DeclineReason`, lower case: generic,
+    /// later, toofast, tooslow, timecontrol, rated, casual, standard,
+    /// variant, nobot, onlybot) and its words (see
+    /// [`ChallengeAnswer::decline`]).
+    Decline {
+        after: Duration,
+        key: String,
+        reason: String,
+    },
+    /// Never answers it.
+    Never,
+}
+
+impl ChallengeAnswer {
+    /// A decline after `after` for the reason `key`, in lila's English
+    /// words for it (translation/source/challenge.xml, `decline*`).
+    pub fn decline(after: Duration, key: &str) -> ChallengeAnswer {
+        let reason = match key {
+            "later" => "This is not the right time for me, please ask again later.",
+            "toofast" => {
+                "This time control is too fast for me, please challenge again with a slower game."
+            }
+            "tooslow" => {
+                "This time control is too slow for me, please challenge again with a faster game."
+            }
+            "timecontrol" => "I'm not accepting challenges with this time control.",
+            "rated" => "Please send me a rated challenge instead.",
+            "casual" => "Please send me a casual challenge instead.",
+            "standard" => "I'm not accepting variant challenges right now.",
+            "variant" => "I'm not willing to play this variant right now.",
+            "nobot" => "I'm not accepting challenges from bots.",
+            "onlybot" => "I'm only accepting challenges from bots.",
+            _ => "I'm not accepting challenges at the moment.",
+        };
+        ChallengeAnswer::Decline {
+            after,
+            key: key.to_string(),
+            reason: reason.to_string(),
+        }
     }
 }
 
@@ -316,13 +577,25 @@ pub struct State {
     /// Raised to close every game's stream open cleanly (its last chunk
     /// written), as lila does for other reasons than the game's end.
     pub closes: u32,
-    /// Each game's streams opened so far: lila keeps one stream a game,
-    /// colour and User-Agent, and closes the older cleanly when a newer
-    /// one opens (modules/bot GameStateStream: its channel
-    /// `gameStreamFor:{fullId}:{userAgent}`).
+    /// Each game's streams opened so far.
     pub game_streams: BTreeMap<String, u32>,
+    /// Each game stream opened: its game and the User-Agent it came with.
+    /// lila keeps one stream a game, colour and User-Agent, and closes the
+    /// older cleanly when a newer one opens (modules/bot GameStateStream:
+    /// its channel `gameStreamFor:{fullId}:{userAgent}`); streams from two
+    /// User-Agents live side by side.
+    pub game_stream_agents: Vec<(String, String)>,
+    /// The newest stream's number for each game and User-Agent.
+    newest_game_stream: BTreeMap<(String, String), u32>,
     /// Game streams opened, all games together.
     pub game_streams_opened: u32,
+    /// Event streams opened: lila keeps one a token and closes the older
+    /// cleanly when a newer one opens (modules/api EventStream: its
+    /// channel `eventStreamForBearer:{bearer}`).
+    pub event_streams_opened: u32,
+    /// When each event stream was asked for: lila allows 30 in ten minutes
+    /// a token, then answers 429 (lila.web Limiters `eventStream`).
+    event_stream_asked: Vec<Instant>,
     /// While set, the streams say nothing, not even keep-alive lines, and
     /// a stream opened meanwhile gets no answer.
     pub silent: bool,
@@ -331,6 +604,60 @@ pub struct State {
     /// Challenges to the account not yet answered: their clock and the
     /// challenger's colour.
     pub challenges: BTreeMap<String, (u64, u64, String)>,
+    /// The challenger of each challenge to the account.
+    challengers: BTreeMap<String, String>,
+    /// The account's colours in the next games a seek makes when its form
+    /// asks no colour (or `random`): lila picks at random (modules/lobby
+    /// Biter `assignCreatorColor`, UserApi `firstGetsWhite`), the test
+    /// chooses the draw. The front is taken at each pairing; White when
+    /// empty.
+    pub seek_colors: VecDeque<Color>,
+    /// The same for a challenge or a game against the AI asked with the
+    /// colour `random` (lila's Challenge `randomColor`, ApiAiConfig).
+    pub challenge_colors: VecDeque<Color>,
+    /// How long after a seek opens its opponent is found (200 ms unless
+    /// the test says).
+    pub seek_pairs_after: Duration,
+    /// Seeks removed by `DELETE /api/board/seek` before they found an
+    /// opponent.
+    pub seeks_cancelled: u32,
+    /// When each seek's stream closed (seconds since the epoch, as
+    /// `received_at`).
+    pub seek_closed_at: Vec<f64>,
+    /// Whether a seek's stream is open: lila allows one at a time.
+    pub seeking: bool,
+    /// Raised by each `DELETE /api/board/seek`.
+    seek_cancels: u32,
+    /// When the seeks and the games against the AI were asked for: lila
+    /// allows 5 a minute an IP (lila.web Limiters `setupPost`).
+    setup_posts: Vec<Instant>,
+    /// What the next players the account challenges do, in order; when
+    /// empty, each accepts 200 ms later.
+    pub challenge_answers: VecDeque<ChallengeAnswer>,
+    /// Challenges the account sent that lila took.
+    pub challenges_sent: u32,
+    /// The credit a day for challenges (lila.web Limiters `challengeUser`:
+    /// 200 a day, 25 a minute; each challenge costing 5, or nothing to a
+    /// player who follows the account: app/controllers Challenge
+    /// `apiCreate`). 200 unless the test says.
+    pub challenge_day_credit: u32,
+    /// The players (lower case) who follow the account.
+    pub followed_by: BTreeSet<String>,
+    /// The credit spent on challenges, and when.
+    challenge_spent: Vec<(Instant, u32)>,
+    /// How long a real-time challenge sent without `keepAliveStream` waits
+    /// for its answer: lila takes it offline when unseen for 20 s
+    /// (modules/challenge ChallengeApi `sweep`). 20 s unless the test says.
+    pub challenge_expires_after: Duration,
+    /// How each challenge the account sent ended: its id and `accepted`,
+    /// `declined`, `canceled` or `offline`.
+    pub challenge_outcomes: Vec<(String, String)>,
+    /// The challenges the account sent still waiting, and whether each
+    /// was cancelled meanwhile.
+    sent_challenges: BTreeMap<String, bool>,
+    /// Whether a game whose first moves do not come in time is aborted
+    /// (lila's round `NoStart`); true unless the test says.
+    pub no_start_aborts: bool,
     /// The number of the last game made.
     next_id: u32,
     stopping: bool,
@@ -349,13 +676,19 @@ pub struct Lichess {
 }
 
 impl Lichess {
-    /// A server on a free loopback port, answering `token`.
+    /// A server on a free loopback port, answering `token`; its event and
+    /// game streams send a keep-alive line every `keep_alive` (lila's:
+    /// [`LILA_KEEP_ALIVE`]).
     pub fn start(token: &str, keep_alive: Duration) -> Lichess {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
         let addr = listener.local_addr().expect("its address");
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 token: token.to_string(),
+                seek_pairs_after: Duration::from_millis(200),
+                challenge_day_credit: 200,
+                challenge_expires_after: Duration::from_secs(20),
+                no_start_aborts: true,
                 ..State::default()
             }),
             changed: Condvar::new(),
@@ -404,13 +737,20 @@ impl Lichess {
     pub fn correspondence_under_way(&self, days: u32) -> String {
         let mut st = self.state();
         let script = std::mem::take(&mut st.script);
-        let id = start_game(&mut st, Color::White, (0, 0), None, "friend");
+        let id = start_game(
+            &mut st,
+            NewGame {
+                mine: Color::White,
+                initial_ms: 0,
+                increment_ms: 0,
+                days: Some(days),
+                ai: None,
+                source: "friend",
+                rated: false,
+                id: None,
+            },
+        );
         st.script = script;
-        if let Some(g) = st.games.get_mut(&id) {
-            g.days = Some(days);
-            g.wtime = u64::from(days) * 86_400_000;
-            g.btime = g.wtime;
-        }
         // Its start is no news: it was under way before.
         st.events.clear();
         id
@@ -479,13 +819,24 @@ impl Lichess {
              ? F : never : never;\n\
              // lila writes its AI in a gameFull by its level alone \
              // (modules/bot BotJsonView), where the description's \
-             // GameEventPlayer asks for an id and a name: that one \
-             // difference is allowed, nothing else.\n\
+             // GameEventPlayer asks for an id and a name: that \
+             // difference is allowed.\n\
              type LilaPlayer = S[\"GameEventPlayer\"] | { aiLevel: number };\n\
              type GameFullAsLila = Omit<S[\"GameFullEvent\"], \"white\" | \"black\"> \
-             & { white: LilaPlayer; black: LilaPlayer };\n",
+             & { white: LilaPlayer; black: LilaPlayer };\n\
+             // lila answers a form it refuses with the form's errors twice \
+             // over (lila.web CtrlErrors `doubleJsonFormError`), where the \
+             // description's Error has a string.\n\
+             type LilaFormError = { global: string[]; error: { global: string[] } };\n\
+             // A challenge's keepAliveStream ends with `{\"done\":...}` (the \
+             // description's words for `keepAliveStream`; modules/challenge \
+             // ChallengeKeepAliveStream).\n\
+             type ChallengeDone = { done: \"accepted\" | \"declined\" | \"canceled\" };\n",
         );
         for (i, (method, template, body)) in st.asked.iter().enumerate() {
+            if LILA_ONLY.contains(&(method.as_str(), template.as_str())) {
+                continue;
+            }
             let method = method.to_ascii_lowercase();
             ts.push_str(&format!(
                 "type R{i} = NonNullable<paths[\"{template}\"][\"{method}\"]>;\n\
@@ -503,6 +854,8 @@ impl Lichess {
                 ts.push_str(&format!("const s{i}: {schema} = {json};\n"));
             } else if schema == "GameFullEvent" {
                 ts.push_str(&format!("const s{i}: GameFullAsLila = {json};\n"));
+            } else if schema == "LilaFormError" || schema == "ChallengeDone" {
+                ts.push_str(&format!("const s{i}: {schema} = {json};\n"));
             } else {
                 ts.push_str(&format!("const s{i}: S[\"{schema}\"] = {json};\n"));
             }
@@ -543,6 +896,11 @@ impl Lichess {
     }
 }
 
+/// The routes lila serves that the description leaves out: `DELETE
+/// /api/board/seek` (lila's conf/routes, app/controllers Setup
+/// `boardApiHookCancel`).
+const LILA_ONLY: &[(&str, &str)] = &[("DELETE", "/api/board/seek")];
+
 impl Drop for Lichess {
     fn drop(&mut self) {
         self.state().stopping = true;
@@ -560,24 +918,41 @@ fn lock(shared: &Shared) -> MutexGuard<'_, State> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The opponent: plays each game's script, each move after its delay.
+/// The opponent: plays each game's script, each move after its delay;
+/// lila's server meanwhile flags a time that reaches nought and aborts a
+/// game whose first moves do not come in time. Every change wakes the
+/// streams.
 fn opponent(shared: &Shared) {
     loop {
         let mut st = lock(shared);
         if st.stopping {
             return;
         }
+        let no_start_aborts = st.no_start_aborts;
         let mut moved = false;
         for game in st.games.values_mut() {
             if game.status != "started" {
                 continue;
             }
-            // A flag falls on the server's clock.
+            // A flag falls on the server's clock, once it runs.
             let (w, b) = game.clocks();
             let mover = game.position.turn();
             let timed = game.days.is_none();
-            if timed && !game.moves.is_empty() && (if mover == Color::White { w } else { b }) == 0 {
-                game.end("outoftime", Some(!mover));
+            if timed && game.clock_running() && (if mover == Color::White { w } else { b }) == 0 {
+                game.flag();
+                game.states += 1;
+                moved = true;
+                continue;
+            }
+            // lila's round `NoStart`: the side to move let its first move's
+            // time pass; outside tournaments the game is aborted, with no
+            // winner (round Finisher `noStart`: `Aborted` unless the game
+            // is mandatory).
+            if no_start_aborts
+                && game.expirable()
+                && game.since.elapsed() >= Duration::from_millis(game.millis_to_move())
+            {
+                game.end("aborted", None);
                 game.states += 1;
                 moved = true;
                 continue;
@@ -605,11 +980,11 @@ fn opponent(shared: &Shared) {
                 .front()
                 .is_some_and(|(_, delay)| game.last.elapsed() >= *delay);
             if due && let Some((uci, _)) = game.script.pop_front() {
-                moved |= game.play(&uci);
+                moved |= game.play(&uci).is_ok();
                 game.states += 1;
             } else if game.script.is_empty() && game.last.elapsed() >= Duration::from_millis(200) {
                 // Out of moves: the opponent resigns.
-                game.end("resign", Some(game.mine));
+                resign(game, !game.mine);
                 game.states += 1;
                 moved = true;
             }
@@ -622,6 +997,16 @@ fn opponent(shared: &Shared) {
     }
 }
 
+/// `color` resigns: before both sides have moved lila aborts the game
+/// instead (modules/bot BotPlayer `resign`: `abortableByUser` first).
+fn resign(game: &mut Game, color: Color) {
+    if game.moves.len() < 2 {
+        game.end("aborted", None);
+    } else {
+        game.end("resign", Some(!color));
+    }
+}
+
 /// The opponent's act (a script entry beginning with `@`).
 fn act_out(game: &mut Game, act: &str) {
     let them = !game.mine;
@@ -630,13 +1015,12 @@ fn act_out(game: &mut Game, act: &str) {
         "@draw" => game.draw = Some(them),
         "@takeback" if game.takeback == Some(game.mine) => game.undo(game.mine),
         "@takeback" => game.takeback = Some(them),
-        "@gone" => game
-            .lines
-            .push_back(r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":0}"#.into()),
-        "@back" => game
-            .lines
-            .push_back(r#"{"type":"opponentGone","gone":false}"#.into()),
-        "@resign" => game.end("resign", Some(game.mine)),
+        "@back" => {
+            game.gone = None;
+            game.lines
+                .push_back(r#"{"type":"opponentGone","gone":false}"#.into());
+        }
+        "@resign" => resign(game, them),
         // Waits (the opponent resigns only when his script is empty).
         "@wait" => {}
         _ => {
@@ -644,6 +1028,17 @@ fn act_out(game: &mut Game, act: &str) {
                 game.lines.push_back(format!(
                     r#"{{"type":"chatLine","room":"player","username":"Bert","text":{}}}"#,
                     serde_json::Value::String(text.into())
+                ));
+            } else if let Some(seconds) = act
+                .strip_prefix("@gone")
+                .map(|n| n.strip_prefix(':').unwrap_or(n).parse::<u64>().unwrap_or(0))
+            {
+                // Gone; the win may be claimed `seconds` later, as lila's
+                // opponentGone line says (modules/bot BotJsonView
+                // `opponentGoneClaimIn`).
+                game.gone = Some((Instant::now(), Duration::from_secs(seconds)));
+                game.lines.push_back(format!(
+                    r#"{{"type":"opponentGone","gone":true,"claimWinInSeconds":{seconds}}}"#
                 ));
             }
         }
@@ -656,6 +1051,15 @@ struct Request {
     path: String,
     headers: Vec<(String, String)>,
     body: String,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Request> {
@@ -703,6 +1107,8 @@ fn schema_of(json: &str, status: u16) -> &'static str {
         (Some("chatLine"), _) => "ChatLineEvent",
         (Some("opponentGone"), _) => "OpponentGoneEvent",
         (Some("challenge"), _) => "ChallengeEvent",
+        (Some("challengeDeclined"), _) => "ChallengeDeclinedEvent",
+        (Some("challengeCanceled"), _) => "ChallengeCanceledEvent",
         (None, 200) if json.contains("\"challenger\"") => "ChallengeJson",
         (_, 200) => "Ok",
         (_, 404) => "NotFound",
@@ -732,22 +1138,34 @@ fn answer(shared: &Shared, stream: &mut TcpStream, status: u16, body: &str) {
     write_answer(stream, status, body);
 }
 
+/// lila's words for a rate limit (lila.web ResponseBuilder
+/// `rateLimitedMsg`).
+const RATE_LIMITED: &str = r#"{"error":"Too many requests. Try again later."}"#;
+
 fn write_answer(stream: &mut TcpStream, status: u16, body: &str) {
     let reason = match status {
         200 => "OK",
         201 => "Created",
+        204 => "No Content",
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
         429 => "Too Many Requests",
         _ => "Error",
     };
-    let _ = write!(
-        stream,
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let _ = if status == 204 {
+        write!(
+            stream,
+            "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+        )
+    } else {
+        write!(
+            stream,
+            "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
 }
 
 /// A streamed NDJSON answer: the head, then each line as a chunk.
@@ -762,6 +1180,16 @@ fn stream_head(stream: &mut TcpStream) -> bool {
 
 fn chunk(shared: &Shared, stream: &mut TcpStream, line: &str) -> bool {
     keep(shared, line, 200);
+    write_chunk(shared, stream, line)
+}
+
+/// A line written as a chunk, kept as standing for `schema`.
+fn chunk_as(shared: &Shared, stream: &mut TcpStream, line: &str, schema: &str) -> bool {
+    keep_as(shared, line, schema);
+    write_chunk(shared, stream, line)
+}
+
+fn write_chunk(shared: &Shared, stream: &mut TcpStream, line: &str) -> bool {
     let data = format!("{line}\n");
     let written =
         write!(stream, "{:x}\r\n{data}\r\n", data.len()).is_ok() && stream.flush().is_ok();
@@ -789,7 +1217,39 @@ fn form(body: &str, key: &str) -> Option<String> {
     })
 }
 
-fn serve(shared: &Shared, stream: TcpStream) {
+/// A form's switch as lila reads it (play's `boolean` mapping).
+fn form_bool(body: &str, key: &str) -> bool {
+    form(body, key).as_deref() == Some("true")
+}
+
+/// The colour a form asks (`white`, `black`), or none (`random`, left
+/// out).
+fn form_color(body: &str, key: &str) -> Option<Color> {
+    match form(body, key).as_deref() {
+        Some("white") => Some(Color::White),
+        Some("black") => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// Watches the request side of a stream: set once the client closes its
+/// connection (lila's stream then completes, its seek or challenge
+/// stopped), the streams woken.
+fn watch_close(shared: &Arc<Shared>, read: BufReader<TcpStream>) -> Arc<AtomicBool> {
+    let closed = Arc::new(AtomicBool::new(false));
+    let (s, c) = (shared.clone(), closed.clone());
+    std::thread::spawn(move || {
+        let mut read = read;
+        let mut buf = [0u8; 256];
+        while matches!(read.read(&mut buf), Ok(n) if n > 0) {}
+        c.store(true, Ordering::SeqCst);
+        let _st = lock(&s);
+        s.changed.notify_all();
+    });
+    closed
+}
+
+fn serve(shared: &Arc<Shared>, stream: TcpStream) {
     let Ok(mut write) = stream.try_clone() else {
         return;
     };
@@ -802,11 +1262,7 @@ fn serve(shared: &Shared, stream: TcpStream) {
         st.requests.push(format!("{} {}", req.method, req.path));
         st.received_at
             .push((epoch(), format!("{} {}", req.method, req.path)));
-        let bearer = req
-            .headers
-            .iter()
-            .find(|(k, _)| k == "authorization")
-            .map(|(_, v)| v.clone());
+        let bearer = req.header("authorization").map(str::to_string);
         if bearer.as_deref() != Some(&format!("Bearer {}", st.token)) {
             drop(st);
             return answer(shared, &mut write, 401, r#"{"error":"No such token"}"#);
@@ -824,9 +1280,8 @@ fn serve(shared: &Shared, stream: TcpStream) {
             .map(|(_, code)| code);
         if let Some(code) = by_path.or(code).or_else(|| st.faults.pop_front()) {
             drop(st);
-            // lila's words for a 429 (ResponseBuilder's rate limit).
             let body = match code {
-                429 => r#"{"error":"Too many requests. Try again later."}"#,
+                429 => RATE_LIMITED,
                 _ => r#"{"error":"Try again later"}"#,
             };
             return answer(shared, &mut write, code, body);
@@ -837,23 +1292,39 @@ fn serve(shared: &Shared, stream: TcpStream) {
     lock(shared)
         .asked
         .push((req.method.clone(), template(&segments), req.body.clone()));
+    let agent = req.header("user-agent").unwrap_or("").to_string();
     match (req.method.as_str(), segments.as_slice()) {
         ("GET", ["api", "stream", "event"]) => event_stream(shared, &mut write),
         ("GET", ["api", "account"]) => account(shared, &mut write),
-        ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body),
+        ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body, read),
+        ("DELETE", ["api", "board", "seek"]) => cancel_seek(shared, &mut write),
         ("POST", ["api", "challenge", "ai"]) => challenge_ai(shared, &mut write, &req.body),
         ("POST", ["api", "challenge", id, "accept"]) => accept(shared, &mut write, id),
+        ("POST", ["api", "challenge", id, "decline"]) => decline(shared, &mut write, id, &req.body),
+        ("POST", ["api", "challenge", id, "cancel"]) => cancel(shared, &mut write, id),
         ("POST", ["api", "challenge", username]) => {
-            challenge(shared, &mut write, username, &req.body)
+            challenge(shared, &mut write, username, &req.body, read)
         }
-        ("GET", ["api", "board", "game", "stream", id]) => game_stream(shared, &mut write, id),
+        ("GET", ["api", "board", "game", "stream", id]) => {
+            game_stream(shared, &mut write, id, &agent)
+        }
         ("POST", ["api", "board", "game", id, action @ ..]) => {
-            let (code, body) = game_action(&mut lock(shared), id, action);
+            // lila's BotPlayer waits half a second before a move in a game
+            // against its AI.
+            if action.first() == Some(&"move")
+                && lock(shared).games.get(*id).is_some_and(|g| g.ai.is_some())
+            {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            let (code, body, wait) = game_action(&mut lock(shared), id, action);
             shared.changed.notify_all();
+            std::thread::sleep(wait);
             answer(shared, &mut write, code, &body);
         }
         _ => answer(shared, &mut write, 404, r#"{"error":"Not found"}"#),
     }
+    // The answer is whole: the connection closes, whoever else holds it.
+    let _ = write.shutdown(Shutdown::Both);
 }
 
 /// The path template of lichess's description a request's path answers
@@ -872,45 +1343,144 @@ fn template(segments: &[&str]) -> String {
             vec![format!("api/board/game/{{gameId}}/{action}")]
         }
         ["api", "challenge", "ai"] => vec!["api/challenge/ai".into()],
-        ["api", "challenge", _, "accept"] => vec!["api/challenge/{challengeId}/accept".into()],
+        [
+            "api",
+            "challenge",
+            _,
+            action @ ("accept" | "decline" | "cancel"),
+        ] => {
+            vec![format!("api/challenge/{{challengeId}}/{action}")]
+        }
         ["api", "challenge", _] => vec!["api/challenge/{username}".into()],
         other => other.iter().map(|s| s.to_string()).collect(),
     };
     format!("/{}", named.join("/"))
 }
 
-/// A move, an offer or an answer, a resignation, an abort, a claim.
-fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String) {
+/// A move, an offer or an answer, a resignation, an abort, a claim, as
+/// lila's Board API takes them (app/controllers PlayApi, modules/bot
+/// BotPlayer, modules/round Drawer and Takebacker): the answer, and how
+/// long lila waits before giving it.
+fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String, Duration) {
+    let ok = (200, r#"{"ok":true}"#.to_string(), Duration::ZERO);
+    let refused = |why: &str| (400, format!(r#"{{"error":"{why}"}}"#), Duration::ZERO);
+    // PlayApi `boardCommandPost`: a command lila does not have.
+    if !matches!(
+        action,
+        ["move", _]
+            | ["draw" | "takeback", _]
+            | ["resign" | "abort" | "claim-victory" | "claim-draw"]
+    ) {
+        return (404, r#"{"error":"No such command"}"#.into(), Duration::ZERO);
+    }
+    // PlayApi `WithPov` and `WithPovAsBoard`.
     let Some(game) = st.games.get_mut(id) else {
-        return (404, r#"{"error":"No such game"}"#.into());
+        return (404, r#"{"error":"No such game"}"#.into(), Duration::ZERO);
     };
-    let ok = (200, r#"{"ok":true}"#.to_string());
-    let refused = |why: &str| (400, format!(r#"{{"error":"{why}"}}"#));
-    if game.status != "started" {
-        return refused("This game is already over");
+    if !game.board_compatible() {
+        return refused("This game cannot be played with the Board API.");
     }
     let me = game.mine;
+    let playing = game.status == "started";
+    let my_turn = playing && game.position.turn() == me;
+    let plies = game.moves.len();
+    let abortable = playing && plies < 2;
+    let drawable = playing && !abortable;
+    // lila's Form `trueish`.
+    let yes = |answer: &str| matches!(answer, "yes" | "true" | "1");
     match action {
         ["move", uci] => {
-            if game.position.turn() != me {
+            if !matches!(uci.parse::<UciMove>(), Ok(UciMove::Normal { .. })) {
+                return refused(&format!("Invalid UCI: {uci}"));
+            }
+            if !my_turn {
                 return refused("Not your turn, or game already over");
             }
-            if !game.play(uci) {
-                return refused(&format!("Invalid move: {uci}"));
+            if let Err(why) = game.play(uci) {
+                return refused(&why);
             }
         }
-        // A draw offered by the opponent is accepted; else it is offered.
-        ["draw", "yes"] if game.draw == Some(!me) => game.end("draw", None),
-        ["draw", "yes"] => game.draw = Some(me),
-        ["draw", "no"] => game.draw = None,
-        ["takeback", "yes"] if game.takeback == Some(!me) => game.undo(!me),
-        ["takeback", "yes"] => game.takeback = Some(me),
-        ["takeback", "no"] => game.takeback = None,
-        ["resign"] => game.end("resign", Some(!me)),
-        ["abort"] if game.moves.len() < 2 => game.end("aborted", None),
+        ["draw", answer] if yes(answer) => {
+            // BotPlayer `offerDraw`, then Drawer `yes`: a threefold
+            // repetition is drawn, the opponent's offer accepted, the
+            // opponent without mating material claimed, else the offer
+            // made; a player offers once in 20 plies, never before both
+            // have moved, never to the AI (GameExt `playerCanOfferDraw`).
+            let can_offer = drawable
+                && game.draw != Some(me)
+                && game.ai.is_none()
+                && game.offered_draw_at.is_none_or(|at| at + 20 <= plies);
+            if !(drawable && (can_offer || game.draw == Some(!me))) {
+                return ok;
+            }
+            if game.repetitions() >= 3 || game.draw == Some(!me) {
+                game.end("draw", None);
+            } else if game.position.has_insufficient_material(!me) {
+                game.end("insufficientMaterialClaim", None);
+            } else {
+                game.draw = Some(me);
+                game.offered_draw_at = Some(plies);
+            }
+        }
+        // BotPlayer `declineDraw`: the opponent's offer declined.
+        ["draw", _] if drawable && game.draw == Some(!me) => game.draw = None,
+        ["draw", _] => return ok,
+        ["takeback", answer] if yes(answer) && playing => {
+            // Takebacker `yes`: the opponent's proposal accepted; against
+            // the AI, taken back at once (`single` on the AI's turn,
+            // `double` on the player's); else proposed, once both sides
+            // have moved and no proposal stands.
+            if game.takeback == Some(!me) {
+                game.undo(!me);
+            } else if game.ai.is_some() && plies > usize::from(me == Color::Black) {
+                game.undo(me);
+            } else if plies >= 2 && game.takeback.is_none() {
+                game.takeback = Some(me);
+            } else {
+                return ok;
+            }
+        }
+        // Takebacker `no`: a proposal withdrawn or declined.
+        ["takeback", _] if playing && game.takeback.is_some() => game.takeback = None,
+        ["takeback", _] => return ok,
+        ["resign"] if abortable => game.end("aborted", None),
+        ["resign"] if playing => game.end("resign", Some(!me)),
+        ["resign"] => return refused("This game cannot be resigned"),
+        ["abort"] if abortable => game.end("aborted", None),
         ["abort"] => return refused("This game can no longer be aborted"),
-        ["claim-victory"] => game.end("timeout", Some(me)),
-        _ => return (404, r#"{"error":"Not found"}"#.into()),
+        ["claim-victory" | "claim-draw"] => {
+            // BotPlayer `claimVictory` and `claimDraw`: nothing unless the
+            // opponent is to move in a game with a clock against a person
+            // (Pov `mightClaimWin`); then the round forces his resignation
+            // (or a draw) if he is gone long enough (RoundAsyncActor
+            // `ResignForce`, `DrawForce`), and lila answers half a second
+            // later whether the game was won (or drawn).
+            let victory = action[0] == "claim-victory";
+            let might =
+                playing && plies >= 2 && game.ai.is_none() && game.days.is_none() && !my_turn;
+            if !might {
+                return ok;
+            }
+            let long_gone = game
+                .gone
+                .is_some_and(|(since, after)| since.elapsed() >= after);
+            let wait = Duration::from_millis(500);
+            if !long_gone {
+                let why = if victory {
+                    "You cannot claim the win on this game"
+                } else {
+                    "You cannot claim draw on this game"
+                };
+                return (400, format!(r#"{{"error":"{why}"}}"#), wait);
+            }
+            // round Finisher `rageQuit`: the claimant wins, unless he
+            // cannot mate (`opponentHasInsufficientMaterial`).
+            let winner = (victory && !game.position.has_insufficient_material(me)).then_some(me);
+            game.end("timeout", winner);
+            game.states += 1;
+            return (ok.0, ok.1, wait);
+        }
+        _ => return ok,
     }
     game.states += 1;
     ok
@@ -932,29 +1502,85 @@ fn until_heard(shared: &Shared) -> bool {
     }
 }
 
-/// The event stream: each game under way, then each new event.
+/// Whether the client has closed its connection already (a stream asked
+/// for while the server was silent, given up since): nothing is served to
+/// it, as nothing reaches a closed connection.
+fn client_gone(out: &TcpStream) -> bool {
+    if out.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let gone = matches!(out.peek(&mut [0u8; 1]), Ok(0));
+    let _ = out.set_nonblocking(false);
+    gone
+}
+
+/// The time to wait until `at`, nought if it has passed.
+fn until(at: Instant) -> Duration {
+    at.saturating_duration_since(Instant::now())
+}
+
+/// The event stream: each game under way, then each challenge to the
+/// account still pending (lila's EventStream, its first lines), then each
+/// new event; a blank line every `keep_alive`. A newer event stream closes
+/// it cleanly; lila refuses the 31st in ten minutes (app/controllers Api
+/// `eventStream`, with its words).
 fn event_stream(shared: &Shared, out: &mut TcpStream) {
-    if !until_heard(shared) || !stream_head(out) {
+    if !until_heard(shared) || client_gone(out) {
+        return;
+    }
+    {
+        let mut st = lock(shared);
+        let now = Instant::now();
+        st.event_stream_asked
+            .retain(|t| now.duration_since(*t) < Duration::from_secs(600));
+        if st.event_stream_asked.len() >= 30 {
+            drop(st);
+            return answer(
+                shared,
+                out,
+                429,
+                r#"{"error":"Please don't poll this endpoint, it is intended to be streamed. See https://lichess.org/api#tag/Board/operation/apiStreamEvent."}"#,
+            );
+        }
+        st.event_stream_asked.push(now);
+    }
+    if !stream_head(out) {
         return;
     }
     let mut st = lock(shared);
+    st.event_streams_opened += 1;
+    let mine = st.event_streams_opened;
     let mut sent = st.events.len();
-    let open: Vec<String> = st
+    let mut first: Vec<String> = st
         .games
         .values()
         .filter(|g| g.status == "started")
         .map(Game::start_json)
         .collect();
+    first.extend(
+        st.challenges
+            .iter()
+            .map(|(id, (minutes, increment, color))| {
+                let from = st.challengers.get(id).map_or("Carl", String::as_str);
+                format!(
+                    r#"{{"type":"challenge","challenge":{}}}"#,
+                    incoming_challenge_json(id, from, (*minutes, *increment), color)
+                )
+            }),
+    );
+    let cuts = st.cuts;
     drop(st);
-    for line in open {
+    // An older event stream closes.
+    shared.changed.notify_all();
+    for line in first {
         if !chunk(shared, out, &line) {
             return;
         }
     }
-    let cuts = lock(shared).cuts;
+    let mut next = Instant::now() + shared.keep_alive;
     loop {
-        st = lock(shared);
-        if st.stopping {
+        let st = lock(shared);
+        if st.stopping || st.event_streams_opened != mine {
             return end_stream(out);
         }
         if st.cuts != cuts {
@@ -969,14 +1595,18 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
         let new: Vec<String> = st.events[sent..].to_vec();
         sent = st.events.len();
         if new.is_empty() {
-            let (guard, _) = shared
-                .changed
-                .wait_timeout(st, shared.keep_alive)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            drop(guard);
-            if !chunk(shared, out, "") {
-                return;
+            if Instant::now() >= next {
+                drop(st);
+                if !chunk(shared, out, "") {
+                    return;
+                }
+                next = Instant::now() + shared.keep_alive;
+                continue;
             }
+            let _ = shared
+                .changed
+                .wait_timeout(st, until(next))
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             continue;
         }
         drop(st);
@@ -988,28 +1618,43 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
     }
 }
 
-/// A new game of `minutes` + `increment` in which the account plays
-/// `mine`, against the AI at `ai` or a person; its `gameStart` goes on the
-/// event stream. Returns its id.
-fn start_game(
-    st: &mut State,
+/// What a new game is made of.
+struct NewGame {
+    /// The colour the account plays.
     mine: Color,
-    (minutes, increment): (u64, u64),
+    initial_ms: u64,
+    increment_ms: u64,
+    /// Days a move (a correspondence game, no clock), or none.
+    days: Option<u32>,
+    /// The AI's level, or none for a person.
     ai: Option<u8>,
     source: &'static str,
-) -> String {
-    st.next_id += 1;
-    let id = format!("game{:04}", st.next_id);
+    rated: bool,
+    /// The game's id (a challenge's game takes the challenge's id), or
+    /// none for a new one.
+    id: Option<String>,
+}
+
+/// A new game; its `gameStart` goes on the event stream. Returns its id.
+fn start_game(st: &mut State, new: NewGame) -> String {
+    let id = new.id.unwrap_or_else(|| {
+        st.next_id += 1;
+        format!("game{:04}", st.next_id)
+    });
     let script = std::mem::take(&mut st.script);
+    let (wtime, btime) = match new.days {
+        Some(days) => (u64::from(days) * 86_400_000, u64::from(days) * 86_400_000),
+        None => (new.initial_ms, new.initial_ms),
+    };
     let game = Game {
         id: id.clone(),
-        mine,
+        mine: new.mine,
         moves: Vec::new(),
         position: Chess::default(),
-        initial_ms: minutes * 60_000,
-        increment_ms: increment * 1000,
-        wtime: minutes * 60_000,
-        btime: minutes * 60_000,
+        initial_ms: new.initial_ms,
+        increment_ms: new.increment_ms,
+        wtime,
+        btime,
         since: Instant::now(),
         last: Instant::now(),
         status: "started".into(),
@@ -1018,45 +1663,212 @@ fn start_game(
         takeback: None,
         states: 0,
         script,
-        ai,
+        ai: new.ai,
         lines: VecDeque::new(),
-        source,
-        days: None,
+        source: new.source,
+        days: new.days,
+        rated: new.rated,
+        gone: None,
+        offered_draw_at: None,
+        positions: vec![epd(&Chess::default())],
     };
     st.events.push(game.start_json());
     st.games.insert(id.clone(), game);
     id
 }
 
-/// The colour a form's `color` gives the account (random: White).
-fn color_asked(body: &str, key: &str) -> Color {
-    match form(body, key).as_deref() {
-        Some("black") => Color::Black,
-        _ => Color::White,
+/// Whether lila's setup takes one more seek or game against the AI from
+/// this IP: 5 a minute (lila.web Limiters `setupPost`).
+fn setup_post(st: &mut State) -> bool {
+    let now = Instant::now();
+    st.setup_posts
+        .retain(|t| now.duration_since(*t) < Duration::from_secs(60));
+    if st.setup_posts.len() >= 5 {
+        return false;
     }
+    st.setup_posts.push(now);
+    true
 }
 
-/// A seek: held open, then the opponent is found and the game starts.
-fn seek(shared: &Shared, out: &mut TcpStream, body: &str) {
-    let minutes: u64 = form(body, "time")
+/// The clocks of lila's pools, minutes and seconds a move (modules/pool
+/// PoolList `lobby`).
+const POOL_CLOCKS: [(u64, u64); 11] = [
+    (1, 0),
+    (2, 1),
+    (3, 0),
+    (3, 2),
+    (5, 0),
+    (5, 3),
+    (10, 0),
+    (10, 5),
+    (15, 10),
+    (30, 0),
+    (30, 20),
+];
+
+/// A form refused, as lila writes its errors (lila.web CtrlErrors
+/// `doubleJsonFormError`: the form-wide errors under `global`, twice).
+fn form_error(shared: &Shared, out: &mut TcpStream, why: &str) {
+    let json = format!(r#"{{"global":["{why}"],"error":{{"global":["{why}"]}}}}"#);
+    keep_as(shared, &json, "LilaFormError");
+    write_answer(out, 400, &json);
+}
+
+/// A seek, as lila's app/controllers Setup `boardApiHook` takes it: its
+/// form (SetupForm `boardApiHook`: `time` in minutes, 10 if left out;
+/// `increment`, 5; `days`; `rated`; `color`) refused unless the Board API
+/// plays its clock (rapid or slower: lila.core.game `isBoardCompatible`;
+/// lila's words "Invalid time control"); 5 setups a minute; one seek at a
+/// time (lila.web Limiters `boardApiConcurrency`, its ConcurrencyLimit's
+/// words). A real-time seek is held open, a blank line every 10 s, until
+/// the opponent is found (the game starts, the stream ends), it is
+/// cancelled (`DELETE /api/board/seek`: the stream ends) or its client
+/// closes it (the seek is gone: BoardApiHookStream). The account's colour
+/// is the form's, else lila's random pick ([`State::seek_colors`]); a
+/// rated seek of a pool's clock with no colour joins the pool (its game's
+/// source `pool`, BoardApiHookStream `asPool`), else the lobby. A
+/// correspondence seek is answered at once with its id.
+fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<TcpStream>) {
+    let days: Option<u32> = form(body, "days").and_then(|d| d.parse().ok());
+    let minutes: f64 = form(body, "time")
         .and_then(|t| t.parse().ok())
-        .unwrap_or(15);
+        .unwrap_or(10.0);
     let increment: u64 = form(body, "increment")
         .and_then(|t| t.parse().ok())
-        .unwrap_or(10);
-    let mine = color_asked(body, "color");
-    if !stream_head(out) {
+        .unwrap_or(5);
+    let rated = form_bool(body, "rated");
+    let color = form_color(body, "color");
+    let limit_s = (minutes * 60.0).round() as u64;
+    if days.is_none() && limit_s + increment == 0 {
+        return form_error(shared, out, "Invalid clock");
+    }
+    if days.is_none() && speed_rank(speed_of(limit_s, increment)) < speed_rank("rapid") {
+        return form_error(shared, out, "Invalid time control");
+    }
+    let new = move |st: &mut State| NewGame {
+        mine: color.unwrap_or_else(|| st.seek_colors.pop_front().unwrap_or(Color::White)),
+        initial_ms: limit_s * 1000,
+        increment_ms: increment * 1000,
+        days,
+        ai: None,
+        source: if rated
+            && color.is_none()
+            && days.is_none()
+            && POOL_CLOCKS.contains(&(limit_s / 60, increment))
+            && limit_s.is_multiple_of(60)
+        {
+            "pool"
+        } else {
+            "lobby"
+        },
+        rated,
+        id: None,
+    };
+    if days.is_some() {
+        let mut st = lock(shared);
+        st.next_id += 1;
+        let id = format!("seek{:04}", st.next_id);
+        let after = st.seek_pairs_after;
+        drop(st);
+        let json = format!(r#"{{"id":"{id}"}}"#);
+        keep_as(shared, &json, SEEK_ID);
+        write_answer(out, 200, &json);
+        let s = shared.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(after);
+            let mut st = lock(&s);
+            let game = new(&mut st);
+            start_game(&mut st, game);
+            drop(st);
+            s.changed.notify_all();
+        });
         return;
     }
-    // A moment in the lobby.
-    let _ = chunk(shared, out, "");
-    std::thread::sleep(Duration::from_millis(200));
-    start_game(&mut lock(shared), mine, (minutes, increment), None, "lobby");
-    shared.changed.notify_all();
-    end_stream(out);
+    let mut st = lock(shared);
+    if !setup_post(&mut st) {
+        drop(st);
+        return answer(shared, out, 429, RATE_LIMITED);
+    }
+    if st.seeking {
+        drop(st);
+        return answer(
+            shared,
+            out,
+            429,
+            r#"{"error":"Please only run 1 request(s) at a time"}"#,
+        );
+    }
+    st.seeking = true;
+    let (cancels, cuts) = (st.seek_cancels, st.cuts);
+    let pairs_at = Instant::now().checked_add(st.seek_pairs_after);
+    drop(st);
+    if !stream_head(out) {
+        lock(shared).seeking = false;
+        return;
+    }
+    let closed = watch_close(shared, read);
+    let mut next = Instant::now() + LILA_SEEK_KEEP_ALIVE;
+    let mut cut = false;
+    loop {
+        let mut st = lock(shared);
+        if st.stopping || st.seek_cancels != cancels || closed.load(Ordering::SeqCst) {
+            break;
+        }
+        if st.cuts != cuts {
+            cut = true;
+            break;
+        }
+        if pairs_at.is_some_and(|at| Instant::now() >= at) {
+            let game = new(&mut st);
+            start_game(&mut st, game);
+            drop(st);
+            shared.changed.notify_all();
+            break;
+        }
+        if Instant::now() >= next {
+            drop(st);
+            if !chunk(shared, out, "") {
+                break;
+            }
+            next = Instant::now() + LILA_SEEK_KEEP_ALIVE;
+            continue;
+        }
+        let wake = pairs_at.map_or(next, |at| at.min(next));
+        let _ = shared
+            .changed
+            .wait_timeout(st, until(wake))
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
+    let mut st = lock(shared);
+    st.seeking = false;
+    st.seek_closed_at.push(epoch());
+    drop(st);
+    if !cut {
+        end_stream(out);
+    }
 }
 
-/// A clock from a challenge's form: minutes and seconds a move.
+/// The description's answer to a correspondence seek.
+const SEEK_ID: &str =
+    r#"paths["/api/board/seek"]["post"]["responses"][200]["content"]["application/json"]"#;
+
+/// `DELETE /api/board/seek` (lila's app/controllers Setup
+/// `boardApiHookCancel`, conf/routes; the description leaves it out): the
+/// account's seek is removed, its stream ends; 204 whether or not there
+/// was one.
+fn cancel_seek(shared: &Shared, out: &mut TcpStream) {
+    let mut st = lock(shared);
+    st.seek_cancels += 1;
+    if st.seeking {
+        st.seeks_cancelled += 1;
+    }
+    drop(st);
+    shared.changed.notify_all();
+    write_answer(out, 204, "");
+}
+
+/// A challenge's clock from its form (SetupForm `api`: `clock.limit` in
+/// seconds, `clock.increment`; or `days`): seconds and seconds a move.
 fn challenge_clock(body: &str) -> (u64, u64) {
     let limit: u64 = form(body, "clock.limit")
         .and_then(|t| t.parse().ok())
@@ -1064,31 +1876,45 @@ fn challenge_clock(body: &str) -> (u64, u64) {
     let increment = form(body, "clock.increment")
         .and_then(|t| t.parse().ok())
         .unwrap_or(10);
-    (limit / 60, increment)
+    (limit, increment)
 }
 
-/// A game against the AI: started at once (201, the game).
+/// A game against the AI (app/controllers Setup `apiAi`): started at once,
+/// never rated (5 setups a minute); answered 201 with the game (lila's
+/// game JsonView `apiAiNewGame`: `player` is the side to move). A clock
+/// the Board API cannot play (bullet) still makes the game; its stream
+/// and moves are then refused.
 fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
     let level: u8 = form(body, "level")
         .and_then(|t| t.parse().ok())
         .unwrap_or(1);
-    let (minutes, increment) = challenge_clock(body);
-    let mine = color_asked(body, "color");
+    let (limit, increment) = challenge_clock(body);
+    let days: Option<u32> = form(body, "days").and_then(|d| d.parse().ok());
+    let mut st = lock(shared);
+    if !setup_post(&mut st) {
+        drop(st);
+        return answer(shared, out, 429, RATE_LIMITED);
+    }
+    let mine = form_color(body, "color")
+        .unwrap_or_else(|| st.challenge_colors.pop_front().unwrap_or(Color::White));
     let id = start_game(
-        &mut lock(shared),
-        mine,
-        (minutes, increment),
-        Some(level),
-        "ai",
+        &mut st,
+        NewGame {
+            mine,
+            initial_ms: limit * 1000,
+            increment_ms: increment * 1000,
+            days,
+            ai: Some(level),
+            source: "ai",
+            rated: false,
+            id: None,
+        },
     );
+    let speed = st.games[&id].speed();
+    drop(st);
     shared.changed.notify_all();
-    let side = if mine == Color::White {
-        "white"
-    } else {
-        "black"
-    };
     let json = format!(
-        r#"{{"id":"{id}","variant":{{"key":"standard","name":"Standard","short":"Std"}},"speed":"rapid","perf":"rapid","rated":false,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turns":0,"source":"ai","status":{{"id":20,"name":"started"}},"createdAt":1764000000000,"player":"{side}","fullId":"{id}abcd"}}"#
+        r#"{{"id":"{id}","variant":{{"key":"standard","name":"Standard","short":"Std"}},"speed":"{speed}","perf":"{speed}","rated":false,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turns":0,"source":"ai","status":{{"id":20,"name":"started"}},"createdAt":1764000000000,"player":"white","fullId":"{id}abcd"}}"#
     );
     keep_as(shared, &json, AI_GAME);
     write_answer(out, 201, &json);
@@ -1098,39 +1924,338 @@ fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
 const AI_GAME: &str =
     r#"paths["/api/challenge/ai"]["post"]["responses"][201]["content"]["application/json"]"#;
 
-/// A challenge as lichess describes it (ChallengeJson): from `from` to
-/// `to`, at `minutes` + `increment`, the challenger's `color`.
-fn challenge_json(
-    id: &str,
-    (from, to): (&str, &str),
-    (minutes, increment): (u64, u64),
-    color: &str,
-) -> String {
+/// A challenge as lila writes it (modules/challenge JsonView; the
+/// description's ChallengeJson).
+struct ChallengeView<'a> {
+    id: &'a str,
+    from: &'a str,
+    to: &'a str,
+    /// Seconds and seconds a move, or days a move.
+    clock: (u64, u64),
+    days: Option<u32>,
+    rated: bool,
+    /// The challenger's choice of colour (`white`, `black`, `random`).
+    color: &'a str,
+    /// The challenger's colour.
+    final_color: Color,
+    status: &'a str,
+    /// `out` to the challenger, none to anyone else.
+    direction: Option<&'a str>,
+    /// A decline's key and words.
+    decline: Option<(&'a str, &'a str)>,
+}
+
+fn challenge_json(c: &ChallengeView) -> String {
     let user = |name: &str| {
         format!(
             r#"{{"id":"{}","name":"{name}","rating":1702}}"#,
             name.to_ascii_lowercase()
         )
     };
-    format!(
-        r#"{{"id":"{id}","url":"http://lichess.test/{id}","status":"created","challenger":{},"destUser":{},"variant":{{"key":"standard","name":"Standard","short":"Std"}},"rated":false,"speed":"rapid","timeControl":{{"type":"clock","limit":{},"increment":{increment},"show":"{minutes}+{increment}"}},"color":"{color}","perf":{{"icon":"R","name":"Rapid"}}}}"#,
-        user(from),
-        user(to),
-        minutes * 60
-    )
+    let (limit, increment) = c.clock;
+    let (speed, time_control) = match c.days {
+        Some(days) => (
+            "correspondence",
+            format!(r#"{{"type":"correspondence","daysPerTurn":{days}}}"#),
+        ),
+        None => (
+            speed_of(limit, increment),
+            format!(
+                r#"{{"type":"clock","limit":{limit},"increment":{increment},"show":"{}+{increment}"}}"#,
+                limit / 60
+            ),
+        ),
+    };
+    let mut perf = speed.to_string();
+    perf[..1].make_ascii_uppercase();
+    let mut json = format!(
+        r#"{{"id":"{}","url":"http://lichess.test/{}","status":"{}","challenger":{},"destUser":{},"variant":{{"key":"standard","name":"Standard","short":"Std"}},"rated":{},"speed":"{speed}","timeControl":{time_control},"color":"{}","finalColor":"{}","perf":{{"icon":"","name":"{perf}"}}"#,
+        c.id,
+        c.id,
+        c.status,
+        user(c.from),
+        user(c.to),
+        c.rated,
+        c.color,
+        if c.final_color == Color::White {
+            "white"
+        } else {
+            "black"
+        },
+    );
+    if let Some(direction) = c.direction {
+        json.push_str(&format!(r#","direction":"{direction}""#));
+    }
+    if let Some((key, reason)) = c.decline {
+        json.push_str(&format!(
+            r#","declineReason":{},"declineReasonKey":"{key}""#,
+            serde_json::Value::String(reason.into())
+        ));
+    }
+    json.push('}');
+    json
 }
 
-/// A challenge to `username`: he accepts a moment later and the game
-/// starts.
-fn challenge(shared: &Shared, out: &mut TcpStream, username: &str, body: &str) {
+/// A challenge to the account from `from`, as lila writes it to the
+/// account's event stream (no direction): at `minutes` + `increment`, the
+/// challenger playing `color` (White for `random`).
+fn incoming_challenge_json(
+    id: &str,
+    from: &str,
+    (minutes, increment): (u64, u64),
+    color: &str,
+) -> String {
+    let final_color = if color == "black" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    challenge_json(&ChallengeView {
+        id,
+        from,
+        to: "Anna",
+        clock: (minutes * 60, increment),
+        days: None,
+        rated: false,
+        color,
+        final_color,
+        status: "created",
+        direction: None,
+        decline: None,
+    })
+}
+
+/// A challenge the account sends, waiting for its answer.
+struct Sent {
+    id: String,
+    to: String,
+    clock: (u64, u64),
+    days: Option<u32>,
+    rated: bool,
+    color: String,
+    /// The account's colour.
+    mine: Color,
+    answer: ChallengeAnswer,
+}
+
+impl Sent {
+    fn view<'a>(
+        &'a self,
+        status: &'a str,
+        decline: Option<(&'a str, &'a str)>,
+    ) -> ChallengeView<'a> {
+        ChallengeView {
+            id: &self.id,
+            from: "Anna",
+            to: &self.to,
+            clock: self.clock,
+            days: self.days,
+            rated: self.rated,
+            color: &self.color,
+            final_color: self.mine,
+            status,
+            direction: None,
+            decline,
+        }
+    }
+}
+
+/// A challenge to `username`, as lila's app/controllers Challenge
+/// `apiCreate` takes it: its cost (nothing if he follows the account, else
+/// 5) spent from the credits of a minute (25) and a day
+/// ([`State::challenge_day_credit`]), else 429 (lila.web Limiters
+/// `challengeUser`). With `keepAliveStream=true` the answer is a stream
+/// (modules/challenge ChallengeKeepAliveStream): the challenge, a blank
+/// line after 50 s of nothing, and `{"done":…}` once it is accepted,
+/// declined or cancelled; the challenge lives while the stream is open.
+/// Without, the answer is the challenge, which goes offline unless
+/// answered within 20 s ([`State::challenge_expires_after`]; a
+/// correspondence challenge waits). The player challenged does as
+/// [`State::challenge_answers`] says; a challenge accepted makes the game,
+/// the challenge's id its id (source `friend`); one declined is told on
+/// the event stream (`challengeDeclined`, EventStream).
+fn challenge(
+    shared: &Arc<Shared>,
+    out: &mut TcpStream,
+    username: &str,
+    body: &str,
+    read: BufReader<TcpStream>,
+) {
     let clock = challenge_clock(body);
+    let days: Option<u32> = form(body, "days").and_then(|d| d.parse().ok());
     let color = form(body, "color").unwrap_or_else(|| "random".into());
-    let mine = color_asked(body, "color");
-    let json = challenge_json("chal0001", ("Anna", username), clock, &color);
-    answer(shared, out, 200, &json);
-    std::thread::sleep(Duration::from_millis(200));
-    start_game(&mut lock(shared), mine, clock, None, "friend");
-    shared.changed.notify_all();
+    let keep_alive_stream = form_bool(body, "keepAliveStream");
+    let mut st = lock(shared);
+    let cost = if st.followed_by.contains(&username.to_ascii_lowercase()) {
+        0
+    } else {
+        5
+    };
+    let now = Instant::now();
+    st.challenge_spent
+        .retain(|(t, _)| now.duration_since(*t) < Duration::from_secs(86_400));
+    let spent = |within: Duration| -> u32 {
+        st.challenge_spent
+            .iter()
+            .filter(|(t, _)| now.duration_since(*t) < within)
+            .map(|(_, c)| c)
+            .sum()
+    };
+    if cost > 0
+        && (spent(Duration::from_secs(60)) + cost > 25
+            || spent(Duration::from_secs(86_400)) + cost > st.challenge_day_credit)
+    {
+        drop(st);
+        return answer(shared, out, 429, RATE_LIMITED);
+    }
+    if cost > 0 {
+        st.challenge_spent.push((now, cost));
+    }
+    st.challenges_sent += 1;
+    st.next_id += 1;
+    let id = format!("chal{:04}", st.next_id);
+    let mine = match color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ => st.challenge_colors.pop_front().unwrap_or(Color::White),
+    };
+    let answer_given = st
+        .challenge_answers
+        .pop_front()
+        .unwrap_or(ChallengeAnswer::Accept(Duration::from_millis(200)));
+    st.sent_challenges.insert(id.clone(), false);
+    let expires = st.challenge_expires_after;
+    drop(st);
+    let sent = Sent {
+        id,
+        to: username.to_string(),
+        clock,
+        days,
+        rated: form_bool(body, "rated"),
+        color,
+        mine,
+        answer: answer_given,
+    };
+    let json = challenge_json(&ChallengeView {
+        direction: Some("out"),
+        ..sent.view("created", None)
+    });
+    if keep_alive_stream {
+        if !stream_head(out) || !chunk(shared, out, &json) {
+            return;
+        }
+        let closed = watch_close(shared, read);
+        await_answer(shared, sent, expires, Some((out, closed)));
+    } else {
+        answer(shared, out, 200, &json);
+        let _ = out.shutdown(Shutdown::Both);
+        let s = shared.clone();
+        std::thread::spawn(move || await_answer(&s, sent, expires, None));
+    }
+}
+
+/// Waits for the answer to a challenge the account sent, and does it.
+fn await_answer(
+    shared: &Shared,
+    sent: Sent,
+    expires: Duration,
+    mut stream: Option<(&mut TcpStream, Arc<AtomicBool>)>,
+) {
+    let created = Instant::now();
+    let due = match &sent.answer {
+        ChallengeAnswer::Accept(after) | ChallengeAnswer::Decline { after, .. } => {
+            created.checked_add(*after)
+        }
+        ChallengeAnswer::Never => None,
+    };
+    let mut seen = created;
+    let mut last_line = created;
+    loop {
+        let mut st = lock(shared);
+        if st.stopping {
+            return;
+        }
+        let now = Instant::now();
+        let open = stream
+            .as_ref()
+            .is_some_and(|(_, closed)| !closed.load(Ordering::SeqCst));
+        if open {
+            seen = now;
+        }
+        let outcome = if st.sent_challenges.get(&sent.id) == Some(&true) {
+            Some("canceled")
+        } else if due.is_some_and(|at| now >= at) {
+            Some(match sent.answer {
+                ChallengeAnswer::Decline { .. } => "declined",
+                _ => "accepted",
+            })
+        } else if sent.days.is_none() && now.duration_since(seen) >= expires {
+            Some("offline")
+        } else {
+            None
+        };
+        if let Some(outcome) = outcome {
+            st.sent_challenges.remove(&sent.id);
+            st.challenge_outcomes
+                .push((sent.id.clone(), outcome.to_string()));
+            match (outcome, &sent.answer) {
+                ("accepted", _) => {
+                    start_game(
+                        &mut st,
+                        NewGame {
+                            mine: sent.mine,
+                            initial_ms: sent.clock.0 * 1000,
+                            increment_ms: sent.clock.1 * 1000,
+                            days: sent.days,
+                            ai: None,
+                            source: "friend",
+                            rated: sent.rated,
+                            id: Some(sent.id.clone()),
+                        },
+                    );
+                }
+                ("declined", ChallengeAnswer::Decline { key, reason, .. }) => {
+                    let json = challenge_json(&sent.view("declined", Some((key, reason))));
+                    st.events.push(format!(
+                        r#"{{"type":"challengeDeclined","challenge":{json}}}"#
+                    ));
+                }
+                _ => {}
+            }
+            drop(st);
+            shared.changed.notify_all();
+            if let Some((out, _)) = stream.as_mut()
+                && open
+                && outcome != "offline"
+            {
+                let done = format!(r#"{{"done":"{outcome}"}}"#);
+                if chunk_as(shared, out, &done, "ChallengeDone") {
+                    end_stream(out);
+                }
+            }
+            return;
+        }
+        if open && now.duration_since(last_line) >= LILA_CHALLENGE_KEEP_ALIVE {
+            drop(st);
+            if let Some((out, _)) = stream.as_mut() {
+                let _ = chunk(shared, out, "");
+            }
+            last_line = Instant::now();
+            continue;
+        }
+        let mut wake = if open {
+            last_line + LILA_CHALLENGE_KEEP_ALIVE
+        } else {
+            seen + expires
+        };
+        if let Some(at) = due {
+            wake = wake.min(at);
+        }
+        let _ = shared
+            .changed
+            .wait_timeout(st, until(wake))
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
 }
 
 impl Lichess {
@@ -1140,60 +2265,160 @@ impl Lichess {
         let mut st = self.state();
         st.next_id += 1;
         let id = format!("chal{:04}", st.next_id);
-        let json = challenge_json(&id, (from, "Anna"), (minutes, increment), color);
-        st.events
-            .push(format!(r#"{{"type":"challenge","challenge":{json}}}"#));
+        let json = incoming_challenge_json(&id, from, (minutes, increment), color);
+        // lila's EventStream adds `compat` to a challenge as it comes: the
+        // Board API plays blitz and slower challenges (modules/challenge
+        // Challenge `isBoardCompatible`).
+        let board = speed_rank(speed_of(minutes * 60, increment)) >= speed_rank("blitz");
+        st.events.push(format!(
+            r#"{{"type":"challenge","challenge":{json},"compat":{{"bot":false,"board":{board}}}}}"#
+        ));
         st.challenges
             .insert(id.clone(), (minutes, increment, color.to_string()));
+        st.challengers.insert(id.clone(), from.to_string());
         drop(st);
         self.changed();
         id
     }
 }
 
-/// A challenge to the account accepted: the game starts.
+/// A challenge to the account accepted (app/controllers Challenge
+/// `apiAccept`): the game starts, with the challenge's id; an id lila does
+/// not know is 404.
 fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
     let mut st = lock(shared);
     let Some((minutes, increment, color)) = st.challenges.remove(id) else {
         drop(st);
-        return answer(shared, out, 404, r#"{"error":"No such challenge"}"#);
+        return answer(shared, out, 404, r#"{"error":"Not found"}"#);
     };
+    st.challengers.remove(id);
     // The account plays the colour the challenger did not take.
     let mine = if color == "white" {
         Color::Black
     } else {
         Color::White
     };
-    start_game(&mut st, mine, (minutes, increment), None, "friend");
+    start_game(
+        &mut st,
+        NewGame {
+            mine,
+            initial_ms: minutes * 60_000,
+            increment_ms: increment * 1000,
+            days: None,
+            ai: None,
+            source: "friend",
+            rated: false,
+            id: Some(id.to_string()),
+        },
+    );
     drop(st);
     shared.changed.notify_all();
     answer(shared, out, 200, r#"{"ok":true}"#);
 }
 
-/// A game's stream: the whole game, then a state at each change; closed
-/// when the game is over.
-fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
-    if !until_heard(shared) {
+/// A challenge to the account declined (app/controllers Challenge
+/// `apiDecline`, its form's `reason`): told on the event stream
+/// (`challengeDeclined`).
+fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
+    let mut st = lock(shared);
+    let Some((minutes, increment, color)) = st.challenges.remove(id) else {
+        drop(st);
+        return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+    };
+    let from = st.challengers.remove(id).unwrap_or_else(|| "Carl".into());
+    let key = form(body, "reason").unwrap_or_else(|| "generic".into());
+    let ChallengeAnswer::Decline { key, reason, .. } =
+        ChallengeAnswer::decline(Duration::ZERO, &key.to_ascii_lowercase())
+    else {
+        unreachable!("a decline");
+    };
+    let json = challenge_json(&ChallengeView {
+        status: "declined",
+        decline: Some((&key, &reason)),
+        final_color: if color == "black" {
+            Color::Black
+        } else {
+            Color::White
+        },
+        ..ChallengeView {
+            id,
+            from: &from,
+            to: "Anna",
+            clock: (minutes * 60, increment),
+            days: None,
+            rated: false,
+            color: &color,
+            final_color: Color::White,
+            status: "created",
+            direction: None,
+            decline: None,
+        }
+    });
+    st.events.push(format!(
+        r#"{{"type":"challengeDeclined","challenge":{json}}}"#
+    ));
+    drop(st);
+    shared.changed.notify_all();
+    answer(shared, out, 200, r#"{"ok":true}"#);
+}
+
+/// A challenge the account sent cancelled (app/controllers Challenge
+/// `apiCancel`): told on the event stream (`challengeCanceled`), its
+/// keepAliveStream ends.
+fn cancel(shared: &Shared, out: &mut TcpStream, id: &str) {
+    let mut st = lock(shared);
+    match st.sent_challenges.get_mut(id) {
+        Some(cancelled) if !*cancelled => *cancelled = true,
+        _ => {
+            drop(st);
+            return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+        }
+    }
+    drop(st);
+    shared.changed.notify_all();
+    answer(shared, out, 200, r#"{"ok":true}"#);
+}
+
+/// A game's stream (PlayApi `boardGameStream`, GameStateStream): the whole
+/// game, then a state at each change, a blank line every `keep_alive`;
+/// closed when the game is over, or cleanly when a newer stream opens for
+/// the same game from the same User-Agent. A game the Board API cannot
+/// play is refused.
+fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str, agent: &str) {
+    if !until_heard(shared) || client_gone(out) {
         return;
     }
     let Some(game) = lock(shared).games.get(id).cloned() else {
         return answer(shared, out, 404, r#"{"error":"No such game"}"#);
     };
+    if !game.board_compatible() {
+        return answer(
+            shared,
+            out,
+            400,
+            r#"{"error":"This game cannot be played with the Board API."}"#,
+        );
+    }
     if !stream_head(out) || !chunk(shared, out, &game.full_json()) {
         return;
     }
     let mut seen = game.states;
     let mut over = game.status != "started";
+    let key = (id.to_string(), agent.to_string());
     let (cuts, closes, mine) = {
         let mut st = lock(shared);
         st.game_streams_opened += 1;
-        let n = st.game_streams.entry(id.to_string()).or_insert(0);
+        *st.game_streams.entry(id.to_string()).or_insert(0) += 1;
+        st.game_stream_agents.push(key.clone());
+        let n = st.newest_game_stream.entry(key.clone()).or_insert(0);
         *n += 1;
         let n = *n;
         (st.cuts, st.closes, n)
     };
-    // A newer stream for the game closes this one.
+    // A newer stream for the game from the same User-Agent closes the
+    // older.
     shared.changed.notify_all();
+    let mut next = Instant::now() + shared.keep_alive;
     while !over {
         let st = lock(shared);
         if st.stopping {
@@ -1203,9 +2428,9 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
             // Cut: the connection closes mid-stream.
             return;
         }
-        if st.closes != closes || st.game_streams.get(id) != Some(&mine) {
+        if st.closes != closes || st.newest_game_stream.get(&key) != Some(&mine) {
             // Closed cleanly, the game going on: asked for, or a newer
-            // stream opened for the same game.
+            // stream opened.
             break;
         }
         if st.silent {
@@ -1213,20 +2438,25 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str) {
             std::thread::sleep(Duration::from_millis(20));
             continue;
         }
-        let (st, _) = shared
-            .changed
-            .wait_timeout(st, shared.keep_alive)
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let Some(game) = st.games.get(id).cloned() else {
             break;
         };
-        drop(st);
         if game.states == seen {
-            if !chunk(shared, out, "") {
-                return;
+            if Instant::now() >= next {
+                drop(st);
+                if !chunk(shared, out, "") {
+                    return;
+                }
+                next = Instant::now() + shared.keep_alive;
+                continue;
             }
+            let _ = shared
+                .changed
+                .wait_timeout(st, until(next))
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             continue;
         }
+        drop(st);
         seen = game.states;
         over = game.status != "started";
         let extra: Vec<String> = lock(shared)
