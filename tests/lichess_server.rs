@@ -152,6 +152,10 @@ fn the_openapi_check_finds_what_is_not_lichess() {
             "time=15&increment=10&minutes=15".into(),
         ));
         st.asked
+            .push(("PUT".into(), "/api/board/seek".into(), String::new()));
+        // lila's DELETE of a seek, which the description leaves out, is
+        // not one.
+        st.asked
             .push(("DELETE".into(), "/api/board/seek".into(), String::new()));
     }
     let problems = server.openapi_problems().join("\n");
@@ -166,7 +170,7 @@ fn the_openapi_check_finds_what_is_not_lichess() {
         .lines()
         .filter(|l| l.contains("Type 'true' is not assignable to type 'never'"))
         .count();
-    assert_eq!(wrong_method, 1, "the DELETE alone: {problems}");
+    assert_eq!(wrong_method, 1, "the PUT alone: {problems}");
 }
 
 #[test]
@@ -189,4 +193,319 @@ fn the_test_lichess_refuses_a_wrong_token_and_gives_the_faults_asked() {
     server.state().faults.push_back(429);
     assert!(get(TOKEN).starts_with("HTTP/1.1 429"));
     assert!(get(TOKEN).starts_with("HTTP/1.1 404"), "no such game");
+}
+
+/// One request to the server, its connection closed by the answer: the
+/// status and the body (a stream's chunks as they came).
+fn ask(server: &lichess::Lichess, method: &str, path: &str, form: &str) -> (u16, String) {
+    use std::io::{Read as _, Write as _};
+    let mut s = std::net::TcpStream::connect(server.addr).expect("connects");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
+    )
+    .expect("sent");
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string());
+    (status, body)
+}
+
+/// Waits (10 s at most) until `ready` holds of the server's state.
+fn wait_until(server: &lichess::Lichess, what: &str, ready: impl Fn(&lichess::State) -> bool) {
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while !ready(&server.state()) {
+        assert!(std::time::Instant::now() < until, "never: {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The only game on the server.
+fn the_game(server: &lichess::Lichess) -> lichess::Game {
+    server
+        .state()
+        .games
+        .values()
+        .next()
+        .cloned()
+        .expect("a game")
+}
+
+#[test]
+fn a_seek_lila_refuses_one_at_a_time_and_one_cancelled() {
+    let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
+    // A blitz clock: lila's form refuses it, in its words.
+    let (status, body) = ask(&server, "POST", "/api/board/seek", "time=5&increment=3");
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body,
+        r#"{"global":["Invalid time control"],"error":{"global":["Invalid time control"]}}"#
+    );
+    // One seek held open (nobody pairs it): a second is refused.
+    server.state().seek_pairs_after = Duration::from_secs(3600);
+    let opened = std::thread::scope(|scope| {
+        let held = scope.spawn(|| ask(&server, "POST", "/api/board/seek", "time=15&increment=10"));
+        wait_until(&server, "the seek is open", |st| st.seeking);
+        let (status, body) = ask(&server, "POST", "/api/board/seek", "time=15&increment=10");
+        assert_eq!(
+            (status, body.as_str()),
+            (429, r#"{"error":"Please only run 1 request(s) at a time"}"#)
+        );
+        // Cancelled: 204, and the seek's stream ends with no game made.
+        let (status, body) = ask(&server, "DELETE", "/api/board/seek", "");
+        assert_eq!((status, body.as_str()), (204, ""));
+        held.join().expect("the seek's answer")
+    });
+    assert_eq!(opened.0, 200);
+    assert!(opened.1.ends_with("0\r\n\r\n"), "ended cleanly: {opened:?}");
+    let st = server.state();
+    assert!(st.games.is_empty());
+    assert_eq!((st.seeks_cancelled, st.seek_closed_at.len()), (1, 1));
+    assert!(!st.seeking);
+    drop(st);
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_seek_pairs_with_lilas_colour_and_neither_first_move_is_timed() {
+    let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
+    {
+        let mut st = server.state();
+        st.seek_colors.push_back(shakmaty::Color::Black);
+        st.script = [("e2e4".to_string(), Duration::from_millis(300))].into();
+    }
+    let (status, _) = ask(
+        &server,
+        "POST",
+        "/api/board/seek",
+        "time=10&increment=5&rated=true",
+    );
+    assert_eq!(status, 200);
+    let game = the_game(&server);
+    // lila's pick: Black; a rated seek of a pool's clock: the pool.
+    assert_eq!(
+        (game.mine, game.source, game.rated),
+        (shakmaty::Color::Black, "pool", true)
+    );
+    assert!(game.state_json().contains(r#""expiration":{"idleMillis":"#));
+    wait_until(&server, "White's first move", |st| {
+        st.games.values().all(|g| g.moves.len() == 1)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, body) = ask(
+        &server,
+        "POST",
+        &format!("/api/board/game/{}/move/e7e5", game.id),
+        "",
+    );
+    assert_eq!((status, body.as_str()), (200, r#"{"ok":true}"#));
+    // Neither first move took time off a clock or added an increment.
+    let game = the_game(&server);
+    assert_eq!((game.wtime, game.btime), (600_000, 600_000));
+    assert!(!game.state_json().contains("expiration"));
+    // Out of turn, then not lila's UCI.
+    let (status, body) = ask(
+        &server,
+        "POST",
+        &format!("/api/board/game/{}/move/d7d5", game.id),
+        "",
+    );
+    assert_eq!(
+        (status, body.as_str()),
+        (400, r#"{"error":"Not your turn, or game already over"}"#)
+    );
+    let (status, body) = ask(&server, "POST", "/api/board/game/nosuch/move/e2e4", "");
+    assert_eq!(
+        (status, body.as_str()),
+        (404, r#"{"error":"No such game"}"#)
+    );
+}
+
+#[test]
+fn the_win_is_claimed_only_once_the_opponent_is_gone_long_enough() {
+    let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
+    server.state().script = [
+        ("e7e5".to_string(), Duration::from_millis(20)),
+        ("@gone:60".to_string(), Duration::from_millis(20)),
+        ("@wait".to_string(), Duration::from_secs(600)),
+    ]
+    .into();
+    assert_eq!(
+        ask(&server, "POST", "/api/board/seek", "time=15&increment=10").0,
+        200
+    );
+    let id = the_game(&server).id;
+    let play = |uci: &str| {
+        ask(
+            &server,
+            "POST",
+            &format!("/api/board/game/{id}/move/{uci}"),
+            "",
+        )
+    };
+    assert_eq!(play("e2e4").0, 200);
+    wait_until(&server, "Black's move", |st| st.games[&id].moves.len() == 2);
+    // On the claimant's own turn there is nothing to claim: lila answers
+    // ok and does nothing.
+    let claim = || {
+        ask(
+            &server,
+            "POST",
+            &format!("/api/board/game/{id}/claim-victory"),
+            "",
+        )
+    };
+    assert_eq!(claim(), (200, r#"{"ok":true}"#.to_string()));
+    assert_eq!(play("g1f3").0, 200);
+    wait_until(&server, "the opponent gone", |st| {
+        st.games[&id].gone.is_some()
+    });
+    // Gone, but not long enough.
+    assert_eq!(
+        claim(),
+        (
+            400,
+            r#"{"error":"You cannot claim the win on this game"}"#.to_string()
+        )
+    );
+    assert_eq!(the_game(&server).status, "started");
+    // Long enough.
+    if let Some(g) = server.state().games.get_mut(&id) {
+        g.gone = Some((std::time::Instant::now(), Duration::ZERO));
+    }
+    assert_eq!(claim(), (200, r#"{"ok":true}"#.to_string()));
+    let game = the_game(&server);
+    assert_eq!(
+        (game.status.as_str(), game.winner),
+        ("timeout", Some(shakmaty::Color::White))
+    );
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn lichesss_ai_takes_no_draw_offer_and_a_bullet_game_is_no_board_game() {
+    let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
+    server.state().script = [("e7e5".to_string(), Duration::from_millis(20))].into();
+    let (status, body) = ask(
+        &server,
+        "POST",
+        "/api/challenge/ai",
+        "level=2&clock.limit=600&clock.increment=5&color=white",
+    );
+    assert_eq!(status, 201, "{body}");
+    assert!(body.contains(r#""rated":false"#) && body.contains(r#""speed":"rapid""#));
+    let id = the_game(&server).id;
+    assert_eq!(
+        ask(
+            &server,
+            "POST",
+            &format!("/api/board/game/{id}/move/e2e4"),
+            ""
+        )
+        .0,
+        200
+    );
+    wait_until(&server, "the AI's move", |st| {
+        st.games[&id].moves.len() == 2
+    });
+    let (status, body) = ask(
+        &server,
+        "POST",
+        &format!("/api/board/game/{id}/draw/yes"),
+        "",
+    );
+    assert_eq!((status, body.as_str()), (200, r#"{"ok":true}"#));
+    let game = the_game(&server);
+    assert_eq!((game.draw, game.status.as_str()), (None, "started"));
+    assert!(!game.state_json().contains("draw\":true"));
+    // A bullet game against the AI is made, but the Board API may not
+    // play it.
+    let (status, _) = ask(
+        &server,
+        "POST",
+        "/api/challenge/ai",
+        "level=1&clock.limit=60&clock.increment=0&color=white",
+    );
+    assert_eq!(status, 201);
+    let bullet = server
+        .state()
+        .games
+        .values()
+        .find(|g| g.speed() == "bullet")
+        .map(|g| g.id.clone())
+        .expect("the bullet game");
+    let (status, body) = ask(
+        &server,
+        "GET",
+        &format!("/api/board/game/stream/{bullet}"),
+        "",
+    );
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            400,
+            r#"{"error":"This game cannot be played with the Board API."}"#
+        )
+    );
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_challenge_declined_is_told_with_lilas_reason_and_a_kept_alive_one_ends_accepted() {
+    let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
+    server.state().challenge_answers.extend([
+        lichess::ChallengeAnswer::decline(Duration::from_millis(50), "toofast"),
+        lichess::ChallengeAnswer::Accept(Duration::from_millis(50)),
+    ]);
+    let (status, body) = ask(
+        &server,
+        "POST",
+        "/api/challenge/Bert",
+        "rated=true&clock.limit=300&clock.increment=3&color=white",
+    );
+    assert_eq!(status, 200, "{body}");
+    wait_until(&server, "the decline", |st| {
+        st.events.iter().any(|e| e.contains("challengeDeclined"))
+    });
+    let declined = server.state().events.last().cloned().unwrap_or_default();
+    assert!(
+        declined.contains(r#""declineReasonKey":"toofast""#)
+            && declined.contains("too fast for me"),
+        "{declined}"
+    );
+    // Kept alive: the challenge, then its end.
+    let (status, body) = ask(
+        &server,
+        "POST",
+        "/api/challenge/Bert",
+        "rated=false&clock.limit=900&clock.increment=10&color=black&keepAliveStream=true",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        body.contains(r#""challenger""#) && body.contains(r#"{"done":"accepted"}"#),
+        "{body}"
+    );
+    let game = the_game(&server);
+    assert_eq!(
+        (game.source, game.rated, game.mine),
+        ("friend", false, shakmaty::Color::Black)
+    );
+    let st = server.state();
+    assert_eq!(st.challenges_sent, 2);
+    assert!(st.games.contains_key(&game.id) && game.id.starts_with("chal"));
+    drop(st);
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
