@@ -40,6 +40,8 @@ const TAKEBACK: u16 = 1;
 const CLAIM: u16 = 2;
 const RESIGN: u16 = 3;
 const DECLINE: u16 = 4;
+const NEW_GAME: u16 = 5;
+const DRAW_CLAIM: u16 = 6;
 
 fn game_moves(pgn: &str, sans: &str) -> Vec<Move> {
     let games = if pgn.is_empty() {
@@ -134,6 +136,17 @@ impl Drop for Scanner {
     }
 }
 
+/// How the hands at the table move: quickly, read at the scanner's
+/// pace.
+fn table_style() -> Style {
+    Style {
+        think: (100, 300),
+        hand: (120, 300),
+        scan_period: 20,
+        ..Style::default()
+    }
+}
+
 /// A table with the pegged board, `pegboard play` on it, and the test
 /// lichess: the blind player's hands, his keys, what play printed.
 struct Table {
@@ -165,7 +178,7 @@ impl Table {
         before: impl FnOnce(&lichess::Lichess),
     ) -> Table {
         let dir = common::empty_dir(name);
-        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+        let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
         before(&server);
         server.state().script = script
             .into_iter()
@@ -179,6 +192,8 @@ impl Table {
             (CLAIM, "flag_claim"),
             (RESIGN, "resign"),
             (DECLINE, "draw_decline"),
+            (NEW_GAME, "new_game"),
+            (DRAW_CLAIM, "draw_claim"),
         ]
         .iter()
         .map(|(bit, action)| format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n"))
@@ -197,14 +212,8 @@ impl Table {
         )
         .expect("config");
         keep_token(&config);
-        let style = Style {
-            think: (100, 300),
-            hand: (120, 300),
-            scan_period: 20,
-            ..Style::default()
-        };
         let mut table = Table {
-            hands: Hands::new(3, style, Chess::default().board().occupied()),
+            hands: Hands::new(3, table_style(), Chess::default().board().occupied()),
             dir,
             server,
             scanner,
@@ -330,7 +339,7 @@ impl Table {
     /// takeback), and seen to match.
     fn set_board(&mut self, pos: Chess) {
         let occ = pos.board().occupied();
-        self.hands = Hands::new(4, Style::default(), occ);
+        self.hands = Hands::new(4, table_style(), occ);
         self.played = 0;
         self.scanner.occ.store(occ.0, Ordering::Relaxed);
         self.pos = pos;
@@ -605,7 +614,7 @@ fn play_on_lichess_against_its_ai_as_black_to_a_mate() {
         (&over["result"], &over["reason"]),
         (&"0-1".into(), &"checkmate".into())
     );
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
     table.stop();
     let asked = table.asked("/api/challenge/ai");
     assert_eq!(asked.len(), 1);
@@ -846,10 +855,13 @@ fn play_on_lichess_takebacks_both_ways_put_the_board_back() {
 
 #[test]
 fn play_on_lichess_chat_read_out_the_opponent_gone_and_the_win_claimed() {
-    let moves = game_moves("", "1. e4 e5");
+    // (lila grants the claim while the opponent who left is to move.)
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
     let script = vec![
         ("e7e5".to_string(), 150),
-        ("@chat:Viel Glück!".to_string(), 400),
+        // (Each after the game's last change: here the blind player's
+        // 2. Nf3.)
+        ("@chat:Viel Glück!".to_string(), 1500),
         ("@gone".to_string(), 2500),
         ("@wait".to_string(), 20_000),
     ];
@@ -943,7 +955,7 @@ fn play_on_lichess_the_streams_cut_500s_and_garbage_lose_no_move() {
     }
     let over = table.wait_for("game_over", |_| true);
     assert_eq!(over["result"], "1-0");
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
     let printed = table.stop();
     let ucis: Vec<String> = moves.iter().map(uci).collect();
     let st = table.server.state();
@@ -968,6 +980,7 @@ fn play_on_lichess_the_streams_cut_500s_and_garbage_lose_no_move() {
         "the garbage line: {printed}"
     );
     assert_eq!(table.all("announced").len(), ucis.len());
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
 #[test]
@@ -996,6 +1009,16 @@ fn play_on_lichess_a_correspondence_game_under_way_is_passed_over_by_a_seek() {
         )),
         "{printed}"
     );
+    // The player hears of it, once.
+    let told: Vec<&Value> = table
+        .all("online_notice")
+        .into_iter()
+        .filter(|v| v["notice"] == "other_game")
+        .collect();
+    assert_eq!(told.len(), 1, "{printed}");
+    assert_eq!(told[0]["notice"], "other_game");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(told[0]["say"], words.other_game.replace("{name}", "Bert"));
     let st = table.server.state();
     assert!(st.requests.iter().any(|r| r == "POST /api/board/seek"));
     assert!(st.games[&old].moves.is_empty(), "nothing played in it");
@@ -1084,14 +1107,14 @@ fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
             .status();
         let _ = child.0.wait();
     }
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
     table.start();
     for &m in &moves[9..] {
         table.next(m);
     }
     let over = table.wait_for("game_over", |_| true);
     assert_eq!(over["result"], "1-0");
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
     let printed = table.stop();
     let ucis: Vec<String> = moves.iter().map(uci).collect();
     let st = table.server.state();
@@ -1107,6 +1130,7 @@ fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
     );
     let (pgn, _) = table.pgn();
     assert_eq!(python_chess(&pgn), format!("{}\n1-0", ucis.join(" ")));
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
 #[test]
@@ -1132,7 +1156,7 @@ fn play_on_lichess_an_illegal_move_on_the_board_is_never_sent_and_a_resignation_
     table.scanner.occ.store(start & !g1, Ordering::Relaxed);
     std::thread::sleep(Duration::from_millis(300));
     table.scanner.occ.store(start, Ordering::Relaxed);
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
     table.next(moves[2]);
     table.next(moves[3]);
     table.scanner.press(RESIGN);
@@ -1203,6 +1227,8 @@ fn play_on_lichess_a_flag_falls_on_lichess_clock_never_on_pegboards() {
         st.games.values().next().map(|g| g.status.clone()),
         Some("outoftime".into())
     );
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
 /// The same online game with the board read from a trace: the hands' scans
@@ -1238,7 +1264,7 @@ fn an_online_game_read_from_a_trace_the_pis_build_plays_it_too() {
     }
     let trace = dir.join("game.jsonl");
     std::fs::write(&trace, text).expect("trace");
-    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+    let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
     let mut script: std::collections::VecDeque<(String, Duration)> =
         script_of(&moves, Color::White, 300)
             .into_iter()
@@ -1335,4 +1361,345 @@ fn play_on_lichess_a_minute_of_silence_and_a_429_lose_no_move() {
         .filter_map(|v| v["connection"].as_str())
         .collect();
     assert_eq!(said, ["lost", "back"], "once each: {printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_move_lichess_refuses_is_told_and_the_game_put_back_as_lichess_has_it() {
+    // A 400 on a move will not change if the move is posted again: the
+    // player hears lichess's words, the game goes back to lichess's, and
+    // the board is put back; the game goes on.
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open_with("lichess-move-400", "", script, |server| {
+        server
+            .state()
+            .path_faults
+            .push_back(("POST /api/board/game/game0001/move/e2e4".into(), 400));
+    });
+    table.wait_for("online_game", |_| true);
+    table
+        .hands
+        .play(&table.pos, moves[0], CastlingMode::Standard);
+    table.played = table.scanner.play(&table.hands, table.played);
+    let told = table.wait_for("online_notice", |v| v["notice"] == "move_refused");
+    assert!(
+        told["say"]
+            .as_str()
+            .is_some_and(|s| s.contains("Try again later")),
+        "lichess's words: {told}"
+    );
+    let back = table.wait_for("retraced", |_| true);
+    assert_eq!(back["ply"], 0, "{}", table.printed());
+    table.set_board(Chess::default());
+    table.wait_for("replicated", |v| v["ply"] == 0);
+    for &m in &moves {
+        table.next(m);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(
+        game.moves,
+        moves.iter().map(uci).collect::<Vec<_>>(),
+        "{printed}"
+    );
+    drop(st);
+    let posted = table
+        .server
+        .state()
+        .requests
+        .iter()
+        .filter(|r| r.ends_with("/move/e2e4"))
+        .count();
+    assert_eq!(posted, 2, "refused once, then played");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_seek_lichess_refuses_is_told_once_and_never_asked_again() {
+    // A 400 on the seek (a clock lichess does not pair for the Board
+    // API, say) would be the same answer at every asking.
+    let mut table = Table::open_with("lichess-seek-400", "", Vec::new(), |server| {
+        server
+            .state()
+            .path_faults
+            .push_back(("POST /api/board/seek".into(), 400));
+    });
+    let told = table.wait_for("online_notice", |v| v["notice"] == "find_refused");
+    assert!(
+        told["say"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("Try again later")),
+        "{told}"
+    );
+    // Longer than the wait after a failure the network may mend (5 s).
+    std::thread::sleep(Duration::from_secs(8));
+    let printed = table.stop();
+    let seeks = table
+        .server
+        .state()
+        .requests
+        .iter()
+        .filter(|r| *r == "POST /api/board/seek")
+        .count();
+    assert_eq!(seeks, 1, "{printed}");
+    assert_eq!(
+        printed.matches(r#""notice":"find_refused""#).count(),
+        1,
+        "told once: {printed}"
+    );
+    assert!(table.all("online_game").is_empty());
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_no_seek_before_the_event_stream_has_named_the_games_under_way() {
+    // lichess's API description: open the event stream first; a seek made
+    // before it has named the games under way could pair a second game.
+    let moves = game_moves("", "1. e4 e5");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open_with("lichess-events-first", "", script, |server| {
+        server
+            .state()
+            .path_faults
+            .push_back(("GET /api/stream/event".into(), 500));
+    });
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    let printed = table.stop();
+    let st = table.server.state();
+    let at = |what: &str| -> Vec<f64> {
+        st.received_at
+            .iter()
+            .filter(|(_, r)| r == what)
+            .map(|(t, _)| *t)
+            .collect()
+    };
+    let (events, seeks) = (at("GET /api/stream/event"), at("POST /api/board/seek"));
+    assert!(events.len() >= 2, "refused once, then opened: {printed}");
+    assert_eq!(seeks.len(), 1, "{printed}");
+    assert!(seeks[0] > events[1], "{events:?} {seeks:?}\n{printed}");
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_game_left_here_for_a_new_one_is_never_taken_up_again_once_over() {
+    // The player begins a new game at his board while the online one
+    // goes on: its final state ends pegboard's following of it, and the
+    // next game is found. That finished game is never taken into the new
+    // one.
+    let moves = game_moves("", "1. e4 e5");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@resign".into(), 3_000));
+    let mut table = Table::open("lichess-left-here", "", script);
+    let first = table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    // The next game's opponent thinks long.
+    table.server.state().script = [("@wait".to_string(), Duration::from_secs(30))].into();
+    table.scanner.press(NEW_GAME);
+    table.scanner.press(NEW_GAME);
+    table.wait_for("new_game", |_| true);
+    table.set_board(Chess::default());
+    let next = table.wait_for("online_game", |_| true);
+    assert_ne!(
+        next["game"]["id"],
+        first["game"]["id"],
+        "{}",
+        table.printed()
+    );
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    let printed = table.stop();
+    let taken: Vec<&Value> = table.all("online_game");
+    assert_eq!(taken.len(), 2, "{printed}");
+    let st = table.server.state();
+    let old = &st.games[first["game"]["id"].as_str().unwrap_or_default()];
+    assert_eq!(
+        old.status, "resign",
+        "the first ended on lichess: {printed}"
+    );
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_win_is_claimed_once_lichess_allows_it_the_seconds_left_said_before() {
+    // lila's claim-victory wins only once the opponent has been gone for
+    // `claimWinInSeconds`, while he is to move; before, it answers 400 (or
+    // 200, and nothing happens). The claim made early is told how long is
+    // left; the one made after wins.
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    let mut script = script_of(&moves, Color::White, 150);
+    // (After the game's last change: the blind player's 2. Nf3.)
+    script.push(("@gone:4".into(), 1500));
+    script.push(("@wait".into(), 30_000));
+    let mut table = Table::open("lichess-claim-wait", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    let gone = table.wait_for("online_opponent", |v| v["gone"] == true);
+    assert_eq!(gone["seconds"], 4, "{}", table.printed());
+    table.scanner.press(CLAIM);
+    let wait = table.wait_for("online_notice", |v| v["notice"] == "claim_in");
+    let left = wait["seconds"].as_u64().unwrap_or_default();
+    assert!((1..=4).contains(&left), "{wait}");
+    std::thread::sleep(Duration::from_secs(left + 1));
+    table.scanner.press(CLAIM);
+    table.wait_for("online_request", |v| v["request"] == "claim_victory");
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1-0".into(), &"abandoned".into())
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    assert_eq!(table.asked("/claim-victory").len(), 1, "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_first_moves_time_is_said_before_lichess_aborts_the_game() {
+    // A game from the lobby is aborted, and counted against the player, if
+    // he does not make his first move in time; lichess's `expiration`
+    // says how long he has.
+    let moves = game_moves("", "1. e4 e5");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open("lichess-first-move", "", script);
+    table.wait_for("online_game", |_| true);
+    let told = table.wait_for("online_notice", |v| v["notice"] == "first_move");
+    let seconds = told["seconds"].as_u64().unwrap_or_default();
+    // lila gives 30 s for a rapid game's first move.
+    assert!((20..=30).contains(&seconds), "{told}");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        told["say"],
+        words.first_move.replace("{n}", &seconds.to_string())
+    );
+    for &m in &moves {
+        table.next(m);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    assert_eq!(
+        printed.matches(r#""notice":"first_move""#).count(),
+        1,
+        "once: {printed}"
+    );
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_draw_offer_to_its_ai_is_told_it_takes_none_and_not_sent() {
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open(
+        "lichess-ai-draw",
+        "find = \"ai\"\nlevel = 2\ncolor = \"white\"",
+        script,
+    );
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    table.scanner.press(DRAW);
+    let told = table.wait_for("online_notice", |v| v["notice"] == "ai_no_draw");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(told["say"], words.ai_no_draw.as_str());
+    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    let printed = table.stop();
+    assert!(table.asked("/draw/").is_empty(), "{printed}");
+    assert!(table.all("draw_offer").is_empty(), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_challenge_kept_alive_and_declined_is_told_with_the_reason_and_not_sent_again()
+{
+    // lila lets a challenge nobody keeps alive expire after 20 s and
+    // counts each one against the day's 200: one is sent, kept alive, and
+    // a decline is told in lichess's words.
+    let mut table = Table::open_with(
+        "lichess-declined",
+        "find = \"challenge\"\nopponent = \"Bert\"",
+        Vec::new(),
+        |server| {
+            server
+                .state()
+                .challenge_answers
+                .push_back(lichess::ChallengeAnswer::decline(
+                    Duration::from_millis(1500),
+                    "later",
+                ));
+        },
+    );
+    let told = table.wait_for("online_notice", |v| v["notice"] == "declined");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        told["say"],
+        words.declined.replace("{name}", "Bert").replace(
+            "{text}",
+            "This is not the right time for me, please ask again later."
+        )
+    );
+    // Longer than a challenge not kept alive lasts, and than pegboard
+    // waited before asking again.
+    std::thread::sleep(Duration::from_secs(32));
+    let printed = table.stop();
+    let sent = table.asked("/api/challenge/");
+    assert_eq!(sent.len(), 1, "{printed}");
+    assert!(sent[0].1.contains("keepAliveStream=true"), "{sent:?}");
+    assert!(table.all("online_game").is_empty(), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_repetition_claimed_is_lichess_to_grant_and_ends_the_game_only_then() {
+    // lila's draw/yes claims a threefold repetition (its Drawer); the game
+    // ends when lichess's state says it is drawn, and the player hears
+    // which draw it is.
+    let moves = game_moves("", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open("lichess-threefold", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    table.scanner.press(DRAW_CLAIM);
+    table.wait_for("online_request", |v| v["request"] == "draw_claim");
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1/2-1/2".into(), &"threefold_repetition".into())
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(
+        (game.status.as_str(), game.winner),
+        ("draw", None),
+        "lichess drew it: {printed}"
+    );
+    drop(st);
+    let claims = table
+        .server
+        .state()
+        .requests
+        .iter()
+        .filter(|r| r.ends_with("/draw/yes"))
+        .count();
+    assert_eq!(claims, 1, "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }

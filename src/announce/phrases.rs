@@ -953,6 +953,9 @@ impl Phrasebook {
             OnlineNotice::Claim => &w.claim,
             OnlineNotice::ClaimNotYet => &w.claim_not_yet,
             OnlineNotice::AbortAsked => &w.abort_asked,
+            OnlineNotice::AiNoDraw => &w.ai_no_draw,
+            OnlineNotice::DrawClaimed => &w.draw_claimed,
+            OnlineNotice::ClaimOwnTurn => &w.claim_own_turn,
         }
         .clone()
     }
@@ -976,6 +979,25 @@ impl Phrasebook {
             Some(_) => &w.gone,
         };
         fill(template, &[("color", self.color(color)), ("n", &n)])
+    }
+
+    /// What the server said that the player is to hear.
+    pub fn online_server_notice(&self, notice: &crate::core::online::ServerNotice) -> String {
+        use crate::core::online::ServerNotice as N;
+        let w = &self.words.online;
+        match notice {
+            N::OtherGame { opponent } => fill(&w.other_game, &[("name", opponent)]),
+            N::FindRefused { why } => fill(&w.find_refused, &[("text", why)]),
+            N::Declined { by, why } => fill(&w.declined, &[("name", by), ("text", why)]),
+            N::MoveRefused { why } => fill(&w.move_refused, &[("text", why)]),
+            N::ClaimRefused { why } => fill(&w.claim_refused, &[("text", why)]),
+            N::FirstMove { seconds } => fill(&w.first_move, &[("n", &seconds.to_string())]),
+        }
+    }
+
+    /// The win can be claimed in `seconds`, not yet.
+    pub fn online_claim_in(&self, seconds: u64) -> String {
+        fill(&self.words.online.claim_in, &[("n", &seconds.to_string())])
     }
 
     /// A chat message: who wrote what.
@@ -1007,6 +1029,12 @@ pub enum OnlineNotice {
     Claim,
     ClaimNotYet,
     AbortAsked,
+    /// A draw offered to lichess's AI, which takes none.
+    AiNoDraw,
+    /// A draw claimed (a repetition): lichess decides.
+    DrawClaimed,
+    /// The win claimed on the player's own move: not while he is to move.
+    ClaimOwnTurn,
 }
 
 /// The sentences without values the game says: answers that there is

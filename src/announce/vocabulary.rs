@@ -248,6 +248,31 @@ pub struct OnlineWords {
     pub returned: String,
     /// A chat message: `{name}` wrote `{text}`.
     pub chat: String,
+    /// Another game of the account's, against `{name}`, is under way on
+    /// lichess and not played here.
+    pub other_game: String,
+    /// lichess refused to find the game asked for, with its words
+    /// `{text}`.
+    pub find_refused: String,
+    /// `{name}` declined the player's challenge, with lichess's reason
+    /// `{text}`.
+    pub declined: String,
+    /// lichess refused the player's last move, with its words `{text}`.
+    pub move_refused: String,
+    /// lichess refused the player's claim, with its words `{text}`.
+    pub claim_refused: String,
+    /// The first move is to be made within `{n}` seconds, or lichess
+    /// aborts the game.
+    pub first_move: String,
+    /// lichess's AI takes no draw offers.
+    pub ai_no_draw: String,
+    /// The win can be claimed in `{n}` seconds, not yet.
+    pub claim_in: String,
+    /// The player claims a draw (a repetition): lichess decides.
+    pub draw_claimed: String,
+    /// The player claims the win on his own move: lichess grants it only
+    /// while the opponent who left is to move.
+    pub claim_own_turn: String,
 }
 
 impl Default for OnlineWords {

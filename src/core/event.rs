@@ -347,6 +347,16 @@ pub enum Event {
         request: &'static str,
         say: String,
     },
+    /// What the server or the online game has the player told, beyond
+    /// moves, offers and the end: `other_game`, `find_refused`,
+    /// `declined`, `move_refused`, `claim_refused`, `first_move` (the
+    /// server's), `ai_no_draw`, `claim_in` (not yet: `seconds` to wait).
+    OnlineNotice {
+        notice: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seconds: Option<u64>,
+        say: String,
+    },
 }
 
 /// One move in a `review` event.
@@ -442,6 +452,7 @@ impl Event {
             Event::OnlineOpponent { .. } => "online_opponent",
             Event::OnlineChat { .. } => "online_chat",
             Event::OnlineRequest { .. } => "online_request",
+            Event::OnlineNotice { .. } => "online_notice",
         }
     }
 
@@ -478,7 +489,8 @@ impl Event {
             | Event::OnlineOffer { say, .. }
             | Event::OnlineOpponent { say, .. }
             | Event::OnlineChat { say, .. }
-            | Event::OnlineRequest { say, .. } => Some(say),
+            | Event::OnlineRequest { say, .. }
+            | Event::OnlineNotice { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { .. }
             | Event::Touch { .. }

@@ -173,6 +173,9 @@ pub enum Input {
         name: String,
         text: String,
     },
+    /// What the server said that the player is to hear: another game
+    /// under way, a refusal, a challenge declined, the first move's time.
+    OnlineNotice(crate::core::online::ServerNotice),
 }
 
 /// A step in the spoken menu.
@@ -285,7 +288,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 55] = [
+    pub const NAMES: [&'static str; 56] = [
         "promote",
         "adjust",
         "clock",
@@ -341,6 +344,7 @@ impl Input {
         "online_gone",
         "online_returned",
         "online_chat",
+        "online_notice",
     ];
 
     /// The input's name as written in a trace.
@@ -400,6 +404,7 @@ impl Input {
             Input::OnlineGone { seconds: Some(_) } => "online_gone",
             Input::OnlineGone { seconds: None } => "online_returned",
             Input::OnlineChat { .. } => "online_chat",
+            Input::OnlineNotice(_) => "online_notice",
         }
     }
 }
@@ -505,6 +510,8 @@ pub struct InputFields<'a> {
     pub name: Option<&'a str>,
     /// …what.
     pub text: Option<&'a str>,
+    /// `online_notice`: which.
+    pub notice: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -668,9 +675,22 @@ impl Input {
             ("depth", f.depth.is_some(), name == "analysis"),
             ("game", f.game.is_some(), name == "online_game"),
             ("status", f.status.is_some(), name == "online_end"),
-            ("seconds", f.seconds.is_some(), name == "online_gone"),
-            ("name", f.name.is_some(), name == "online_chat"),
-            ("text", f.text.is_some(), name == "online_chat"),
+            (
+                "seconds",
+                f.seconds.is_some(),
+                matches!(name, "online_gone" | "online_notice"),
+            ),
+            (
+                "name",
+                f.name.is_some(),
+                matches!(name, "online_chat" | "online_notice"),
+            ),
+            (
+                "text",
+                f.text.is_some(),
+                matches!(name, "online_chat" | "online_notice"),
+            ),
+            ("notice", f.notice.is_some(), name == "online_notice"),
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
@@ -952,6 +972,15 @@ impl Input {
                     ));
                 }
             },
+            "online_notice" => Input::OnlineNotice(
+                crate::core::online::ServerNotice::from_fields(
+                    f.notice.unwrap_or_default(),
+                    f.name,
+                    f.text,
+                    f.seconds,
+                )
+                .map_err(bad)?,
+            ),
             other => {
                 return Err(InputError::Unknown(
                     crate::text::quote::short(other).to_string(),
@@ -1045,6 +1074,19 @@ impl Input {
                 serde_json::to_string(name).unwrap_or_default(),
                 serde_json::to_string(text).unwrap_or_default()
             ),
+            Input::OnlineNotice(notice) => {
+                let (who, text, seconds) = notice.fields();
+                let json = |s: &str| serde_json::to_string(s).unwrap_or_default();
+                [
+                    Some(format!(r#","notice":"{}""#, notice.name())),
+                    who.map(|w| format!(r#","name":{}"#, json(w))),
+                    text.map(|t| format!(r#","text":{}"#, json(t))),
+                    seconds.map(|n| format!(r#","seconds":{n}"#)),
+                ]
+                .into_iter()
+                .flatten()
+                .collect()
+            }
             Input::OnlineEnd { status, winner } => {
                 let winner = winner.map(|c| {
                     format!(
@@ -1155,6 +1197,7 @@ impl Input {
                 seconds: None,
                 name: None,
                 text: None,
+                notice: None,
             },
         )
     }
@@ -1286,10 +1329,12 @@ mod tests {
                 white: crate::core::online::OnlinePlayer {
                     name: "Bert \"B\"".into(),
                     rating: Some(1702),
+                    ai: None,
                 },
                 black: crate::core::online::OnlinePlayer {
                     name: "Anna".into(),
                     rating: None,
+                    ai: None,
                 },
                 initial_ms: Some(900_000),
                 increment_ms: 10_000,
@@ -1312,6 +1357,10 @@ mod tests {
                 name: "Bert".into(),
                 text: "gut gespielt \"!\"".into(),
             },
+            Input::OnlineNotice(crate::core::online::ServerNotice::Declined {
+                by: "Bert".into(),
+                why: "I'm not accepting challenges at the moment.".into(),
+            }),
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();

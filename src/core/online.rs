@@ -21,6 +21,9 @@ pub struct OnlinePlayer {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<u32>,
+    /// The server's AI at this level, not a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<u8>,
 }
 
 /// The online game found: its id on the server, its address, the blind
@@ -134,6 +137,96 @@ pub enum Finish {
     Aborted,
 }
 
+/// What the server said that the player is to hear, beyond the game's
+/// moves, offers and end: each told once, as it happens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerNotice {
+    /// Another game of the account's is under way on the server, against
+    /// `opponent`; it is not played here.
+    OtherGame { opponent: String },
+    /// The server refused to find a game as the configuration asks, with
+    /// its words: nothing more is asked until the game is changed.
+    FindRefused { why: String },
+    /// The player's challenge was declined by `by`, with the server's
+    /// reason.
+    Declined { by: String, why: String },
+    /// The server refused the player's last move, with its words: the
+    /// game goes on as the server has it.
+    MoveRefused { why: String },
+    /// The server refused the player's claim, with its words.
+    ClaimRefused { why: String },
+    /// The game is aborted, and counted against the player, unless he
+    /// makes his first move within `seconds`.
+    FirstMove { seconds: u32 },
+}
+
+impl ServerNotice {
+    /// The notices' names, as the trace writes them.
+    pub const NAMES: [&'static str; 6] = [
+        "other_game",
+        "find_refused",
+        "declined",
+        "move_refused",
+        "claim_refused",
+        "first_move",
+    ];
+
+    /// Its name, as the trace writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ServerNotice::OtherGame { .. } => "other_game",
+            ServerNotice::FindRefused { .. } => "find_refused",
+            ServerNotice::Declined { .. } => "declined",
+            ServerNotice::MoveRefused { .. } => "move_refused",
+            ServerNotice::ClaimRefused { .. } => "claim_refused",
+            ServerNotice::FirstMove { .. } => "first_move",
+        }
+    }
+
+    /// Its `name` (a player) and `text` (the server's words), as the
+    /// trace writes them.
+    pub fn fields(&self) -> (Option<&str>, Option<&str>, Option<u32>) {
+        match self {
+            ServerNotice::OtherGame { opponent } => (Some(opponent), None, None),
+            ServerNotice::FindRefused { why }
+            | ServerNotice::MoveRefused { why }
+            | ServerNotice::ClaimRefused { why } => (None, Some(why), None),
+            ServerNotice::Declined { by, why } => (Some(by), Some(why), None),
+            ServerNotice::FirstMove { seconds } => (None, None, Some(*seconds)),
+        }
+    }
+
+    /// The notice `name` with its fields; else what is missing.
+    pub(crate) fn from_fields(
+        name: &str,
+        who: Option<&str>,
+        text: Option<&str>,
+        seconds: Option<u32>,
+    ) -> Result<ServerNotice, String> {
+        let short = |s: Option<&str>, most: usize| {
+            s.filter(|s| s.len() <= most && !s.chars().any(char::is_control))
+                .map(str::to_string)
+        };
+        let (who, text) = (short(who, MAX_TEXT), short(text, 1000));
+        Ok(match (name, who, text, seconds) {
+            ("other_game", Some(opponent), None, None) => ServerNotice::OtherGame { opponent },
+            ("find_refused", None, Some(why), None) => ServerNotice::FindRefused { why },
+            ("declined", Some(by), Some(why), None) => ServerNotice::Declined { by, why },
+            ("move_refused", None, Some(why), None) => ServerNotice::MoveRefused { why },
+            ("claim_refused", None, Some(why), None) => ServerNotice::ClaimRefused { why },
+            ("first_move", None, None, Some(seconds)) => ServerNotice::FirstMove { seconds },
+            _ => {
+                return Err(format!(
+                    "input `online_notice` needs a `notice` ({}) with its fields: `name` (at most \
+                     {MAX_TEXT} bytes) for other_game and declined, `text` (at most 1000) for \
+                     the refusals and declined, `seconds` for first_move; no control characters",
+                    ServerNotice::NAMES.join(", ")
+                ));
+            }
+        })
+    }
+}
+
 /// The server's statuses for a game that ended (lichess's
 /// `GameStatusName`), each with what pegboard makes of it.
 pub const STATUSES: [&str; 12] = [
@@ -170,7 +263,9 @@ impl Finish {
             "resign" => over(Reason::Resignation),
             "stalemate" => over(Reason::Stalemate),
             "timeout" => over(Reason::Abandoned),
-            "draw" => over(Reason::Agreement),
+            // lila's `draw` is any draw: agreed, repeated, the 50 moves,
+            // too little material. Only the game knows which (`online_end`).
+            "draw" => over(Reason::Server),
             "outoftime" => over(Reason::Flag),
             "insufficientMaterialClaim" => over(Reason::InsufficientMaterial),
             "cheat" | "variantEnd" | "unknownFinish" => over(Reason::Server),
@@ -216,10 +311,12 @@ mod tests {
             white: OnlinePlayer {
                 name: "Anna".into(),
                 rating: Some(1650),
+                ai: None,
             },
             black: OnlinePlayer {
                 name: "Bert".into(),
                 rating: None,
+                ai: None,
             },
             initial_ms: Some(900_000),
             increment_ms: 10_000,

@@ -330,8 +330,13 @@ impl Client {
         )
     }
 
-    /// A challenge to the player `username`: the game starts on the event
-    /// stream once he accepts it.
+    /// A challenge to the player `username`, kept alive while its lines
+    /// are read (`keepAliveStream`: lichess lets a challenge nobody keeps
+    /// alive expire after 20 s, and counts each one sent against a day's
+    /// limit): the challenge first, then keep-alives, and last
+    /// `{"done":"accepted"}`, `"declined"` or `"canceled"`. The game
+    /// starts on the event stream once he accepts it; dropping the lines
+    /// cancels the challenge.
     pub fn challenge(
         &self,
         username: &str,
@@ -339,9 +344,9 @@ impl Client {
         minutes: u32,
         increment: u32,
         color: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<Lines, ApiError> {
         let (limit, increment) = ((minutes * 60).to_string(), increment.to_string());
-        self.post(
+        let response = self.send(
             &format!("/api/challenge/{username}"),
             &[
                 ("rated", if rated { "true" } else { "false" }),
@@ -349,13 +354,37 @@ impl Client {
                 ("clock.increment", &increment),
                 ("color", color),
                 ("variant", "standard"),
+                ("keepAliveStream", "true"),
             ],
-        )
+            None,
+        )?;
+        Client::lines(response)
     }
 
     /// Accepts the challenge `id` made to the player.
     pub fn accept(&self, id: &str) -> Result<(), ApiError> {
         self.post(&format!("/api/challenge/{id}/accept"), &[])
+    }
+
+    /// Cancels the account's seek (lila's `DELETE /api/board/seek`,
+    /// answered 204): no other game is paired from it, even before its
+    /// connection is closed.
+    pub fn cancel_seek(&self) -> Result<(), ApiError> {
+        let response = self
+            .agent
+            .delete(&self.url("/api/board/seek"))
+            .header("Authorization", &self.bearer())
+            .config()
+            .timeout_global(Some(ANSWER_WITHIN))
+            .build()
+            .call()
+            .map_err(Client::transport)?;
+        let status = response.status().as_u16();
+        if (200..300).contains(&status) {
+            return Ok(());
+        }
+        let text = response.into_body().read_to_string().unwrap_or_default();
+        Err(Client::refused(status, &text))
     }
 
     /// A seek for a game of `minutes` and `increment` seconds a move: the

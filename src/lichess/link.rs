@@ -6,8 +6,11 @@
 //! game's stream that lichess closes cleanly is opened again without a
 //! word: lila closes one when a newer stream opens for the same game, and
 //! for other reasons, not only at the game's end; only the game's state
-//! says it is over, and the owner stops the link then. A refused token
-//! ends the link: asking again would not help.
+//! says it is over, and the owner stops the link then. A stream closed
+//! cleanly before it said anything but its first line (two pegboards on
+//! one token close each other's) is opened again with backoff. A refused
+//! token ends the link, as does an answer that will never change (a 400
+//! or a 404: no such game): asking again would not help.
 //!
 //! Each connection's lines are read on a thread of its own, so that a
 //! silent one can be left where it hangs: its lines, should any still
@@ -24,6 +27,8 @@ use super::client::{ApiError, Client, EVENT_STREAM, Lines, game_stream};
 /// What a link reports to its owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
+    /// The stream opened (each time it does): its first lines follow.
+    Opened,
     /// A line of the stream (a keep-alive line is not handed on).
     Line(String),
     /// The stream broke (why); it is being opened again. Told once until
@@ -34,6 +39,9 @@ pub enum Report {
     Back,
     /// lichess refused the token: the link has ended.
     Refused(String),
+    /// lichess answered that the stream is not there, and will not be
+    /// (a 400 or a 404, with its words): the link has ended.
+    Gone(String),
 }
 
 /// How long a link waits before asking again, and for what.
@@ -164,6 +172,14 @@ fn keep(
                 let _ = tx.send(Report::Refused(ApiError::Unauthorized.to_string()));
                 return;
             }
+            Err(
+                e @ ApiError::Refused {
+                    status: 400 | 404, ..
+                },
+            ) => {
+                let _ = tx.send(Report::Gone(e.to_string()));
+                return;
+            }
             Err(ApiError::TooManyRequests) => {
                 lose(ApiError::TooManyRequests.to_string(), &mut lost);
                 pause(timing.too_many);
@@ -176,13 +192,17 @@ fn keep(
                 continue;
             }
         };
-        if std::mem::take(&mut lost) && tx.send(Report::Back).is_err() {
+        if tx.send(Report::Opened).is_err()
+            || (std::mem::take(&mut lost) && tx.send(Report::Back).is_err())
+        {
             return;
         }
-        wait = timing.first;
         let (read_tx, from) = crossbeam_channel::unbounded();
         read(lines, read_tx);
         let mut closed_cleanly = false;
+        // Lines other than keep-alives this connection gave.
+        let mut said = 0;
+        let opened = std::time::Instant::now();
         loop {
             if stop.load(Ordering::Relaxed) {
                 return;
@@ -190,6 +210,12 @@ fn keep(
             match from.recv_timeout(timing.silence) {
                 Ok(Read::Line(line)) if line.trim().is_empty() => {}
                 Ok(Read::Line(line)) => {
+                    said += 1;
+                    if said > 1 {
+                        // A connection that lasts: the next failure
+                        // waits the least again.
+                        wait = timing.first;
+                    }
                     if tx.send(Report::Line(line)).is_err() {
                         return;
                     }
@@ -227,9 +253,15 @@ fn keep(
                 }
             }
         }
-        if closed_cleanly {
+        if closed_cleanly && said > 1 {
             pause(timing.first);
             continue;
+        }
+        // Broken, or closed before it said more than its first line (a
+        // newer stream elsewhere closes this one at once): backoff, unless
+        // the connection lasted.
+        if opened.elapsed() >= timing.silence {
+            wait = timing.first;
         }
         pause(wait);
         wait = (wait * 2).min(timing.most);

@@ -226,6 +226,62 @@ impl LichessConfig {
         None
     }
 
+    /// Why the whole game `full`, in which the player plays `white` (or
+    /// Black), is not the one `[lichess]` asked for: another clock, a
+    /// rated game for a casual one, another opponent, the AI at another
+    /// level. The event stream's line does not say these; the game's
+    /// first line does.
+    pub fn unlike_full(
+        &self,
+        full: &crate::lichess::stream::GameFull,
+        white: bool,
+    ) -> Option<String> {
+        let asked = (
+            u64::from(self.time) * 60_000,
+            u64::from(self.increment) * 1000,
+        );
+        match full.clock {
+            Some(c) if (c.initial, c.increment) == asked => {}
+            Some(c) => {
+                return Some(format!(
+                    "its clock is {} s + {} s, not {} min + {} s",
+                    c.initial / 1000,
+                    c.increment / 1000,
+                    self.time,
+                    self.increment
+                ));
+            }
+            None => return Some("it has no clock".into()),
+        }
+        let opponent = if white { &full.black } else { &full.white };
+        let named = |p: &crate::lichess::stream::Player| {
+            p.id.clone()
+                .or_else(|| p.name.clone())
+                .map(|n| n.to_ascii_lowercase())
+        };
+        match self.find {
+            Find::Ai if opponent.ai_level != Some(self.level) => Some(format!(
+                "it is not against lichess's AI at level {}",
+                self.level
+            )),
+            Find::Seek | Find::Challenge if full.rated != self.rated => Some(format!(
+                "it is {}, not {}",
+                if full.rated { "rated" } else { "casual" },
+                if self.rated { "rated" } else { "casual" }
+            )),
+            Find::Challenge | Find::Accept
+                if self.opponent_id().is_some() && named(opponent) != self.opponent_id() =>
+            {
+                Some(format!(
+                    "it is against {}, not {}",
+                    named(opponent).unwrap_or_else(|| "someone else".into()),
+                    self.opponent.as_deref().unwrap_or_default().trim()
+                ))
+            }
+            _ => None,
+        }
+    }
+
     /// The opponent's name, as lichess compares names (any case).
     pub fn opponent_id(&self) -> Option<String> {
         self.opponent

@@ -86,6 +86,10 @@ pub struct Challenge {
     pub time_control: Option<ChallengeClock>,
     /// "white", "black" or "random": the challenger's colour.
     pub color: Option<String>,
+    /// Why it was declined, in words (lichess's, in the decliner's
+    /// language setting), with its key (`generic`, `later`, `tooFast` …).
+    pub decline_reason: Option<String>,
+    pub decline_reason_key: Option<String>,
 }
 
 /// A player named in a challenge or a game.
@@ -191,6 +195,19 @@ pub struct GameState {
     pub wtakeback: bool,
     #[serde(default)]
     pub btakeback: bool,
+    /// While the game may still be aborted for want of a first move (a
+    /// game from the lobby, a tournament, before both moved): how long the
+    /// player to move has been idle and may be, in ms.
+    #[serde(default)]
+    pub expiration: Option<Expiration>,
+}
+
+/// The first move's time, as lichess gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expiration {
+    pub idle_millis: u64,
+    pub millis_to_move: u64,
 }
 
 impl GameState {

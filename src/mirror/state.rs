@@ -500,6 +500,9 @@ impl MirrorState {
             Event::OnlineRequest { say, .. } => {
                 self.status = status("online_request", say, Vec::new());
             }
+            Event::OnlineNotice { say, .. } => {
+                self.status = status("online_notice", say, Vec::new());
+            }
             // The blind player's chat is his own.
             Event::OnlineChat { .. } => {}
             Event::Replicate { .. }

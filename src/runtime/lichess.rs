@@ -12,7 +12,7 @@ use shakmaty::Color;
 use crate::config::Config;
 use crate::core::game::Reason;
 use crate::core::input::Relayed;
-use crate::core::online::{OnlineGame, OnlinePlayer};
+use crate::core::online::{OnlineGame, OnlinePlayer, ServerNotice};
 use crate::core::{Controller, Event, Input, Stamped};
 use crate::lichess::client::{ApiError, Client};
 use crate::lichess::link::{Link, Report as LinkReport, Timing};
@@ -81,7 +81,18 @@ pub(crate) struct LichessSeat {
     passed: BTreeSet<String>,
     /// Set to close the seek's connection, which is what cancels a seek
     /// on lichess: when a game is taken up, the seek is to pair no other.
+    /// Some while a seek is held open.
     seek_cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// When the event stream last opened (none while it is lost): no game
+    /// is asked for until it has named the games under way.
+    events_open: Option<u64>,
+    /// lichess refused to find the game `[lichess]` asks for (a 400 or a
+    /// 404: it would refuse it again): the player was told, nothing more
+    /// is asked.
+    find_refused: bool,
+    /// Games of the kind asked for that started while pegboard's game was
+    /// over: the first is taken up once the next game is fresh.
+    waiting: std::collections::VecDeque<stream::GameInfo>,
 }
 
 impl Drop for LichessSeat {
@@ -108,6 +119,11 @@ struct GameLink {
     /// The server's state has been seen: until then nothing is posted
     /// (a game taken up again after a restart may have them all).
     synced: bool,
+    /// The server refused a move of the player's: the next state puts the
+    /// game back as the server has it.
+    resync: bool,
+    /// The first move's time (lichess's `expiration`) was told.
+    first_move_told: bool,
 }
 
 /// Where the asking for a game stands.
@@ -127,6 +143,11 @@ enum Finding {
 const ASK_AGAIN_AFTER_MS: u64 = 30_000;
 /// How long after a request that failed a game is asked for again.
 const ASK_AGAIN_AFTER_FAILURE_MS: u64 = 5_000;
+/// How long after the event stream opened a game is first asked for:
+/// lichess names the games under way at once, and a seek made before
+/// they are read could pair a second game (its API description: open the
+/// event stream first).
+const EVENTS_SETTLE_MS: u64 = 1_000;
 
 /// What the seat posts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,6 +253,9 @@ impl LichessSeat {
             now: 0,
             passed: BTreeSet::new(),
             seek_cancel: None,
+            events_open: None,
+            find_refused: false,
+            waiting: std::collections::VecDeque::new(),
         }
     }
 
@@ -257,8 +281,8 @@ impl LichessSeat {
             self.report(t, of_game, report, keeper, events, notes);
         }
         self.now = t;
-        self.take_posted(notes);
-        self.find(keeper.controller(), notes);
+        self.take_posted(t, keeper, events, notes);
+        self.find(t, keeper, events, notes);
     }
 
     /// One report of a link.
@@ -293,12 +317,31 @@ impl LichessSeat {
                 Err(e) => notes.push(format!("lichess: a game line passed over: {e}")),
             },
             LinkReport::Line(line) => match stream::event(&line) {
-                Ok(Some(StreamEvent::GameStart(info))) => self.game_start(&info, keeper, notes),
+                Ok(Some(StreamEvent::GameStart(info))) => {
+                    self.game_start(t, &info, keeper, events, notes)
+                }
                 Ok(Some(StreamEvent::Challenge(c))) => self.challenged(&c, notes),
+                Ok(Some(StreamEvent::ChallengeDeclined(c))) => {
+                    self.declined(t, &c, keeper, events, notes)
+                }
                 Ok(_) => {}
                 Err(e) => notes.push(format!("lichess: an event line passed over: {e}")),
             },
+            LinkReport::Opened if !of_game => self.events_open = Some(t),
+            LinkReport::Opened => {}
+            LinkReport::Gone(why) => {
+                // No such game (or none for this account): followed no
+                // more.
+                notes.push(format!("lichess: {why}; the game is followed no more"));
+                if let Some(g) = self.game.take().filter(|_| of_game) {
+                    self.passed.insert(g.id);
+                    self.link_back(t, true, keeper, events);
+                }
+            }
             LinkReport::Lost(why) => {
+                if !of_game {
+                    self.events_open = None;
+                }
                 notes.push(format!("lichess: connection lost ({why}); trying again"));
                 let was = self.lost.contains(&true);
                 self.lost[usize::from(of_game)] = true;
@@ -331,37 +374,86 @@ impl LichessSeat {
     }
 
     /// A game started on the server, or under way when the event stream
-    /// opened: its stream is opened when it is this game taken up again,
-    /// or when pegboard's game is fresh and it is the kind of game
-    /// `[lichess]` asks for (lichess names every game under way, a
-    /// correspondence game of days ago too). A seek still open is closed.
-    fn game_start(&mut self, info: &stream::GameInfo, keeper: &Keeper, notes: &mut Vec<String>) {
+    /// opened (lichess names every game under way, a correspondence game
+    /// of days ago too): its stream is opened when it is this game taken
+    /// up again, or when pegboard's game is fresh, no other is followed,
+    /// and it is the kind of game `[lichess]` asks for; a seek still open
+    /// is then cancelled. One of another kind, or one that starts while
+    /// another is played, is passed over, and the player told; one of
+    /// the kind asked for that starts while pegboard's game is over waits
+    /// for the next.
+    fn game_start(
+        &mut self,
+        t: u64,
+        info: &stream::GameInfo,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
         let c = keeper.controller();
-        let ours = c.online().map(|o| o.id.as_str());
-        let fresh = ours.is_none() && !c.game().is_over();
+        let ours = c.online().map(|o| o.id.clone());
+        let over = c.game().is_over();
         let id = info.game_id.as_str();
-        if self.game.as_ref().is_some_and(|g| g.id == id)
-            || self.passed.contains(id)
-            || !(fresh || ours == Some(id))
-        {
+        if self.game.as_ref().is_some_and(|g| g.id == id) || self.passed.contains(id) {
             return;
         }
-        if ours != Some(id)
-            && let Some(why) = self.config.unlike(info)
-        {
+        if ours.as_deref() == Some(id) {
+            self.game = Some(self.follow(id, info.color.map(color_of)));
+            return;
+        }
+        let why = match self.config.unlike(info) {
+            Some(why) => Some(why),
+            None if self.game.is_some() || ours.is_some() => {
+                Some("another game is played here".to_string())
+            }
+            None => None,
+        };
+        if let Some(why) = why {
             notes.push(format!("lichess: game {id} passed over: {why}"));
             self.passed.insert(id.to_string());
+            let opponent = info
+                .opponent
+                .as_ref()
+                .and_then(|o| o.username.clone())
+                .map_or_else(|| "?".to_string(), |n| printable(&n, 100));
+            let notice = ServerNotice::OtherGame { opponent };
+            keeper.input(t, Input::OnlineNotice(notice), events);
             return;
         }
-        self.finding = None;
-        self.cancel_seek();
-        self.game = Some(self.follow(id, info.color.map(color_of)));
+        if over {
+            // Taken up once the next game begins.
+            self.waiting.push_back(info.clone());
+            return;
+        }
+        self.take_up(info);
     }
 
-    /// Closes the seek's connection, if one is open.
+    /// Game `info` taken up: its stream opened, the asking for a game
+    /// ended.
+    fn take_up(&mut self, info: &stream::GameInfo) {
+        self.cancel_seek();
+        self.finding = None;
+        self.game = Some(self.follow(&info.game_id, info.color.map(color_of)));
+    }
+
+    /// Cancels the seek (or the challenge) held open, if one is: its
+    /// connection is closed at its next line (a seek's keep-alive comes
+    /// every 10 s), and lichess is told of a seek at once (`DELETE
+    /// /api/board/seek`, on a thread of its own).
     fn cancel_seek(&mut self) {
-        if let Some(cancel) = self.seek_cancel.take() {
+        // A seek lichess paired has ended already: nothing to cancel.
+        let ended = match &self.finding {
+            Some(Finding::Asking(answer)) => !answer.is_empty(),
+            _ => true,
+        };
+        if let Some(cancel) = self.seek_cancel.take().filter(|_| !ended) {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            if self.config.find == Find::Seek {
+                let client = self.client.clone();
+                std::thread::spawn(move || {
+                    let _ = client.cancel_seek();
+                });
+            }
         }
     }
 
@@ -377,6 +469,8 @@ impl LichessSeat {
             under_way: true,
             takeback_asked: false,
             synced: false,
+            resync: false,
+            first_move_told: false,
         }
     }
 
@@ -410,6 +504,40 @@ impl LichessSeat {
 }
 
 impl LichessSeat {
+    /// The player's challenge declined (lichess says so on the event
+    /// stream, with its reason): he is told, and it is not sent again.
+    fn declined(
+        &mut self,
+        t: u64,
+        c: &stream::Challenge,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let to = c.dest_user.as_ref();
+        let to_id = to
+            .and_then(|u| u.id.clone().or_else(|| u.name.clone()))
+            .map(|n| n.to_ascii_lowercase());
+        if self.config.find != Find::Challenge || to_id != self.config.opponent_id() {
+            return;
+        }
+        let by = to
+            .and_then(|u| u.name.clone().or_else(|| u.id.clone()))
+            .map_or_else(|| "?".to_string(), |n| printable(&n, 100));
+        let why = printable(c.decline_reason.as_deref().unwrap_or("declined"), 1000);
+        notes.push(format!(
+            "lichess: challenge {} declined by {by}: {why}; not sent again",
+            c.id
+        ));
+        self.find_refused = true;
+        self.finding = None;
+        keeper.input(
+            t,
+            Input::OnlineNotice(ServerNotice::Declined { by, why }),
+            events,
+        );
+    }
+
     /// The whole game, as its stream opens (and opens again): the game
     /// started, when pegboard's is not yet online, then its state.
     fn full(
@@ -424,21 +552,24 @@ impl LichessSeat {
             return;
         };
         if keeper.controller().online().is_none() {
-            if full.variant.key != "standard" || full.initial_fen != "startpos" {
-                notes.push(format!(
-                    "lichess: game {} is {} from {}; pegboard plays standard chess from the start",
-                    full.id, full.variant.key, full.initial_fen
-                ));
+            let unlike = if full.variant.key != "standard" || full.initial_fen != "startpos" {
+                Some(format!(
+                    "it is {} from {}; pegboard plays standard chess from the start",
+                    full.variant.key, full.initial_fen
+                ))
+            } else if !full.state.under_way() {
+                Some("it is over".to_string())
+            } else if let Some(color) = g.color {
+                self.config.unlike_full(full, color == Color::White)
+            } else {
+                None
+            };
+            if let Some(why) = unlike {
                 // Passed over for good: the next game is looked for.
+                notes.push(format!("lichess: game {} passed over: {why}", full.id));
                 self.passed.insert(full.id.clone());
                 self.game = None;
-                self.lost[1] = false;
-                return;
-            }
-            if !full.state.under_way() {
-                // Over already: no game to take up.
-                self.passed.insert(full.id.clone());
-                self.game = None;
+                self.link_back(t, true, keeper, events);
                 return;
             }
             let Some(color) = g.color else {
@@ -485,6 +616,18 @@ impl LichessSeat {
             return;
         }
         let theirs: Vec<String> = state.moves().map(str::to_string).collect();
+        if std::mem::take(&mut g.resync) {
+            // A move of the player's the server refused: the game goes
+            // back to the server's, the board to be put so.
+            let ours = played(keeper.controller());
+            let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+            if ours.len() > common {
+                notes.push(format!(
+                    "lichess: the game goes back to ply {common}, as lichess has it"
+                ));
+                keeper.input(t, Input::Retrace(common as u32), events);
+            }
+        }
         reconcile(t, g, &theirs, keeper, events, notes);
         g.sent.retain(|&ply| ply as usize > theirs.len());
         g.server_moves = theirs;
@@ -506,6 +649,7 @@ impl LichessSeat {
             );
         }
         offers(t, g, state, keeper, events);
+        first_move(t, g, state, keeper, events);
         if !state.under_way() {
             keeper.input(
                 t,
@@ -519,13 +663,21 @@ impl LichessSeat {
     }
 
     /// A game looked for, when pegboard's game is fresh (no move, not
-    /// online, not over) and none is being looked for: as `[lichess]
-    /// find` says. A game under way online whose stream is not open (a
-    /// restart) is taken up again.
-    fn find(&mut self, c: &Controller, notes: &mut Vec<String>) {
+    /// online, not over) and none is being looked for: a game of the kind
+    /// asked for that started meanwhile, else as `[lichess] find` says,
+    /// once the event stream has named the games under way. A game under
+    /// way online whose stream is not open (a restart) is taken up again.
+    fn find(
+        &mut self,
+        t: u64,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
         if self.refused {
             return;
         }
+        let c = keeper.controller();
         if let Some(online) = c.online() {
             if self.game.is_none() && !c.game().is_over() {
                 self.game = Some(self.follow(&online.id, Some(online.color)));
@@ -540,18 +692,50 @@ impl LichessSeat {
         {
             // The last game is over on the server: the next is looked for.
             self.game = None;
-            self.lost[1] = false;
+            self.link_back(t, true, keeper, events);
         }
-        if self.game.is_some() || self.config.find == Find::Accept {
+        if self.game.is_some() {
             return;
         }
-        let t = self.now;
+        if let Some(info) = self.waiting.pop_front() {
+            self.take_up(&info);
+            return;
+        }
+        if self.config.find == Find::Accept || self.find_refused {
+            return;
+        }
+        if self.events_open.is_none_or(|at| t < at + EVENTS_SETTLE_MS) {
+            return;
+        }
         match &self.finding {
             Some(Finding::Asking(answer)) => {
                 self.finding = match answer.try_recv() {
                     Err(crossbeam_channel::TryRecvError::Empty) => return,
-                    Ok(Ok(())) => Some(Finding::Answered(t)),
+                    Ok(Ok(())) => {
+                        // A seek ends when lichess pairs it: nothing to
+                        // cancel.
+                        self.seek_cancel = None;
+                        Some(Finding::Answered(t))
+                    }
+                    Ok(Err(
+                        e @ ApiError::Refused {
+                            status: 400 | 404, ..
+                        },
+                    )) => {
+                        // lichess would refuse it again: told once.
+                        self.seek_cancel = None;
+                        self.find_refused = true;
+                        notes.push(format!("lichess: no game found ({e}); nothing more asked"));
+                        let why = match &e {
+                            ApiError::Refused { error, .. } => printable(error, 1000),
+                            _ => String::new(),
+                        };
+                        let notice = ServerNotice::FindRefused { why };
+                        keeper.input(t, Input::OnlineNotice(notice), events);
+                        None
+                    }
                     Ok(Err(e)) => {
+                        self.seek_cancel = None;
                         // After a 429 lichess asks for a full minute.
                         let wait = match e {
                             ApiError::TooManyRequests => self.timing.too_many.as_millis() as u64,
@@ -564,6 +748,7 @@ impl LichessSeat {
                         Some(Finding::Failed(t, wait))
                     }
                     Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                        self.seek_cancel = None;
                         Some(Finding::Failed(t, ASK_AGAIN_AFTER_FAILURE_MS))
                     }
                 };
@@ -593,42 +778,49 @@ impl LichessSeat {
         let c = self.config.clone();
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let cancelled = cancel.clone();
+        let silence = self.timing.silence;
         std::thread::spawn(move || {
             let color = c.color.as_str();
             let asked = match c.find {
-                Find::Seek => client.seek(c.time, c.increment, c.rated).and_then(|lines| {
-                    for line in lines {
-                        line?;
-                        if cancelled.load(std::sync::atomic::Ordering::Relaxed) {
-                            // Dropping the lines closes the connection.
-                            break;
-                        }
-                    }
-                    Ok(())
-                }),
+                Find::Seek => client
+                    .seek(c.time, c.increment, c.rated)
+                    .and_then(|lines| held(lines, &cancelled, Some(silence))),
                 Find::Ai => client.challenge_ai(c.level, c.time, c.increment, color),
-                Find::Challenge => client.challenge(
-                    c.opponent.as_deref().unwrap_or_default().trim(),
-                    c.rated,
-                    c.time,
-                    c.increment,
-                    color,
-                ),
+                Find::Challenge => client
+                    .challenge(
+                        c.opponent.as_deref().unwrap_or_default().trim(),
+                        c.rated,
+                        c.time,
+                        c.increment,
+                        color,
+                    )
+                    .and_then(|lines| held(lines, &cancelled, None)),
                 Find::Accept => Ok(()),
             };
             let _ = tx.send(asked);
         });
-        (rx, (self.config.find == Find::Seek).then_some(cancel))
+        let held_open = matches!(self.config.find, Find::Seek | Find::Challenge);
+        (rx, held_open.then_some(cancel))
     }
 
-    /// The posts' answers: a move the server refused is logged; one not
-    /// delivered (no answer, a 5xx, a 429) is posted again a while later
-    /// (a minute after a 429, as lichess asks).
-    fn take_posted(&mut self, notes: &mut Vec<String>) {
+    /// The posts' answers: a move or a claim the server refused (a 400 or
+    /// a 404, which it would refuse again) is told to the player, and a
+    /// refused move puts the game back as the server has it (its stream
+    /// opened anew: the whole game); one not delivered (no answer, a 5xx,
+    /// a 429) is posted again a while later (a minute after a 429, as
+    /// lichess asks). Every failure is logged.
+    fn take_posted(
+        &mut self,
+        t: u64,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
         for waited in self.waited.try_iter() {
             self.post_timing.record(waited);
         }
-        for (post, result) in self.posted.try_iter() {
+        let answers: Vec<_> = self.posted.try_iter().collect();
+        for (post, result) in answers {
             let Err(e) = result else {
                 continue;
             };
@@ -639,12 +831,34 @@ impl LichessSeat {
                 ApiError::Refused { status, .. } if *status >= 500 => Some(self.timing.first),
                 _ => None,
             };
-            if let (Post::Move { id, ply, .. }, Some(g), Some(wait)) =
-                (&post, &mut self.game, again)
-                && g.id == *id
-            {
-                g.sent.remove(ply);
-                self.post_after = self.now + wait.as_millis() as u64;
+            let words = match &e {
+                ApiError::Refused {
+                    status: 400 | 404,
+                    error,
+                } => Some(printable(error, 1000)),
+                _ => None,
+            };
+            let Some(g) = self.game.as_mut() else {
+                continue;
+            };
+            match (&post, again, words) {
+                (Post::Move { id, ply, .. }, Some(wait), _) if g.id == *id => {
+                    g.sent.remove(ply);
+                    self.post_after = self.now + wait.as_millis() as u64;
+                }
+                (Post::Move { id, .. }, None, Some(why)) if g.id == *id => {
+                    g.resync = true;
+                    g.sent.clear();
+                    g.synced = false;
+                    g.link = Link::game(self.client.clone(), id, self.timing);
+                    let notice = ServerNotice::MoveRefused { why };
+                    keeper.input(t, Input::OnlineNotice(notice), events);
+                }
+                (Post::ClaimVictory { id }, None, Some(why)) if g.id == *id => {
+                    let notice = ServerNotice::ClaimRefused { why };
+                    keeper.input(t, Input::OnlineNotice(notice), events);
+                }
+                _ => {}
             }
         }
     }
@@ -709,12 +923,58 @@ impl LichessSeat {
                     match *request {
                         "takeback" => Post::Takeback { id },
                         "claim_victory" => Post::ClaimVictory { id },
+                        // lichess's draw/yes claims a repetition.
+                        "draw_claim" => Post::Draw { id },
                         _ => Post::Abort { id },
                     }
                 }
                 _ => continue,
             };
             let _ = self.posts.send(post);
+        }
+    }
+}
+
+/// A seek's (or a challenge's) connection held open until lichess closes
+/// it (the opponent found, the challenge answered: `Ok`), until
+/// `cancelled` is set (`Ok`: the connection is dropped, which lichess
+/// takes as the seek or the challenge cancelled), or, for a seek, until it
+/// says nothing, not even its keep-alive (every 10 s on lila), for
+/// `silence`: a connection half open, given up (an error: sought again).
+fn held(
+    lines: crate::lichess::client::Lines,
+    cancelled: &std::sync::atomic::AtomicBool,
+    silence: Option<std::time::Duration>,
+) -> std::result::Result<(), ApiError> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        for line in lines {
+            let broken = line.is_err();
+            if tx.send(line).is_err() || broken {
+                return;
+            }
+        }
+    });
+    let mut heard = std::time::Instant::now();
+    loop {
+        if cancelled.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(());
+        }
+        match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            Ok(line) => {
+                line?;
+                heard = std::time::Instant::now();
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Ok(()),
+            Err(crossbeam_channel::RecvTimeoutError::Timeout)
+                if silence.is_some_and(|s| heard.elapsed() >= s) =>
+            {
+                return Err(ApiError::Transport(format!(
+                    "the seek said nothing for {} s",
+                    silence.unwrap_or_default().as_secs()
+                )));
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
         }
     }
 }
@@ -768,6 +1028,31 @@ fn reconcile(
         }
         keeper.input(t, input, events);
     }
+}
+
+/// The time left for the player's first move before lichess aborts the
+/// game (its `expiration`, given while the game may still be aborted):
+/// told once, when it is his move.
+fn first_move(
+    t: u64,
+    g: &mut GameLink,
+    state: &GameState,
+    keeper: &mut Keeper,
+    events: &mut Vec<Stamped>,
+) {
+    let c = keeper.controller();
+    let (Some(e), Some(online)) = (state.expiration, c.online()) else {
+        return;
+    };
+    if g.first_move_told || c.game().turn() != online.color {
+        return;
+    }
+    g.first_move_told = true;
+    let seconds = e.millis_to_move.saturating_sub(e.idle_millis) / 1000;
+    let notice = ServerNotice::FirstMove {
+        seconds: u32::try_from(seconds).unwrap_or(u32::MAX),
+    };
+    keeper.input(t, Input::OnlineNotice(notice), events);
 }
 
 /// The opponent's draw offer (told as his offer) and takeback request
@@ -836,6 +1121,7 @@ fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
             (None, None) => "?".to_string(),
         },
         rating: p.rating,
+        ai: p.ai_level,
     };
     OnlineGame {
         id: full.id.clone(),

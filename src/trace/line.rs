@@ -111,6 +111,8 @@ struct Line<'a> {
     name: Option<Cow<'a, str>>,
     #[serde(borrow)]
     text: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    notice: Option<Cow<'a, str>>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -174,6 +176,7 @@ fn input(line: &Line) -> Result<Input, String> {
             seconds: line.seconds,
             name: line.name.as_deref(),
             text: line.text.as_deref(),
+            notice: line.notice.as_deref(),
         },
     )
     .map_err(|e| e.to_string())

@@ -180,6 +180,7 @@ impl Controller {
             Input::OnlineTakeback => self.online_takeback(t, out),
             Input::OnlineGone { seconds } => self.online_gone(t, seconds, out),
             Input::OnlineChat { name, text } => self.online_chat(t, name, text, out),
+            Input::OnlineNotice(notice) => self.online_notice(t, &notice, out),
             // The blind player's board, whose sensors `play` watches.
             Input::BoardLost => {
                 if let Some(b) = self.boards.first_mut() {

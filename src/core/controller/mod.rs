@@ -93,7 +93,7 @@ pub struct Controller {
     /// Black's times), until the moves it counts are pressed here.
     server_clock: Option<(u32, u64, u64)>,
     /// The online opponent left the game (and has not come back).
-    opponent_gone: bool,
+    opponent_gone: Option<u64>,
     /// The last move, when pegboard judged it later than it was made (a
     /// Chess960 king waiting on its castling square for its rook): its
     /// ply, when it was made and when it was judged. Its clock press is
@@ -204,7 +204,7 @@ impl Controller {
             menu: super::menu::Menu::default(),
             online: None,
             server_clock: None,
-            opponent_gone: false,
+            opponent_gone: None,
             judged_late: None,
             quickplay: None,
         }

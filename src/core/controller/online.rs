@@ -3,7 +3,7 @@
 //! game ended. pegboard's own clock never flags a player in an online
 //! game (see `arbiter`): only the server's `outoftime` ends it.
 
-use shakmaty::Color;
+use shakmaty::{Color, Position as _};
 
 use super::Controller;
 use crate::announce::phrases::OnlineNotice;
@@ -11,7 +11,8 @@ use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Side, Stamped};
 use crate::core::game::Ending;
 use crate::core::input::Input;
-use crate::core::online::{Finish, OnlineGame};
+use crate::core::laws::Reason;
+use crate::core::online::{Finish, OnlineGame, ServerNotice};
 use crate::core::settings::ClockStart;
 
 impl Controller {
@@ -117,6 +118,11 @@ impl Controller {
                 reason,
                 by,
             }) => {
+                let reason = if status == "draw" {
+                    self.online_draw_reason()
+                } else {
+                    reason
+                };
                 let ending = Ending {
                     outcome,
                     reason,
@@ -133,6 +139,41 @@ impl Controller {
             }
             None => {}
         }
+    }
+
+    /// Which draw the server's `draw` is: lichess gives that one status
+    /// for an agreement, a repetition claimed, the 50 moves and too little
+    /// material; the game here says which held, else the server's draw
+    /// is told as the server's.
+    fn online_draw_reason(&self) -> Reason {
+        let pos = self.game.position();
+        if self.game.draw_offer().is_some() {
+            Reason::Agreement
+        } else if self.game.repetitions() >= 3 {
+            Reason::ThreefoldRepetition
+        } else if pos.halfmoves() >= 100 {
+            Reason::FiftyMoves
+        } else if pos.is_insufficient_material() {
+            Reason::InsufficientMaterial
+        } else {
+            Reason::Server
+        }
+    }
+
+    /// What the server said that the player is to hear: told.
+    pub(super) fn online_notice(&mut self, t: u64, notice: &ServerNotice, out: &mut Vec<Stamped>) {
+        let seconds = match notice {
+            ServerNotice::FirstMove { seconds } => Some(u64::from(*seconds)),
+            _ => None,
+        };
+        out.push(Stamped {
+            t,
+            event: Event::OnlineNotice {
+                notice: notice.name(),
+                seconds,
+                say: self.words.online_server_notice(notice),
+            },
+        });
     }
 
     /// The connection to the server lost or back: the player hears it.
@@ -169,8 +210,38 @@ impl Controller {
             Input::PracticeTakeBack if self.game.ply() > 0 => {
                 ("takeback", OnlineNotice::TakebackAsked)
             }
-            Input::FlagClaim(c) if *c == mine && self.opponent_gone => {
+            Input::FlagClaim(c)
+                if *c == mine && self.opponent_gone.is_some() && self.game.turn() == mine =>
+            {
+                // lila's claim wins only while the opponent who left is to
+                // move: on the player's own move it does nothing.
+                out.push(Stamped {
+                    t,
+                    event: Event::OnlineNotice {
+                        notice: "claim_own_turn",
+                        seconds: None,
+                        say: self.words.online_notice(OnlineNotice::ClaimOwnTurn),
+                    },
+                });
+                return true;
+            }
+            Input::FlagClaim(c) if *c == mine && self.opponent_gone.is_some_and(|at| t >= at) => {
                 ("claim_victory", OnlineNotice::Claim)
+            }
+            Input::FlagClaim(c) if *c == mine && self.opponent_gone.is_some() => {
+                // lichess grants the claim only after its wait: told how
+                // long is left, nothing asked.
+                let at = self.opponent_gone.unwrap_or(t);
+                let seconds = (at - t).div_ceil(1000);
+                out.push(Stamped {
+                    t,
+                    event: Event::OnlineNotice {
+                        notice: "claim_in",
+                        seconds: Some(seconds),
+                        say: self.words.online_claim_in(seconds),
+                    },
+                });
+                return true;
             }
             Input::FlagClaim(c) if *c == mine => {
                 let say = self.words.online_notice(OnlineNotice::ClaimNotYet);
@@ -179,6 +250,28 @@ impl Controller {
             }
             Input::Resign(c) if *c == mine && self.game.ply() < 2 => {
                 ("abort", OnlineNotice::AbortAsked)
+            }
+            // lichess ends a game drawn by repetition when the player's
+            // draw/yes claims it; else the claim stands as his offer. The
+            // game ends only when lichess's state says so.
+            Input::DrawClaim(c) if *c == mine => ("draw_claim", OnlineNotice::DrawClaimed),
+            Input::DrawOffer(c)
+                if *c == mine
+                    && self
+                        .online
+                        .as_ref()
+                        .is_some_and(|o| o.opponent().ai.is_some()) =>
+            {
+                // lichess's AI takes no offers: none is made.
+                out.push(Stamped {
+                    t,
+                    event: Event::OnlineNotice {
+                        notice: "ai_no_draw",
+                        seconds: None,
+                        say: self.words.online_notice(OnlineNotice::AiNoDraw),
+                    },
+                });
+                return true;
             }
             _ => return false,
         };
@@ -216,7 +309,7 @@ impl Controller {
         if self.game.is_over() {
             return;
         }
-        self.opponent_gone = seconds.is_some();
+        self.opponent_gone = seconds.map(|s| t + u64::from(s) * 1000);
         out.push(Stamped {
             t,
             event: Event::OnlineOpponent {

@@ -1,0 +1,198 @@
+//! An online game's rules as the server (lichess) keeps them, read from
+//! traces: the win claimed only once lichess allows it, a draw offer to
+//! lichess's AI that it never takes, a repetition claimed for lichess to
+//! judge, lichess's one `draw` status told as the draw the game shows, and
+//! what the server says told to the player. The lichess seat that hands
+//! these inputs in is tested against the test lichess in
+//! tests/lichess_play.rs.
+
+mod common;
+
+use serde_json::Value;
+
+/// An online game against `white` (the blind player is Black), at 15+10,
+/// followed by `lines` (each a trace line without its end).
+fn online(white: &str, lines: &[&str]) -> Vec<Value> {
+    let mut text = String::from(
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\",\"black_moves_on\":\"lichess\"}\n",
+    );
+    text.push_str(&format!(
+        "{{\"t\":10,\"input\":\"online_game\",\"game\":{{\"id\":\"ab12\",\"site\":\"https://lichess.org/ab12\",\
+         \"color\":\"white\",\"white\":{{\"name\":\"Anna\"}},\"black\":{white},\
+         \"initial_ms\":900000,\"increment_ms\":10000,\"rated\":false}}}}\n"
+    ));
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    let english = pegboard::announce::Phrasebook::default()
+        .in_language("en")
+        .expect("English");
+    let entries = common::parse(&text);
+    let events = pegboard::runtime::replay::replay(
+        &entries,
+        "test",
+        pegboard::core::Settings::default(),
+        english,
+        &[pegboard::core::BLIND_BOARD],
+        pegboard::runtime::replay::Until::Idle,
+    )
+    .expect("replayed");
+    common::to_json(&events)
+}
+
+fn said(events: &[Value], name: &str) -> Vec<String> {
+    common::of(events, name)
+        .iter()
+        .map(|e| e["say"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn online_the_win_is_claimed_only_once_lichess_allows_it_the_wait_told() {
+    // lila grants claim-victory only `claimWinInSeconds` after the
+    // opponent left; a claim before is told how long is left, and nothing
+    // is asked of the server.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"online_gone","seconds":10}"#,
+            r#"{"t":3500,"input":"flag_claim","color":"white"}"#,
+            r#"{"t":11000,"input":"flag_claim","color":"white"}"#,
+        ],
+    );
+    let notices = common::of(&events, "online_notice");
+    assert_eq!(notices.len(), 1, "{events:#?}");
+    assert_eq!(notices[0]["notice"], "claim_in");
+    assert_eq!(
+        notices[0]["seconds"], 8,
+        "11 s from its leaving, 3.5 s gone"
+    );
+    assert_eq!(
+        notices[0]["say"], "You can claim the win in 8 seconds.",
+        "{events:#?}"
+    );
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "claim_victory");
+    assert_eq!(requests[0]["t"], 11000);
+    assert!(
+        common::of(&events, "game_over").is_empty(),
+        "lichess ends it"
+    );
+}
+
+#[test]
+fn online_a_draw_offer_to_lichess_ai_is_told_it_takes_none_and_is_not_made() {
+    // lichess's AI ignores draw offers (lila answers 200 and nothing
+    // happens): no offer is made, and the player hears why.
+    let events = online(
+        r#"{"name":"Stockfish level 3","ai":3}"#,
+        &[r#"{"t":1000,"input":"draw_offer","color":"white"}"#],
+    );
+    assert!(common::of(&events, "draw_offer").is_empty(), "{events:#?}");
+    assert_eq!(
+        said(&events, "online_notice"),
+        vec!["lichess's computer takes no draw offers.".to_string()]
+    );
+    // Against a person the offer is made.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":2000,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":3000,"input":"draw_offer","color":"white"}"#,
+        ],
+    );
+    assert!(
+        common::of(&events, "online_notice").is_empty(),
+        "{events:#?}"
+    );
+}
+
+#[test]
+fn online_a_draw_claimed_is_asked_of_lichess_which_ends_the_game() {
+    // lila's draw/yes claims a repetition; the game ends only when its
+    // state says so.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[r#"{"t":1000,"input":"draw_claim","color":"white"}"#],
+    );
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "draw_claim");
+    assert_eq!(requests[0]["say"], "You claim a draw. lichess decides.");
+    assert!(common::of(&events, "game_over").is_empty(), "{events:#?}");
+}
+
+#[test]
+fn online_lichess_draw_status_is_told_as_the_draw_the_game_shows() {
+    // lila's `draw` is an agreement, a repetition, the 50 moves or too
+    // little material: an offer standing is an agreement; with none, and
+    // nothing else the position shows, only that the game is drawn.
+    let offered = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":1800,"input":"draw_offer","color":"black"}"#,
+            r#"{"t":2000,"input":"online_end","status":"draw"}"#,
+        ],
+    );
+    let over = common::of(&offered, "game_over");
+    assert_eq!(over.len(), 1, "{offered:#?}");
+    assert_eq!(over[0]["reason"], "agreement");
+    let plain = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[r#"{"t":2000,"input":"online_end","status":"draw"}"#],
+    );
+    let over = common::of(&plain, "game_over");
+    assert_eq!(over.len(), 1, "{plain:#?}");
+    assert_eq!(over[0]["reason"], "server", "not said to be agreed");
+    assert_eq!(over[0]["result"], "1/2-1/2");
+    assert!(
+        !over[0]["say"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("agree"),
+        "{over:?}"
+    );
+}
+
+#[test]
+fn online_what_lichess_says_is_told_to_the_player_in_his_words() {
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":100,"input":"online_notice","notice":"first_move","seconds":27}"#,
+            r#"{"t":200,"input":"online_notice","notice":"other_game","name":"Carla"}"#,
+            r#"{"t":300,"input":"online_notice","notice":"move_refused","text":"Not your turn, or game already over"}"#,
+            r#"{"t":400,"input":"online_notice","notice":"claim_refused","text":"You cannot claim the win on this game"}"#,
+            r#"{"t":500,"input":"online_notice","notice":"find_refused","text":"Invalid time control"}"#,
+            r#"{"t":600,"input":"online_notice","notice":"declined","name":"Bert","text":"I'm not accepting challenges at the moment."}"#,
+        ],
+    );
+    assert_eq!(
+        said(&events, "online_notice"),
+        vec![
+            "Make your first move within 27 seconds, or lichess aborts the game and counts it \
+             against you.",
+            "Another game on lichess, against Carla, is under way. It is not played here.",
+            "lichess did not take your last move: Not your turn, or game already over. The game \
+             goes on as lichess has it.",
+            "lichess refused the claim: You cannot claim the win on this game",
+            "lichess does not start the game: Invalid time control",
+            "Bert declined the challenge: I'm not accepting challenges at the moment.",
+        ]
+    );
+    let first = common::of(&events, "online_notice")[0];
+    assert_eq!(first["notice"], "first_move");
+    assert_eq!(first["seconds"], 27);
+    // A notice without what it needs is named at its line.
+    let bad = "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+               {\"t\":1,\"input\":\"online_notice\",\"notice\":\"declined\",\"name\":\"Bert\"}\n";
+    let e = pegboard::trace::read(bad.as_bytes(), "bad.jsonl").expect_err("refused");
+    let e = e.to_string();
+    assert!(e.starts_with("bad.jsonl:2:"), "{e}");
+    assert!(e.contains("`online_notice` needs a `notice`"), "{e}");
+}
