@@ -88,7 +88,7 @@ fn a_whole_game_through_the_board_api_every_request_as_lichess_describes_it() {
         let played = state.moves().count();
         if state.under_way() && played % 2 == 0 {
             match moves.get(played) {
-                Some(m) => client.play(&id, m).expect("the move is taken"),
+                Some(m) => client.play(&id, m).0.expect("the move is taken"),
                 None => client.resign(&id).expect("resigned"),
             }
         }
@@ -102,7 +102,7 @@ fn a_whole_game_through_the_board_api_every_request_as_lichess_describes_it() {
     );
     assert!(!last.under_way());
     // An illegal move, or one out of turn, is refused with lichess's words.
-    let refused = client.play(&id, "e2e4").expect_err("the game is over");
+    let refused = client.play(&id, "e2e4").0.expect_err("the game is over");
     assert!(
         matches!(&refused, ApiError::Refused { status: 400, error } if error.contains("over")),
         "{refused:?}"
@@ -140,7 +140,14 @@ fn a_wrong_token_a_429_a_500_and_a_garbage_line_are_told_apart_and_the_token_is_
         .state()
         .garbage
         .push_back("<html>502 Bad Gateway</html>".into());
-    client.play(&id, "e2e4").expect("the move is taken");
+    // The move's request is stamped when it is written whole to the
+    // connection: after the call began, before its answer came back.
+    let before = std::time::Instant::now();
+    let (taken, written) = client.play(&id, "e2e4");
+    let answered = std::time::Instant::now();
+    taken.expect("the move is taken");
+    let written = written.expect("the request was written");
+    assert!(before <= written && written <= answered);
     let mut errors = Vec::new();
     let mut states = 0;
     for line in lines.by_ref() {
@@ -264,7 +271,7 @@ mod link {
         server.state().stream_faults.extend([500, 500]);
         server.cut();
         std::thread::sleep(Duration::from_millis(20));
-        client.play(&id, "e2e4").expect("the move is taken");
+        client.play(&id, "e2e4").0.expect("the move is taken");
         let seen = reports_until(&link, |s| {
             s.iter()
                 .any(|r| matches!(r, Report::Line(l) if l.contains("e2e4 e7e5")))

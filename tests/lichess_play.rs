@@ -886,6 +886,9 @@ fn play_on_lichess_chat_read_out_the_opponent_gone_and_the_win_claimed() {
     table.wait_for("say", |v| v["text"] == words.claim_not_yet.as_str());
     let gone = table.wait_for("online_opponent", |_| true);
     assert_eq!((&gone["gone"], &gone["seconds"]), (&true.into(), &0.into()));
+    // lila tells it again every 5 s while he is gone: the player hears it
+    // once.
+    std::thread::sleep(Duration::from_secs(11));
     table.scanner.press(CLAIM);
     table.wait_for("online_request", |v| v["request"] == "claim_victory");
     let over = table.wait_for("game_over", |_| true);
@@ -894,7 +897,12 @@ fn play_on_lichess_chat_read_out_the_opponent_gone_and_the_win_claimed() {
         (&"1-0".into(), &"abandoned".into())
     );
     std::thread::sleep(Duration::from_millis(300));
-    table.stop();
+    let printed = table.stop();
+    assert_eq!(
+        printed.matches(r#""event":"online_opponent""#).count(),
+        1,
+        "{printed}"
+    );
     assert_eq!(table.asked("/claim-victory").len(), 1);
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
     let (_, text) = table.pgn();
@@ -1492,12 +1500,13 @@ fn play_on_lichess_no_seek_before_the_event_stream_has_named_the_games_under_way
 #[test]
 fn play_on_lichess_a_game_left_here_for_a_new_one_is_never_taken_up_again_once_over() {
     // The player begins a new game at his board while the online one
-    // goes on: its final state ends pegboard's following of it, and the
-    // next game is found. That finished game is never taken into the new
-    // one.
+    // goes on: the online one is resigned on lichess (else it would go on
+    // until his clock ran out, lichess counting him connected), its final
+    // state ends pegboard's following of it, and the next game is found.
+    // That finished game is never taken into the new one.
     let moves = game_moves("", "1. e4 e5");
     let mut script = script_of(&moves, Color::White, 150);
-    script.push(("@resign".into(), 3_000));
+    script.push(("@wait".into(), 60_000));
     let mut table = Table::open("lichess-left-here", "", script);
     let first = table.wait_for("online_game", |_| true);
     for &m in &moves {
@@ -1523,10 +1532,12 @@ fn play_on_lichess_a_game_left_here_for_a_new_one_is_never_taken_up_again_once_o
     let st = table.server.state();
     let old = &st.games[first["game"]["id"].as_str().unwrap_or_default()];
     assert_eq!(
-        old.status, "resign",
-        "the first ended on lichess: {printed}"
+        (old.status.as_str(), old.winner),
+        ("resign", Some(Color::Black)),
+        "the first resigned on lichess: {printed}"
     );
     drop(st);
+    assert_eq!(table.asked("/resign").len(), 1, "{printed}");
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 

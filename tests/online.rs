@@ -56,6 +56,7 @@ fn online_the_win_is_claimed_only_once_lichess_allows_it_the_wait_told() {
     let events = online(
         r#"{"name":"Bert","rating":1702}"#,
         &[
+            r#"{"t":500,"input":"move","uci":"e2e4"}"#,
             r#"{"t":1000,"input":"online_gone","seconds":10}"#,
             r#"{"t":3500,"input":"flag_claim","color":"white"}"#,
             r#"{"t":11000,"input":"flag_claim","color":"white"}"#,
@@ -80,6 +81,54 @@ fn online_the_win_is_claimed_only_once_lichess_allows_it_the_wait_told() {
         common::of(&events, "game_over").is_empty(),
         "lichess ends it"
     );
+    // lila grants it only while the opponent who left is to move.
+    let own_move = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"online_gone","seconds":0}"#,
+            r#"{"t":3500,"input":"flag_claim","color":"white"}"#,
+        ],
+    );
+    let notices = common::of(&own_move, "online_notice");
+    assert_eq!(notices.len(), 1, "{own_move:#?}");
+    assert_eq!(notices[0]["notice"], "claim_own_turn");
+    assert!(common::of(&own_move, "online_request").is_empty());
+}
+
+#[test]
+fn online_the_opponents_draw_offer_accepted_is_asked_of_lichess_which_ends_the_game() {
+    // lila may hold an offer no longer (withdrawn, and no state says so):
+    // the acceptance asks lichess, and its state ends the game.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":1800,"input":"draw_offer","color":"black"}"#,
+            r#"{"t":2000,"input":"draw_offer","color":"white"}"#,
+        ],
+    );
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "draw_accept");
+    assert!(common::of(&events, "game_over").is_empty(), "{events:#?}");
+}
+
+#[test]
+fn online_a_new_game_begun_at_the_board_gives_the_online_one_up_on_lichess() {
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":2000,"input":"new_game"}"#,
+            r#"{"t":2500,"input":"new_game"}"#,
+        ],
+    );
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "resign");
+    assert_eq!(common::of(&events, "new_game").len(), 1);
 }
 
 #[test]

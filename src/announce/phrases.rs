@@ -956,6 +956,7 @@ impl Phrasebook {
             OnlineNotice::AiNoDraw => &w.ai_no_draw,
             OnlineNotice::DrawClaimed => &w.draw_claimed,
             OnlineNotice::ClaimOwnTurn => &w.claim_own_turn,
+            OnlineNotice::DrawAccepted => &w.draw_accepted,
         }
         .clone()
     }
@@ -1035,6 +1036,8 @@ pub enum OnlineNotice {
     DrawClaimed,
     /// The win claimed on the player's own move: not while he is to move.
     ClaimOwnTurn,
+    /// The opponent's draw offer accepted: lichess ends the game.
+    DrawAccepted,
 }
 
 /// The sentences without values the game says: answers that there is

@@ -273,6 +273,9 @@ pub struct OnlineWords {
     /// The player claims the win on his own move: lichess grants it only
     /// while the opponent who left is to move.
     pub claim_own_turn: String,
+    /// The player accepts the opponent's draw offer: lichess ends the
+    /// game.
+    pub draw_accepted: String,
 }
 
 impl Default for OnlineWords {

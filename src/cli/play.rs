@@ -68,8 +68,8 @@ pub fn run(a: Args) -> ExitCode {
                 if let Some(posted) = &timing.posted {
                     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
                     println!(
-                        "pegboard: moves posted to lichess after the scan that completed them: \
-                         p50 {:.2} ms, max {:.2} ms ({} moves)",
+                        "pegboard: moves posted to lichess (the request written to the socket) \
+                         after the scan that completed them: p50 {:.2} ms, max {:.2} ms ({} moves)",
                         ms(posted.quantile(0.5)),
                         ms(posted.max()),
                         posted.scans()

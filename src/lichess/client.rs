@@ -10,7 +10,12 @@
 //! runtime reads each stream on a thread of its own.
 
 use std::io::{BufRead, BufReader};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use ureq::unversioned::resolver::DefaultResolver;
+use ureq::unversioned::transport::{
+    Buffers, ConnectionDetails, Connector, DefaultConnector, NextTimeout, Transport,
+};
 
 use super::token::{BOARD_PLAY, Token};
 
@@ -91,6 +96,67 @@ struct Me {
     username: String,
 }
 
+thread_local! {
+    /// When this thread last wrote to a connection.
+    static LAST_WRITE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// When this thread's last request was written whole to its connection:
+/// ureq is blocking, so a request is written on the thread that makes it,
+/// and its last write is the request's end.
+fn written() -> Option<Instant> {
+    LAST_WRITE.get()
+}
+
+/// Stamps every write to a connection ureq opened (plain or TLS) with the
+/// instant it was done, for [`written`]: what the lichess benchmark times
+/// a move's post to. ureq's transport interface is its `unversioned` one
+/// (it may change in a minor version; Cargo.lock holds the one built).
+#[derive(Debug)]
+struct Stamping;
+
+impl Connector<Box<dyn Transport>> for Stamping {
+    type Out = Stamped;
+
+    fn connect(
+        &self,
+        _: &ConnectionDetails,
+        chained: Option<Box<dyn Transport>>,
+    ) -> Result<Option<Stamped>, ureq::Error> {
+        Ok(chained.map(Stamped))
+    }
+}
+
+/// A connection whose writes are stamped.
+#[derive(Debug)]
+struct Stamped(Box<dyn Transport>);
+
+impl Transport for Stamped {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        self.0.buffers()
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        let done = self.0.transmit_output(amount, timeout);
+        if done.is_ok() {
+            LAST_WRITE.set(Some(Instant::now()));
+        }
+        done
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.0.await_input(timeout)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.0.is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        self.0.is_tls()
+    }
+}
+
 /// The Board API at one server, with one token.
 pub struct Client {
     agent: ureq::Agent,
@@ -125,8 +191,10 @@ impl Client {
             .timeout_connect(Some(CONNECT_WITHIN))
             .user_agent(concat!("pegboard/", env!("CARGO_PKG_VERSION")))
             .build();
+        // ureq's own connections, each write to them stamped (`written`).
+        let connector = DefaultConnector::default().chain(Stamping);
         Client {
-            agent: config.into(),
+            agent: ureq::Agent::with_parts(config, connector, DefaultResolver::default()),
             server: server.trim_end_matches('/').to_string(),
             token,
         }
@@ -273,9 +341,12 @@ impl Client {
         self.stream(&game_stream(id))
     }
 
-    /// The player's move, in UCI.
-    pub fn play(&self, id: &str, uci: &str) -> Result<(), ApiError> {
-        self.post(&format!("/api/board/game/{id}/move/{uci}"), &[])
+    /// The player's move, in UCI; with the instant its request was
+    /// written whole to the connection (none if it never was).
+    pub fn play(&self, id: &str, uci: &str) -> (Result<(), ApiError>, Option<Instant>) {
+        LAST_WRITE.set(None);
+        let result = self.post(&format!("/api/board/game/{id}/move/{uci}"), &[]);
+        (result, written())
     }
 
     /// A draw offered (or an offer accepted), or an offer declined.

@@ -211,9 +211,11 @@ fn keep(
                 Ok(Read::Line(line)) if line.trim().is_empty() => {}
                 Ok(Read::Line(line)) => {
                     said += 1;
-                    if said > 1 {
-                        // A connection that lasts: the next failure
-                        // waits the least again.
+                    if said > 1 && reopen_quietly {
+                        // A game's stream that goes on past its first
+                        // line: the next failure waits the least again.
+                        // (The event stream's first lines are many: the
+                        // games under way, the challenges; it must last.)
                         wait = timing.first;
                     }
                     if tx.send(Report::Line(line)).is_err() {

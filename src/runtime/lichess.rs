@@ -61,7 +61,8 @@ pub(crate) struct LichessSeat {
     posts: Sender<Post>,
     /// …and what became of them.
     posted: Receiver<(Post, std::result::Result<(), ApiError>)>,
-    /// How long after the scan that completed a move its post was sent.
+    /// How long after the scan that completed a move its post was written
+    /// to the connection.
     pub(crate) post_timing: crate::sensors::poller::Lateness,
     /// The links that are lost now, the event stream's and the game's:
     /// the player is told once when the first is lost, and once when
@@ -124,6 +125,13 @@ struct GameLink {
     resync: bool,
     /// The first move's time (lichess's `expiration`) was told.
     first_move_told: bool,
+    /// The opponent's leaving as last told: gone (true once the win can
+    /// be claimed), or none.
+    gone: Option<bool>,
+    /// A move of the player's the server refused, with its words: told
+    /// if the server's state indeed lacks it (a move posted again after
+    /// a lost answer is refused for having been taken).
+    refused_move: Option<String>,
 }
 
 /// Where the asking for a game stands.
@@ -217,10 +225,12 @@ impl LichessSeat {
             for post in to_post {
                 let result = match &post {
                     Post::Move { id, uci, taken, .. } => {
-                        // Sent this long after the scan that completed it.
-                        let waited = taken.elapsed();
-                        let result = poster.play(id, uci);
-                        let _ = waited_tx.send(waited);
+                        // Written to the connection this long after the
+                        // scan that completed it.
+                        let (result, written) = poster.play(id, uci);
+                        if let Some(written) = written {
+                            let _ = waited_tx.send(written.saturating_duration_since(*taken));
+                        }
                         result
                     }
                     Post::Draw { id } => poster.draw(id, true),
@@ -303,8 +313,17 @@ impl LichessSeat {
                     gone,
                     claim_win_in_seconds,
                 })) => {
+                    // lila repeats the line every 5 s while the opponent
+                    // is gone, counting down: told when it changes (gone,
+                    // claimable now, back) only.
                     let seconds = gone.then(|| claim_win_in_seconds.unwrap_or(0));
-                    keeper.input(t, Input::OnlineGone { seconds }, events);
+                    let told = seconds.map(|s| s == 0);
+                    if let Some(g) = self.game.as_mut()
+                        && g.gone != told
+                    {
+                        g.gone = told;
+                        keeper.input(t, Input::OnlineGone { seconds }, events);
+                    }
                 }
                 Ok(Some(GameLine::Chat(chat))) if self.config.chat && chat.room == "player" => {
                     let input = Input::OnlineChat {
@@ -332,8 +351,8 @@ impl LichessSeat {
             LinkReport::Gone(why) => {
                 // No such game (or none for this account): followed no
                 // more.
-                notes.push(format!("lichess: {why}; the game is followed no more"));
-                if let Some(g) = self.game.take().filter(|_| of_game) {
+                notes.push(format!("lichess: {why}; the stream is opened no more"));
+                if of_game && let Some(g) = self.game.take() {
                     self.passed.insert(g.id);
                     self.link_back(t, true, keeper, events);
                 }
@@ -401,11 +420,11 @@ impl LichessSeat {
             self.game = Some(self.follow(id, info.color.map(color_of)));
             return;
         }
+        // A game is played here while it goes on here and on lichess.
+        let playing = !over && (ours.is_some() || self.game.as_ref().is_some_and(|g| g.under_way));
         let why = match self.config.unlike(info) {
             Some(why) => Some(why),
-            None if self.game.is_some() || ours.is_some() => {
-                Some("another game is played here".to_string())
-            }
+            None if playing => Some("another game is played here".to_string()),
             None => None,
         };
         if let Some(why) = why {
@@ -420,9 +439,11 @@ impl LichessSeat {
             keeper.input(t, Input::OnlineNotice(notice), events);
             return;
         }
-        if over {
+        if over || self.game.is_some() {
             // Taken up once the next game begins.
-            self.waiting.push_back(info.clone());
+            if !self.waiting.iter().any(|w| w.game_id == info.game_id) {
+                self.waiting.push_back(info.clone());
+            }
             return;
         }
         self.take_up(info);
@@ -471,6 +492,8 @@ impl LichessSeat {
             synced: false,
             resync: false,
             first_move_told: false,
+            gone: None,
+            refused_move: None,
         }
     }
 
@@ -565,11 +588,21 @@ impl LichessSeat {
                 None
             };
             if let Some(why) = unlike {
-                // Passed over for good: the next game is looked for.
+                // Passed over for good, and told: the next game is looked
+                // for.
                 notes.push(format!("lichess: game {} passed over: {why}", full.id));
+                let white = g.color != Some(Color::Black);
+                let them = if white { &full.black } else { &full.white };
+                let opponent = match (&them.name, them.ai_level) {
+                    (Some(name), _) => printable(name, 100),
+                    (None, Some(level)) => format!("Stockfish level {level}"),
+                    (None, None) => "?".to_string(),
+                };
                 self.passed.insert(full.id.clone());
                 self.game = None;
                 self.link_back(t, true, keeper, events);
+                let notice = ServerNotice::OtherGame { opponent };
+                keeper.input(t, Input::OnlineNotice(notice), events);
                 return;
             }
             let Some(color) = g.color else {
@@ -621,7 +654,12 @@ impl LichessSeat {
             // back to the server's, the board to be put so.
             let ours = played(keeper.controller());
             let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+            let why = g.refused_move.take();
             if ours.len() > common {
+                if let Some(why) = why {
+                    let notice = ServerNotice::MoveRefused { why };
+                    keeper.input(t, Input::OnlineNotice(notice), events);
+                }
                 notes.push(format!(
                     "lichess: the game goes back to ply {common}, as lichess has it"
                 ));
@@ -679,7 +717,8 @@ impl LichessSeat {
         }
         let c = keeper.controller();
         if let Some(online) = c.online() {
-            if self.game.is_none() && !c.game().is_over() {
+            // (A game lichess said is not there is not asked for again.)
+            if self.game.is_none() && !c.game().is_over() && !self.passed.contains(&online.id) {
                 self.game = Some(self.follow(&online.id, Some(online.color)));
             }
             return;
@@ -716,6 +755,19 @@ impl LichessSeat {
                         // cancel.
                         self.seek_cancel = None;
                         Some(Finding::Answered(t))
+                    }
+                    Ok(Err(ApiError::Unauthorized)) => {
+                        // The token: asking again would not help.
+                        self.seek_cancel = None;
+                        self.refused = true;
+                        notes.push(format!(
+                            "lichess: {}; keep a new token with `pegboard lichess-token`",
+                            ApiError::Unauthorized
+                        ));
+                        let why = "401".to_string();
+                        let notice = ServerNotice::FindRefused { why };
+                        keeper.input(t, Input::OnlineNotice(notice), events);
+                        None
                     }
                     Ok(Err(
                         e @ ApiError::Refused {
@@ -847,12 +899,12 @@ impl LichessSeat {
                     self.post_after = self.now + wait.as_millis() as u64;
                 }
                 (Post::Move { id, .. }, None, Some(why)) if g.id == *id => {
+                    // Told once the server's state shows it lacks the move.
                     g.resync = true;
+                    g.refused_move = Some(why);
                     g.sent.clear();
                     g.synced = false;
                     g.link = Link::game(self.client.clone(), id, self.timing);
-                    let notice = ServerNotice::MoveRefused { why };
-                    keeper.input(t, Input::OnlineNotice(notice), events);
                 }
                 (Post::ClaimVictory { id }, None, Some(why)) if g.id == *id => {
                     let notice = ServerNotice::ClaimRefused { why };
@@ -872,6 +924,26 @@ impl LichessSeat {
         turn_events: &[Stamped],
         taken: std::time::Instant,
     ) {
+        for e in turn_events {
+            match &e.event {
+                // A new game: asked for anew, whatever was refused before.
+                Event::NewGame { .. } => self.find_refused = false,
+                // The game left for a new one at the board is resigned on
+                // lichess (pegboard's game is a fresh one by now).
+                Event::OnlineRequest { request, .. } if matches!(*request, "resign" | "abort") => {
+                    if let Some(g) = self.game.as_ref().filter(|g| g.under_way) {
+                        let id = g.id.clone();
+                        let post = if *request == "resign" {
+                            Post::Resign { id }
+                        } else {
+                            Post::Abort { id }
+                        };
+                        let _ = self.posts.send(post);
+                    }
+                }
+                _ => {}
+            }
+        }
         let (Some(g), Some(online)) = (&mut self.game, c.online()) else {
             return;
         };
@@ -909,10 +981,6 @@ impl LichessSeat {
                     Post::DeclineDraw { id: g.id.clone() }
                 }
                 Event::GameOver {
-                    reason: Reason::Agreement,
-                    ..
-                } => Post::Draw { id: g.id.clone() },
-                Event::GameOver {
                     reason: Reason::Resignation,
                     ..
                 } if c.game().ending().and_then(|e| e.by) == Some(mine) => {
@@ -924,8 +992,9 @@ impl LichessSeat {
                         "takeback" => Post::Takeback { id },
                         "claim_victory" => Post::ClaimVictory { id },
                         // lichess's draw/yes claims a repetition.
-                        "draw_claim" => Post::Draw { id },
-                        _ => Post::Abort { id },
+                        "draw_claim" | "draw_accept" => Post::Draw { id },
+                        // (Posted above.)
+                        _ => continue,
                     }
                 }
                 _ => continue,

@@ -14,11 +14,13 @@
 //!   move, and the instant `play` printed the `announced` event for it
 //!   (the clip voice's report that its first sample was taken), both on
 //!   this machine's clock (target: median ≤ 30 ms);
-//! - the blind player's move executed → its `POST` sent: `play
-//!   --scan-timing` says how long after the scan that completed each move
-//!   the post was sent (the move is executed while that scan is handled,
-//!   so this is at most the time from execution; target: max ≤ 5 ms); and
-//!   when the server had it, against the instant `play` printed the move;
+//! - the blind player's move executed → its `POST` written to the
+//!   socket: `play --scan-timing` says how long after the scan that
+//!   completed each move its request was written whole to the connection
+//!   (the move is executed while that scan is handled, so this is at most
+//!   the time from execution; target: max ≤ 5 ms); and, beside it, when
+//!   the server had the request, against the instant `play` printed the
+//!   move;
 //! - how late `play` took its scans while both streams were open (target:
 //!   none later than one period, 5 ms).
 //!
@@ -214,7 +216,10 @@ fn child() {
     let posted_line = printed
         .lines()
         .find_map(|l| {
-            l.strip_prefix("pegboard: moves posted to lichess after the scan that completed them: ")
+            l.strip_prefix(
+                "pegboard: moves posted to lichess (the request written to the socket) after the \
+                 scan that completed them: ",
+            )
         })
         .unwrap_or_else(|| panic!("play did not say how its moves were posted:\n{printed}"))
         .to_string();
@@ -236,12 +241,13 @@ fn child() {
         .collect();
     after_print.sort_by(|a, b| a.total_cmp(b));
     println!(
-        "the blind player's move: its post sent after the scan that completed it: {posted_line}"
+        "the blind player's move: its POST written to the socket after the scan that completed \
+         it: {posted_line}"
     );
     if !after_print.is_empty() {
         println!(
-            "  the server had it after play printed the move, ms: median {:.1}  max {:.1}   \
-             (n = {}; below nought: before)",
+            "  the server's receipt of it after play printed the move, ms: median {:.1}  max \
+             {:.1}   (n = {}; below nought: before)",
             pick(&after_print, 0.5),
             after_print[after_print.len() - 1],
             after_print.len()
@@ -253,7 +259,7 @@ fn child() {
         &format!("{} posts for {} moves", posts.len(), plies.div_ceil(2)),
     );
     targets.at_most(
-        "the blind player's move executed -> its POST sent, max",
+        "the blind player's move executed -> its POST written to the socket, max",
         posted_max,
         5.0,
         "ms",

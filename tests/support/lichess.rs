@@ -478,6 +478,9 @@ fn status_id(status: &str) -> u32 {
     }
 }
 
+/// lila's round tick: while the opponent is gone, each tells it again.
+const GONE_TICK: Duration = Duration::from_secs(5);
+
 /// lila's keep-alive on the event stream and a game's stream: a blank line
 /// 7 s after the stream opens, and every 7 s after (modules/api
 /// EventStream and modules/bot GameStateStream: `SetOnline` schedules
@@ -2419,6 +2422,7 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str, agent: &str) {
     // older.
     shared.changed.notify_all();
     let mut next = Instant::now() + shared.keep_alive;
+    let mut next_tick = Instant::now() + GONE_TICK;
     while !over {
         let st = lock(shared);
         if st.stopping {
@@ -2441,6 +2445,23 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str, agent: &str) {
         let Some(game) = st.games.get(id).cloned() else {
             break;
         };
+        if game.states == seen && Instant::now() >= next_tick {
+            // lila's round ticks every 5 s (RoundSocket `tickInterval`):
+            // while the opponent is gone each tick tells it again, the
+            // seconds until the win may be claimed counting down
+            // (RoundAsyncActor `Tick`: `notifyGoneIn`, then `notifyGone`).
+            next_tick = Instant::now() + GONE_TICK;
+            if let Some((since, wait)) = game.gone {
+                drop(st);
+                let left = wait.saturating_sub(since.elapsed()).as_secs();
+                let line =
+                    format!(r#"{{"type":"opponentGone","gone":true,"claimWinInSeconds":{left}}}"#);
+                if !chunk(shared, out, &line) {
+                    return;
+                }
+                continue;
+            }
+        }
         if game.states == seen {
             if Instant::now() >= next {
                 drop(st);
@@ -2452,7 +2473,7 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str, agent: &str) {
             }
             let _ = shared
                 .changed
-                .wait_timeout(st, until(next))
+                .wait_timeout(st, until(next.min(next_tick)))
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             continue;
         }

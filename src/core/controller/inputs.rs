@@ -271,6 +271,7 @@ impl Controller {
                     self.new_game_asked = Some(t);
                     self.notice(t, Notice::NewGameConfirm, out);
                 } else {
+                    self.leave_online_game(t, out);
                     self.new_game(t, out);
                 }
             }

@@ -206,6 +206,10 @@ impl Controller {
         if self.game.is_over() {
             return false;
         }
+        let against_ai = self
+            .online
+            .as_ref()
+            .is_some_and(|o| o.opponent().ai.is_some());
         let (request, notice) = match input {
             Input::PracticeTakeBack if self.game.ply() > 0 => {
                 ("takeback", OnlineNotice::TakebackAsked)
@@ -254,14 +258,17 @@ impl Controller {
             // lichess ends a game drawn by repetition when the player's
             // draw/yes claims it; else the claim stands as his offer. The
             // game ends only when lichess's state says so.
-            Input::DrawClaim(c) if *c == mine => ("draw_claim", OnlineNotice::DrawClaimed),
-            Input::DrawOffer(c)
-                if *c == mine
-                    && self
-                        .online
-                        .as_ref()
-                        .is_some_and(|o| o.opponent().ai.is_some()) =>
-            {
+            Input::DrawClaim(c) if *c == mine && !against_ai => {
+                ("draw_claim", OnlineNotice::DrawClaimed)
+            }
+            // The opponent's offer accepted: lichess ends the game, and
+            // the game here ends with its state (an offer lichess no
+            // longer holds makes the acceptance the player's own offer).
+            Input::DrawOffer(c) if *c == mine && self.game.draw_offer() == Some(!mine) => {
+                ("draw_accept", OnlineNotice::DrawAccepted)
+            }
+            // lichess's AI takes no offer, and no claim from a board.
+            Input::DrawOffer(c) | Input::DrawClaim(c) if *c == mine && against_ai => {
                 // lichess's AI takes no offers: none is made.
                 out.push(Stamped {
                     t,
@@ -283,6 +290,28 @@ impl Controller {
             },
         });
         true
+    }
+
+    /// An online game left for a new one at the board: given up on the
+    /// server (resigned; aborted before both moved), where it would
+    /// otherwise go on until the player's clock ran out.
+    pub(super) fn leave_online_game(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        if self.online.is_none() || self.game.is_over() {
+            return;
+        }
+        let request = if self.game.ply() < 2 {
+            "abort"
+        } else {
+            "resign"
+        };
+        out.push(Stamped {
+            t,
+            event: Event::OnlineRequest {
+                request,
+                // The new game is what the player hears.
+                say: String::new(),
+            },
+        });
     }
 
     /// The opponent asks to take back his last move: the player hears it
