@@ -748,62 +748,14 @@ impl LichessSeat {
         }
         match &self.finding {
             Some(Finding::Asking(answer)) => {
-                self.finding = match answer.try_recv() {
-                    Err(crossbeam_channel::TryRecvError::Empty) => return,
-                    Ok(Ok(())) => {
-                        // A seek ends when lichess pairs it: nothing to
-                        // cancel.
-                        self.seek_cancel = None;
-                        Some(Finding::Answered(t))
-                    }
-                    Ok(Err(ApiError::Unauthorized)) => {
-                        // The token: asking again would not help.
-                        self.seek_cancel = None;
-                        self.refused = true;
-                        notes.push(format!(
-                            "lichess: {}; keep a new token with `pegboard lichess-token`",
-                            ApiError::Unauthorized
-                        ));
-                        let why = "401".to_string();
-                        let notice = ServerNotice::FindRefused { why };
-                        keeper.input(t, Input::OnlineNotice(notice), events);
-                        None
-                    }
-                    Ok(Err(
-                        e @ ApiError::Refused {
-                            status: 400 | 404, ..
-                        },
-                    )) => {
-                        // lichess would refuse it again: told once.
-                        self.seek_cancel = None;
-                        self.find_refused = true;
-                        notes.push(format!("lichess: no game found ({e}); nothing more asked"));
-                        let why = match &e {
-                            ApiError::Refused { error, .. } => printable(error, 1000),
-                            _ => String::new(),
-                        };
-                        let notice = ServerNotice::FindRefused { why };
-                        keeper.input(t, Input::OnlineNotice(notice), events);
-                        None
-                    }
-                    Ok(Err(e)) => {
-                        self.seek_cancel = None;
-                        // After a 429 lichess asks for a full minute.
-                        let wait = match e {
-                            ApiError::TooManyRequests => self.timing.too_many.as_millis() as u64,
-                            _ => ASK_AGAIN_AFTER_FAILURE_MS,
-                        };
-                        notes.push(format!(
-                            "lichess: no game found ({e}); asking again in {} s",
-                            wait.div_ceil(1000)
-                        ));
-                        Some(Finding::Failed(t, wait))
-                    }
+                match answer.try_recv() {
+                    Err(crossbeam_channel::TryRecvError::Empty) => {}
+                    Ok(asked) => self.finding = self.answered(t, asked, keeper, events, notes),
                     Err(crossbeam_channel::TryRecvError::Disconnected) => {
                         self.seek_cancel = None;
-                        Some(Finding::Failed(t, ASK_AGAIN_AFTER_FAILURE_MS))
+                        self.finding = Some(Finding::Failed(t, ASK_AGAIN_AFTER_FAILURE_MS));
                     }
-                };
+                }
                 return;
             }
             Some(Finding::Answered(at)) if t < at + ASK_AGAIN_AFTER_MS => return,
@@ -813,6 +765,69 @@ impl LichessSeat {
         let (answer, cancel) = self.ask_for_game();
         self.seek_cancel = cancel;
         self.finding = Some(Finding::Asking(answer));
+    }
+
+    /// What became of the asking for a game: the next step of the
+    /// finding (none: nothing more is asked).
+    fn answered(
+        &mut self,
+        t: u64,
+        asked: std::result::Result<(), ApiError>,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) -> Option<Finding> {
+        match asked {
+            Ok(()) => {
+                // A seek ends when lichess pairs it: nothing to
+                // cancel.
+                self.seek_cancel = None;
+                Some(Finding::Answered(t))
+            }
+            Err(ApiError::Unauthorized) => {
+                // The token: asking again would not help.
+                self.seek_cancel = None;
+                self.refused = true;
+                notes.push(format!(
+                    "lichess: {}; keep a new token with `pegboard lichess-token`",
+                    ApiError::Unauthorized
+                ));
+                let why = "401".to_string();
+                let notice = ServerNotice::FindRefused { why };
+                keeper.input(t, Input::OnlineNotice(notice), events);
+                None
+            }
+            Err(
+                e @ ApiError::Refused {
+                    status: 400 | 404, ..
+                },
+            ) => {
+                // lichess would refuse it again: told once.
+                self.seek_cancel = None;
+                self.find_refused = true;
+                notes.push(format!("lichess: no game found ({e}); nothing more asked"));
+                let why = match &e {
+                    ApiError::Refused { error, .. } => printable(error, 1000),
+                    _ => String::new(),
+                };
+                let notice = ServerNotice::FindRefused { why };
+                keeper.input(t, Input::OnlineNotice(notice), events);
+                None
+            }
+            Err(e) => {
+                self.seek_cancel = None;
+                // After a 429 lichess asks for a full minute.
+                let wait = match e {
+                    ApiError::TooManyRequests => self.timing.too_many.as_millis() as u64,
+                    _ => ASK_AGAIN_AFTER_FAILURE_MS,
+                };
+                notes.push(format!(
+                    "lichess: no game found ({e}); asking again in {} s",
+                    wait.div_ceil(1000)
+                ));
+                Some(Finding::Failed(t, wait))
+            }
+        }
     }
 
     /// Asks the server for a game, on a thread of its own (a seek is held
