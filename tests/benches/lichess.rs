@@ -44,9 +44,11 @@ use shakmaty::{CastlingMode, Chess, Position};
 const CHILD: &str = "PEGBOARD_LICHESS_BENCH_CHILD";
 const TOKEN: &str = "lip_BenchToken0123456789";
 
-/// When the hands make the blind player's first move (ms into the trace),
-/// and the time between his moves.
-const FIRST_MS: u64 = 3000;
+/// When the hands make the blind player's first move (ms into the trace:
+/// after the game's start is said, the opponent's name and the first
+/// move's time before lichess aborts a lobby game, so that the replies are
+/// announced with the voice free), and the time between his moves.
+const FIRST_MS: u64 = 12_000;
 const EVERY_MS: u64 = 4500;
 /// How long the opponent takes for his reply: longer than the blind
 /// player's move takes to say, so that each reply is announced with the
