@@ -406,6 +406,13 @@ impl Table {
         (path, text)
     }
 
+    /// How many requests came whose `METHOD path` ends with `end`, those
+    /// the server refused on request too (which `asked` leaves out).
+    fn requests_ending(&self, end: &str) -> usize {
+        let st = self.server.state();
+        st.requests.iter().filter(|r| r.ends_with(end)).count()
+    }
+
     /// The requests the server was asked whose path holds `part`.
     fn asked(&self, part: &str) -> Vec<(String, String)> {
         self.server
@@ -1415,13 +1422,7 @@ fn play_on_lichess_a_move_lichess_refuses_is_told_and_the_game_put_back_as_liche
         "{printed}"
     );
     drop(st);
-    let posted = table
-        .server
-        .state()
-        .requests
-        .iter()
-        .filter(|r| r.ends_with("/move/e2e4"))
-        .count();
+    let posted = table.requests_ending("/move/e2e4");
     assert_eq!(posted, 2, "refused once, then played");
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
@@ -1446,13 +1447,7 @@ fn play_on_lichess_a_seek_lichess_refuses_is_told_once_and_never_asked_again() {
     // Longer than the wait after a failure the network may mend (5 s).
     std::thread::sleep(Duration::from_secs(8));
     let printed = table.stop();
-    let seeks = table
-        .server
-        .state()
-        .requests
-        .iter()
-        .filter(|r| *r == "POST /api/board/seek")
-        .count();
+    let seeks = table.requests_ending("POST /api/board/seek");
     assert_eq!(seeks, 1, "{printed}");
     assert_eq!(
         printed.matches(r#""notice":"find_refused""#).count(),
@@ -1704,13 +1699,7 @@ fn play_on_lichess_a_repetition_claimed_is_lichess_to_grant_and_ends_the_game_on
         "lichess drew it: {printed}"
     );
     drop(st);
-    let claims = table
-        .server
-        .state()
-        .requests
-        .iter()
-        .filter(|r| r.ends_with("/draw/yes"))
-        .count();
+    let claims = table.requests_ending("/draw/yes");
     assert_eq!(claims, 1, "{printed}");
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }

@@ -28,16 +28,11 @@ fn online(white: &str, lines: &[&str]) -> Vec<Value> {
     let english = pegboard::announce::Phrasebook::default()
         .in_language("en")
         .expect("English");
-    let entries = common::parse(&text);
-    let events = pegboard::runtime::replay::replay(
-        &entries,
-        "test",
+    let events = common::replayed_in(
+        &common::parse(&text),
         pegboard::core::Settings::default(),
         english,
-        &[pegboard::core::BLIND_BOARD],
-        pegboard::runtime::replay::Until::Idle,
-    )
-    .expect("replayed");
+    );
     common::to_json(&events)
 }
 

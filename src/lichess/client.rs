@@ -278,9 +278,14 @@ impl Client {
 
     /// A post whose answer is `{"ok":true}` or the like: `Ok` on a 2xx.
     pub fn post(&self, path: &str, form: &[(&str, &str)]) -> Result<(), ApiError> {
-        let response = self.send(path, form, Some(ANSWER_WITHIN))?;
+        Client::done(self.send(path, form, Some(ANSWER_WITHIN))?)
+    }
+
+    /// An answer that carries nothing pegboard reads: `Ok` on a 2xx (200,
+    /// 201 for a game created against the AI, 204 for a seek cancelled),
+    /// else what lichess meant.
+    fn done(response: ureq::http::Response<ureq::Body>) -> Result<(), ApiError> {
         let status = response.status().as_u16();
-        // 200, or 201 for a game created (against the AI).
         if (200..300).contains(&status) {
             return Ok(());
         }
@@ -450,12 +455,7 @@ impl Client {
             .build()
             .call()
             .map_err(Client::transport)?;
-        let status = response.status().as_u16();
-        if (200..300).contains(&status) {
-            return Ok(());
-        }
-        let text = response.into_body().read_to_string().unwrap_or_default();
-        Err(Client::refused(status, &text))
+        Client::done(response)
     }
 
     /// A seek for a game of `minutes` and `increment` seconds a move: the

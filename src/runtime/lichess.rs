@@ -593,11 +593,7 @@ impl LichessSeat {
                 notes.push(format!("lichess: game {} passed over: {why}", full.id));
                 let white = g.color != Some(Color::Black);
                 let them = if white { &full.black } else { &full.white };
-                let opponent = match (&them.name, them.ai_level) {
-                    (Some(name), _) => printable(name, 100),
-                    (None, Some(level)) => format!("Stockfish level {level}"),
-                    (None, None) => "?".to_string(),
-                };
+                let opponent = printable(&player_name(them), 100);
                 self.passed.insert(full.id.clone());
                 self.game = None;
                 self.link_back(t, true, keeper, events);
@@ -1193,17 +1189,21 @@ fn color_of(side: Side) -> Color {
     }
 }
 
+/// A player's name as the server's whole game gives it: lila names its AI
+/// by its level alone (no id, no name), as its game pages call it.
+fn player_name(p: &stream::Player) -> String {
+    match (&p.name, p.ai_level) {
+        (Some(name), _) => name.clone(),
+        (None, Some(level)) => format!("Stockfish level {level}"),
+        (None, None) => "?".to_string(),
+    }
+}
+
 /// The online game the server's whole game describes, `color` the blind
 /// player's.
 fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
     let player = |p: &stream::Player| OnlinePlayer {
-        name: match (&p.name, p.ai_level) {
-            (Some(name), _) => name.clone(),
-            // lila names its AI by its level alone (no id, no name); its
-            // game pages call it so.
-            (None, Some(level)) => format!("Stockfish level {level}"),
-            (None, None) => "?".to_string(),
-        },
+        name: player_name(p),
         rating: p.rating,
         ai: p.ai_level,
     };

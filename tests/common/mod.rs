@@ -17,11 +17,16 @@ pub fn parse(text: &str) -> Vec<Entry> {
 
 /// The events of `entries` replayed with `settings` until all is idle.
 pub fn replayed(entries: &[Entry], settings: Settings) -> Vec<Stamped> {
+    replayed_in(entries, settings, Phrasebook::default())
+}
+
+/// The same, said with `words`.
+pub fn replayed_in(entries: &[Entry], settings: Settings, words: Phrasebook) -> Vec<Stamped> {
     match replay(
         entries,
         "test",
         settings,
-        Phrasebook::default(),
+        words,
         &[BLIND_BOARD],
         Until::Idle,
     ) {
