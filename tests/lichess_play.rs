@@ -621,7 +621,7 @@ fn play_on_lichess_against_its_ai_as_black_to_a_mate() {
         (&over["result"], &over["reason"]),
         (&"0-1".into(), &"checkmate".into())
     );
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     table.stop();
     let asked = table.asked("/api/challenge/ai");
     assert_eq!(asked.len(), 1);
@@ -970,7 +970,7 @@ fn play_on_lichess_the_streams_cut_500s_and_garbage_lose_no_move() {
     }
     let over = table.wait_for("game_over", |_| true);
     assert_eq!(over["result"], "1-0");
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     let printed = table.stop();
     let ucis: Vec<String> = moves.iter().map(uci).collect();
     let st = table.server.state();
@@ -1122,14 +1122,14 @@ fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
             .status();
         let _ = child.0.wait();
     }
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     table.start();
     for &m in &moves[9..] {
         table.next(m);
     }
     let over = table.wait_for("game_over", |_| true);
     assert_eq!(over["result"], "1-0");
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     let printed = table.stop();
     let ucis: Vec<String> = moves.iter().map(uci).collect();
     let st = table.server.state();
@@ -1138,11 +1138,15 @@ fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
     let posted = st.requests.iter().filter(|r| r.contains("/move/")).count();
     assert_eq!(posted, ucis.len().div_ceil(2), "each sent once: {printed}");
     drop(st);
-    assert_eq!(
-        table.asked("/api/board/seek").len(),
-        1,
-        "the same game, no new seek"
-    );
+    // (A DELETE of the seek may cross lichess's pairing of it: no seek.)
+    let seeks = table
+        .server
+        .state()
+        .asked
+        .iter()
+        .filter(|(method, path, _)| method == "POST" && path == "/api/board/seek")
+        .count();
+    assert_eq!(seeks, 1, "the same game, no new seek: {printed}");
     let (pgn, _) = table.pgn();
     assert_eq!(python_chess(&pgn), format!("{}\n1-0", ucis.join(" ")));
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
@@ -1171,7 +1175,7 @@ fn play_on_lichess_an_illegal_move_on_the_board_is_never_sent_and_a_resignation_
     table.scanner.occ.store(start & !g1, Ordering::Relaxed);
     std::thread::sleep(Duration::from_millis(300));
     table.scanner.occ.store(start, Ordering::Relaxed);
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     table.next(moves[2]);
     table.next(moves[3]);
     table.scanner.press(RESIGN);
@@ -1520,7 +1524,7 @@ fn play_on_lichess_a_game_left_here_for_a_new_one_is_never_taken_up_again_once_o
         "{}",
         table.printed()
     );
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     let printed = table.stop();
     let taken: Vec<&Value> = table.all("online_game");
     assert_eq!(taken.len(), 2, "{printed}");
@@ -1622,7 +1626,7 @@ fn play_on_lichess_a_draw_offer_to_its_ai_is_told_it_takes_none_and_not_sent() {
     let told = table.wait_for("online_notice", |v| v["notice"] == "ai_no_draw");
     let words = pegboard::announce::Phrasebook::default().words.online;
     assert_eq!(told["say"], words.ai_no_draw.as_str());
-    std::thread::sleep(lichess::LILA_KEEP_ALIVE);
+    std::thread::sleep(Duration::from_millis(500));
     let printed = table.stop();
     assert!(table.asked("/draw/").is_empty(), "{printed}");
     assert!(table.all("draw_offer").is_empty(), "{printed}");
