@@ -554,21 +554,31 @@ fn check_config_warns_of_what_would_leave_the_player_without_words() {
     assert_eq!((code, err.as_str()), (Some(0), ""));
     assert!(!dir.join("out").exists(), "the check makes nothing");
     // A speech-dispatcher voice that does not exist. The test's own
-    // speech-dispatcher answers, so natively the voice is named missing;
-    // under an emulator (the Pi's build under qemu) it may not answer
-    // within the check's 3 s, which is then said instead.
-    let (code, err, file) = check(
-        "named.toml",
-        "[speech]\nvoices = [\"speech-dispatcher\", \"text\"]\n\
-         [speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
-    );
+    // speech-dispatcher answers, so the voice is named missing. On a busy
+    // machine (or under an emulator, the Pi's build under qemu) it may not
+    // answer within the check's 3 s, which is then said instead: the
+    // check is made again, as the verdict is how a missing voice is
+    // named, not how fast the machine is.
+    let emulated = std::env::var_os("PEGBOARD_TEST_RUNNER").is_some();
+    let mut attempts = 0;
+    let (code, err, file, unasked) = loop {
+        attempts += 1;
+        let (code, err, file) = check(
+            "named.toml",
+            "[speech]\nvoices = [\"speech-dispatcher\", \"text\"]\n\
+             [speech.speech_dispatcher]\nvoice = \"no-such-voice\"\n",
+        );
+        let unasked =
+            err.contains("[speech.speech_dispatcher] voice \"no-such-voice\" not checked");
+        if !unasked || emulated || attempts == 5 {
+            break (code, err, file, unasked);
+        }
+    };
     assert_eq!(code, Some(0), "{err}");
     let missing = err.contains(&format!(
         "warning: {file}:4: [speech.speech_dispatcher] voice: speech-dispatcher has no voice \
          named \"no-such-voice\""
     ));
-    let emulated = std::env::var_os("PEGBOARD_TEST_RUNNER").is_some();
-    let unasked = err.contains("[speech.speech_dispatcher] voice \"no-such-voice\" not checked");
     assert!(missing || (emulated && unasked), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
