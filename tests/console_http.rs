@@ -998,5 +998,19 @@ fn the_sensors_words_are_not_the_consoles() {
         assert_eq!(r.code, 400, "{input}: {}", r.body);
         assert!(r.body.contains("the sensors'"), "{}", r.body);
     }
+    // Nor is what the online server says.
+    for input in [
+        r#"{"input":"online_takeback"}"#,
+        r#"{"input":"online_rematch"}"#,
+        r#"{"input":"online_lost"}"#,
+    ] {
+        let r = post(c.addr(), "/api/input", &[&bearer(SECRET)], input);
+        assert_eq!(r.code, 400, "{input}: {}", r.body);
+        assert!(
+            r.body.contains("the online game's server only"),
+            "{}",
+            r.body
+        );
+    }
     c.stop();
 }

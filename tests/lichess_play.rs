@@ -1707,3 +1707,271 @@ fn play_on_lichess_a_repetition_claimed_is_lichess_to_grant_and_ends_the_game_on
     assert_eq!(claims, 1, "{printed}");
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
+
+/// A short game the opponent resigns (his script has no move left after
+/// 2. Nf3): over, 1-0, its id on lichess.
+fn won_by_resignation(table: &mut Table) -> String {
+    let game = table.wait_for("online_game", |_| true);
+    for &m in &game_moves("", "1. e4 e5 2. Nf3") {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0", "{}", table.printed());
+    game["game"]["id"].as_str().unwrap_or_default().to_string()
+}
+
+/// The seeks `play` made (a DELETE of a seek left out).
+fn seeks(table: &Table) -> usize {
+    let st = table.server.state();
+    st.asked
+        .iter()
+        .filter(|(method, path, _)| method == "POST" && path == "/api/board/seek")
+        .count()
+}
+
+#[test]
+fn play_on_lichess_a_draw_claimed_when_the_opponent_left_is_lichess_claim_draw_the_seconds_said_before()
+ {
+    // lila's claim-draw, like claim-victory, ends the game only once the
+    // opponent has been gone for `claimWinInSeconds`, while he is to move
+    // (its round `DrawForce`, status `timeout` without a winner). Claimed
+    // early, the player hears how long is left; after, it is a draw.
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@gone:4".into(), 1500));
+    script.push(("@wait".into(), 30_000));
+    let mut table = Table::open("lichess-claim-draw", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    table.wait_for("online_opponent", |v| v["gone"] == true);
+    table.scanner.press(DRAW_CLAIM);
+    let wait = table.wait_for("online_notice", |v| v["notice"] == "claim_draw_in");
+    let left = wait["seconds"].as_u64().unwrap_or_default();
+    assert!((1..=4).contains(&left), "{wait}");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        wait["say"],
+        words
+            .claim_draw_in
+            .replace("{n}", &left.to_string())
+            .as_str()
+    );
+    std::thread::sleep(Duration::from_secs(left + 1));
+    table.scanner.press(DRAW_CLAIM);
+    let asked = table.wait_for("online_request", |v| v["request"] == "claim_draw");
+    assert_eq!(asked["say"], words.claim_draw.as_str());
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&"1/2-1/2".into(), &"abandoned".into())
+    );
+    // The one who left is named: Black.
+    let said = pegboard::announce::Phrasebook::default().game_over(
+        pegboard::core::laws::Reason::Abandoned,
+        shakmaty::KnownOutcome::Draw,
+        Some(Color::Black),
+    );
+    assert_eq!(over["say"], said.as_str());
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("the game");
+    assert_eq!((game.status.as_str(), game.winner), ("timeout", None));
+    drop(st);
+    assert_eq!(table.asked("/claim-draw").len(), 1, "{printed}");
+    assert!(table.asked("/claim-victory").is_empty(), "{printed}");
+    assert!(table.asked("/draw/").is_empty(), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    let (pgn, text) = table.pgn();
+    assert!(text.contains("[Termination \"abandoned\"]"), "{text}");
+    assert_eq!(python_chess(&pgn), "e2e4 e7e5 g1f3\n1/2-1/2");
+}
+
+#[test]
+fn play_on_lichess_the_opponents_takeback_request_declined_by_key_is_declined_on_lichess() {
+    // lila's takeback/no declines the opponent's proposal (its
+    // Takebacker); the game goes on as it stands.
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@takeback".into(), 1000));
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open("lichess-takeback-no", "", script);
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    table.wait_for("online_offer", |v| v["offer"] == "takeback");
+    assert!(
+        table
+            .server
+            .state()
+            .games
+            .values()
+            .any(|g| g.takeback == Some(Color::Black)),
+        "the request stands on lichess"
+    );
+    table.scanner.press(DECLINE);
+    let declined = table.wait_for("online_request", |v| v["request"] == "takeback_decline");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(declined["say"], words.takeback_declined.as_str());
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(game.takeback, None, "{printed}");
+    assert_eq!(game.moves, moves.iter().map(uci).collect::<Vec<_>>());
+    drop(st);
+    assert_eq!(table.requests_ending("/takeback/no"), 1, "{printed}");
+    assert!(table.asked("/draw/").is_empty(), "{printed}");
+    assert!(table.all("retraced").is_empty(), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_opponents_rematch_accepted_by_key_is_the_next_game_colours_swapped() {
+    // After a game, lila's rematch offer is a challenge with `rematchOf`
+    // on the event stream: the player hears it, his draw-offer key accepts
+    // it, and the game it starts (the colours swapped) is taken up though
+    // `[lichess]` seeks.
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open("lichess-rematch-accepted", "", script);
+    let first = won_by_resignation(&mut table);
+    table.server.state().script = [("@wait".to_string(), Duration::from_secs(20))].into();
+    let challenge = table.server.rematch_from(&first);
+    let offer = table.wait_for("online_offer", |v| v["offer"] == "rematch");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        offer["say"],
+        words.rematch_offer.replace("{name}", "Bert").as_str()
+    );
+    table.scanner.press(DRAW);
+    let accepted = table.wait_for("online_request", |v| v["request"] == "rematch_accept");
+    assert_eq!(
+        accepted["say"],
+        words.rematch_accepted.replace("{name}", "Bert").as_str()
+    );
+    table.wait_for("new_game", |_| true);
+    let second = table.wait_for("online_game", |_| true);
+    assert_eq!(second["game"]["id"], challenge.as_str());
+    assert_eq!(second["game"]["color"], "black");
+    assert_eq!(second["game"]["white"]["name"], "Bert");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    assert_eq!(table.asked("/accept").len(), 1, "{printed}");
+    assert_eq!(seeks(&table), 1, "no seek for the rematch: {printed}");
+    let st = table.server.state();
+    let game = st.games.get(&challenge).expect("the rematch on lichess");
+    assert_eq!((game.mine, game.source), (Color::Black, "friend"));
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_opponents_rematch_declined_by_key_is_declined_on_lichess() {
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open("lichess-rematch-declined", "", script);
+    let first = won_by_resignation(&mut table);
+    let challenge = table.server.rematch_from(&first);
+    table.wait_for("online_offer", |v| v["offer"] == "rematch");
+    table.scanner.press(DECLINE);
+    let declined = table.wait_for("online_request", |v| v["request"] == "rematch_decline");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        declined["say"],
+        words.rematch_declined.replace("{name}", "Bert").as_str()
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    let printed = table.stop();
+    assert_eq!(
+        table.asked("/decline"),
+        vec![(
+            "/api/challenge/{challengeId}/decline".to_string(),
+            String::new()
+        )],
+        "{printed}"
+    );
+    assert!(table.asked("/accept").is_empty(), "{printed}");
+    assert_eq!(table.all("online_game").len(), 1, "{printed}");
+    assert!(table.all("new_game").is_empty(), "{printed}");
+    assert!(!table.server.state().challenges.contains_key(&challenge));
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_rematch_offered_by_key_challenges_the_opponent_at_the_same_clock_colours_swapped()
+ {
+    // lichess's Board API has no rematch of its own: the player's rematch
+    // is a challenge to the same opponent, the same clock and rating, the
+    // colours swapped, kept alive until he answers.
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open("lichess-rematch-offered", "", script);
+    won_by_resignation(&mut table);
+    table.server.state().script = [("@wait".to_string(), Duration::from_secs(20))].into();
+    table.scanner.press(DRAW);
+    let asked = table.wait_for("online_request", |v| v["request"] == "rematch");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        asked["say"],
+        words.rematch_asked.replace("{name}", "Bert").as_str()
+    );
+    table.wait_for("new_game", |_| true);
+    let second = table.wait_for("online_game", |_| true);
+    assert_eq!(second["game"]["color"], "black", "{}", table.printed());
+    assert_eq!(second["game"]["white"]["name"], "Bert");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    let sent = table.asked("/api/challenge/");
+    assert_eq!(sent.len(), 1, "{printed}");
+    assert_eq!(sent[0].0, "/api/challenge/{username}");
+    for part in [
+        "rated=false",
+        "clock.limit=900",
+        "clock.increment=10",
+        "color=black",
+        "keepAliveStream=true",
+    ] {
+        assert!(sent[0].1.contains(part), "{part}: {sent:?}");
+    }
+    let st = table.server.state();
+    assert!(
+        st.requests
+            .iter()
+            .any(|r| r.to_ascii_lowercase().ends_with("/api/challenge/bert")),
+        "{printed}"
+    );
+    drop(st);
+    assert_eq!(seeks(&table), 1, "no seek for the rematch: {printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_rematch_of_its_ai_is_a_new_game_against_it_at_the_same_level() {
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open(
+        "lichess-rematch-ai",
+        "find = \"ai\"\nlevel = 3\ncolor = \"white\"",
+        script,
+    );
+    won_by_resignation(&mut table);
+    table.server.state().script = [("@wait".to_string(), Duration::from_secs(20))].into();
+    table.scanner.press(DRAW);
+    table.wait_for("online_request", |v| v["request"] == "rematch");
+    let second = table.wait_for("online_game", |v| v["game"]["color"] == "black");
+    assert_eq!(second["game"]["white"]["ai"], 3, "{second}");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    let ai = table.asked("/api/challenge/ai");
+    assert_eq!(ai.len(), 2, "{printed}");
+    assert_eq!(table.all("online_game").len(), 2, "{printed}");
+    for part in [
+        "level=3",
+        "clock.limit=900",
+        "clock.increment=10",
+        "color=black",
+    ] {
+        assert!(ai[1].1.contains(part), "{part}: {ai:?}");
+    }
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}

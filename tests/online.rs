@@ -240,3 +240,172 @@ fn online_what_lichess_says_is_told_to_the_player_in_his_words() {
     assert!(e.starts_with("bad.jsonl:2:"), "{e}");
     assert!(e.contains("`online_notice` needs a `notice`"), "{e}");
 }
+
+#[test]
+fn online_the_opponents_takeback_request_is_declined_by_the_decline_key_while_it_stands() {
+    // lila's takeback/no declines the opponent's proposal; a move made
+    // since ends the proposal (its Takebacker), so the key then declines
+    // nothing.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":1800,"input":"online_takeback"}"#,
+            r#"{"t":2000,"input":"draw_decline","color":"white"}"#,
+            r#"{"t":2500,"input":"draw_decline","color":"white"}"#,
+        ],
+    );
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "takeback_decline");
+    assert_eq!(
+        requests[0]["say"],
+        "You decline the takeback. The move stands."
+    );
+    let moved_since = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":1800,"input":"online_takeback"}"#,
+            r#"{"t":2000,"input":"move","uci":"g1f3"}"#,
+            r#"{"t":2500,"input":"draw_decline","color":"white"}"#,
+        ],
+    );
+    assert!(
+        common::of(&moved_since, "online_request").is_empty(),
+        "{moved_since:#?}"
+    );
+    // A draw offer standing is what the key declines first.
+    let both = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":1600,"input":"draw_offer","color":"black"}"#,
+            r#"{"t":1800,"input":"online_takeback"}"#,
+            r#"{"t":2000,"input":"draw_decline","color":"white"}"#,
+        ],
+    );
+    assert_eq!(common::of(&both, "draw_declined").len(), 1, "{both:#?}");
+    assert!(common::of(&both, "online_request").is_empty(), "{both:#?}");
+}
+
+#[test]
+fn online_a_draw_claimed_when_the_opponent_left_is_lichess_claim_draw_once_it_allows_it() {
+    // lila's claim-draw, like claim-victory, only after
+    // `claimWinInSeconds` and while the one who left is to move; its end
+    // (`timeout`, no winner) names him.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":500,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1000,"input":"online_gone","seconds":10}"#,
+            r#"{"t":3500,"input":"draw_claim","color":"white"}"#,
+            r#"{"t":11000,"input":"draw_claim","color":"white"}"#,
+            r#"{"t":11600,"input":"online_end","status":"timeout"}"#,
+        ],
+    );
+    let notices = common::of(&events, "online_notice");
+    assert_eq!(notices.len(), 1, "{events:#?}");
+    assert_eq!(
+        (&notices[0]["notice"], &notices[0]["seconds"]),
+        (&"claim_draw_in".into(), &8.into())
+    );
+    assert_eq!(notices[0]["say"], "You can claim a draw in 8 seconds.");
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(
+        (&requests[0]["request"], &requests[0]["t"]),
+        (&"claim_draw".into(), &11000.into())
+    );
+    let over = common::of(&events, "game_over");
+    assert_eq!(over.len(), 1, "{events:#?}");
+    assert_eq!(
+        (&over[0]["result"], &over[0]["reason"]),
+        (&"1/2-1/2".into(), &"abandoned".into())
+    );
+    assert!(
+        over[0]["say"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("Black left the game.")),
+        "{over:#?}"
+    );
+    // On the player's own move: told to move first, nothing asked.
+    let own_move = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":500,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":600,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":1000,"input":"online_gone","seconds":0}"#,
+            r#"{"t":3500,"input":"draw_claim","color":"white"}"#,
+        ],
+    );
+    assert!(common::of(&own_move, "online_request").is_empty());
+    let told = common::of(&own_move, "online_notice");
+    assert_eq!(told.len(), 1, "{own_move:#?}");
+    assert_eq!(told[0]["notice"], "claim_draw_own_turn");
+}
+
+#[test]
+fn online_after_the_game_the_draw_offer_key_is_a_rematch_and_the_next_game_begins() {
+    let over = [
+        r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+        r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+        r#"{"t":2000,"input":"online_end","status":"resign","color":"white"}"#,
+    ];
+    // The player offers one: asked, and the next game begins here.
+    let mut lines = over.to_vec();
+    lines.push(r#"{"t":3000,"input":"draw_offer","color":"white"}"#);
+    let events = online(r#"{"name":"Bert","rating":1702}"#, &lines);
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "rematch");
+    assert_eq!(
+        requests[0]["say"],
+        "You offer Bert a rematch. Set up the pieces."
+    );
+    assert_eq!(common::of(&events, "new_game").len(), 1, "{events:#?}");
+    // The opponent offers one: told; accepted…
+    let mut lines = over.to_vec();
+    lines.push(r#"{"t":2500,"input":"online_rematch"}"#);
+    lines.push(r#"{"t":3000,"input":"draw_offer","color":"white"}"#);
+    let events = online(r#"{"name":"Bert","rating":1702}"#, &lines);
+    let offers = common::of(&events, "online_offer");
+    assert_eq!(offers.len(), 1, "{events:#?}");
+    assert_eq!(
+        (&offers[0]["offer"], &offers[0]["color"]),
+        (&"rematch".into(), &"black".into())
+    );
+    assert!(
+        offers[0]["say"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("Bert offers a rematch.")),
+        "{offers:#?}"
+    );
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests[0]["request"], "rematch_accept", "{events:#?}");
+    assert_eq!(common::of(&events, "new_game").len(), 1);
+    // …or declined, and nothing begins.
+    let mut lines = over.to_vec();
+    lines.push(r#"{"t":2500,"input":"online_rematch"}"#);
+    lines.push(r#"{"t":3000,"input":"draw_decline","color":"white"}"#);
+    let events = online(r#"{"name":"Bert","rating":1702}"#, &lines);
+    let requests = common::of(&events, "online_request");
+    assert_eq!(requests.len(), 1, "{events:#?}");
+    assert_eq!(requests[0]["request"], "rematch_decline");
+    assert!(common::of(&events, "new_game").is_empty(), "{events:#?}");
+    // While the game goes on, an offer of a rematch is no such thing.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"online_rematch"}"#,
+        ],
+    );
+    assert!(
+        common::of(&events, "online_offer").is_empty(),
+        "{events:#?}"
+    );
+}

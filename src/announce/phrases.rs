@@ -957,8 +957,23 @@ impl Phrasebook {
             OnlineNotice::DrawClaimed => &w.draw_claimed,
             OnlineNotice::ClaimOwnTurn => &w.claim_own_turn,
             OnlineNotice::DrawAccepted => &w.draw_accepted,
+            OnlineNotice::TakebackDeclined => &w.takeback_declined,
+            OnlineNotice::ClaimDraw => &w.claim_draw,
+            OnlineNotice::ClaimDrawOwnTurn => &w.claim_draw_own_turn,
         }
         .clone()
+    }
+
+    /// A rematch against `name`, offered, asked, accepted or declined.
+    pub fn online_rematch(&self, rematch: Rematch, name: &str) -> String {
+        let w = &self.words.online;
+        let template = match rematch {
+            Rematch::Offered => &w.rematch_offer,
+            Rematch::Asked => &w.rematch_asked,
+            Rematch::Accepted => &w.rematch_accepted,
+            Rematch::Declined => &w.rematch_declined,
+        };
+        fill(template, &[("name", name)])
     }
 
     /// The online opponent (`color`) asks to take back his last move.
@@ -996,9 +1011,12 @@ impl Phrasebook {
         }
     }
 
-    /// The win can be claimed in `seconds`, not yet.
-    pub fn online_claim_in(&self, seconds: u64) -> String {
-        fill(&self.words.online.claim_in, &[("n", &seconds.to_string())])
+    /// The win (or, `draw`, the draw) can be claimed in `seconds`, not
+    /// yet.
+    pub fn online_claim_in(&self, seconds: u64, draw: bool) -> String {
+        let w = &self.words.online;
+        let template = if draw { &w.claim_draw_in } else { &w.claim_in };
+        fill(template, &[("n", &seconds.to_string())])
     }
 
     /// A chat message: who wrote what.
@@ -1038,6 +1056,25 @@ pub enum OnlineNotice {
     ClaimOwnTurn,
     /// The opponent's draw offer accepted: lichess ends the game.
     DrawAccepted,
+    /// The opponent's takeback request declined.
+    TakebackDeclined,
+    /// A draw claimed: the opponent left.
+    ClaimDraw,
+    /// The draw claimed on the player's own move: not while he is to move.
+    ClaimDrawOwnTurn,
+}
+
+/// What becomes of a rematch, after an online game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rematch {
+    /// The opponent offers one.
+    Offered,
+    /// The player offers one.
+    Asked,
+    /// The player accepts the opponent's.
+    Accepted,
+    /// The player declines the opponent's.
+    Declined,
 }
 
 /// The sentences without values the game says: answers that there is

@@ -276,6 +276,23 @@ pub struct OnlineWords {
     /// The player accepts the opponent's draw offer: lichess ends the
     /// game.
     pub draw_accepted: String,
+    /// The player declines the opponent's request to take back a move.
+    pub takeback_declined: String,
+    /// The player claims a draw: the opponent left.
+    pub claim_draw: String,
+    /// The draw can be claimed in `{n}` seconds, not yet.
+    pub claim_draw_in: String,
+    /// The player claims the draw on his own move: lichess grants it only
+    /// while the opponent who left is to move.
+    pub claim_draw_own_turn: String,
+    /// After the game, `{name}` offers a rematch; how to take it.
+    pub rematch_offer: String,
+    /// The player offers `{name}` a rematch; the pieces are to be set up.
+    pub rematch_asked: String,
+    /// The player accepts `{name}`'s rematch.
+    pub rematch_accepted: String,
+    /// The player declines `{name}`'s rematch.
+    pub rematch_declined: String,
 }
 
 impl Default for OnlineWords {

@@ -162,6 +162,8 @@ pub enum Input {
     OnlineBack,
     /// The opponent asks to take back his last move.
     OnlineTakeback,
+    /// After the game, the opponent offers a rematch.
+    OnlineRematch,
     /// The opponent left the game; the win can be claimed in `seconds`
     /// (none: he is back).
     OnlineGone {
@@ -288,7 +290,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 56] = [
+    pub const NAMES: [&'static str; 57] = [
         "promote",
         "adjust",
         "clock",
@@ -341,6 +343,7 @@ impl Input {
         "online_lost",
         "online_back",
         "online_takeback",
+        "online_rematch",
         "online_gone",
         "online_returned",
         "online_chat",
@@ -401,6 +404,7 @@ impl Input {
             Input::OnlineLost => "online_lost",
             Input::OnlineBack => "online_back",
             Input::OnlineTakeback => "online_takeback",
+            Input::OnlineRematch => "online_rematch",
             Input::OnlineGone { seconds: Some(_) } => "online_gone",
             Input::OnlineGone { seconds: None } => "online_returned",
             Input::OnlineChat { .. } => "online_chat",
@@ -947,6 +951,7 @@ impl Input {
             "online_lost" => Input::OnlineLost,
             "online_back" => Input::OnlineBack,
             "online_takeback" => Input::OnlineTakeback,
+            "online_rematch" => Input::OnlineRematch,
             "online_gone" => Input::OnlineGone {
                 seconds: Some(f.seconds.ok_or_else(|| {
                     bad("input `online_gone` needs `seconds`: until the win can be claimed".into())
@@ -1351,6 +1356,7 @@ mod tests {
             Input::OnlineLost,
             Input::OnlineBack,
             Input::OnlineTakeback,
+            Input::OnlineRematch,
             Input::OnlineGone { seconds: Some(30) },
             Input::OnlineGone { seconds: None },
             Input::OnlineChat {

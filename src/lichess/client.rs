@@ -379,21 +379,18 @@ impl Client {
         self.post(&format!("/api/board/game/{id}/claim-victory"), &[])
     }
 
-    /// A game against lichess's AI at `level` (1–8), `minutes` and
+    /// A game against lichess's AI at `level` (1–8), `limit` seconds and
     /// `increment` seconds a move, the player's `color` ("white", "black"
     /// or "random"): it starts at once, on the event stream.
     pub fn challenge_ai(
         &self,
         level: u8,
-        minutes: u32,
+        limit: u32,
         increment: u32,
         color: &str,
     ) -> Result<(), ApiError> {
-        let (level, limit, increment) = (
-            level.to_string(),
-            (minutes * 60).to_string(),
-            increment.to_string(),
-        );
+        let (level, limit, increment) =
+            (level.to_string(), limit.to_string(), increment.to_string());
         self.post(
             "/api/challenge/ai",
             &[
@@ -412,16 +409,16 @@ impl Client {
     /// limit): the challenge first, then keep-alives, and last
     /// `{"done":"accepted"}`, `"declined"` or `"canceled"`. The game
     /// starts on the event stream once he accepts it; dropping the lines
-    /// cancels the challenge.
+    /// cancels the challenge. `limit`: the clock's seconds.
     pub fn challenge(
         &self,
         username: &str,
         rated: bool,
-        minutes: u32,
+        limit: u32,
         increment: u32,
         color: &str,
     ) -> Result<Lines, ApiError> {
-        let (limit, increment) = ((minutes * 60).to_string(), increment.to_string());
+        let (limit, increment) = (limit.to_string(), increment.to_string());
         let response = self.send(
             &format!("/api/challenge/{username}"),
             &[
@@ -440,6 +437,18 @@ impl Client {
     /// Accepts the challenge `id` made to the player.
     pub fn accept(&self, id: &str) -> Result<(), ApiError> {
         self.post(&format!("/api/challenge/{id}/accept"), &[])
+    }
+
+    /// Declines the challenge `id` made to the player (lichess's generic
+    /// reason).
+    pub fn decline(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/challenge/{id}/decline"), &[])
+    }
+
+    /// Claims a draw in game `id`: the opponent left (lichess grants it
+    /// as it grants the win, `claim_victory`).
+    pub fn claim_draw(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/board/game/{id}/claim-draw"), &[])
     }
 
     /// Cancels the account's seek (lila's `DELETE /api/board/seek`,

@@ -90,6 +90,9 @@ pub struct Challenge {
     /// language setting), with its key (`generic`, `later`, `tooFast` …).
     pub decline_reason: Option<String>,
     pub decline_reason_key: Option<String>,
+    /// The game this challenge is a rematch of: the opponent's offer of
+    /// one, after a game.
+    pub rematch_of: Option<String>,
 }
 
 /// A player named in a challenge or a game.

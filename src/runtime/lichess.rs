@@ -94,6 +94,42 @@ pub(crate) struct LichessSeat {
     /// Games of the kind asked for that started while pegboard's game was
     /// over: the first is taken up once the next game is fresh.
     waiting: std::collections::VecDeque<stream::GameInfo>,
+    /// The last online game played here: a rematch is of it.
+    last_game: Option<OnlineGame>,
+    /// The opponent's rematch offer (his challenge's id), after the last
+    /// game.
+    rematch_offer: Option<String>,
+    /// A rematch the player asked for or accepted, until its game starts.
+    rematch: Option<RematchAsk>,
+    /// The game a rematch started: taken up whatever `[lichess]` asks.
+    rematch_game: Option<String>,
+    /// What is asked now is a seek (which lichess is told is cancelled).
+    asked_seek: bool,
+}
+
+/// A rematch of `of`, the player's colour swapped: the opponent's
+/// challenge `accepted`, or the player's own to be sent.
+struct RematchAsk {
+    of: OnlineGame,
+    accepted: Option<String>,
+}
+
+impl RematchAsk {
+    /// Whether the game that started is this rematch: the same opponent
+    /// (the same AI level), the other colour.
+    fn fits(&self, info: &stream::GameInfo) -> bool {
+        let o = self.of.opponent();
+        let colour = info.color.map(color_of) != Some(self.of.color);
+        let opponent = info.opponent.as_ref().is_some_and(|them| match o.ai {
+            Some(level) => them.ai == Some(level),
+            None => them
+                .username
+                .as_deref()
+                .or(them.id.as_deref())
+                .is_some_and(|n| n.eq_ignore_ascii_case(&o.name)),
+        });
+        colour && opponent
+    }
 }
 
 impl Drop for LichessSeat {
@@ -189,6 +225,18 @@ enum Post {
     Accept {
         challenge: String,
     },
+    /// The opponent's takeback request declined.
+    DeclineTakeback {
+        id: String,
+    },
+    /// A draw claimed: the opponent left.
+    ClaimDraw {
+        id: String,
+    },
+    /// The opponent's rematch (his challenge) declined.
+    Decline {
+        challenge: String,
+    },
 }
 
 impl Post {
@@ -203,6 +251,9 @@ impl Post {
             Post::ClaimVictory { id } => format!("the claim of the win in game {id}"),
             Post::Abort { id } => format!("the abort of game {id}"),
             Post::Accept { challenge } => format!("the acceptance of challenge {challenge}"),
+            Post::DeclineTakeback { id } => format!("the declined takeback in game {id}"),
+            Post::ClaimDraw { id } => format!("the claim of a draw in game {id}"),
+            Post::Decline { challenge } => format!("the declined challenge {challenge}"),
         }
     }
 }
@@ -240,6 +291,9 @@ impl LichessSeat {
                     Post::ClaimVictory { id } => poster.claim_victory(id),
                     Post::Abort { id } => poster.abort(id),
                     Post::Accept { challenge } => poster.accept(challenge),
+                    Post::DeclineTakeback { id } => poster.takeback(id, false),
+                    Post::ClaimDraw { id } => poster.claim_draw(id),
+                    Post::Decline { challenge } => poster.decline(challenge),
                 };
                 if done.send((post, result)).is_err() {
                     return;
@@ -266,6 +320,11 @@ impl LichessSeat {
             events_open: None,
             find_refused: false,
             waiting: std::collections::VecDeque::new(),
+            last_game: None,
+            rematch_offer: None,
+            rematch: None,
+            rematch_game: None,
+            asked_seek: false,
         }
     }
 
@@ -289,6 +348,15 @@ impl LichessSeat {
         }
         for (of_game, report) in links {
             self.report(t, of_game, report, keeper, events, notes);
+        }
+        // A rematch asked for this turn is what the next game is, before
+        // any is looked for.
+        for e in events.iter() {
+            if let Event::OnlineRequest { request, .. } = &e.event
+                && matches!(*request, "rematch" | "rematch_accept" | "rematch_decline")
+            {
+                self.rematch_request(request);
+            }
         }
         self.now = t;
         self.take_posted(t, keeper, events, notes);
@@ -339,7 +407,9 @@ impl LichessSeat {
                 Ok(Some(StreamEvent::GameStart(info))) => {
                     self.game_start(t, &info, keeper, events, notes)
                 }
-                Ok(Some(StreamEvent::Challenge(c))) => self.challenged(&c, notes),
+                Ok(Some(StreamEvent::Challenge(c))) => {
+                    self.challenged(t, &c, keeper, events, notes)
+                }
                 Ok(Some(StreamEvent::ChallengeDeclined(c))) => {
                     self.declined(t, &c, keeper, events, notes)
                 }
@@ -422,11 +492,18 @@ impl LichessSeat {
         }
         // A game is played here while it goes on here and on lichess.
         let playing = !over && (ours.is_some() || self.game.as_ref().is_some_and(|g| g.under_way));
+        let rematch = !playing && self.rematch.as_ref().is_some_and(|r| r.fits(info));
         let why = match self.config.unlike(info) {
+            _ if rematch => None,
             Some(why) => Some(why),
             None if playing => Some("another game is played here".to_string()),
             None => None,
         };
+        if rematch {
+            notes.push(format!("lichess: game {id} is the rematch"));
+            self.rematch = None;
+            self.rematch_game = Some(id.to_string());
+        }
         if let Some(why) = why {
             notes.push(format!("lichess: game {id} passed over: {why}"));
             self.passed.insert(id.to_string());
@@ -469,7 +546,7 @@ impl LichessSeat {
         };
         if let Some(cancel) = self.seek_cancel.take().filter(|_| !ended) {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            if self.config.find == Find::Seek {
+            if self.asked_seek {
                 let client = self.client.clone();
                 std::thread::spawn(move || {
                     let _ = client.cancel_seek();
@@ -499,7 +576,25 @@ impl LichessSeat {
 
     /// A challenge to the player: accepted when `[lichess]` waits for one
     /// from its sender (or anyone's) at its clock, in standard chess.
-    fn challenged(&mut self, c: &stream::Challenge, notes: &mut Vec<String>) {
+    fn challenged(
+        &mut self,
+        t: u64,
+        c: &stream::Challenge,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let last = self.last_game.as_ref().map(|g| g.id.as_str());
+        if c.rematch_of.is_some() && c.rematch_of.as_deref() == last {
+            // The opponent offers a rematch: the player decides.
+            let ours = keeper.controller().online().map(|o| o.id.as_str());
+            if ours == last && keeper.controller().game().is_over() {
+                notes.push(format!("lichess: challenge {} offers a rematch", c.id));
+                self.rematch_offer = Some(c.id.clone());
+                keeper.input(t, Input::OnlineRematch, events);
+            }
+            return;
+        }
         if self.config.find != Find::Accept || self.game.is_some() {
             return;
         }
@@ -541,8 +636,18 @@ impl LichessSeat {
         let to_id = to
             .and_then(|u| u.id.clone().or_else(|| u.name.clone()))
             .map(|n| n.to_ascii_lowercase());
-        if self.config.find != Find::Challenge || to_id != self.config.opponent_id() {
+        let rematch_to = self
+            .rematch
+            .as_ref()
+            .filter(|r| r.accepted.is_none() && r.of.opponent().ai.is_none())
+            .map(|r| r.of.opponent().name.to_ascii_lowercase());
+        let rematch = rematch_to.is_some() && to_id == rematch_to;
+        if !rematch && (self.config.find != Find::Challenge || to_id != self.config.opponent_id()) {
             return;
+        }
+        if rematch {
+            self.rematch = None;
+            self.seek_cancel = None;
         }
         let by = to
             .and_then(|u| u.name.clone().or_else(|| u.id.clone()))
@@ -582,6 +687,9 @@ impl LichessSeat {
                 ))
             } else if !full.state.under_way() {
                 Some("it is over".to_string())
+            } else if self.rematch_game.as_ref() == Some(&full.id) {
+                // The rematch asked for, of the last game's kind.
+                None
             } else if let Some(color) = g.color {
                 self.config.unlike_full(full, color == Color::White)
             } else {
@@ -732,6 +840,10 @@ impl LichessSeat {
         if self.game.is_some() {
             return;
         }
+        if self.rematch.is_some() {
+            self.find_rematch(t, keeper, events, notes);
+            return;
+        }
         if let Some(info) = self.waiting.pop_front() {
             self.take_up(&info);
             return;
@@ -760,7 +872,77 @@ impl LichessSeat {
         }
         let (answer, cancel) = self.ask_for_game();
         self.seek_cancel = cancel;
+        self.asked_seek = self.config.find == Find::Seek;
         self.finding = Some(Finding::Asking(answer));
+    }
+
+    /// The player's rematch: the opponent's offer accepted (or declined),
+    /// else his own asked for (`find_rematch`).
+    fn rematch_request(&mut self, request: &str) {
+        if request == "rematch_decline" {
+            if let Some(challenge) = self.rematch_offer.take() {
+                let _ = self.posts.send(Post::Decline { challenge });
+            }
+            return;
+        }
+        let Some(of) = self.last_game.clone() else {
+            return;
+        };
+        // An offer that stands is what a rematch asked for becomes.
+        let accepted = self.rematch_offer.take();
+        if let Some(challenge) = &accepted {
+            let _ = self.posts.send(Post::Accept {
+                challenge: challenge.clone(),
+            });
+        }
+        self.finding = None;
+        self.rematch = Some(RematchAsk { of, accepted });
+    }
+
+    /// The rematch under way: the player's challenge (the same opponent,
+    /// the same clock, the colours swapped) sent once and its answer
+    /// awaited, sent again only after a failure of the network or the
+    /// server. When lichess took it (or the opponent's was accepted) and
+    /// no game started within `ASK_AGAIN_AFTER_MS`, or lichess refused
+    /// it, it is given up, and nothing more is asked until a new game.
+    fn find_rematch(
+        &mut self,
+        t: u64,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let accepted = self.rematch.as_ref().is_some_and(|r| r.accepted.is_some());
+        match &self.finding {
+            None if accepted => self.finding = Some(Finding::Answered(t)),
+            None => {
+                let (answer, cancel) = self.ask_for_game();
+                self.seek_cancel = cancel;
+                self.asked_seek = false;
+                self.finding = Some(Finding::Asking(answer));
+            }
+            Some(Finding::Asking(answer)) => match answer.try_recv() {
+                Err(crossbeam_channel::TryRecvError::Empty) => {}
+                Ok(asked) => {
+                    self.finding = self.answered(t, asked, keeper, events, notes);
+                    if self.finding.is_none() {
+                        self.rematch = None;
+                    }
+                }
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                    self.seek_cancel = None;
+                    self.finding = Some(Finding::Failed(t, ASK_AGAIN_AFTER_FAILURE_MS));
+                }
+            },
+            Some(Finding::Answered(at)) if t >= at + ASK_AGAIN_AFTER_MS => {
+                notes.push("lichess: no game came of the rematch; nothing more is asked".into());
+                self.rematch = None;
+                self.finding = None;
+                self.find_refused = true;
+            }
+            Some(Finding::Failed(at, wait)) if t >= at + wait => self.finding = None,
+            _ => {}
+        }
     }
 
     /// What became of the asking for a game: the next step of the
@@ -842,18 +1024,37 @@ impl LichessSeat {
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let cancelled = cancel.clone();
         let silence = self.timing.silence;
+        let rematch = self.rematch.as_ref().map(|r| r.of.clone());
         std::thread::spawn(move || {
+            if let Some(last) = rematch {
+                // The last game again, the colours swapped.
+                let color = match last.color {
+                    Color::White => "black",
+                    Color::Black => "white",
+                };
+                let limit = last.initial_ms.map_or(0, |ms| (ms / 1000) as u32);
+                let increment = (last.increment_ms / 1000) as u32;
+                let them = last.opponent();
+                let asked = match them.ai {
+                    Some(level) => client.challenge_ai(level, limit, increment, color),
+                    None => client
+                        .challenge(&them.name, last.rated, limit, increment, color)
+                        .and_then(|lines| held(lines, &cancelled, None)),
+                };
+                let _ = tx.send(asked);
+                return;
+            }
             let color = c.color.as_str();
             let asked = match c.find {
                 Find::Seek => client
                     .seek(c.time, c.increment, c.rated)
                     .and_then(|lines| held(lines, &cancelled, Some(silence))),
-                Find::Ai => client.challenge_ai(c.level, c.time, c.increment, color),
+                Find::Ai => client.challenge_ai(c.level, c.time * 60, c.increment, color),
                 Find::Challenge => client
                     .challenge(
                         c.opponent.as_deref().unwrap_or_default().trim(),
                         c.rated,
-                        c.time,
+                        c.time * 60,
                         c.increment,
                         color,
                     )
@@ -862,7 +1063,10 @@ impl LichessSeat {
             };
             let _ = tx.send(asked);
         });
-        let held_open = matches!(self.config.find, Find::Seek | Find::Challenge);
+        let held_open = match &self.rematch {
+            Some(r) => r.of.opponent().ai.is_none(),
+            None => matches!(self.config.find, Find::Seek | Find::Challenge),
+        };
         (rx, held_open.then_some(cancel))
     }
 
@@ -901,6 +1105,17 @@ impl LichessSeat {
                 } => Some(printable(error, 1000)),
                 _ => None,
             };
+            if let (Post::Accept { challenge }, None, Some(why)) = (&post, again, &words)
+                && self.rematch.as_ref().and_then(|r| r.accepted.as_ref()) == Some(challenge)
+            {
+                // The rematch accepted is gone (withdrawn): told, given up.
+                self.rematch = None;
+                self.finding = None;
+                self.find_refused = true;
+                let notice = ServerNotice::FindRefused { why: why.clone() };
+                keeper.input(t, Input::OnlineNotice(notice), events);
+                continue;
+            }
             let Some(g) = self.game.as_mut() else {
                 continue;
             };
@@ -917,7 +1132,9 @@ impl LichessSeat {
                     g.synced = false;
                     g.link = Link::game(self.client.clone(), id, self.timing);
                 }
-                (Post::ClaimVictory { id }, None, Some(why)) if g.id == *id => {
+                (Post::ClaimVictory { id } | Post::ClaimDraw { id }, None, Some(why))
+                    if g.id == *id =>
+                {
                     let notice = ServerNotice::ClaimRefused { why };
                     keeper.input(t, Input::OnlineNotice(notice), events);
                 }
@@ -939,6 +1156,10 @@ impl LichessSeat {
             match &e.event {
                 // A new game: asked for anew, whatever was refused before.
                 Event::NewGame { .. } => self.find_refused = false,
+                Event::OnlineGame { game, .. } => {
+                    self.last_game = Some(game.clone());
+                    self.rematch_offer = None;
+                }
                 // The game left for a new one at the board is resigned on
                 // lichess (pegboard's game is a fresh one by now).
                 Event::OnlineRequest { request, .. } if matches!(*request, "resign" | "abort") => {
@@ -1001,7 +1222,9 @@ impl LichessSeat {
                     let id = g.id.clone();
                     match *request {
                         "takeback" => Post::Takeback { id },
+                        "takeback_decline" => Post::DeclineTakeback { id },
                         "claim_victory" => Post::ClaimVictory { id },
+                        "claim_draw" => Post::ClaimDraw { id },
                         // lichess's draw/yes claims a repetition.
                         "draw_claim" | "draw_accept" => Post::Draw { id },
                         // (Posted above.)

@@ -57,11 +57,12 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
 {"t":50,"input":"online_end","status":"outoftime","color":"white"}
 {"t":60,"input":"online_end","status":"aborted"}
 {"t":70,"input":"online_takeback"}
+{"t":75,"input":"online_rematch"}
 {"t":80,"input":"online_gone","seconds":30}
 {"t":90,"input":"online_returned"}
 {"t":99,"input":"online_chat","name":"Bert","text":"Viel Glück \"!\""}"#;
     let entries = read(text.as_bytes(), "x").expect("valid");
-    assert_eq!(entries.len(), 11);
+    assert_eq!(entries.len(), 12);
     for e in &entries {
         let again = write_line(e.t, &e.reading);
         let back = parse_line(&again, e.line == 1, 0)

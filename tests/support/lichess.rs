@@ -20,7 +20,8 @@
 //!   player challenged answers as [`State::challenge_answers`] says
 //!   (`keepAliveStream` honoured); `POST /api/challenge/{id}/accept`,
 //!   `…/decline`: a challenge to the account ([`Lichess::challenge_from`])
-//!   answered; `…/cancel`: one the account sent withdrawn.
+//!   answered; `…/cancel`: one the account sent withdrawn. After a game
+//!   its opponent may offer a rematch ([`Lichess::rematch_from`]).
 //! - `GET /api/board/game/stream/{id}`: `gameFull`, then a `gameState` at
 //!   each move, offer or end, and the chat lines and the opponent leaving
 //!   and coming back as the script says; a blank line every `keep_alive`;
@@ -609,6 +610,9 @@ pub struct State {
     pub challenges: BTreeMap<String, (u64, u64, String)>,
     /// The challenger of each challenge to the account.
     challengers: BTreeMap<String, String>,
+    /// The challenges to the account that are rematches, with the game
+    /// each is a rematch of.
+    rematches: BTreeMap<String, String>,
     /// The account's colours in the next games a seek makes when its form
     /// asks no colour (or `random`): lila picks at random (modules/lobby
     /// Biter `assignCreatorColor`, UserApi `firstGetsWhite`), the test
@@ -1946,6 +1950,9 @@ struct ChallengeView<'a> {
     direction: Option<&'a str>,
     /// A decline's key and words.
     decline: Option<(&'a str, &'a str)>,
+    /// The game it is a rematch of (modules/challenge Challenge
+    /// `rematchOf`, set by lila's Rematcher when a player offers one).
+    rematch_of: Option<&'a str>,
 }
 
 fn challenge_json(c: &ChallengeView) -> String {
@@ -1989,6 +1996,9 @@ fn challenge_json(c: &ChallengeView) -> String {
     if let Some(direction) = c.direction {
         json.push_str(&format!(r#","direction":"{direction}""#));
     }
+    if let Some(game) = c.rematch_of {
+        json.push_str(&format!(r#","rematchOf":"{game}""#));
+    }
     if let Some((key, reason)) = c.decline {
         json.push_str(&format!(
             r#","declineReason":{},"declineReasonKey":"{key}""#,
@@ -2025,6 +2035,7 @@ fn incoming_challenge_json(
         status: "created",
         direction: None,
         decline: None,
+        rematch_of: None,
     })
 }
 
@@ -2059,6 +2070,7 @@ impl Sent {
             status,
             direction: None,
             decline,
+            rematch_of: None,
         }
     }
 }
@@ -2285,9 +2297,52 @@ impl Lichess {
     }
 }
 
+impl Lichess {
+    /// After game `of`, its opponent offers a rematch, as lila's round
+    /// Rematcher does: a challenge to the account on the event stream,
+    /// `rematchOf` the game, at its clock and rating, the colours swapped
+    /// (the opponent takes the account's). Returns its id.
+    pub fn rematch_from(&self, of: &str) -> String {
+        let mut st = self.state();
+        let game = st.games.get(of).cloned().expect("the game to rematch");
+        st.next_id += 1;
+        let id = format!("chal{:04}", st.next_id);
+        let (limit, increment) = (game.initial_ms / 1000, game.increment_ms / 1000);
+        let color = if game.mine == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        let json = challenge_json(&ChallengeView {
+            id: &id,
+            from: "Bert",
+            to: "Anna",
+            clock: (limit, increment),
+            days: game.days,
+            rated: game.rated,
+            color,
+            final_color: game.mine,
+            status: "created",
+            direction: None,
+            decline: None,
+            rematch_of: Some(of),
+        });
+        st.events.push(format!(
+            r#"{{"type":"challenge","challenge":{json},"compat":{{"bot":false,"board":true}}}}"#
+        ));
+        st.challenges
+            .insert(id.clone(), (limit / 60, increment, color.to_string()));
+        st.challengers.insert(id.clone(), OPPONENT.to_string());
+        st.rematches.insert(id.clone(), of.to_string());
+        drop(st);
+        self.changed();
+        id
+    }
+}
+
 /// A challenge to the account accepted (app/controllers Challenge
-/// `apiAccept`): the game starts, with the challenge's id; an id lila does
-/// not know is 404.
+/// `apiAccept`): the game starts, with the challenge's id (a rematch's
+/// rated as the game it rematches); an id lila does not know is 404.
 fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
     let mut st = lock(shared);
     let Some((minutes, increment, color)) = st.challenges.remove(id) else {
@@ -2295,6 +2350,11 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
         return answer(shared, out, 404, r#"{"error":"Not found"}"#);
     };
     st.challengers.remove(id);
+    let rated = st
+        .rematches
+        .remove(id)
+        .and_then(|of| st.games.get(&of).map(|g| g.rated))
+        .unwrap_or(false);
     // The account plays the colour the challenger did not take.
     let mine = if color == "white" {
         Color::Black
@@ -2310,7 +2370,7 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
             days: None,
             ai: None,
             source: "friend",
-            rated: false,
+            rated,
             id: Some(id.to_string()),
         },
     );
@@ -2329,6 +2389,7 @@ fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
         return answer(shared, out, 404, r#"{"error":"Not found"}"#);
     };
     let from = st.challengers.remove(id).unwrap_or_else(|| "Carl".into());
+    st.rematches.remove(id);
     let key = form(body, "reason").unwrap_or_else(|| "generic".into());
     let ChallengeAnswer::Decline { key, reason, .. } =
         ChallengeAnswer::decline(Duration::ZERO, &key.to_ascii_lowercase())
@@ -2355,6 +2416,7 @@ fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
             status: "created",
             direction: None,
             decline: None,
+            rematch_of: None,
         }
     });
     st.events.push(format!(

@@ -178,6 +178,7 @@ impl Controller {
             Input::OnlineLost => self.online_link(t, false, out),
             Input::OnlineBack => self.online_link(t, true, out),
             Input::OnlineTakeback => self.online_takeback(t, out),
+            Input::OnlineRematch => self.online_rematch(t, out),
             Input::OnlineGone { seconds } => self.online_gone(t, seconds, out),
             Input::OnlineChat { name, text } => self.online_chat(t, name, text, out),
             Input::OnlineNotice(notice) => self.online_notice(t, &notice, out),

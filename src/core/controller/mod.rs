@@ -94,6 +94,11 @@ pub struct Controller {
     server_clock: Option<(u32, u64, u64)>,
     /// The online opponent left the game (and has not come back).
     opponent_gone: Option<u64>,
+    /// The online opponent's request to take back a move stands, made at
+    /// this ply (a move made since ends it, as on lichess).
+    takeback_offer: Option<u32>,
+    /// After an online game, the opponent offers a rematch.
+    rematch_offer: bool,
     /// The last move, when pegboard judged it later than it was made (a
     /// Chess960 king waiting on its castling square for its rook): its
     /// ply, when it was made and when it was judged. Its clock press is
@@ -205,6 +210,8 @@ impl Controller {
             online: None,
             server_clock: None,
             opponent_gone: None,
+            takeback_offer: None,
+            rematch_offer: false,
             judged_late: None,
             quickplay: None,
         }

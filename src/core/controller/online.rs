@@ -6,7 +6,7 @@
 use shakmaty::{Color, Position as _};
 
 use super::Controller;
-use crate::announce::phrases::OnlineNotice;
+use crate::announce::phrases::{OnlineNotice, Rematch};
 use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Side, Stamped};
 use crate::core::game::Ending;
@@ -123,6 +123,12 @@ impl Controller {
                 } else {
                     reason
                 };
+                // A draw claimed when the opponent left names him, as a
+                // win claimed does.
+                let by = match (reason, by, self.online.as_ref()) {
+                    (Reason::Abandoned, None, Some(o)) => Some(!o.color),
+                    _ => by,
+                };
                 let ending = Ending {
                     outcome,
                     reason,
@@ -195,62 +201,50 @@ impl Controller {
 
 impl Controller {
     /// The player's inputs that, online, ask the server: a takeback (his
-    /// `takeback` key: asked, or the opponent's request agreed to), the win
-    /// claimed when the opponent left (his flag claim), and a resignation
-    /// before both have moved (lichess aborts such a game). True if `input`
+    /// `takeback` key: asked, or the opponent's request agreed to) or the
+    /// opponent's request declined (his decline key), the win or a draw
+    /// claimed when the opponent left (his flag claim, his draw claim), a
+    /// resignation before both have moved (lichess aborts such a game),
+    /// and after the game a rematch (`rematch_request`). True if `input`
     /// was one of them; the game waits for the server's answer.
     pub(super) fn online_request(&mut self, t: u64, input: &Input, out: &mut Vec<Stamped>) -> bool {
-        let Some(mine) = self.online.as_ref().map(|o| o.color) else {
+        let Some(online) = self.online.as_ref() else {
             return false;
         };
+        let mine = online.color;
+        let against_ai = online.opponent().ai.is_some();
         if self.game.is_over() {
-            return false;
+            return self.rematch_request(t, input, out);
         }
-        let against_ai = self
-            .online
-            .as_ref()
-            .is_some_and(|o| o.opponent().ai.is_some());
+        // A move made since the opponent's request ended it.
+        let takeback_stands = self.takeback_offer == Some(self.game.ply());
+        let gone = self.opponent_gone.is_some();
         let (request, notice) = match input {
             Input::PracticeTakeBack if self.game.ply() > 0 => {
+                self.takeback_offer = None;
                 ("takeback", OnlineNotice::TakebackAsked)
             }
-            Input::FlagClaim(c)
-                if *c == mine && self.opponent_gone.is_some() && self.game.turn() == mine =>
+            Input::DrawDecline(c)
+                if *c == mine && takeback_stands && self.game.draw_offer() != Some(!mine) =>
             {
-                // lila's claim wins only while the opponent who left is to
-                // move: on the player's own move it does nothing.
-                out.push(Stamped {
-                    t,
-                    event: Event::OnlineNotice {
-                        notice: "claim_own_turn",
-                        seconds: None,
-                        say: self.words.online_notice(OnlineNotice::ClaimOwnTurn),
-                    },
-                });
-                return true;
+                self.takeback_offer = None;
+                ("takeback_decline", OnlineNotice::TakebackDeclined)
             }
-            Input::FlagClaim(c) if *c == mine && self.opponent_gone.is_some_and(|at| t >= at) => {
-                ("claim_victory", OnlineNotice::Claim)
-            }
-            Input::FlagClaim(c) if *c == mine && self.opponent_gone.is_some() => {
-                // lichess grants the claim only after its wait: told how
-                // long is left, nothing asked.
-                let at = self.opponent_gone.unwrap_or(t);
-                let seconds = (at - t).div_ceil(1000);
-                out.push(Stamped {
-                    t,
-                    event: Event::OnlineNotice {
-                        notice: "claim_in",
-                        seconds: Some(seconds),
-                        say: self.words.online_claim_in(seconds),
-                    },
-                });
-                return true;
-            }
+            Input::FlagClaim(c) if *c == mine && gone => return self.gone_claim(t, false, out),
             Input::FlagClaim(c) if *c == mine => {
                 let say = self.words.online_notice(OnlineNotice::ClaimNotYet);
                 self.say(t, say, out);
                 return true;
+            }
+            // The opponent who left: a draw claimed as lichess takes it
+            // (claim-draw), unless a repetition on the player's own move
+            // is claimed (below).
+            Input::DrawClaim(c)
+                if *c == mine
+                    && gone
+                    && !(self.game.turn() == mine && self.game.repetitions() >= 3) =>
+            {
+                return self.gone_claim(t, true, out);
             }
             Input::Resign(c) if *c == mine && self.game.ply() < 2 => {
                 ("abort", OnlineNotice::AbortAsked)
@@ -269,7 +263,6 @@ impl Controller {
             }
             // lichess's AI takes no offer, and no claim from a board.
             Input::DrawOffer(c) | Input::DrawClaim(c) if *c == mine && against_ai => {
-                // lichess's AI takes no offers: none is made.
                 out.push(Stamped {
                     t,
                     event: Event::OnlineNotice {
@@ -290,6 +283,116 @@ impl Controller {
             },
         });
         true
+    }
+
+    /// The win (or, `draw`, a draw) claimed when the opponent left: lichess
+    /// grants it only while he is to move and only once its wait is over,
+    /// so the player is told which is missing, or the claim is asked.
+    fn gone_claim(&mut self, t: u64, draw: bool, out: &mut Vec<Stamped>) -> bool {
+        let (Some(at), Some(mine)) = (self.opponent_gone, self.online.as_ref().map(|o| o.color))
+        else {
+            return false;
+        };
+        let (notice, seconds, say) = if self.game.turn() == mine {
+            // lila's claim does nothing on the player's own move.
+            let (name, notice) = if draw {
+                ("claim_draw_own_turn", OnlineNotice::ClaimDrawOwnTurn)
+            } else {
+                ("claim_own_turn", OnlineNotice::ClaimOwnTurn)
+            };
+            (name, None, self.words.online_notice(notice))
+        } else if t < at {
+            // lichess grants the claim only after its wait: told how long
+            // is left, nothing asked.
+            let seconds = (at - t).div_ceil(1000);
+            let name = if draw { "claim_draw_in" } else { "claim_in" };
+            (
+                name,
+                Some(seconds),
+                self.words.online_claim_in(seconds, draw),
+            )
+        } else {
+            let (request, notice) = if draw {
+                ("claim_draw", OnlineNotice::ClaimDraw)
+            } else {
+                ("claim_victory", OnlineNotice::Claim)
+            };
+            out.push(Stamped {
+                t,
+                event: Event::OnlineRequest {
+                    request,
+                    say: self.words.online_notice(notice),
+                },
+            });
+            return true;
+        };
+        out.push(Stamped {
+            t,
+            event: Event::OnlineNotice {
+                notice,
+                seconds,
+                say,
+            },
+        });
+        true
+    }
+
+    /// After an online game, before the next: the player's draw offer
+    /// offers the opponent a rematch (or accepts the one he offered), and
+    /// the next game begins here at once, for the pieces to be set up
+    /// while lichess starts it; his decline refuses the opponent's.
+    fn rematch_request(&mut self, t: u64, input: &Input, out: &mut Vec<Stamped>) -> bool {
+        let Some(online) = self.online.as_ref() else {
+            return false;
+        };
+        let mine = online.color;
+        let name = online.opponent().name.clone();
+        let (request, rematch) = match input {
+            Input::DrawOffer(c) if *c == mine && self.rematch_offer => {
+                ("rematch_accept", Rematch::Accepted)
+            }
+            Input::DrawOffer(c) if *c == mine => ("rematch", Rematch::Asked),
+            Input::DrawDecline(c) if *c == mine && self.rematch_offer => {
+                ("rematch_decline", Rematch::Declined)
+            }
+            _ => return false,
+        };
+        self.rematch_offer = false;
+        out.push(Stamped {
+            t,
+            event: Event::OnlineRequest {
+                request,
+                say: self.words.online_rematch(rematch, &name),
+            },
+        });
+        if rematch != Rematch::Declined {
+            self.new_game(t, out);
+        }
+        true
+    }
+
+    /// After the online game, the opponent offers a rematch: the player
+    /// hears it (his draw offer accepts, his decline refuses).
+    pub(super) fn online_rematch(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        let Some(online) = self.online.as_ref() else {
+            return;
+        };
+        if !self.game.is_over() || self.new_game_given {
+            return;
+        }
+        let color = Side(!online.color);
+        let say = self
+            .words
+            .online_rematch(Rematch::Offered, &online.opponent().name);
+        self.rematch_offer = true;
+        out.push(Stamped {
+            t,
+            event: Event::OnlineOffer {
+                offer: "rematch",
+                color,
+                say,
+            },
+        });
     }
 
     /// An online game left for a new one at the board: given up on the
@@ -320,6 +423,7 @@ impl Controller {
         let Some(mine) = self.online.as_ref().map(|o| o.color) else {
             return;
         };
+        self.takeback_offer = Some(self.game.ply());
         out.push(Stamped {
             t,
             event: Event::OnlineOffer {
