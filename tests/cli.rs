@@ -855,3 +855,59 @@ fn check_config_and_play_with_a_lichess_seat_say_when_no_token_is_kept() {
     assert!(said.contains("pegboard lichess-token"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `lichess-token` on a terminal (a pseudo-terminal from python3's `pty`):
+/// the token is read with the echo off, and Ctrl-C while it waits ends it
+/// as Ctrl-C does, the terminal's echo put back.
+#[test]
+fn lichess_token_read_on_a_terminal_is_not_shown_and_ctrl_c_gives_the_echo_back() {
+    let dir = common::empty_dir("lichess-token-tty");
+    let config = token_config(&dir, &dir.join("state"), "http://127.0.0.1:9");
+    let pegboard = common::pegboard_command();
+    let mut python = std::process::Command::new("python3");
+    python.arg("-c").arg(
+        r#"
+import os, pty, select, sys, termios, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+echo = lambda: bool(termios.tcgetattr(fd)[3] & termios.ECHO)
+out, hidden, until = b"", False, time.time() + 30
+while time.time() < until and not hidden:
+    if select.select([fd], [], [], 0.05)[0]:
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            break
+    hidden = b"press Enter" in out and not echo()
+os.write(fd, b"\x03")
+_, status = os.waitpid(pid, 0)
+print("hidden" if hidden else "shown", os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1,
+      "echo" if echo() else "noecho")
+print(out.decode(errors="replace"))
+"#,
+    );
+    python.arg(pegboard.get_program()).args(pegboard.get_args());
+    for (key, value) in pegboard.get_envs() {
+        match value {
+            Some(v) => python.env(key, v),
+            None => python.env_remove(key),
+        };
+    }
+    let out = python
+        .args(["lichess-token", "--config"])
+        .arg(&config)
+        .output()
+        .expect("python3 runs");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let first = said.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!("hidden {} echo", libc::SIGINT),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("(it is not shown)"), "{said}");
+    assert!(!dir.join("state").join("lichess-token").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

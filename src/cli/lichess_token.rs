@@ -137,10 +137,37 @@ fn read_line(terminal: bool) -> Result<String, String> {
 }
 
 /// The terminal on standard input with its echo off (but for the
-/// newline), its settings put back when dropped. Through termios with the
-/// `libc` crate pegboard already uses: `rpassword` would do the same, as
-/// another dependency.
+/// newline), its settings put back when dropped, and put back too when
+/// Ctrl-C (or a hangup, a kill) ends the process meanwhile, which skips
+/// every drop. Through termios with the `libc` crate pegboard already
+/// uses: `rpassword` would do the same, as another dependency, and leaves
+/// the echo off on Ctrl-C.
 struct Quiet(libc::termios);
+
+/// The terminal's settings before its echo went off, for
+/// [`restore_and_end`].
+static BEFORE: std::sync::OnceLock<libc::termios> = std::sync::OnceLock::new();
+
+/// The signals that end the process while the token is read.
+const ENDING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// A signal that ends the process while the echo is off: the terminal's
+/// settings put back, then the signal's own default action taken (the
+/// process ends as it would have, its status saying so).
+extern "C" fn restore_and_end(signal: libc::c_int) {
+    if let Some(was) = BEFORE.get() {
+        // SAFETY: tcsetattr is async-signal-safe (POSIX.1, signal-safety
+        // (7)); `was` is the termios tcgetattr gave, set before the
+        // handler was installed and never changed.
+        unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, was) };
+    }
+    // SAFETY: signal and raise are async-signal-safe; the default action
+    // ends the process.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
 
 impl Quiet {
     fn new() -> std::io::Result<Quiet> {
@@ -150,6 +177,12 @@ impl Quiet {
         // SAFETY: `was` is ours and of the type tcgetattr writes.
         if unsafe { libc::tcgetattr(libc::STDIN_FILENO, &mut was) } != 0 {
             return Err(std::io::Error::last_os_error());
+        }
+        let _ = BEFORE.set(was);
+        for signal in ENDING {
+            let handler = restore_and_end as extern "C" fn(libc::c_int);
+            // SAFETY: the handler does only async-signal-safe work.
+            unsafe { libc::signal(signal, handler as libc::sighandler_t) };
         }
         let mut quiet = was;
         quiet.c_lflag &= !libc::ECHO;
@@ -166,6 +199,10 @@ impl Drop for Quiet {
     fn drop(&mut self) {
         // SAFETY: the settings tcgetattr gave, put back as they were.
         unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &self.0) };
+        for signal in ENDING {
+            // SAFETY: the default action again, as before `Quiet::new`.
+            unsafe { libc::signal(signal, libc::SIG_DFL) };
+        }
     }
 }
 
