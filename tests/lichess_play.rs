@@ -1863,7 +1863,8 @@ fn play_on_lichess_the_opponents_rematch_accepted_by_key_is_the_next_game_colour
     assert_eq!(seeks(&table), 1, "no seek for the rematch: {printed}");
     let st = table.server.state();
     let game = st.games.get(&challenge).expect("the rematch on lichess");
-    assert_eq!((game.mine, game.source), (Color::Black, "friend"));
+    // Made as the game it rematches was (a seek: the lobby).
+    assert_eq!((game.mine, game.source), (Color::Black, "lobby"));
     drop(st);
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
@@ -1973,5 +1974,101 @@ fn play_on_lichess_a_rematch_of_its_ai_is_a_new_game_against_it_at_the_same_leve
     ] {
         assert!(ai[1].1.contains(part), "{part}: {ai:?}");
     }
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_rematch_nobody_answers_is_given_up_after_a_minute_and_told() {
+    // lichess keeps a challenge alive while its stream is open: one to an
+    // opponent who has gone would wait for ever. After a minute it is
+    // withdrawn, the player told, and no other game looked for until he
+    // asks.
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open("lichess-rematch-unanswered", "", script);
+    won_by_resignation(&mut table);
+    table
+        .server
+        .state()
+        .challenge_answers
+        .push_back(lichess::ChallengeAnswer::Never);
+    table.scanner.press(DRAW);
+    let asked = table.wait_for("online_request", |v| v["request"] == "rematch");
+    let told = table.wait_longer_for("online_notice", Duration::from_secs(75), |v| {
+        v["notice"] == "no_rematch"
+    });
+    let waited = told["t"].as_u64().unwrap_or(0) - asked["t"].as_u64().unwrap_or(0);
+    assert!((60_000..62_000).contains(&waited), "{waited} ms");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(
+        told["say"],
+        words.rematch_none.replace("{name}", "Bert").as_str()
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    let printed = table.stop();
+    assert_eq!(table.asked("/api/challenge/").len(), 1, "{printed}");
+    assert_eq!(seeks(&table), 1, "no seek after it: {printed}");
+    assert_eq!(table.all("online_game").len(), 1, "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_players_rematch_declined_is_told_and_no_other_game_looked_for() {
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open("lichess-rematch-refused", "", script);
+    won_by_resignation(&mut table);
+    table
+        .server
+        .state()
+        .challenge_answers
+        .push_back(lichess::ChallengeAnswer::decline(
+            Duration::from_millis(500),
+            "later",
+        ));
+    table.scanner.press(DRAW);
+    table.wait_for("online_request", |v| v["request"] == "rematch");
+    let told = table.wait_for("online_notice", |v| v["notice"] == "declined");
+    assert!(
+        told["say"].as_str().is_some_and(|s| s.contains("Bert")),
+        "{told}"
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    let printed = table.stop();
+    assert_eq!(table.asked("/api/challenge/").len(), 1, "{printed}");
+    assert_eq!(seeks(&table), 1, "no seek after it: {printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_the_opponents_rematch_offered_while_the_players_waits_is_accepted() {
+    // Both ask at once: lila's Rematcher makes the opponent's an offer
+    // (a challenge with `rematchOf`), pegboard's is a challenge. The
+    // offer is accepted, the player's own challenge withdrawn.
+    let script = script_of(&game_moves("", "1. e4 e5 2. Nf3"), Color::White, 150);
+    let mut table = Table::open("lichess-rematch-crossed", "", script);
+    let first = won_by_resignation(&mut table);
+    table.server.state().script = [("@wait".to_string(), Duration::from_secs(20))].into();
+    table
+        .server
+        .state()
+        .challenge_answers
+        .push_back(lichess::ChallengeAnswer::Never);
+    table.scanner.press(DRAW);
+    table.wait_for("online_request", |v| v["request"] == "rematch");
+    std::thread::sleep(Duration::from_secs(1));
+    let offer = table.server.rematch_from(&first);
+    let second = table.wait_for("online_game", |_| true);
+    assert_eq!(second["game"]["id"], offer.as_str());
+    assert_eq!(second["game"]["color"], "black");
+    // No word of the offer: the player had asked for it.
+    assert!(table.all("online_offer").is_empty());
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    assert_eq!(table.asked("/accept").len(), 1, "{printed}");
+    assert!(
+        table
+            .all("online_notice")
+            .iter()
+            .all(|v| v["notice"] != "no_rematch")
+    );
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }

@@ -332,6 +332,44 @@ fn online_a_draw_claimed_when_the_opponent_left_is_lichess_claim_draw_once_it_al
             .is_some_and(|s| s.starts_with("Black left the game.")),
         "{over:#?}"
     );
+    // A draw without a winner while the opponent was not told gone: the
+    // player's own connection was lost, and the opponent claimed it.
+    let claimed_by_him = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":500,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":600,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":9000,"input":"online_end","status":"timeout"}"#,
+        ],
+    );
+    let over = common::of(&claimed_by_him, "game_over");
+    assert!(
+        over[0]["say"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("White left the game.")),
+        "{over:#?}"
+    );
+    // A repetition standing: lichess's draw/yes grants it at once, on
+    // either player's move, so that is what is asked.
+    let repeated = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":100,"input":"move","uci":"g1f3"}"#,
+            r#"{"t":200,"input":"move","uci":"g8f6"}"#,
+            r#"{"t":300,"input":"move","uci":"f3g1"}"#,
+            r#"{"t":400,"input":"move","uci":"f6g8"}"#,
+            r#"{"t":500,"input":"move","uci":"g1f3"}"#,
+            r#"{"t":600,"input":"move","uci":"g8f6"}"#,
+            r#"{"t":700,"input":"move","uci":"f3g1"}"#,
+            r#"{"t":800,"input":"move","uci":"f6g8"}"#,
+            r#"{"t":900,"input":"move","uci":"g1f3"}"#,
+            r#"{"t":1000,"input":"online_gone","seconds":30}"#,
+            r#"{"t":1500,"input":"draw_claim","color":"white"}"#,
+        ],
+    );
+    let requests = common::of(&repeated, "online_request");
+    assert_eq!(requests.len(), 1, "{repeated:#?}");
+    assert_eq!(requests[0]["request"], "draw_claim");
     // On the player's own move: told to move first, nothing asked.
     let own_move = online(
         r#"{"name":"Bert","rating":1702}"#,

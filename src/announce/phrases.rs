@@ -1008,6 +1008,7 @@ impl Phrasebook {
             N::MoveRefused { why } => fill(&w.move_refused, &[("text", why)]),
             N::ClaimRefused { why } => fill(&w.claim_refused, &[("text", why)]),
             N::FirstMove { seconds } => fill(&w.first_move, &[("n", &seconds.to_string())]),
+            N::NoRematch { opponent } => fill(&w.rematch_none, &[("name", opponent)]),
         }
     }
 

@@ -293,6 +293,9 @@ pub struct OnlineWords {
     pub rematch_accepted: String,
     /// The player declines `{name}`'s rematch.
     pub rematch_declined: String,
+    /// No game came of the rematch against `{name}`; how to look for
+    /// another.
+    pub rematch_none: String,
 }
 
 impl Default for OnlineWords {

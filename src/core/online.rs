@@ -158,17 +158,22 @@ pub enum ServerNotice {
     /// The game is aborted, and counted against the player, unless he
     /// makes his first move within `seconds`.
     FirstMove { seconds: u32 },
+    /// No game came of the rematch against `opponent` (no answer, the
+    /// offer withdrawn, no opponent to ask): nothing more is asked until
+    /// a new game.
+    NoRematch { opponent: String },
 }
 
 impl ServerNotice {
     /// The notices' names, as the trace writes them.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "other_game",
         "find_refused",
         "declined",
         "move_refused",
         "claim_refused",
         "first_move",
+        "no_rematch",
     ];
 
     /// Its name, as the trace writes it.
@@ -180,6 +185,7 @@ impl ServerNotice {
             ServerNotice::MoveRefused { .. } => "move_refused",
             ServerNotice::ClaimRefused { .. } => "claim_refused",
             ServerNotice::FirstMove { .. } => "first_move",
+            ServerNotice::NoRematch { .. } => "no_rematch",
         }
     }
 
@@ -187,7 +193,9 @@ impl ServerNotice {
     /// trace writes them.
     pub fn fields(&self) -> (Option<&str>, Option<&str>, Option<u32>) {
         match self {
-            ServerNotice::OtherGame { opponent } => (Some(opponent), None, None),
+            ServerNotice::OtherGame { opponent } | ServerNotice::NoRematch { opponent } => {
+                (Some(opponent), None, None)
+            }
             ServerNotice::FindRefused { why }
             | ServerNotice::MoveRefused { why }
             | ServerNotice::ClaimRefused { why } => (None, Some(why), None),
@@ -215,10 +223,11 @@ impl ServerNotice {
             ("move_refused", None, Some(why), None) => ServerNotice::MoveRefused { why },
             ("claim_refused", None, Some(why), None) => ServerNotice::ClaimRefused { why },
             ("first_move", None, None, Some(seconds)) => ServerNotice::FirstMove { seconds },
+            ("no_rematch", Some(opponent), None, None) => ServerNotice::NoRematch { opponent },
             _ => {
                 return Err(format!(
                     "input `online_notice` needs a `notice` ({}) with its fields: `name` (at most \
-                     {MAX_TEXT} bytes) for other_game and declined, `text` (at most 1000) for \
+                     {MAX_TEXT} bytes) for other_game, declined and no_rematch, `text` (at most 1000) for \
                      the refusals and declined, `seconds` for first_move; no control characters",
                     ServerNotice::NAMES.join(", ")
                 ));

@@ -18,7 +18,7 @@ use crate::lichess::client::{ApiError, Client};
 use crate::lichess::link::{Link, Report as LinkReport, Timing};
 use crate::lichess::section::{Find, LichessConfig};
 use crate::lichess::stream::{self, Event as StreamEvent, GameFull, GameLine, GameState, Side};
-use crate::lichess::token::{TOKEN_FILE, Token, store};
+use crate::lichess::token::{TOKEN_FILE, Token};
 use crate::runtime::error::{Error, Result};
 use crate::runtime::keeper::Keeper;
 use crate::runtime::outputs::Door as _;
@@ -31,15 +31,6 @@ pub fn token_path(config: &Config) -> Result<PathBuf> {
         )
     })?;
     Ok(dir.join(TOKEN_FILE))
-}
-
-/// Keeps the token pasted as `text`; returns where. The error never
-/// holds the token.
-pub fn keep_token(config: &Config, text: &str) -> Result<PathBuf> {
-    let token = Token::new(text).map_err(Error::Token)?;
-    let path = token_path(config)?;
-    store(&path, &token).map_err(Error::Token)?;
-    Ok(path)
 }
 
 /// The opponent on lichess as `play` drives him: the account's event
@@ -108,16 +99,26 @@ pub(crate) struct LichessSeat {
 }
 
 /// A rematch of `of`, the player's colour swapped: the opponent's
-/// challenge `accepted`, or the player's own to be sent.
+/// challenge `accepted`, or the player's own to be sent; asked at `since`.
 struct RematchAsk {
     of: OnlineGame,
     accepted: Option<String>,
+    since: u64,
 }
 
+/// How long the player's own rematch waits for the opponent's answer:
+/// lichess keeps a challenge alive while its stream is open, so one to a
+/// player who has gone would wait for ever.
+const REMATCH_WAIT_MS: u64 = 60_000;
+
 impl RematchAsk {
-    /// Whether the game that started is this rematch: the same opponent
-    /// (the same AI level), the other colour.
+    /// Whether the game that started is this rematch: the offer accepted
+    /// (lila gives the game the offer's id), or the same opponent (the
+    /// same AI level) with the colours swapped.
     fn fits(&self, info: &stream::GameInfo) -> bool {
+        if self.accepted.as_deref() == Some(info.game_id.as_str()) {
+            return true;
+        }
         let o = self.of.opponent();
         let colour = info.color.map(color_of) != Some(self.of.color);
         let opponent = info.opponent.as_ref().is_some_and(|them| match o.ai {
@@ -349,14 +350,28 @@ impl LichessSeat {
         for (of_game, report) in links {
             self.report(t, of_game, report, keeper, events, notes);
         }
+        // The online game played here, which a rematch would be of.
+        if let Some(o) = keeper.controller().online()
+            && self.last_game.as_ref().map(|g| &g.id) != Some(&o.id)
+        {
+            self.last_game = Some(o.clone());
+            self.rematch_offer = None;
+        }
         // A rematch asked for this turn is what the next game is, before
         // any is looked for.
-        for e in events.iter() {
-            if let Event::OnlineRequest { request, .. } = &e.event
-                && matches!(*request, "rematch" | "rematch_accept" | "rematch_decline")
-            {
-                self.rematch_request(request);
-            }
+        let asked: Vec<&'static str> = events
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::OnlineRequest { request, .. }
+                    if matches!(*request, "rematch" | "rematch_accept" | "rematch_decline") =>
+                {
+                    Some(*request)
+                }
+                _ => None,
+            })
+            .collect();
+        for request in asked {
+            self.rematch_request(t, request, keeper, events, notes);
         }
         self.now = t;
         self.take_posted(t, keeper, events, notes);
@@ -412,6 +427,9 @@ impl LichessSeat {
                 }
                 Ok(Some(StreamEvent::ChallengeDeclined(c))) => {
                     self.declined(t, &c, keeper, events, notes)
+                }
+                Ok(Some(StreamEvent::ChallengeCanceled(c))) => {
+                    self.canceled(t, &c, keeper, events, notes)
                 }
                 Ok(_) => {}
                 Err(e) => notes.push(format!("lichess: an event line passed over: {e}")),
@@ -586,13 +604,18 @@ impl LichessSeat {
     ) {
         let last = self.last_game.as_ref().map(|g| g.id.as_str());
         if c.rematch_of.is_some() && c.rematch_of.as_deref() == last {
-            // The opponent offers a rematch: the player decides.
-            let ours = keeper.controller().online().map(|o| o.id.as_str());
-            if ours == last && keeper.controller().game().is_over() {
-                notes.push(format!("lichess: challenge {} offers a rematch", c.id));
-                self.rematch_offer = Some(c.id.clone());
-                keeper.input(t, Input::OnlineRematch, events);
-            }
+            self.rematch_offered(t, c, keeper, events, notes);
+            return;
+        }
+        // lichess names the player's own challenges on his event stream
+        // too: never his to accept.
+        let me = self.last_game.as_ref().map(|g| match g.color {
+            Color::White => g.white.name.to_ascii_lowercase(),
+            Color::Black => g.black.name.to_ascii_lowercase(),
+        });
+        let from = c.challenger.as_ref();
+        let from = from.and_then(|u| u.name.clone().or_else(|| u.id.clone()));
+        if me.is_some() && from.map(|f| f.to_ascii_lowercase()) == me {
             return;
         }
         if self.config.find != Find::Accept || self.game.is_some() {
@@ -876,27 +899,128 @@ impl LichessSeat {
         self.finding = Some(Finding::Asking(answer));
     }
 
+    /// The opponent's rematch offer (`c`, a challenge with `rematchOf`
+    /// the last game): the player hears it and decides; if he asked for
+    /// one himself meanwhile, it is accepted, and his own challenge
+    /// withdrawn.
+    fn rematch_offered(
+        &mut self,
+        t: u64,
+        c: &stream::Challenge,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        notes.push(format!("lichess: challenge {} offers a rematch", c.id));
+        if let Some(r) = self.rematch.as_mut().filter(|r| r.accepted.is_none()) {
+            if let Some(cancel) = self.seek_cancel.take() {
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            r.accepted = Some(c.id.clone());
+            self.finding = None;
+            let _ = self.posts.send(Post::Accept {
+                challenge: c.id.clone(),
+            });
+            return;
+        }
+        let ours = keeper.controller().online().map(|o| o.id.as_str());
+        if ours == c.rematch_of.as_deref() && keeper.controller().game().is_over() {
+            self.rematch_offer = Some(c.id.clone());
+            keeper.input(t, Input::OnlineRematch, events);
+        }
+    }
+
+    /// A challenge withdrawn: the opponent's rematch offer is gone; the
+    /// one the player accepted comes to nothing, and he is told.
+    fn canceled(
+        &mut self,
+        t: u64,
+        c: &stream::Challenge,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        if self.rematch_offer.as_deref() == Some(c.id.as_str()) {
+            self.rematch_offer = None;
+        }
+        let accepted = self.rematch.as_ref().and_then(|r| r.accepted.as_deref());
+        if accepted == Some(c.id.as_str()) {
+            self.no_rematch(t, "the offer was withdrawn", keeper, events, notes);
+        }
+    }
+
     /// The player's rematch: the opponent's offer accepted (or declined),
-    /// else his own asked for (`find_rematch`).
-    fn rematch_request(&mut self, request: &str) {
+    /// else his own asked for (`find_rematch`); with no opponent to ask
+    /// (none named, no clock), none, and he is told.
+    fn rematch_request(
+        &mut self,
+        t: u64,
+        request: &str,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
         if request == "rematch_decline" {
             if let Some(challenge) = self.rematch_offer.take() {
                 let _ = self.posts.send(Post::Decline { challenge });
             }
             return;
         }
-        let Some(of) = self.last_game.clone() else {
-            return;
-        };
         // An offer that stands is what a rematch asked for becomes.
         let accepted = self.rematch_offer.take();
-        if let Some(challenge) = &accepted {
-            let _ = self.posts.send(Post::Accept {
-                challenge: challenge.clone(),
-            });
+        let of = self.last_game.clone();
+        let askable = |g: &OnlineGame| {
+            let them = g.opponent();
+            g.initial_ms.is_some() && (them.ai.is_some() || (them.name != "?"))
+        };
+        match of {
+            Some(of) if accepted.is_some() || askable(&of) => {
+                if let Some(challenge) = &accepted {
+                    let _ = self.posts.send(Post::Accept {
+                        challenge: challenge.clone(),
+                    });
+                }
+                self.finding = None;
+                self.rematch = Some(RematchAsk {
+                    of,
+                    accepted,
+                    since: t,
+                });
+            }
+            _ => {
+                let of = self.last_game.clone();
+                self.rematch = of.map(|of| RematchAsk {
+                    of,
+                    accepted: None,
+                    since: t,
+                });
+                self.no_rematch(t, "there is no opponent to ask", keeper, events, notes);
+            }
         }
+    }
+
+    /// The rematch came to nothing (`why`, for the log): its challenge
+    /// withdrawn, the player told, nothing more asked until a new game.
+    fn no_rematch(
+        &mut self,
+        t: u64,
+        why: &str,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        notes.push(format!("lichess: no rematch: {why}; nothing more is asked"));
+        if let Some(cancel) = self.seek_cancel.take() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let opponent = self
+            .rematch
+            .take()
+            .map_or_else(|| "?".to_string(), |r| r.of.opponent().name.clone());
         self.finding = None;
-        self.rematch = Some(RematchAsk { of, accepted });
+        self.find_refused = true;
+        let notice = ServerNotice::NoRematch { opponent };
+        keeper.input(t, Input::OnlineNotice(notice), events);
     }
 
     /// The rematch under way: the player's challenge (the same opponent,
@@ -912,7 +1036,14 @@ impl LichessSeat {
         events: &mut Vec<Stamped>,
         notes: &mut Vec<String>,
     ) {
-        let accepted = self.rematch.as_ref().is_some_and(|r| r.accepted.is_some());
+        let Some(r) = &self.rematch else {
+            return;
+        };
+        let accepted = r.accepted.is_some();
+        if !accepted && t >= r.since + REMATCH_WAIT_MS {
+            self.no_rematch(t, "no answer", keeper, events, notes);
+            return;
+        }
         match &self.finding {
             None if accepted => self.finding = Some(Finding::Answered(t)),
             None => {
@@ -935,10 +1066,7 @@ impl LichessSeat {
                 }
             },
             Some(Finding::Answered(at)) if t >= at + ASK_AGAIN_AFTER_MS => {
-                notes.push("lichess: no game came of the rematch; nothing more is asked".into());
-                self.rematch = None;
-                self.finding = None;
-                self.find_refused = true;
+                self.no_rematch(t, "no game came of it", keeper, events, notes);
             }
             Some(Finding::Failed(at, wait)) if t >= at + wait => self.finding = None,
             _ => {}
@@ -1155,10 +1283,17 @@ impl LichessSeat {
         for e in turn_events {
             match &e.event {
                 // A new game: asked for anew, whatever was refused before.
-                Event::NewGame { .. } => self.find_refused = false,
-                Event::OnlineGame { game, .. } => {
-                    self.last_game = Some(game.clone());
-                    self.rematch_offer = None;
+                Event::NewGame { .. } => {
+                    self.find_refused = false;
+                    // A new game begun at the board after a rematch was
+                    // asked for ends the rematch.
+                    if self.rematch.as_ref().is_some_and(|r| r.since != e.t) {
+                        self.rematch = None;
+                        self.finding = None;
+                        if let Some(cancel) = self.seek_cancel.take() {
+                            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
                 }
                 // The game left for a new one at the board is resigned on
                 // lichess (pegboard's game is a fresh one by now).
@@ -1486,9 +1621,9 @@ pub(crate) fn seat(config: &Config) -> Result<Option<LichessSeat>> {
         ))),
         None => Err(Error::Token(crate::lichess::token::TokenError(format!(
             "no lichess token in {}: keep one with `pegboard lichess-token` (a token with the \
-             board:play scope, made at {}/account/oauth/token)",
+             board:play scope, made at {})",
             path.display(),
-            config.lichess.server.trim_end_matches('/')
+            crate::lichess::token::create_address(&config.lichess.server)
         )))),
     }
 }

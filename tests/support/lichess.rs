@@ -371,13 +371,13 @@ impl Game {
         self.positions.push(epd(&self.position));
         self.since = Instant::now();
         self.last = self.since;
-        // A move declines the opponent's draw offer and withdraws the
-        // mover's takeback proposal (lila's round Player
-        // `postHumanOrBotPlay`); the mover's own offer stands.
+        // A move declines the opponent's draw offer and his takeback
+        // proposal (lila's round Player `postHumanOrBotPlay`); the mover's
+        // own offer and proposal stand.
         if self.draw == Some(!mover) {
             self.draw = None;
         }
-        if self.takeback == Some(mover) {
+        if self.takeback == Some(!mover) {
             self.takeback = None;
         }
         if self.position.is_checkmate() {
@@ -1042,7 +1042,12 @@ fn act_out(game: &mut Game, act: &str) {
             {
                 // Gone; the win may be claimed `seconds` later, as lila's
                 // opponentGone line says (modules/bot BotJsonView
-                // `opponentGoneClaimIn`).
+                // `opponentGoneClaimIn`). lila tells it only in a game whose
+                // leaver may be made to resign (its round `Tick`,
+                // `forceResignableNow`): no friend's game, no AI's.
+                if game.source == "friend" || game.ai.is_some() {
+                    return;
+                }
                 game.gone = Some((Instant::now(), Duration::from_secs(seconds)));
                 game.lines.push_back(format!(
                     r#"{{"type":"opponentGone","gone":true,"claimWinInSeconds":{seconds}}}"#
@@ -1462,15 +1467,23 @@ fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String, Durat
             // (or a draw) if he is gone long enough (RoundAsyncActor
             // `ResignForce`, `DrawForce`), and lila answers half a second
             // later whether the game was won (or drawn).
+            // A claim-draw in a game that may be drawn is refused with 400
+            // whenever the round does not draw it (BotPlayer `claimDraw`).
+            // Neither is granted in a friend's game (Pov `forceResignable`).
             let victory = action[0] == "claim-victory";
-            let might =
-                playing && plies >= 2 && game.ai.is_none() && game.days.is_none() && !my_turn;
-            if !might {
+            let might = playing
+                && plies >= 2
+                && game.ai.is_none()
+                && game.days.is_none()
+                && game.source != "friend"
+                && !my_turn;
+            if (victory && !might) || (!victory && !drawable) {
                 return ok;
             }
-            let long_gone = game
-                .gone
-                .is_some_and(|(since, after)| since.elapsed() >= after);
+            let long_gone = might
+                && game
+                    .gone
+                    .is_some_and(|(since, after)| since.elapsed() >= after);
             let wait = Duration::from_millis(500);
             if !long_gone {
                 let why = if victory {
@@ -2350,11 +2363,14 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
         return answer(shared, out, 404, r#"{"error":"Not found"}"#);
     };
     st.challengers.remove(id);
-    let rated = st
+    // A rematch is rated as the game it rematches, and made the same way
+    // (lila's round Rematcher: `pov.game.source`).
+    let of = st
         .rematches
         .remove(id)
-        .and_then(|of| st.games.get(&of).map(|g| g.rated))
-        .unwrap_or(false);
+        .and_then(|of| st.games.get(&of).cloned());
+    let rated = of.as_ref().is_some_and(|g| g.rated);
+    let source = of.as_ref().map_or("friend", |g| g.source);
     // The account plays the colour the challenger did not take.
     let mine = if color == "white" {
         Color::Black
@@ -2369,7 +2385,7 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
             increment_ms: increment * 1000,
             days: None,
             ai: None,
-            source: "friend",
+            source,
             rated,
             id: Some(id.to_string()),
         },
@@ -2389,7 +2405,12 @@ fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
         return answer(shared, out, 404, r#"{"error":"Not found"}"#);
     };
     let from = st.challengers.remove(id).unwrap_or_else(|| "Carl".into());
-    st.rematches.remove(id);
+    if st.rematches.remove(id).is_some() {
+        // A rematch offer declined (lila's Rematcher `no`): no event.
+        drop(st);
+        shared.changed.notify_all();
+        return answer(shared, out, 200, r#"{"ok":true}"#);
+    }
     let key = form(body, "reason").unwrap_or_else(|| "generic".into());
     let ChallengeAnswer::Decline { key, reason, .. } =
         ChallengeAnswer::decline(Duration::ZERO, &key.to_ascii_lowercase())

@@ -123,10 +123,15 @@ impl Controller {
                 } else {
                     reason
                 };
-                // A draw claimed when the opponent left names him, as a
-                // win claimed does.
+                // A draw claimed when one left names him (lichess's
+                // `timeout` without a winner says not who): the opponent
+                // when he was told gone, else the player (pegboard's own
+                // connection was lost, and the opponent claimed it).
                 let by = match (reason, by, self.online.as_ref()) {
-                    (Reason::Abandoned, None, Some(o)) => Some(!o.color),
+                    (Reason::Abandoned, None, Some(o)) if self.opponent_gone.is_some() => {
+                        Some(!o.color)
+                    }
+                    (Reason::Abandoned, None, Some(o)) => Some(o.color),
                     _ => by,
                 };
                 let ending = Ending {
@@ -237,13 +242,9 @@ impl Controller {
                 return true;
             }
             // The opponent who left: a draw claimed as lichess takes it
-            // (claim-draw), unless a repetition on the player's own move
-            // is claimed (below).
-            Input::DrawClaim(c)
-                if *c == mine
-                    && gone
-                    && !(self.game.turn() == mine && self.game.repetitions() >= 3) =>
-            {
+            // (claim-draw), unless a repetition stands, which lichess's
+            // draw/yes grants at once on either player's move (below).
+            Input::DrawClaim(c) if *c == mine && gone && self.game.repetitions() < 3 => {
                 return self.gone_claim(t, true, out);
             }
             Input::Resign(c) if *c == mine && self.game.ply() < 2 => {
