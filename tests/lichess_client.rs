@@ -42,7 +42,10 @@ fn seek_a_game(client: &Client) -> String {
     std::thread::scope(|s| {
         s.spawn(|| {
             // Held open until the opponent is found; then it ends.
-            for line in client.seek(15, 10, false).expect("the seek is taken") {
+            for line in client
+                .seek(15, 10, false, "standard")
+                .expect("the seek is taken")
+            {
                 line.expect("a seek line");
             }
         });

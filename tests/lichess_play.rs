@@ -161,6 +161,8 @@ struct Table {
     hands: Hands,
     played: usize,
     pos: Chess,
+    /// The castling rules the hands and the script write moves in.
+    mode: CastlingMode,
 }
 
 impl Table {
@@ -224,6 +226,7 @@ impl Table {
             seen: Vec::new(),
             played: 0,
             pos: Chess::default(),
+            mode: CastlingMode::Standard,
         };
         table.start();
         table
@@ -323,12 +326,12 @@ impl Table {
             + 1;
         let is_ply = move |v: &Value| v["ply"] == ply;
         if self.pos.turn() == self.mine() {
-            self.hands.play(&self.pos, m, CastlingMode::Standard);
+            self.hands.play(&self.pos, m, self.mode);
             self.played = self.scanner.play(&self.hands, self.played);
             self.wait_for("move", is_ply);
         } else {
             self.wait_for("move", is_ply);
-            self.hands.replicate(&self.pos, m, CastlingMode::Standard);
+            self.hands.replicate(&self.pos, m, self.mode);
             self.played = self.scanner.play(&self.hands, self.played);
             self.wait_for("replicated", |_| true);
         }
@@ -2071,4 +2074,202 @@ fn play_on_lichess_the_opponents_rematch_offered_while_the_players_waits_is_acce
             .all(|v| v["notice"] != "no_rematch")
     );
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+/// The moves `sans` from the position `fen` (read with Chess960's
+/// castling rules, which read any FEN), and that position.
+fn moves_from(fen: &str, sans: &str) -> (Chess, Vec<Move>) {
+    let start: Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .expect("a FEN")
+        .into_position(CastlingMode::Chess960)
+        .expect("a legal position");
+    let mut pos = start.clone();
+    let moves = sans
+        .split_whitespace()
+        .map(|san| {
+            let m = san
+                .parse::<shakmaty::san::San>()
+                .expect("SAN")
+                .to_move(&pos)
+                .expect("legal");
+            pos.play_unchecked(m);
+            m
+        })
+        .collect();
+    (start, moves)
+}
+
+/// The opponent's moves of `moves` from `start`, written as lichess
+/// writes them outside standard chess: castling as the king onto its
+/// rook.
+fn script_960(moves: &[Move], mine: Color, ms: u64) -> Vec<(String, u64)> {
+    let first = usize::from(mine == Color::White);
+    moves
+        .iter()
+        .skip(first)
+        .step_by(2)
+        .map(|m| (m.to_uci(CastlingMode::Chess960).to_string(), ms))
+        .collect()
+}
+
+/// python-chess's reading of a PGN as the same game from its own tags
+/// (`Variant`, `SetUp`, `FEN`): its moves in UCI (castling as its board's
+/// rules write it) and its result.
+fn python_chess_960(pgn: &Path) -> String {
+    let read = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import chess.pgn,sys; g=chess.pgn.read_game(open(sys.argv[1])); \
+             b=g.board(); print(b.chess960, b.fen()); \
+             print(' '.join(m.uci() for m in g.mainline_moves())); print(g.headers['Result'])",
+        ])
+        .arg(pgn)
+        .output()
+        .expect("python3 runs");
+    String::from_utf8_lossy(&read.stdout).trim().to_string()
+}
+
+#[test]
+fn play_on_lichess_a_chess960_seek_is_played_from_lichess_start_castling_king_onto_rook() {
+    // Chess960 start 14: the kings on e1 and e8 and the rooks on d1 and
+    // d8, so that castling queenside the king goes to c1 past a rook that
+    // stays: lichess writes it e1d1, standard UCI e1c1.
+    let fen = "qnnrkbbr/pppppppp/8/8/8/8/PPPPPPPP/QNNRKBBR w KQkq - 0 1";
+    let (start, moves) = moves_from(fen, "Nd3 Nd6 O-O-O O-O-O e3 e6 f4");
+    let mut table = Table::open_with(
+        "lichess-960",
+        "variant = \"chess960\"",
+        script_960(&moves, Color::White, 150),
+        |server| server.state().chess960_start = 14,
+    );
+    table.pos = start;
+    table.mode = CastlingMode::Chess960;
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["chess960"], true, "{started}");
+    assert_eq!(started["game"]["initial_fen"], fen, "{started}");
+    // The player hears that the start and the castling are other.
+    let say = started["say"].as_str().unwrap_or_default();
+    assert!(say.contains("die Rochade ist eine andere"), "{say}");
+    // The game starts from lichess's start: every reader is told.
+    let ready = table
+        .seen
+        .iter()
+        .rev()
+        .find(|v| v["event"] == "ready")
+        .cloned()
+        .expect("a ready before the online game");
+    assert_eq!(
+        (&ready["variant"], &ready["fen"]),
+        (&"chess960".into(), &fen.into())
+    );
+    for &m in &moves {
+        table.next(m);
+    }
+    // Out of moves, the opponent resigns.
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+
+    // The seek asked for Chess960; lichess has the game as played, the
+    // castling written king onto rook, each move sent once.
+    let seeks = table.asked("/api/board/seek");
+    assert!(
+        seeks
+            .iter()
+            .any(|(_, form)| form.contains("variant=chess960")),
+        "{seeks:?}"
+    );
+    let lichess_ucis: Vec<String> = moves
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
+        .collect();
+    assert_eq!(lichess_ucis[2], "e1d1");
+    let st = table.server.state();
+    let game = st.games.values().next().expect("a game on the server");
+    assert_eq!(game.moves, lichess_ucis, "{printed}");
+    let posted = st.requests.iter().filter(|r| r.contains("/move/")).count();
+    assert_eq!(posted, 4, "{printed}");
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+
+    // The PGN sets up the Chess960 board: python-chess reads the same
+    // game from it.
+    let (pgn, text) = table.pgn();
+    assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
+    assert_eq!(
+        python_chess_960(&pgn),
+        format!("True {fen}\n{}\n1-0", lichess_ucis.join(" ")),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_on_lichess_a_challenge_from_a_set_position_is_accepted_and_played_from_it() {
+    // A friend's challenge from a set position (lichess's `fromPosition`):
+    // standard chess from there, castling written as lichess writes it
+    // outside standard chess (e1h1), the board set up as pegboard asks.
+    let fen = "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+    let (start, moves) = moves_from(fen, "O-O O-O-O a3 Kb8 b4");
+    let mut table = Table::open(
+        "lichess-fen",
+        "find = \"accept\"\nopponent = \"bert\"",
+        script_960(&moves, Color::White, 150),
+    );
+    let until = Instant::now() + Duration::from_secs(10);
+    while !table
+        .server
+        .state()
+        .requests
+        .iter()
+        .any(|r| r.contains("/api/stream/event"))
+    {
+        assert!(Instant::now() < until, "play never opened the event stream");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    table
+        .server
+        .challenge_from_start("Bert", 15, 10, "black", lichess::Start::from_position(fen));
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["initial_fen"], fen, "{started}");
+    assert!(started["game"].get("chess960").is_none(), "{started}");
+    // The board differs from the set position: pegboard says so, and it
+    // is set up.
+    table.wait_for("mismatch", |_| true);
+    table.set_board(start.clone());
+    for &m in &moves {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    let lichess_ucis: Vec<String> = moves
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
+        .collect();
+    assert_eq!(&lichess_ucis[..2], ["e1h1", "e8a8"]);
+    let st = table.server.state();
+    let game = st.games.values().next().expect("a game on the server");
+    assert_eq!(game.moves, lichess_ucis, "{printed}");
+    // No move of the player's was taken back for a castling written
+    // otherwise than lichess writes it.
+    assert_eq!(
+        st.requests.iter().filter(|r| r.contains("/move/")).count(),
+        3,
+        "{printed}"
+    );
+    drop(st);
+    assert!(!printed.contains("taken back to it"), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    let (pgn, text) = table.pgn();
+    assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
+    let standard: Vec<String> = moves.iter().map(uci).collect();
+    assert_eq!(
+        python_chess_960(&pgn),
+        format!("False {fen}\n{}\n1-0", standard.join(" ")),
+        "{text}"
+    );
 }

@@ -447,3 +447,71 @@ fn online_after_the_game_the_draw_offer_key_is_a_rematch_and_the_next_game_begin
         "{events:#?}"
     );
 }
+
+#[test]
+fn online_a_chess960_game_starts_from_lichess_start_and_the_next_game_from_the_old_one() {
+    // lichess's Chess960 start 14: the online game begins there (a
+    // `ready` tells every reader), castling is Chess960's (F3: the king
+    // from e1 to c1, its rook staying on d1), and once it is over the next
+    // game starts from the session's own start again.
+    let fen = "qnnrkbbr/pppppppp/8/8/8/8/PPPPPPPP/QNNRKBBR w KQkq - 0 1";
+    let text = format!(
+        "{{\"t\":0,\"trace\":1,\"start\":\"startpos\",\"black_moves_on\":\"lichess\"}}\n\
+         {{\"t\":10,\"input\":\"online_game\",\"game\":{{\"id\":\"ab12\",\"site\":\"https://lichess.org/ab12\",\
+         \"color\":\"white\",\"white\":{{\"name\":\"Anna\"}},\"black\":{{\"name\":\"Bert\"}},\
+         \"initial_ms\":900000,\"increment_ms\":10000,\"initial_fen\":\"{fen}\",\"chess960\":true}}}}\n\
+         {{\"t\":500,\"input\":\"move\",\"uci\":\"c1d3\"}}\n\
+         {{\"t\":900,\"input\":\"move\",\"uci\":\"c8d6\"}}\n\
+         {{\"t\":1500,\"input\":\"move\",\"uci\":\"e1d1\"}}\n\
+         {{\"t\":2000,\"input\":\"online_end\",\"status\":\"resign\",\"color\":\"white\"}}\n\
+         {{\"t\":2500,\"input\":\"new_game\"}}\n"
+    );
+    let events = common::to_json(&common::replayed_in(
+        &common::parse(&text),
+        pegboard::core::Settings::default(),
+        pegboard::announce::Phrasebook::default()
+            .in_language("en")
+            .expect("English"),
+    ));
+    let readies = common::of(&events, "ready");
+    let fens: Vec<&str> = readies
+        .iter()
+        .map(|r| r["fen"].as_str().unwrap_or_default())
+        .collect();
+    let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(fens, [standard, fen, standard], "{events:#?}");
+    assert_eq!(readies[1]["variant"], "chess960");
+    assert_eq!(readies[2]["variant"], "standard");
+    // The ready comes before the game is told: readers start from it.
+    let at = |name: &str| events.iter().position(|e| e["event"] == name);
+    assert!(at("online_game") > Some(1), "{events:#?}");
+    let moves = common::of(&events, "move");
+    assert_eq!(moves.len(), 3, "{events:#?}");
+    assert_eq!(moves[2]["san"], "O-O-O");
+    assert_eq!(
+        moves[2]["fen"], "qn1rkbbr/pppppppp/3n4/8/8/3N4/PPPPPPPP/QNKR1BBR b kq - 3 2",
+        "as python-chess plays e1d1 in this Chess960 position"
+    );
+    let said = common::of(&events, "online_game")[0]["say"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        said.ends_with("Chess960: set up its start position on the board."),
+        "{said}"
+    );
+}
+
+#[test]
+fn online_a_game_whose_start_is_no_legal_position_is_refused_as_the_trace_is_read() {
+    let text = "{\"t\":0,\"trace\":1,\"start\":\"startpos\",\"black_moves_on\":\"lichess\"}\n\
+         {\"t\":10,\"input\":\"online_game\",\"game\":{\"id\":\"ab12\",\"site\":\"s\",\
+         \"color\":\"white\",\"white\":{\"name\":\"Anna\"},\"black\":{\"name\":\"Bert\"},\
+         \"initial_fen\":\"8/8/8/8/8/8/8/8 w - - 0 1\"}}\n";
+    let err = pegboard::trace::read(text.as_bytes(), "test").expect_err("refused");
+    let err = err.to_string();
+    assert!(
+        err.starts_with("test:2:") && err.contains("initial_fen") && err.contains("missing king"),
+        "{err}"
+    );
+}

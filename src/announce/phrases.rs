@@ -931,14 +931,22 @@ impl Phrasebook {
         } else {
             &w.game_unrated
         };
-        fill(
+        let said = fill(
             template,
             &[
                 ("name", opponent.name.as_str()),
                 ("rating", rating.as_deref().unwrap_or_default()),
                 ("color", self.color(game.color)),
             ],
-        )
+        );
+        let start = if game.chess960 {
+            &w.chess960
+        } else if game.initial_fen.is_some() {
+            &w.from_position
+        } else {
+            return said;
+        };
+        format!("{said} {start}")
     }
 
     /// What the player hears of the server: the connection lost, back,

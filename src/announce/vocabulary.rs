@@ -220,6 +220,10 @@ pub struct OnlineWords {
     pub game: String,
     /// The same, for an opponent without a rating (lichess's AI).
     pub game_unrated: String,
+    /// Said after it when the game is Chess960: its start to be set up.
+    pub chess960: String,
+    /// Said after it when the game starts from a set position.
+    pub from_position: String,
     /// The connection to the server was lost; the game is kept.
     pub lost: String,
     /// The connection is back.

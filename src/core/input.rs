@@ -1344,6 +1344,10 @@ mod tests {
                 initial_ms: Some(900_000),
                 increment_ms: 10_000,
                 rated: true,
+                initial_fen: Some(
+                    "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1".into(),
+                ),
+                chess960: true,
             })),
             Input::OnlineClock {
                 white_ms: 899_000,

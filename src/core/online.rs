@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, KnownOutcome};
 
+use super::StartPosition;
 use super::clock::control::{Bonus, TimeControl};
 use super::laws::Reason;
 use super::settings::{BLIND_BOARD, Seat, Seats};
@@ -46,6 +47,14 @@ pub struct OnlineGame {
     pub increment_ms: u64,
     #[serde(default)]
     pub rated: bool,
+    /// The start position, when the server's game does not begin from
+    /// the standard one: a Chess960 game's, or a game's from a set
+    /// position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_fen: Option<String>,
+    /// Chess960's castling rules (Appendix F).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chess960: bool,
 }
 
 /// The largest name or address an online game's input may carry.
@@ -70,11 +79,44 @@ impl OnlineGame {
         if self.id.is_empty() {
             return Err("`game.id` must not be empty".to_string());
         }
+        if let Some(fen) = &self.initial_fen
+            && (fen.len() > MAX_TEXT || fen.chars().any(char::is_control))
+        {
+            return Err(format!(
+                "`game.initial_fen` must be at most {MAX_TEXT} bytes of text without control characters"
+            ));
+        }
+        self.start()
+            .position()
+            .map_err(|e| format!("`game.initial_fen`: {e}"))?;
         let hours_100 = 360_000_000;
         if self.initial_ms.is_some_and(|ms| ms > hours_100) || self.increment_ms > hours_100 {
             return Err("`game.initial_ms` and `game.increment_ms` must be under 100 hours".into());
         }
         Ok(())
+    }
+
+    /// The position the game starts from, with its castling rules.
+    pub fn start(&self) -> StartPosition {
+        StartPosition {
+            start: self
+                .initial_fen
+                .clone()
+                .unwrap_or_else(|| "startpos".to_string()),
+            chess960: self.chess960,
+        }
+    }
+
+    /// How the server writes castling in UCI: the king to the squares
+    /// it reaches in standard chess (`e1g1`), or onto its rook (`e1h1`)
+    /// in Chess960 and in a game from a set position (lila's `UciDump`
+    /// keeps the first for standard chess alone).
+    pub fn castling_uci(&self) -> shakmaty::CastlingMode {
+        if self.chess960 || self.initial_fen.is_some() {
+            shakmaty::CastlingMode::Chess960
+        } else {
+            shakmaty::CastlingMode::Standard
+        }
     }
 
     /// The opponent: the player of the other colour.
@@ -330,7 +372,35 @@ mod tests {
             initial_ms: Some(900_000),
             increment_ms: 10_000,
             rated: false,
+            initial_fen: None,
+            chess960: false,
         }
+    }
+
+    #[test]
+    fn a_start_that_is_no_legal_position_is_refused_and_castling_follows_lila() {
+        let standard = game(Color::White);
+        assert!(standard.check().is_ok());
+        assert_eq!(standard.castling_uci(), shakmaty::CastlingMode::Standard);
+        let c960 = OnlineGame {
+            initial_fen: Some("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1".into()),
+            chess960: true,
+            ..game(Color::White)
+        };
+        assert!(c960.check().is_ok());
+        assert_eq!(c960.castling_uci(), shakmaty::CastlingMode::Chess960);
+        let (_, mode) = c960.start().position().expect("a Chess960 start");
+        assert_eq!(mode, shakmaty::CastlingMode::Chess960);
+        let from = OnlineGame {
+            initial_fen: Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1".into()),
+            ..game(Color::White)
+        };
+        assert_eq!(from.castling_uci(), shakmaty::CastlingMode::Chess960);
+        let broken = OnlineGame {
+            initial_fen: Some("8/8/8/8/8/8/8/8 w - - 0 1".into()),
+            ..game(Color::White)
+        };
+        assert!(broken.check().unwrap_err().contains("initial_fen"));
     }
 
     #[test]

@@ -33,6 +33,40 @@ pub fn game_stream(id: &str) -> String {
     format!("/api/board/game/stream/{id}")
 }
 
+/// What a challenge (or a game against lichess's AI) asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terms {
+    /// The clock's seconds, and the seconds added a move.
+    pub limit: u32,
+    pub increment: u32,
+    pub rated: bool,
+    /// The player's colour: "white", "black" or "random".
+    pub color: String,
+    /// lichess's variant key: "standard", "chess960" or "fromPosition".
+    pub variant: String,
+    /// The start position, in a game from a set position.
+    pub fen: Option<String>,
+}
+
+impl Terms {
+    /// Its form fields (`rated` among them when `with_rated`).
+    fn form(&self, with_rated: bool) -> Vec<(&'static str, String)> {
+        let mut form = vec![
+            ("clock.limit", self.limit.to_string()),
+            ("clock.increment", self.increment.to_string()),
+            ("color", self.color.clone()),
+            ("variant", self.variant.clone()),
+        ];
+        if with_rated {
+            form.push(("rated", self.rated.to_string()));
+        }
+        if let Some(fen) = &self.fen {
+            form.push(("fen", fen.clone()));
+        }
+        form
+    }
+}
+
 /// How long a connection may take to open.
 const CONNECT_WITHIN: Duration = Duration::from_secs(10);
 /// How long a post may take to be answered, and a stream to be opened.
@@ -379,58 +413,29 @@ impl Client {
         self.post(&format!("/api/board/game/{id}/claim-victory"), &[])
     }
 
-    /// A game against lichess's AI at `level` (1–8), `limit` seconds and
-    /// `increment` seconds a move, the player's `color` ("white", "black"
-    /// or "random"): it starts at once, on the event stream.
-    pub fn challenge_ai(
-        &self,
-        level: u8,
-        limit: u32,
-        increment: u32,
-        color: &str,
-    ) -> Result<(), ApiError> {
-        let (level, limit, increment) =
-            (level.to_string(), limit.to_string(), increment.to_string());
-        self.post(
-            "/api/challenge/ai",
-            &[
-                ("level", &level),
-                ("clock.limit", &limit),
-                ("clock.increment", &increment),
-                ("color", color),
-                ("variant", "standard"),
-            ],
-        )
+    /// A game against lichess's AI at `level` (1–8) on `terms` (its
+    /// `rated` aside: the AI plays casual games only): it starts at once,
+    /// on the event stream.
+    pub fn challenge_ai(&self, level: u8, terms: &Terms) -> Result<(), ApiError> {
+        let level = level.to_string();
+        let mut form = terms.form(false);
+        form.push(("level", level));
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.post("/api/challenge/ai", &form)
     }
 
-    /// A challenge to the player `username`, kept alive while its lines
-    /// are read (`keepAliveStream`: lichess lets a challenge nobody keeps
-    /// alive expire after 20 s, and counts each one sent against a day's
-    /// limit): the challenge first, then keep-alives, and last
-    /// `{"done":"accepted"}`, `"declined"` or `"canceled"`. The game
+    /// A challenge to the player `username` on `terms`, kept alive while
+    /// its lines are read (`keepAliveStream`: lichess lets a challenge
+    /// nobody keeps alive expire after 20 s, and counts each one sent
+    /// against a day's limit): the challenge first, then keep-alives, and
+    /// last `{"done":"accepted"}`, `"declined"` or `"canceled"`. The game
     /// starts on the event stream once he accepts it; dropping the lines
-    /// cancels the challenge. `limit`: the clock's seconds.
-    pub fn challenge(
-        &self,
-        username: &str,
-        rated: bool,
-        limit: u32,
-        increment: u32,
-        color: &str,
-    ) -> Result<Lines, ApiError> {
-        let (limit, increment) = (limit.to_string(), increment.to_string());
-        let response = self.send(
-            &format!("/api/challenge/{username}"),
-            &[
-                ("rated", if rated { "true" } else { "false" }),
-                ("clock.limit", &limit),
-                ("clock.increment", &increment),
-                ("color", color),
-                ("variant", "standard"),
-                ("keepAliveStream", "true"),
-            ],
-            None,
-        )?;
+    /// cancels the challenge.
+    pub fn challenge(&self, username: &str, terms: &Terms) -> Result<Lines, ApiError> {
+        let mut form = terms.form(true);
+        form.push(("keepAliveStream", "true".to_string()));
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let response = self.send(&format!("/api/challenge/{username}"), &form, None)?;
         Client::lines(response)
     }
 
@@ -471,7 +476,13 @@ impl Client {
     /// connection is held open until lichess finds the opponent (the game
     /// then starts on the event stream) and closes it; reading the lines
     /// to their end waits for that.
-    pub fn seek(&self, minutes: u32, increment: u32, rated: bool) -> Result<Lines, ApiError> {
+    pub fn seek(
+        &self,
+        minutes: u32,
+        increment: u32,
+        rated: bool,
+        variant: &str,
+    ) -> Result<Lines, ApiError> {
         let (minutes, increment) = (minutes.to_string(), increment.to_string());
         let rated = if rated { "true" } else { "false" };
         let response = self.send(
@@ -480,6 +491,7 @@ impl Client {
                 ("rated", rated),
                 ("time", &minutes),
                 ("increment", &increment),
+                ("variant", variant),
             ],
             None,
         )?;

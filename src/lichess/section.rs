@@ -51,6 +51,38 @@ impl AskedColor {
     }
 }
 
+/// The chess a game is played in: standard chess (lichess's
+/// `fromPosition` games, standard chess from a set position, with it), or
+/// Chess960 (Appendix F), which lichess starts from one of its 960
+/// positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    #[default]
+    Standard,
+    Chess960,
+}
+
+impl Variant {
+    /// lichess's key for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        }
+    }
+
+    /// Whether a game in lichess's variant `key` is played in it: a
+    /// standard game from a set position (`fromPosition`) is standard
+    /// chess too.
+    pub fn takes(self, key: &str) -> bool {
+        match self {
+            Variant::Standard => matches!(key, "standard" | "fromPosition"),
+            Variant::Chess960 => key == "chess960",
+        }
+    }
+}
+
 /// `[lichess]`: played when a `[game] …_moves_on` is `"lichess"`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -73,6 +105,8 @@ pub struct LichessConfig {
     pub color: AskedColor,
     /// The players' chat messages are read out.
     pub chat: bool,
+    /// "standard" or "chess960".
+    pub variant: Variant,
 }
 
 impl Default for LichessConfig {
@@ -87,6 +121,7 @@ impl Default for LichessConfig {
             level: 1,
             color: AskedColor::Random,
             chat: false,
+            variant: Variant::Standard,
         }
     }
 }
@@ -219,9 +254,9 @@ impl LichessConfig {
             return Some(format!("it is a {speed} game, not {}", self.speed()));
         }
         if let Some(v) = game.variant.as_ref()
-            && v.key != "standard"
+            && !self.variant.takes(&v.key)
         {
-            return Some(format!("it is {}, not standard chess", v.key));
+            return Some(format!("it is {}, not {}", v.key, self.variant.as_str()));
         }
         None
     }
@@ -369,5 +404,34 @@ mod tests {
             ..Default::default()
         };
         assert!(ai.problems().is_empty());
+    }
+
+    #[test]
+    fn a_game_under_way_in_another_variant_is_not_the_one_asked_for() {
+        let info = |key: &str| crate::lichess::stream::GameInfo {
+            game_id: "g".into(),
+            color: None,
+            fen: None,
+            is_my_turn: None,
+            opponent: None,
+            rated: None,
+            winner: None,
+            source: Some("lobby".into()),
+            speed: Some("rapid".into()),
+            variant: Some(crate::lichess::stream::Variant { key: key.into() }),
+            compat: None,
+        };
+        let standard = LichessConfig::default();
+        assert_eq!(standard.unlike(&info("standard")), None);
+        assert_eq!(standard.unlike(&info("fromPosition")), None);
+        assert!(standard.unlike(&info("chess960")).is_some());
+        assert!(standard.unlike(&info("crazyhouse")).is_some());
+        let c960 = LichessConfig {
+            variant: Variant::Chess960,
+            ..Default::default()
+        };
+        assert_eq!(c960.unlike(&info("chess960")), None);
+        assert!(c960.unlike(&info("standard")).is_some());
+        assert!(c960.unlike(&info("fromPosition")).is_some());
     }
 }

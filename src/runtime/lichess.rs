@@ -14,7 +14,7 @@ use crate::core::game::Reason;
 use crate::core::input::Relayed;
 use crate::core::online::{OnlineGame, OnlinePlayer, ServerNotice};
 use crate::core::{Controller, Event, Input, Stamped};
-use crate::lichess::client::{ApiError, Client};
+use crate::lichess::client::{ApiError, Client, Terms};
 use crate::lichess::link::{Link, Report as LinkReport, Timing};
 use crate::lichess::section::{Find, LichessConfig};
 use crate::lichess::stream::{self, Event as StreamEvent, GameFull, GameLine, GameState, Side};
@@ -629,9 +629,12 @@ impl LichessSeat {
                 && tc.limit == Some(u64::from(self.config.time) * 60)
                 && tc.increment == Some(u64::from(self.config.increment))
         });
-        let standard = c.variant.as_ref().is_none_or(|v| v.key == "standard");
+        // A challenge names its variant (lila's ChallengeJson); one from
+        // a set position is standard chess.
+        let variant = c.variant.as_ref().map_or("standard", |v| v.key.as_str());
+        let variant_ok = self.config.variant.takes(variant);
         let to_me = c.dest_user.is_some();
-        if sender_ok && clock_ok && standard && to_me {
+        if sender_ok && clock_ok && variant_ok && to_me {
             notes.push(format!(
                 "lichess: challenge {} from {} accepted",
                 c.id,
@@ -703,16 +706,21 @@ impl LichessSeat {
             return;
         };
         if keeper.controller().online().is_none() {
-            let unlike = if full.variant.key != "standard" || full.initial_fen != "startpos" {
-                Some(format!(
-                    "it is {} from {}; pegboard plays standard chess from the start",
-                    full.variant.key, full.initial_fen
-                ))
+            let key = full.variant.key.as_str();
+            let playable = matches!(key, "standard" | "chess960" | "fromPosition");
+            let unlike = if !playable {
+                Some(format!("it is {key}, which pegboard does not play"))
             } else if !full.state.under_way() {
                 Some("it is over".to_string())
+            } else if let Err(e) = g.color.map_or(Ok(()), |color| {
+                online_game(&self.config.server, full, color).check()
+            }) {
+                Some(format!("its start cannot be played: {e}"))
             } else if self.rematch_game.as_ref() == Some(&full.id) {
                 // The rematch asked for, of the last game's kind.
                 None
+            } else if !self.config.variant.takes(key) {
+                Some(format!("it is {key}, not {}", self.config.variant.as_str()))
             } else if let Some(color) = g.color {
                 self.config.unlike_full(full, color == Color::White)
             } else {
@@ -1155,37 +1163,53 @@ impl LichessSeat {
         let rematch = self.rematch.as_ref().map(|r| r.of.clone());
         std::thread::spawn(move || {
             if let Some(last) = rematch {
-                // The last game again, the colours swapped.
-                let color = match last.color {
-                    Color::White => "black",
-                    Color::Black => "white",
+                // The last game again, the colours swapped, in its
+                // variant from its start.
+                let terms = Terms {
+                    limit: last.initial_ms.map_or(0, |ms| (ms / 1000) as u32),
+                    increment: (last.increment_ms / 1000) as u32,
+                    rated: last.rated,
+                    color: match last.color {
+                        Color::White => "black",
+                        Color::Black => "white",
+                    }
+                    .to_string(),
+                    variant: match (last.chess960, &last.initial_fen) {
+                        (true, _) => "chess960",
+                        (false, Some(_)) => "fromPosition",
+                        (false, None) => "standard",
+                    }
+                    .to_string(),
+                    // A set position goes with it (lichess's Chess960
+                    // draws a new start; a challenge naming a FEN
+                    // cannot be rated).
+                    fen: last.initial_fen.clone().filter(|_| !last.chess960),
                 };
-                let limit = last.initial_ms.map_or(0, |ms| (ms / 1000) as u32);
-                let increment = (last.increment_ms / 1000) as u32;
                 let them = last.opponent();
                 let asked = match them.ai {
-                    Some(level) => client.challenge_ai(level, limit, increment, color),
+                    Some(level) => client.challenge_ai(level, &terms),
                     None => client
-                        .challenge(&them.name, last.rated, limit, increment, color)
+                        .challenge(&them.name, &terms)
                         .and_then(|lines| held(lines, &cancelled, None)),
                 };
                 let _ = tx.send(asked);
                 return;
             }
-            let color = c.color.as_str();
+            let terms = Terms {
+                limit: c.time * 60,
+                increment: c.increment,
+                rated: c.rated,
+                color: c.color.as_str().to_string(),
+                variant: c.variant.as_str().to_string(),
+                fen: None,
+            };
             let asked = match c.find {
                 Find::Seek => client
-                    .seek(c.time, c.increment, c.rated)
+                    .seek(c.time, c.increment, c.rated, c.variant.as_str())
                     .and_then(|lines| held(lines, &cancelled, Some(silence))),
-                Find::Ai => client.challenge_ai(c.level, c.time * 60, c.increment, color),
+                Find::Ai => client.challenge_ai(c.level, &terms),
                 Find::Challenge => client
-                    .challenge(
-                        c.opponent.as_deref().unwrap_or_default().trim(),
-                        c.rated,
-                        c.time * 60,
-                        c.increment,
-                        color,
-                    )
+                    .challenge(c.opponent.as_deref().unwrap_or_default().trim(), &terms)
                     .and_then(|lines| held(lines, &cancelled, None)),
                 Find::Accept => Ok(()),
             };
@@ -1318,6 +1342,7 @@ impl LichessSeat {
             return;
         }
         let mine = online.color;
+        let castling = online.castling_uci();
         let moves = c.game().moves();
         // Moves wait a while after one the server did not take.
         let first = if self.now < self.post_after {
@@ -1335,7 +1360,7 @@ impl LichessSeat {
             let _ = self.posts.send(Post::Move {
                 id: g.id.clone(),
                 ply,
-                uci: m.m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                uci: m.m.to_uci(castling).to_string(),
                 taken,
             });
         }
@@ -1531,13 +1556,21 @@ fn printable(text: &str, most: usize) -> String {
     out
 }
 
-/// The game's moves in UCI, as lichess writes them.
+/// The game's moves in UCI, as lichess writes them (castling as the
+/// online game's variant has it).
 fn played(c: &Controller) -> Vec<String> {
+    let castling = castling_uci(c);
     c.game()
         .moves()
         .iter()
-        .map(|m| m.m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .map(|m| m.m.to_uci(castling).to_string())
         .collect()
+}
+
+/// How lichess writes castling in the game played.
+fn castling_uci(c: &Controller) -> shakmaty::CastlingMode {
+    c.online()
+        .map_or(shakmaty::CastlingMode::Standard, OnlineGame::castling_uci)
 }
 
 fn color_of(side: Side) -> Color {
@@ -1574,6 +1607,8 @@ fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
         initial_ms: full.clock.map(|c| c.initial),
         increment_ms: full.clock.map_or(0, |c| c.increment),
         rated: full.rated,
+        initial_fen: (full.initial_fen != "startpos").then(|| full.initial_fen.clone()),
+        chess960: full.variant.key == "chess960",
     }
 }
 

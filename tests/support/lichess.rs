@@ -113,6 +113,8 @@ pub struct Game {
     /// Each position reached, as its EPD (board, side to move, castling,
     /// en passant), for lila's repetitions.
     positions: Vec<String>,
+    /// Its variant and start.
+    pub start: Start,
 }
 
 /// lila's speed of a clock (chess `Speed`): by its estimated time,
@@ -136,6 +138,115 @@ fn speed_rank(speed: &str) -> u8 {
         "rapid" => 3,
         "classical" => 4,
         _ => 5,
+    }
+}
+
+/// What a game starts from: lila's variant (`standard`, `chess960`, or
+/// `fromPosition`: standard chess from a set position) and its initial
+/// FEN (none: the standard start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Start {
+    pub variant: &'static str,
+    pub fen: Option<String>,
+}
+
+impl Default for Start {
+    fn default() -> Self {
+        Start {
+            variant: "standard",
+            fen: None,
+        }
+    }
+}
+
+impl Start {
+    /// Chess960 start number `n` (Scharnagl's), as lila writes its FEN
+    /// (scalachess Chess960 `positionNumber`, the castling rights written
+    /// `KQkq` when the rooks are the outermost, as X-FEN does).
+    pub fn chess960(n: u32) -> Start {
+        let mut setup = shakmaty::Setup::empty();
+        setup.board = shakmaty::Board::chess960(n);
+        setup.castling_rights = setup.board.rooks();
+        let pos: Chess = setup
+            .position(CastlingMode::Chess960)
+            .expect("a Chess960 start");
+        Start {
+            variant: "chess960",
+            fen: Some(
+                shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string(),
+            ),
+        }
+    }
+
+    /// A standard game from the set position `fen`.
+    pub fn from_position(fen: &str) -> Start {
+        Start {
+            variant: "fromPosition",
+            fen: Some(fen.to_string()),
+        }
+    }
+
+    /// The start a setup form asks for (lila's SetupForm `variant` and
+    /// `fen`): a Chess960 game from the next start the test chose (lila
+    /// draws one at random), a game from `fen` (lila makes a standard
+    /// game with a FEN other than the start `fromPosition`); a FEN that
+    /// is no legal position refused in lila's words.
+    fn from_form(body: &str, chess960: u32) -> Result<Start, String> {
+        let fen = form(body, "fen").filter(|f| !f.trim().is_empty());
+        match form(body, "variant").as_deref() {
+            None | Some("standard") | Some("fromPosition") => match fen {
+                None => Ok(Start::default()),
+                Some(fen) => {
+                    let parsed: Result<Chess, ()> = fen
+                        .parse::<shakmaty::fen::Fen>()
+                        .map_err(|_| ())
+                        .and_then(|f| f.into_position(CastlingMode::Chess960).map_err(|_| ()));
+                    match parsed {
+                        Ok(_) => Ok(Start::from_position(&fen)),
+                        Err(()) => Err("Invalid FEN".into()),
+                    }
+                }
+            },
+            Some("chess960") => Ok(Start::chess960(chess960)),
+            Some(other) => Err(format!("Invalid variant: {other}")),
+        }
+    }
+
+    /// The position it starts from.
+    pub fn position(&self) -> Chess {
+        match &self.fen {
+            None => Chess::default(),
+            Some(fen) => fen
+                .parse::<shakmaty::fen::Fen>()
+                .expect("a FEN")
+                .into_position(CastlingMode::Chess960)
+                .expect("a legal position"),
+        }
+    }
+
+    /// How lila's Board API writes castling in its moves (scalachess
+    /// `UciDump` with `legacyStandardCastling`: the king's two squares in
+    /// standard chess alone, the king onto its rook otherwise).
+    pub fn castling(&self) -> CastlingMode {
+        if self.variant == "standard" {
+            CastlingMode::Standard
+        } else {
+            CastlingMode::Chess960
+        }
+    }
+
+    /// The `variant` object lila writes (its key, name and short name).
+    fn variant_json(&self) -> &'static str {
+        match self.variant {
+            "chess960" => r#"{"key":"chess960","name":"Chess960","short":"960"}"#,
+            "fromPosition" => r#"{"key":"fromPosition","name":"From Position","short":"FEN"}"#,
+            _ => r#"{"key":"standard","name":"Standard","short":"Std"}"#,
+        }
+    }
+
+    /// The `initialFen` lila writes: `startpos`, or the FEN.
+    fn initial_fen(&self) -> &str {
+        self.fen.as_deref().unwrap_or("startpos")
     }
 }
 
@@ -276,11 +387,13 @@ impl Game {
         let mut perf = speed.to_string();
         perf[..1].make_ascii_uppercase();
         format!(
-            r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard","short":"Std"}},{clock},"speed":"{speed}","perf":{{"name":"{perf}"}},"rated":{},"createdAt":1764000000000,"white":{},"black":{},"initialFen":"startpos","state":{}}}"#,
+            r#"{{"type":"gameFull","id":"{}","variant":{},{clock},"speed":"{speed}","perf":{{"name":"{perf}"}},"rated":{},"createdAt":1764000000000,"white":{},"black":{},"initialFen":"{}","state":{}}}"#,
             self.id,
+            self.start.variant_json(),
             self.rated,
             self.player_json(Color::White),
             self.player_json(Color::Black),
+            self.start.initial_fen(),
             self.state_json()
         )
     }
@@ -308,13 +421,14 @@ impl Game {
         // Black has, for Black (lila's Pov `hasMoved`).
         let moved = self.moves.len() > usize::from(self.mine == Color::Black);
         format!(
-            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"{}","source":"{}","status":{{"id":{},"name":"{}"}},"variant":{{"key":"standard","name":"Standard"}},"speed":"{speed}","perf":"{speed}","rated":{},"hasMoved":{moved},"opponent":{opponent},"isMyTurn":{},"secondsLeft":{},"compat":{{"bot":false,"board":{}}},"id":"{id}"}}}}"#,
+            r#"{{"type":"gameStart","game":{{"fullId":"{id}abcd","gameId":"{id}","fen":"{}","color":"{}","lastMove":"{}","source":"{}","status":{{"id":{},"name":"{}"}},"variant":{},"speed":"{speed}","perf":"{speed}","rated":{},"hasMoved":{moved},"opponent":{opponent},"isMyTurn":{},"secondsLeft":{},"compat":{{"bot":false,"board":{}}},"id":"{id}"}}}}"#,
             shakmaty::fen::Fen::from_position(&self.position, shakmaty::EnPassantMode::Legal),
             self.side(self.mine),
             self.moves.last().map_or("", String::as_str),
             self.source,
             status_id(&self.status),
             self.status,
+            self.start.variant_json(),
             self.rated,
             self.status == "started" && self.position.turn() == self.mine,
             left / 1000,
@@ -366,8 +480,7 @@ impl Game {
             }
         }
         self.position.play_unchecked(m);
-        self.moves
-            .push(m.to_uci(CastlingMode::Standard).to_string());
+        self.moves.push(m.to_uci(self.start.castling()).to_string());
         self.positions.push(epd(&self.position));
         self.since = Instant::now();
         self.last = self.since;
@@ -418,7 +531,7 @@ impl Game {
 
     /// Takes back `color`'s last move (and the move after it, if any).
     fn undo(&mut self, color: Color) {
-        let start_turn = Color::White;
+        let start_turn = self.start.position().turn();
         while let Some(last) = self.moves.len().checked_sub(1) {
             // The mover of the last move: White moved the odd plies.
             let mover = if last % 2 == 0 {
@@ -431,7 +544,7 @@ impl Game {
                 break;
             }
         }
-        let mut pos = Chess::default();
+        let mut pos = self.start.position();
         let mut positions = vec![epd(&pos)];
         for m in &self.moves {
             if let Ok(m) = m
@@ -665,6 +778,13 @@ pub struct State {
     /// Whether a game whose first moves do not come in time is aborted
     /// (lila's round `NoStart`); true unless the test says.
     pub no_start_aborts: bool,
+    /// The start number of the next Chess960 game (lila draws one at
+    /// random, scalachess Chess960 `pieces`; the test chooses). 518, the
+    /// standard array, unless the test says.
+    pub chess960_start: u32,
+    /// The start of each challenge to the account not yet answered that
+    /// is not standard chess from the start.
+    pub challenge_starts: BTreeMap<String, Start>,
     /// The number of the last game made.
     next_id: u32,
     stopping: bool,
@@ -696,6 +816,8 @@ impl Lichess {
                 challenge_day_credit: 200,
                 challenge_expires_after: Duration::from_secs(20),
                 no_start_aborts: true,
+                chess960_start: 518,
+                challenge_starts: BTreeMap::new(),
                 ..State::default()
             }),
             changed: Condvar::new(),
@@ -755,6 +877,7 @@ impl Lichess {
                 source: "friend",
                 rated: false,
                 id: None,
+                start: Start::default(),
             },
         );
         st.script = script;
@@ -1582,9 +1705,10 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
             .iter()
             .map(|(id, (minutes, increment, color))| {
                 let from = st.challengers.get(id).map_or("Carl", String::as_str);
+                let start = st.challenge_starts.get(id).cloned().unwrap_or_default();
                 format!(
                     r#"{{"type":"challenge","challenge":{}}}"#,
-                    incoming_challenge_json(id, from, (*minutes, *increment), color)
+                    incoming_challenge_json(id, from, (*minutes, *increment), color, &start)
                 )
             }),
     );
@@ -1653,6 +1777,8 @@ struct NewGame {
     /// The game's id (a challenge's game takes the challenge's id), or
     /// none for a new one.
     id: Option<String>,
+    /// Its variant and start.
+    start: Start,
 }
 
 /// A new game; its `gameStart` goes on the event stream. Returns its id.
@@ -1670,7 +1796,7 @@ fn start_game(st: &mut State, new: NewGame) -> String {
         id: id.clone(),
         mine: new.mine,
         moves: Vec::new(),
-        position: Chess::default(),
+        position: new.start.position(),
         initial_ms: new.initial_ms,
         increment_ms: new.increment_ms,
         wtime,
@@ -1690,7 +1816,8 @@ fn start_game(st: &mut State, new: NewGame) -> String {
         rated: new.rated,
         gone: None,
         offered_draw_at: None,
-        positions: vec![epd(&Chess::default())],
+        positions: vec![epd(&new.start.position())],
+        start: new.start,
     };
     st.events.push(game.start_json());
     st.games.insert(id.clone(), game);
@@ -1759,6 +1886,14 @@ fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<T
     let rated = form_bool(body, "rated");
     let color = form_color(body, "color");
     let limit_s = (minutes * 60.0).round() as u64;
+    let chess960 = lock(shared).chess960_start;
+    let start = match Start::from_form(body, chess960) {
+        // A seek takes no position (SetupForm `boardApiHook` has no
+        // `fen`): a standard seek is from the start.
+        Ok(start) if start.variant == "fromPosition" => Start::default(),
+        Ok(start) => start,
+        Err(why) => return form_error(shared, out, &why),
+    };
     if days.is_none() && limit_s + increment == 0 {
         return form_error(shared, out, "Invalid clock");
     }
@@ -1783,6 +1918,7 @@ fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<T
         },
         rated,
         id: None,
+        start: start.clone(),
     };
     if days.is_some() {
         let mut st = lock(shared);
@@ -1915,6 +2051,13 @@ fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
         drop(st);
         return answer(shared, out, 429, RATE_LIMITED);
     }
+    let start = match Start::from_form(body, st.chess960_start) {
+        Ok(start) => start,
+        Err(why) => {
+            drop(st);
+            return form_error(shared, out, &why);
+        }
+    };
     let mine = form_color(body, "color")
         .unwrap_or_else(|| st.challenge_colors.pop_front().unwrap_or(Color::White));
     let id = start_game(
@@ -1928,13 +2071,18 @@ fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
             source: "ai",
             rated: false,
             id: None,
+            start,
         },
     );
-    let speed = st.games[&id].speed();
+    let game = &st.games[&id];
+    let speed = game.speed();
+    let variant = game.start.variant_json();
+    let fen = shakmaty::fen::Fen::from_position(&game.position, shakmaty::EnPassantMode::Legal);
     drop(st);
     shared.changed.notify_all();
     let json = format!(
-        r#"{{"id":"{id}","variant":{{"key":"standard","name":"Standard","short":"Std"}},"speed":"{speed}","perf":"{speed}","rated":false,"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","turns":0,"source":"ai","status":{{"id":20,"name":"started"}},"createdAt":1764000000000,"player":"white","fullId":"{id}abcd"}}"#
+        r#"{{"id":"{id}","variant":{},"speed":"{speed}","perf":"{speed}","rated":false,"fen":"{}","turns":0,"source":"ai","status":{{"id":20,"name":"started"}},"createdAt":1764000000000,"player":"white","fullId":"{id}abcd"}}"#,
+        variant, fen
     );
     keep_as(shared, &json, AI_GAME);
     write_answer(out, 201, &json);
@@ -1966,6 +2114,9 @@ struct ChallengeView<'a> {
     /// The game it is a rematch of (modules/challenge Challenge
     /// `rematchOf`, set by lila's Rematcher when a player offers one).
     rematch_of: Option<&'a str>,
+    /// Its variant and start (a challenge from a position names its
+    /// `initialFen`).
+    start: &'a Start,
 }
 
 fn challenge_json(c: &ChallengeView) -> String {
@@ -1992,12 +2143,13 @@ fn challenge_json(c: &ChallengeView) -> String {
     let mut perf = speed.to_string();
     perf[..1].make_ascii_uppercase();
     let mut json = format!(
-        r#"{{"id":"{}","url":"http://lichess.test/{}","status":"{}","challenger":{},"destUser":{},"variant":{{"key":"standard","name":"Standard","short":"Std"}},"rated":{},"speed":"{speed}","timeControl":{time_control},"color":"{}","finalColor":"{}","perf":{{"icon":"","name":"{perf}"}}"#,
+        r#"{{"id":"{}","url":"http://lichess.test/{}","status":"{}","challenger":{},"destUser":{},"variant":{},"rated":{},"speed":"{speed}","timeControl":{time_control},"color":"{}","finalColor":"{}","perf":{{"icon":"","name":"{perf}"}}"#,
         c.id,
         c.id,
         c.status,
         user(c.from),
         user(c.to),
+        c.start.variant_json(),
         c.rated,
         c.color,
         if c.final_color == Color::White {
@@ -2030,6 +2182,7 @@ fn incoming_challenge_json(
     from: &str,
     (minutes, increment): (u64, u64),
     color: &str,
+    start: &Start,
 ) -> String {
     let final_color = if color == "black" {
         Color::Black
@@ -2049,6 +2202,7 @@ fn incoming_challenge_json(
         direction: None,
         decline: None,
         rematch_of: None,
+        start,
     })
 }
 
@@ -2063,6 +2217,7 @@ struct Sent {
     /// The account's colour.
     mine: Color,
     answer: ChallengeAnswer,
+    start: Start,
 }
 
 impl Sent {
@@ -2084,6 +2239,7 @@ impl Sent {
             direction: None,
             decline,
             rematch_of: None,
+            start: &self.start,
         }
     }
 }
@@ -2114,6 +2270,13 @@ fn challenge(
     let color = form(body, "color").unwrap_or_else(|| "random".into());
     let keep_alive_stream = form_bool(body, "keepAliveStream");
     let mut st = lock(shared);
+    let start = match Start::from_form(body, st.chess960_start) {
+        Ok(start) => start,
+        Err(why) => {
+            drop(st);
+            return form_error(shared, out, &why);
+        }
+    };
     let cost = if st.followed_by.contains(&username.to_ascii_lowercase()) {
         0
     } else {
@@ -2163,6 +2326,7 @@ fn challenge(
         color,
         mine,
         answer: answer_given,
+        start,
     };
     let json = challenge_json(&ChallengeView {
         direction: Some("out"),
@@ -2239,6 +2403,7 @@ fn await_answer(
                             source: "friend",
                             rated: sent.rated,
                             id: Some(sent.id.clone()),
+                            start: sent.start.clone(),
                         },
                     );
                 }
@@ -2290,10 +2455,23 @@ impl Lichess {
     /// A challenge from `from` to the account, on the event stream, at
     /// `minutes` + `increment`; `from` plays `color`. Returns its id.
     pub fn challenge_from(&self, from: &str, minutes: u64, increment: u64, color: &str) -> String {
+        self.challenge_from_start(from, minutes, increment, color, Start::default())
+    }
+
+    /// The same, from `start` (a Chess960 game, a set position).
+    pub fn challenge_from_start(
+        &self,
+        from: &str,
+        minutes: u64,
+        increment: u64,
+        color: &str,
+        start: Start,
+    ) -> String {
         let mut st = self.state();
         st.next_id += 1;
         let id = format!("chal{:04}", st.next_id);
-        let json = incoming_challenge_json(&id, from, (minutes, increment), color);
+        let json = incoming_challenge_json(&id, from, (minutes, increment), color, &start);
+        st.challenge_starts.insert(id.clone(), start);
         // lila's EventStream adds `compat` to a challenge as it comes: the
         // Board API plays blitz and slower challenges (modules/challenge
         // Challenge `isBoardCompatible`).
@@ -2339,6 +2517,7 @@ impl Lichess {
             direction: None,
             decline: None,
             rematch_of: Some(of),
+            start: &game.start,
         });
         st.events.push(format!(
             r#"{{"type":"challenge","challenge":{json},"compat":{{"bot":false,"board":true}}}}"#
@@ -2371,6 +2550,12 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
         .and_then(|of| st.games.get(&of).cloned());
     let rated = of.as_ref().is_some_and(|g| g.rated);
     let source = of.as_ref().map_or("friend", |g| g.source);
+    // Its start: the challenge's, or the rematched game's.
+    let start = st
+        .challenge_starts
+        .remove(id)
+        .or_else(|| of.as_ref().map(|g| g.start.clone()))
+        .unwrap_or_default();
     // The account plays the colour the challenger did not take.
     let mine = if color == "white" {
         Color::Black
@@ -2388,6 +2573,7 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
             source,
             rated,
             id: Some(id.to_string()),
+            start,
         },
     );
     drop(st);
@@ -2405,6 +2591,7 @@ fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
         return answer(shared, out, 404, r#"{"error":"Not found"}"#);
     };
     let from = st.challengers.remove(id).unwrap_or_else(|| "Carl".into());
+    let start = st.challenge_starts.remove(id).unwrap_or_default();
     if st.rematches.remove(id).is_some() {
         // A rematch offer declined (lila's Rematcher `no`): no event.
         drop(st);
@@ -2438,6 +2625,7 @@ fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
             direction: None,
             decline: None,
             rematch_of: None,
+            start: &start,
         }
     });
     st.events.push(format!(

@@ -11,7 +11,7 @@
 //! the clock and applies the arbiter's rules. Every sentence comes from the
 //! phrasebook.
 
-use shakmaty::{Bitboard, ByColor, CastlingMode, Color, Piece, Position, Square};
+use shakmaty::{Bitboard, ByColor, CastlingMode, Chess, Color, Piece, Position, Square};
 
 use super::clock::{Class, Clock, Signal};
 use super::debounce::{Debouncer, SquareChange};
@@ -74,6 +74,10 @@ pub struct Controller {
     /// The position the next game starts from, when the arbiter set one
     /// up (`setup`); else the same as this game's.
     next_start: Option<StartPosition>,
+    /// The start the games here began from before an online game began
+    /// from the server's (a Chess960 position, a set position): the next
+    /// game begins there again.
+    home_start: Option<(Chess, CastlingMode)>,
     /// The move sealed at an adjournment (E2.9f), until the game resumes.
     sealed: Option<shakmaty::Move>,
     /// The last move relayed from the console, which may be taken back
@@ -203,6 +207,7 @@ impl Controller {
             new_game_asked: None,
             new_game_given: false,
             next_start: None,
+            home_start: None,
             sealed: None,
             relayed_last: None,
             practice: practice::Practice::default(),
@@ -229,11 +234,12 @@ impl Controller {
             .as_ref()
             .and_then(|s| s.position().ok())
             .map(|(pos, mode)| Game::new(pos, mode));
-        let game = set_up.unwrap_or_else(|| {
-            Game::new(
+        let game = set_up.unwrap_or_else(|| match &self.home_start {
+            Some((pos, mode)) => Game::new(pos.clone(), *mode),
+            None => Game::new(
                 self.game.start_position().clone(),
                 self.game.castling_mode(),
-            )
+            ),
         });
         let names: Vec<&str> = self.board_names().collect();
         let mut settings = self.settings.clone();

@@ -9,7 +9,7 @@ use super::Controller;
 use crate::announce::phrases::{OnlineNotice, Rematch};
 use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Side, Stamped};
-use crate::core::game::Ending;
+use crate::core::game::{Ending, Game};
 use crate::core::input::Input;
 use crate::core::laws::Reason;
 use crate::core::online::{Finish, OnlineGame, ServerNotice};
@@ -38,12 +38,36 @@ impl Controller {
         settings.clock.start = ClockStart::FirstMove;
         // …and gives the increment after each move.
         settings.clock.increment = IncrementTiming::After;
+        // The game starts from the server's start: a Chess960 position,
+        // a set position, or the standard one (after a game from
+        // another).
+        let Ok((pos, mode)) = game.start().position() else {
+            return;
+        };
+        let moved = *self.game.start_position() != pos || self.game.castling_mode() != mode;
+        let start = if moved {
+            Game::new(pos, mode).with_laws(self.game.laws())
+        } else {
+            self.game.clone()
+        };
         let names: Vec<String> = self.board_names().map(str::to_string).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let raws: Vec<_> = (0..self.boards.len()).map(|i| self.raw(i)).collect();
-        let mut next =
-            Controller::with_game(self.game.clone(), settings, self.words.clone(), &names);
+        let mut next = Controller::with_game(start, settings, self.words.clone(), &names);
         next.chosen = self.chosen.clone();
+        next.next_start = self.next_start.clone();
+        next.home_start = self.home_start.clone().or_else(|| {
+            moved.then(|| {
+                (
+                    self.game.start_position().clone(),
+                    self.game.castling_mode(),
+                )
+            })
+        });
+        if moved {
+            // Another start: every reader begins again from it.
+            out.push(next.ready(t));
+        }
         for (i, raw) in raws.into_iter().enumerate() {
             next.scan(t, i, raw, out);
         }
