@@ -43,7 +43,14 @@ fn seek_a_game(client: &Client) -> String {
         s.spawn(|| {
             // Held open until the opponent is found; then it ends.
             for line in client
-                .seek(15, 10, false, "standard")
+                .seek(
+                    pegboard::lichess::client::Seek::Clock {
+                        minutes: 15,
+                        increment: 10,
+                    },
+                    false,
+                    "standard",
+                )
                 .expect("the seek is taken")
             {
                 line.expect("a seek line");

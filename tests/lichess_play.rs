@@ -42,6 +42,10 @@ const RESIGN: u16 = 3;
 const DECLINE: u16 = 4;
 const NEW_GAME: u16 = 5;
 const DRAW_CLAIM: u16 = 6;
+const MENU: u16 = 7;
+/// The keys that are the menu's too: `next`, `select`, `back`.
+const NEXT: u16 = DRAW;
+const SELECT: u16 = DECLINE;
 
 fn game_moves(pgn: &str, sans: &str) -> Vec<Move> {
     let games = if pgn.is_empty() {
@@ -196,9 +200,19 @@ impl Table {
             (DECLINE, "draw_decline"),
             (NEW_GAME, "new_game"),
             (DRAW_CLAIM, "draw_claim"),
+            (MENU, "menu"),
         ]
         .iter()
-        .map(|(bit, action)| format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n"))
+        .map(|(bit, action)| {
+            // As on the example keypads, three keys are the menu's too.
+            let role = match *bit {
+                NEXT => "menu = \"next\"\n",
+                SELECT => "menu = \"select\"\n",
+                TAKEBACK => "menu = \"back\"\n",
+                _ => "",
+            };
+            format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n{role}")
+        })
         .collect();
         std::fs::write(
             &config,
@@ -2272,4 +2286,139 @@ fn play_on_lichess_a_challenge_from_a_set_position_is_accepted_and_played_from_i
         format!("False {fen}\n{}\n1-0", standard.join(" ")),
         "{text}"
     );
+}
+
+#[test]
+fn play_on_lichess_a_correspondence_game_chosen_by_keys_is_played_over_two_sessions() {
+    // Two correspondence games under way when play starts: the first on
+    // the opponent's move, the second on the player's. They are said,
+    // and the player takes the second with the menu's keys (next,
+    // select); no game is sought.
+    let mut table = Table::open_with("lichess-days", "days = 3", Vec::new(), |server| {
+        let first = server.correspondence_under_way_as(3, Color::Black);
+        server
+            .state()
+            .games
+            .get_mut(&first)
+            .expect("the first")
+            .script = [("@wait".to_string(), Duration::from_secs(600))].into();
+        let second = server.correspondence_under_way_as(3, Color::White);
+        server
+            .state()
+            .games
+            .get_mut(&second)
+            .expect("the second")
+            .script = [
+            ("e7e5".to_string(), Duration::from_millis(300)),
+            ("b8c6".to_string(), Duration::from_millis(300)),
+        ]
+        .into();
+    });
+    let (first, second) = {
+        let st = table.server.state();
+        let ids: Vec<String> = st.games.keys().cloned().collect();
+        (ids[0].clone(), ids[1].clone())
+    };
+    let listed = table.wait_for("online_games", |_| true);
+    let games = listed["games"].as_array().cloned().unwrap_or_default();
+    assert_eq!(games.len(), 2, "{listed}");
+    assert_eq!(
+        (&games[0]["id"], &games[0]["my_turn"]),
+        (&first.as_str().into(), &false.into())
+    );
+    assert_eq!(
+        (&games[1]["id"], &games[1]["my_turn"]),
+        (&second.as_str().into(), &true.into())
+    );
+    let said = listed["say"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("2.") && said.contains("Gegner am Zug"),
+        "{said}"
+    );
+    table.scanner.press(NEXT);
+    let item = table.wait_for("menu", |_| true);
+    assert_eq!(item["say"], "2: gegen Bert, Ihr Zug.");
+    table.scanner.press(SELECT);
+    let chosen = table.wait_for("online_chosen", |_| true);
+    assert_eq!(chosen["game"], second.as_str());
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["id"], second.as_str());
+    assert_eq!(started["game"]["days"], 3);
+    assert!(started["game"].get("initial_ms").is_none(), "no clock");
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6 3. Bb5");
+    table.next(moves[0]);
+    table.next(moves[1]);
+    // The evening ends: play is stopped on the player's move.
+    table.stop();
+
+    // The next evening: play takes the same game up, nothing to choose,
+    // and it is played on.
+    table.seen.clear();
+    table.start();
+    for &m in &moves[2..] {
+        table.next(m);
+    }
+    // Out of moves, the opponent resigns.
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(500));
+    let printed = table.stop();
+    assert!(table.all("online_games").is_empty(), "{printed}");
+    let st = table.server.state();
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    assert_eq!(st.games[&second].moves, ucis, "{printed}");
+    assert!(st.games[&first].moves.is_empty());
+    assert_eq!(st.games[&first].status, "started", "left as it was");
+    assert!(
+        !st.requests.iter().any(|r| r.contains("/api/board/seek")),
+        "no seek: {:?}",
+        st.requests
+    );
+    let posted = st.requests.iter().filter(|r| r.contains("/move/")).count();
+    assert_eq!(posted, 3, "each move sent once: {printed}");
+    drop(st);
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    let (pgn, text) = table.pgn();
+    assert_eq!(
+        python_chess(&pgn),
+        format!("{}\n1-0", ucis.join(" ")),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_on_lichess_a_new_correspondence_game_chosen_over_one_under_way_is_sought_by_days() {
+    // One correspondence game under way; the player goes back from it to
+    // the last choice, a new game: a seek of days a move is made (none of
+    // time), and the game it finds is played without a clock.
+    let mut table = Table::open_with(
+        "lichess-days-new",
+        "days = 5",
+        script_of(&game_moves("", "1. e4 e5"), Color::White, 200),
+        |server| {
+            let under_way = server.correspondence_under_way_as(3, Color::Black);
+            server.state().games.get_mut(&under_way).expect("it").script =
+                [("@wait".to_string(), Duration::from_secs(600))].into();
+            server.state().seek_colors = [Color::White].into();
+        },
+    );
+    let listed = table.wait_for("online_games", |_| true);
+    assert_eq!(listed["games"].as_array().map(Vec::len), Some(1));
+    table.scanner.press(TAKEBACK);
+    let item = table.wait_for("menu", |_| true);
+    assert_eq!(item["say"], "2: eine neue Partie.");
+    table.scanner.press(SELECT);
+    let chosen = table.wait_for("online_chosen", |_| true);
+    assert!(chosen["game"].is_null(), "{chosen}");
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["days"], 5);
+    table.next(game_moves("", "1. e4")[0]);
+    let printed = table.stop();
+    let seeks = table.asked("/api/board/seek");
+    assert_eq!(seeks.len(), 1, "{printed}");
+    assert!(
+        seeks[0].1.contains("days=5") && !seeks[0].1.contains("time="),
+        "{seeks:?}"
+    );
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }

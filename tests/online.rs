@@ -515,3 +515,86 @@ fn online_a_game_whose_start_is_no_legal_position_is_refused_as_the_trace_is_rea
         "{err}"
     );
 }
+
+/// The events of `lines` after the trace's head, said in English.
+fn english(lines: &[&str]) -> Vec<Value> {
+    let mut text = String::from(
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\",\"black_moves_on\":\"lichess\"}\n",
+    );
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    common::to_json(&common::replayed_in(
+        &common::parse(&text),
+        pegboard::core::Settings::default(),
+        pegboard::announce::Phrasebook::default()
+            .in_language("en")
+            .expect("English"),
+    ))
+}
+
+#[test]
+fn online_the_correspondence_games_under_way_are_said_and_chosen_with_the_menus_keys() {
+    let games = r#"{"t":100,"input":"online_games","games":[{"id":"aaaa1111","opponent":"Bert","my_turn":false},{"id":"bbbb2222","opponent":"Carl","my_turn":true}]}"#;
+    let events = english(&[
+        games,
+        r#"{"t":200,"input":"menu_next"}"#,
+        r#"{"t":300,"input":"menu_next"}"#,
+        r#"{"t":400,"input":"menu_next"}"#,
+        r#"{"t":500,"input":"menu_back"}"#,
+        r#"{"t":600,"input":"menu_back"}"#,
+        r#"{"t":700,"input":"menu_select"}"#,
+        // Chosen: the keys are the menu's no more.
+        r#"{"t":800,"input":"menu_next"}"#,
+    ]);
+    assert_eq!(
+        said(&events, "online_games"),
+        ["Games under way: 2. Next and select choose one. 1: against Bert, the opponent's move."]
+    );
+    assert_eq!(
+        said(&events, "menu"),
+        [
+            "2: against Carl, your move.",
+            "3: a new game.",
+            "1: against Bert, the opponent's move.",
+            "3: a new game.",
+            "2: against Carl, your move.",
+        ],
+        "next and back go round"
+    );
+    let chosen = common::of(&events, "online_chosen");
+    assert_eq!(chosen.len(), 1, "{events:#?}");
+    assert_eq!(chosen[0]["game"], "bbbb2222");
+    assert_eq!(chosen[0]["say"], "Chosen: 2: against Carl, your move.");
+    // The last choice: a new game.
+    let events = english(&[
+        games,
+        r#"{"t":200,"input":"menu_back"}"#,
+        r#"{"t":300,"input":"menu_select"}"#,
+    ]);
+    let chosen = common::of(&events, "online_chosen");
+    assert!(chosen[0]["game"].is_null(), "{events:#?}");
+}
+
+#[test]
+fn online_a_correspondence_game_left_at_the_board_is_not_resigned_on_lichess() {
+    // A game of days a move (no clock) left for a new one waits on
+    // lichess, to be taken up again: nothing is asked of the server.
+    let events = english(&[
+        r#"{"t":10,"input":"online_game","game":{"id":"ab12","site":"https://lichess.org/ab12","color":"white","white":{"name":"Anna"},"black":{"name":"Bert"},"days":3}}"#,
+        r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+        r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+        r#"{"t":2000,"input":"new_game"}"#,
+        r#"{"t":2500,"input":"new_game"}"#,
+    ]);
+    assert!(
+        common::of(&events, "online_request").is_empty(),
+        "{events:#?}"
+    );
+    assert_eq!(common::of(&events, "new_game").len(), 1);
+    assert!(
+        common::of(&events, "clock").is_empty(),
+        "no clock: {events:#?}"
+    );
+}

@@ -984,6 +984,36 @@ impl Phrasebook {
         fill(template, &[("name", name)])
     }
 
+    /// The games under way to choose from, `count` of them, and the first
+    /// item.
+    pub fn online_games(&self, count: usize, first: &str) -> String {
+        let intro = fill(&self.words.online.games, &[("count", &count.to_string())]);
+        format!("{intro} {first}")
+    }
+
+    /// Item `number` (from 1) of the games to choose from: the game
+    /// against `name`, the player's move in it or not; or, `name` none,
+    /// a new game.
+    pub fn online_game_item(&self, number: usize, name: Option<&str>, my_turn: bool) -> String {
+        let w = &self.words.online;
+        let number = number.to_string();
+        match name {
+            Some(name) => {
+                let turn = if my_turn { &w.your_move } else { &w.their_move };
+                fill(
+                    &w.game_item,
+                    &[("number", &number), ("name", name), ("turn", turn)],
+                )
+            }
+            None => fill(&w.game_new, &[("number", &number)]),
+        }
+    }
+
+    /// The game chosen, as its item said it.
+    pub fn online_game_chosen(&self, item: &str) -> String {
+        fill(&self.words.online.game_chosen, &[("item", item)])
+    }
+
     /// The online opponent (`color`) asks to take back his last move.
     pub fn online_takeback(&self, color: Color) -> String {
         fill(

@@ -220,6 +220,20 @@ pub struct OnlineWords {
     pub game: String,
     /// The same, for an opponent without a rating (lichess's AI).
     pub game_unrated: String,
+    /// The games under way to choose from (`{count}` of them), and how
+    /// to choose: the menu's keys.
+    pub games: String,
+    /// One of them: its `{number}`, the opponent's `{name}`, whose
+    /// `{turn}` it is.
+    pub game_item: String,
+    /// The last choice, `{number}`: a new game instead.
+    pub game_new: String,
+    /// `{turn}`: the player's move…
+    pub your_move: String,
+    /// …or the opponent's.
+    pub their_move: String,
+    /// The `{item}` chosen.
+    pub game_chosen: String,
     /// Said after it when the game is Chess960: its start to be set up.
     pub chess960: String,
     /// Said after it when the game starts from a set position.

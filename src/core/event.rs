@@ -340,6 +340,18 @@ pub enum Event {
         text: String,
         say: String,
     },
+    /// The games under way on the server the player may take up, said
+    /// with the first to choose (the menu's keys go through them).
+    OnlineGames {
+        games: Vec<crate::core::online::OnlineChoice>,
+        say: String,
+    },
+    /// The player chose the game under way `game` to play now, or (none)
+    /// a new game.
+    OnlineChosen {
+        game: Option<String>,
+        say: String,
+    },
     /// The player asks the server: `takeback` (or agrees to it),
     /// `claim_victory` (the opponent left), `abort` (before the game
     /// began).
@@ -453,6 +465,8 @@ impl Event {
             Event::OnlineChat { .. } => "online_chat",
             Event::OnlineRequest { .. } => "online_request",
             Event::OnlineNotice { .. } => "online_notice",
+            Event::OnlineGames { .. } => "online_games",
+            Event::OnlineChosen { .. } => "online_chosen",
         }
     }
 
@@ -487,6 +501,8 @@ impl Event {
             | Event::OnlineGame { say, .. }
             | Event::Online { say, .. }
             | Event::OnlineOffer { say, .. }
+            | Event::OnlineGames { say, .. }
+            | Event::OnlineChosen { say, .. }
             | Event::OnlineOpponent { say, .. }
             | Event::OnlineChat { say, .. }
             | Event::OnlineRequest { say, .. }

@@ -8,7 +8,7 @@ use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::core::analysis::{Analysis, Score};
 use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
-use crate::core::online::OnlineGame;
+use crate::core::online::{OnlineChoice, OnlineGame};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -144,6 +144,9 @@ pub enum Input {
     /// online: the seats, the clock and the players follow it. Taken only
     /// before the first move.
     OnlineGame(Box<OnlineGame>),
+    /// The games under way on the server the player may take up (a
+    /// correspondence game), for him to choose one of, or a new game.
+    OnlineGames(Vec<OnlineChoice>),
     /// The server's clocks as its latest state gives them: they set
     /// pegboard's (quietly; the server's clock is the clock).
     OnlineClock {
@@ -290,7 +293,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 57] = [
+    pub const NAMES: [&'static str; 58] = [
         "promote",
         "adjust",
         "clock",
@@ -338,6 +341,7 @@ impl Input {
         "menu_select",
         "menu_back",
         "online_game",
+        "online_games",
         "online_clock",
         "online_end",
         "online_lost",
@@ -399,6 +403,7 @@ impl Input {
             Input::Menu(MenuStep::Back) => "menu_back",
             Input::Keyed { input, .. } => input.name(),
             Input::OnlineGame(_) => "online_game",
+            Input::OnlineGames(_) => "online_games",
             Input::OnlineClock { .. } => "online_clock",
             Input::OnlineEnd { .. } => "online_end",
             Input::OnlineLost => "online_lost",
@@ -506,6 +511,8 @@ pub struct InputFields<'a> {
     pub menu: Option<&'a str>,
     /// `online_game`: the game the server started.
     pub game: Option<&'a OnlineGame>,
+    /// `online_games`: the games under way to choose from.
+    pub games: Option<&'a [OnlineChoice]>,
     /// `online_end`: the server's status for the end.
     pub status: Option<&'a str>,
     /// `online_gone`: the seconds until the win can be claimed.
@@ -678,6 +685,7 @@ impl Input {
             ("mate", f.mate.is_some(), name == "analysis"),
             ("depth", f.depth.is_some(), name == "analysis"),
             ("game", f.game.is_some(), name == "online_game"),
+            ("games", f.games.is_some(), name == "online_games"),
             ("status", f.status.is_some(), name == "online_end"),
             (
                 "seconds",
@@ -896,6 +904,27 @@ impl Input {
             "menu_select" => Input::Menu(MenuStep::Select),
             "menu_back" => Input::Menu(MenuStep::Back),
             "analysis" => Input::Analysis(analysis(f).map_err(bad)?),
+            "online_games" => match f.games {
+                Some(games) => {
+                    if games.len() > crate::core::online::MAX_CHOICES {
+                        return Err(bad(format!(
+                            "input `online_games` lists at most {} games",
+                            crate::core::online::MAX_CHOICES
+                        )));
+                    }
+                    for g in games {
+                        g.check()
+                            .map_err(|e| bad(format!("input `online_games`: {e}")))?;
+                    }
+                    Input::OnlineGames(games.to_vec())
+                }
+                None => {
+                    return Err(bad(
+                        "input `online_games` needs `games`: the games under way to choose from"
+                            .into(),
+                    ));
+                }
+            },
             "online_game" => match f.game {
                 Some(game) => {
                     game.check()
@@ -1070,6 +1099,10 @@ impl Input {
                 r#","game":{}"#,
                 serde_json::to_string(game).unwrap_or_default()
             ),
+            Input::OnlineGames(games) => format!(
+                r#","games":{}"#,
+                serde_json::to_string(games).unwrap_or_default()
+            ),
             Input::OnlineClock { white_ms, black_ms } => {
                 format!(r#","white_ms":{white_ms},"black_ms":{black_ms}"#)
             }
@@ -1198,6 +1231,7 @@ impl Input {
                 depth: small("depth")?,
                 menu: s("menu"),
                 game: None,
+                games: None,
                 status: None,
                 seconds: None,
                 name: None,
@@ -1348,7 +1382,13 @@ mod tests {
                     "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1".into(),
                 ),
                 chess960: true,
+                days: None,
             })),
+            Input::OnlineGames(vec![crate::core::online::OnlineChoice {
+                id: "aaaa1111".into(),
+                opponent: "Bert \"B\"".into(),
+                my_turn: true,
+            }]),
             Input::OnlineClock {
                 white_ms: 899_000,
                 black_ms: 1_000,

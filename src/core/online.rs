@@ -55,7 +55,39 @@ pub struct OnlineGame {
     /// Chess960's castling rules (Appendix F).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chess960: bool,
+    /// Days a move, in a correspondence game (no clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
+
+/// A game under way on the server that the player may take up (a
+/// correspondence game of days a move): its id, the opponent's name, and
+/// whether it is the player's move in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlineChoice {
+    pub id: String,
+    pub opponent: String,
+    #[serde(default)]
+    pub my_turn: bool,
+}
+
+impl OnlineChoice {
+    /// Whether its fields are within reason; else what is wrong.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        for (field, text) in [("id", &self.id), ("opponent", &self.opponent)] {
+            if text.is_empty() || text.len() > MAX_TEXT || text.chars().any(char::is_control) {
+                return Err(format!(
+                    "`games[].{field}` must be 1 to {MAX_TEXT} bytes of text without control characters"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The most games under way an `online_games` input may list.
+pub const MAX_CHOICES: usize = 50;
 
 /// The largest name or address an online game's input may carry.
 const MAX_TEXT: usize = 200;
@@ -89,6 +121,9 @@ impl OnlineGame {
         self.start()
             .position()
             .map_err(|e| format!("`game.initial_fen`: {e}"))?;
+        if self.days.is_some_and(|d| d == 0 || d > 365) {
+            return Err("`game.days` must be from 1 to 365".into());
+        }
         let hours_100 = 360_000_000;
         if self.initial_ms.is_some_and(|ms| ms > hours_100) || self.increment_ms > hours_100 {
             return Err("`game.initial_ms` and `game.increment_ms` must be under 100 hours".into());
@@ -374,6 +409,7 @@ mod tests {
             rated: false,
             initial_fen: None,
             chess960: false,
+            days: None,
         }
     }
 

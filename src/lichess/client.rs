@@ -33,6 +33,13 @@ pub fn game_stream(id: &str) -> String {
     format!("/api/board/game/stream/{id}")
 }
 
+/// A seek's time: a clock (minutes, seconds a move), or days a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seek {
+    Clock { minutes: u32, increment: u32 },
+    Days(u32),
+}
+
 /// What a challenge (or a game against lichess's AI) asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Terms {
@@ -46,17 +53,23 @@ pub struct Terms {
     pub variant: String,
     /// The start position, in a game from a set position.
     pub fen: Option<String>,
+    /// Days a move (a correspondence game, no clock) instead of the
+    /// clock.
+    pub days: Option<u32>,
 }
 
 impl Terms {
     /// Its form fields (`rated` among them when `with_rated`).
     fn form(&self, with_rated: bool) -> Vec<(&'static str, String)> {
-        let mut form = vec![
-            ("clock.limit", self.limit.to_string()),
-            ("clock.increment", self.increment.to_string()),
-            ("color", self.color.clone()),
-            ("variant", self.variant.clone()),
-        ];
+        let mut form = match self.days {
+            Some(days) => vec![("days", days.to_string())],
+            None => vec![
+                ("clock.limit", self.limit.to_string()),
+                ("clock.increment", self.increment.to_string()),
+            ],
+        };
+        form.push(("color", self.color.clone()));
+        form.push(("variant", self.variant.clone()));
         if with_rated {
             form.push(("rated", self.rated.to_string()));
         }
@@ -475,26 +488,24 @@ impl Client {
     /// A seek for a game of `minutes` and `increment` seconds a move: the
     /// connection is held open until lichess finds the opponent (the game
     /// then starts on the event stream) and closes it; reading the lines
-    /// to their end waits for that.
-    pub fn seek(
-        &self,
-        minutes: u32,
-        increment: u32,
-        rated: bool,
-        variant: &str,
-    ) -> Result<Lines, ApiError> {
-        let (minutes, increment) = (minutes.to_string(), increment.to_string());
+    /// to their end waits for that. A seek of days a move is answered at
+    /// once with its id: it waits in lichess's lobby, and its game starts
+    /// on the event stream when someone takes it.
+    pub fn seek(&self, clock: Seek, rated: bool, variant: &str) -> Result<Lines, ApiError> {
         let rated = if rated { "true" } else { "false" };
-        let response = self.send(
-            "/api/board/seek",
-            &[
-                ("rated", rated),
-                ("time", &minutes),
-                ("increment", &increment),
-                ("variant", variant),
-            ],
-            None,
-        )?;
+        let mut form = match clock {
+            Seek::Clock { minutes, increment } => {
+                vec![
+                    ("time", minutes.to_string()),
+                    ("increment", increment.to_string()),
+                ]
+            }
+            Seek::Days(days) => vec![("days", days.to_string())],
+        };
+        form.push(("rated", rated.to_string()));
+        form.push(("variant", variant.to_string()));
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let response = self.send("/api/board/seek", &form, None)?;
         Client::lines(response)
     }
 }

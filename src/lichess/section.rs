@@ -107,6 +107,9 @@ pub struct LichessConfig {
     pub chat: bool,
     /// "standard" or "chess960".
     pub variant: Variant,
+    /// Days a move: a correspondence game (no clock) instead of `time`
+    /// and `increment`; the games under way are offered to choose from.
+    pub days: Option<u32>,
 }
 
 impl Default for LichessConfig {
@@ -122,9 +125,14 @@ impl Default for LichessConfig {
             color: AskedColor::Random,
             chat: false,
             variant: Variant::Standard,
+            days: None,
         }
     }
 }
+
+/// The days a move lichess offers for a correspondence game (lila's
+/// `DaysChoices`).
+pub const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 
 /// The shortest seek the Board API takes: rapid, an estimated game time
 /// (`time` + 40 × `increment`) of 8 minutes or more.
@@ -161,7 +169,22 @@ impl LichessConfig {
                 format!("{} is past 180 seconds", self.increment),
             ));
         }
-        if self.find == Find::Seek && self.time * 60 + 40 * self.increment < SEEK_LEAST_SECONDS {
+        if let Some(days) = self.days
+            && !CORRESPONDENCE_DAYS.contains(&days)
+        {
+            out.push((
+                "days",
+                format!(
+                    "{days} is not one of lichess's days a move: {}",
+                    CORRESPONDENCE_DAYS.map(|d| d.to_string()).join(", ")
+                ),
+            ));
+        }
+        let timed = self.days.is_none();
+        if timed
+            && self.find == Find::Seek
+            && self.time * 60 + 40 * self.increment < SEEK_LEAST_SECONDS
+        {
             out.push((
                 "time",
                 format!(
@@ -171,7 +194,9 @@ impl LichessConfig {
                 ),
             ));
         }
-        if self.find != Find::Seek && self.time * 60 + 40 * self.increment < CHALLENGE_LEAST_SECONDS
+        if timed
+            && self.find != Find::Seek
+            && self.time * 60 + 40 * self.increment < CHALLENGE_LEAST_SECONDS
         {
             out.push((
                 "time",
@@ -213,6 +238,9 @@ impl LichessConfig {
     /// `Speed`, by the estimated time `time × 60 + 40 × increment`
     /// seconds).
     pub fn speed(&self) -> &'static str {
+        if self.days.is_some() {
+            return "correspondence";
+        }
         match self.time * 60 + 40 * self.increment {
             0..30 => "ultraBullet",
             30..180 => "bullet",
@@ -275,7 +303,29 @@ impl LichessConfig {
             u64::from(self.time) * 60_000,
             u64::from(self.increment) * 1000,
         );
-        match full.clock {
+        match (self.days, full.clock) {
+            (Some(days), None) if full.days_per_turn == Some(days) => {}
+            (Some(days), _) => {
+                return Some(format!(
+                    "it is not a correspondence game of {days} days a move"
+                ));
+            }
+            (None, clock) => {
+                if let Some(why) = self.unlike_clock(clock, asked) {
+                    return Some(why);
+                }
+            }
+        }
+        self.unlike_opponent(full, white)
+    }
+
+    /// Why a game's `clock` is not the one asked for.
+    fn unlike_clock(
+        &self,
+        clock: Option<crate::lichess::stream::FullClock>,
+        asked: (u64, u64),
+    ) -> Option<String> {
+        match clock {
             Some(c) if (c.initial, c.increment) == asked => {}
             Some(c) => {
                 return Some(format!(
@@ -288,6 +338,15 @@ impl LichessConfig {
             }
             None => return Some("it has no clock".into()),
         }
+        None
+    }
+
+    /// Why the opponent of `full` is not the one asked for.
+    fn unlike_opponent(
+        &self,
+        full: &crate::lichess::stream::GameFull,
+        white: bool,
+    ) -> Option<String> {
         let opponent = if white { &full.black } else { &full.white };
         let named = |p: &crate::lichess::stream::Player| {
             p.id.clone()
@@ -396,6 +455,22 @@ mod tests {
             assert_eq!(problems[0].0, "time");
             assert!(problems[0].1.contains("bullet"), "{problems:?}");
         }
+        // Days a move: lichess's choices only, and no clock to check.
+        let days = |days| LichessConfig {
+            days: Some(days),
+            time: 1,
+            increment: 0,
+            ..Default::default()
+        };
+        assert!(days(3).problems().is_empty(), "{:?}", days(3).problems());
+        assert_eq!(days(3).speed(), "correspondence");
+        let problems = days(4).problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, "days");
+        assert!(
+            problems[0].1.contains("1, 2, 3, 5, 7, 10, 14"),
+            "{problems:?}"
+        );
         // A blitz game is fine against the AI or in a challenge.
         let ai = LichessConfig {
             find: Find::Ai,

@@ -147,6 +147,9 @@ pub struct GameFull {
     /// Initial time and increment in ms; none in a correspondence or
     /// unlimited game.
     pub clock: Option<FullClock>,
+    /// Days a move, in a correspondence game.
+    #[serde(default)]
+    pub days_per_turn: Option<u32>,
     pub white: Player,
     pub black: Player,
     /// `startpos`, or a FEN.

@@ -488,7 +488,10 @@ impl MirrorState {
             Event::Evaluation { say, .. } => self.status = status("evaluation", say, Vec::new()),
             Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
             // The blind player's menu is his own.
-            Event::Menu { .. } | Event::Choices { .. } => {}
+            Event::Menu { .. }
+            | Event::Choices { .. }
+            | Event::OnlineGames { .. }
+            | Event::OnlineChosen { .. } => {}
             Event::OnlineGame { say, .. } => self.status = status("online_game", say, Vec::new()),
             Event::Online { connection, say } => {
                 self.status = status(connection, say, Vec::new());

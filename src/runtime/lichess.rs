@@ -14,7 +14,7 @@ use crate::core::game::Reason;
 use crate::core::input::Relayed;
 use crate::core::online::{OnlineGame, OnlinePlayer, ServerNotice};
 use crate::core::{Controller, Event, Input, Stamped};
-use crate::lichess::client::{ApiError, Client, Terms};
+use crate::lichess::client::{ApiError, Client, Seek, Terms};
 use crate::lichess::link::{Link, Report as LinkReport, Timing};
 use crate::lichess::section::{Find, LichessConfig};
 use crate::lichess::stream::{self, Event as StreamEvent, GameFull, GameLine, GameState, Side};
@@ -85,6 +85,15 @@ pub(crate) struct LichessSeat {
     /// Games of the kind asked for that started while pegboard's game was
     /// over: the first is taken up once the next game is fresh.
     waiting: std::collections::VecDeque<stream::GameInfo>,
+    /// Correspondence games under way (named as the event stream opened,
+    /// or left here for another), for the player to choose among.
+    under_way: Vec<stream::GameInfo>,
+    /// The list was handed to the player, who has not chosen yet.
+    choosing: bool,
+    /// The player chose a new game over those under way.
+    chose_new: bool,
+    /// The game under way the player chose: taken up whatever its days.
+    chosen_game: Option<String>,
     /// The last online game played here: a rematch is of it.
     last_game: Option<OnlineGame>,
     /// The opponent's rematch offer (his challenge's id), after the last
@@ -169,6 +178,8 @@ struct GameLink {
     /// if the server's state indeed lacks it (a move posted again after
     /// a lost answer is refused for having been taken).
     refused_move: Option<String>,
+    /// The event stream's line for it, when it was taken up from there.
+    info: Option<stream::GameInfo>,
 }
 
 /// Where the asking for a game stands.
@@ -321,6 +332,10 @@ impl LichessSeat {
             events_open: None,
             find_refused: false,
             waiting: std::collections::VecDeque::new(),
+            under_way: Vec::new(),
+            choosing: false,
+            chose_new: false,
+            chosen_game: None,
             last_game: None,
             rematch_offer: None,
             rematch: None,
@@ -372,6 +387,16 @@ impl LichessSeat {
             .collect();
         for request in asked {
             self.rematch_request(t, request, keeper, events, notes);
+        }
+        let chosen: Vec<Option<String>> = events
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::OnlineChosen { game, .. } => Some(game.clone()),
+                _ => None,
+            })
+            .collect();
+        for game in chosen {
+            self.chosen(game.as_deref(), notes);
         }
         self.now = t;
         self.take_posted(t, keeper, events, notes);
@@ -508,6 +533,10 @@ impl LichessSeat {
             self.game = Some(self.follow(id, info.color.map(color_of)));
             return;
         }
+        if self.listed(t, info) {
+            notes.push(format!("lichess: game {id} under way, listed to choose"));
+            return;
+        }
         // A game is played here while it goes on here and on lichess.
         let playing = !over && (ours.is_some() || self.game.as_ref().is_some_and(|g| g.under_way));
         let rematch = !playing && self.rematch.as_ref().is_some_and(|r| r.fits(info));
@@ -549,7 +578,94 @@ impl LichessSeat {
     fn take_up(&mut self, info: &stream::GameInfo) {
         self.cancel_seek();
         self.finding = None;
-        self.game = Some(self.follow(&info.game_id, info.color.map(color_of)));
+        let mut game = self.follow(&info.game_id, info.color.map(color_of));
+        game.info = Some(info.clone());
+        self.game = Some(game);
+        // After this game, the games under way are offered again.
+        self.chose_new = false;
+    }
+
+    /// A correspondence game under way when the event stream opened:
+    /// listed for the player to choose, when `[lichess]` plays days a
+    /// move and it is such a game (however it was made).
+    fn listed(&mut self, t: u64, info: &stream::GameInfo) -> bool {
+        let opening = self.events_open.is_some_and(|at| t < at + EVENTS_SETTLE_MS);
+        let mut any_source = info.clone();
+        any_source.source = None;
+        if self.config.days.is_none() || !opening || self.config.unlike(&any_source).is_some() {
+            return false;
+        }
+        if !self.under_way.iter().any(|g| g.game_id == info.game_id) {
+            self.under_way.push(info.clone());
+        }
+        true
+    }
+
+    /// The correspondence games under way, handed to the player to
+    /// choose among (once, until he chooses); true while he chooses.
+    fn offer_under_way(&mut self, t: u64, keeper: &mut Keeper, events: &mut Vec<Stamped>) -> bool {
+        if self.config.days.is_none() || self.chose_new || self.under_way.is_empty() {
+            return false;
+        }
+        if !self.choosing {
+            self.choosing = true;
+            let games = self
+                .under_way
+                .iter()
+                .take(crate::core::online::MAX_CHOICES)
+                .map(|g| crate::core::online::OnlineChoice {
+                    id: printable(&g.game_id, 100),
+                    opponent: printable(
+                        &g.opponent
+                            .as_ref()
+                            .and_then(|o| o.username.clone())
+                            .unwrap_or_else(|| "?".to_string()),
+                        100,
+                    ),
+                    my_turn: g.is_my_turn.unwrap_or(false),
+                })
+                .collect();
+            keeper.input(t, Input::OnlineGames(games), events);
+        }
+        true
+    }
+
+    /// The player's choice among the games under way: one of them, taken
+    /// up; or a new game, looked for as `[lichess]` says.
+    fn chosen(&mut self, game: Option<&str>, notes: &mut Vec<String>) {
+        self.choosing = false;
+        match game.and_then(|id| self.under_way.iter().position(|g| g.game_id == id)) {
+            Some(i) => {
+                let info = self.under_way.remove(i);
+                notes.push(format!("lichess: game {} chosen", info.game_id));
+                self.chosen_game = Some(info.game_id.clone());
+                self.take_up(&info);
+            }
+            None => self.chose_new = true,
+        }
+    }
+
+    /// A correspondence game left here for another (`new_game`): it goes
+    /// on on lichess, no more followed here, and is listed again.
+    fn left_under_way(&mut self, keeper: &Keeper) {
+        let c = keeper.controller();
+        let left = self.config.days.is_some()
+            && c.online().is_none()
+            && !c.game().is_over()
+            && self.game.as_ref().is_some_and(|g| g.synced && g.under_way);
+        if !left {
+            return;
+        }
+        let Some(mut g) = self.game.take() else {
+            return;
+        };
+        g.link.stop();
+        if let Some(mut info) = g.info.take() {
+            let white = g.color != Some(Color::Black);
+            info.is_my_turn = Some(g.server_moves.len().is_multiple_of(2) == white);
+            self.under_way.push(info);
+        }
+        self.chose_new = false;
     }
 
     /// Cancels the seek (or the challenge) held open, if one is: its
@@ -589,6 +705,7 @@ impl LichessSeat {
             first_move_told: false,
             gone: None,
             refused_move: None,
+            info: None,
         }
     }
 
@@ -716,8 +833,11 @@ impl LichessSeat {
                 online_game(&self.config.server, full, color).check()
             }) {
                 Some(format!("its start cannot be played: {e}"))
-            } else if self.rematch_game.as_ref() == Some(&full.id) {
-                // The rematch asked for, of the last game's kind.
+            } else if self.rematch_game.as_ref() == Some(&full.id)
+                || self.chosen_game.as_ref() == Some(&full.id)
+            {
+                // The rematch asked for, of the last game's kind; the
+                // game under way the player chose.
                 None
             } else if !self.config.variant.takes(key) {
                 Some(format!("it is {key}, not {}", self.config.variant.as_str()))
@@ -861,6 +981,7 @@ impl LichessSeat {
         if c.game().is_over() {
             return;
         }
+        self.left_under_way(keeper);
         if let Some(g) = &self.game
             && !g.under_way
         {
@@ -877,6 +998,12 @@ impl LichessSeat {
         }
         if let Some(info) = self.waiting.pop_front() {
             self.take_up(&info);
+            return;
+        }
+        let settled = self
+            .events_open
+            .is_some_and(|at| t >= at + EVENTS_SETTLE_MS);
+        if settled && self.offer_under_way(t, keeper, events) {
             return;
         }
         if self.config.find == Find::Accept || self.find_refused {
@@ -897,6 +1024,9 @@ impl LichessSeat {
                 }
                 return;
             }
+            // A seek of days a move waits in lichess's lobby until it is
+            // taken: not made again.
+            Some(Finding::Answered(_)) if self.config.days.is_some() => return,
             Some(Finding::Answered(at)) if t < at + ASK_AGAIN_AFTER_MS => return,
             Some(Finding::Failed(at, wait)) if t < at + wait => return,
             _ => {}
@@ -1184,6 +1314,7 @@ impl LichessSeat {
                     // draws a new start; a challenge naming a FEN
                     // cannot be rated).
                     fen: last.initial_fen.clone().filter(|_| !last.chess960),
+                    days: last.days,
                 };
                 let them = last.opponent();
                 let asked = match them.ai {
@@ -1202,10 +1333,21 @@ impl LichessSeat {
                 color: c.color.as_str().to_string(),
                 variant: c.variant.as_str().to_string(),
                 fen: None,
+                days: c.days,
             };
             let asked = match c.find {
                 Find::Seek => client
-                    .seek(c.time, c.increment, c.rated, c.variant.as_str())
+                    .seek(
+                        match c.days {
+                            Some(days) => Seek::Days(days),
+                            None => Seek::Clock {
+                                minutes: c.time,
+                                increment: c.increment,
+                            },
+                        },
+                        c.rated,
+                        c.variant.as_str(),
+                    )
                     .and_then(|lines| held(lines, &cancelled, Some(silence))),
                 Find::Ai => client.challenge_ai(c.level, &terms),
                 Find::Challenge => client
@@ -1609,6 +1751,7 @@ fn online_game(server: &str, full: &GameFull, color: Color) -> OnlineGame {
         rated: full.rated,
         initial_fen: (full.initial_fen != "startpos").then(|| full.initial_fen.clone()),
         chess960: full.variant.key == "chess960",
+        days: full.days_per_turn,
     }
 }
 

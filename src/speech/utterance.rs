@@ -229,6 +229,8 @@ impl Utterance {
             | Event::Evaluation { .. }
             | Event::Review { .. }
             | Event::Menu { .. }
+            | Event::OnlineGames { .. }
+            | Event::OnlineChosen { .. }
             | Event::Choices { .. } => (Kind::Answer, None, None),
             Event::DrawOffer { .. }
             | Event::DrawDeclined { .. }

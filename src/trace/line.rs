@@ -104,6 +104,7 @@ struct Line<'a> {
     #[serde(borrow)]
     menu: Option<Cow<'a, str>>,
     game: Option<crate::core::online::OnlineGame>,
+    games: Option<Vec<crate::core::online::OnlineChoice>>,
     #[serde(borrow)]
     status: Option<Cow<'a, str>>,
     seconds: Option<u32>,
@@ -172,6 +173,7 @@ fn input(line: &Line) -> Result<Input, String> {
             depth: line.depth,
             menu: line.menu.as_deref(),
             game: line.game.as_ref(),
+            games: line.games.as_deref(),
             status: line.status.as_deref(),
             seconds: line.seconds,
             name: line.name.as_deref(),

@@ -60,9 +60,11 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
 {"t":75,"input":"online_rematch"}
 {"t":80,"input":"online_gone","seconds":30}
 {"t":90,"input":"online_returned"}
-{"t":99,"input":"online_chat","name":"Bert","text":"Viel Glück \"!\""}"#;
+{"t":99,"input":"online_chat","name":"Bert","text":"Viel Glück \"!\""}
+{"t":100,"input":"online_games","games":[{"id":"cd34","opponent":"Carl","my_turn":true}]}
+{"t":110,"input":"online_game","game":{"id":"cd34","site":"s","color":"white","white":{"name":"Anna"},"black":{"name":"Carl"},"days":3,"initial_fen":"qnnrkbbr/pppppppp/8/8/8/8/PPPPPPPP/QNNRKBBR w KQkq - 0 1","chess960":true}}"#;
     let entries = read(text.as_bytes(), "x").expect("valid");
-    assert_eq!(entries.len(), 12);
+    assert_eq!(entries.len(), 14);
     for e in &entries {
         let again = write_line(e.t, &e.reading);
         let back = parse_line(&again, e.line == 1, 0)
@@ -85,6 +87,15 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
             "needs a `name`",
         ),
         (r#"{"t":1,"input":"online_gone"}"#, "needs `seconds`"),
+        (r#"{"t":1,"input":"online_games"}"#, "needs `games`"),
+        (
+            r#"{"t":1,"input":"online_games","games":[{"id":"","opponent":"a"}]}"#,
+            "`games[].id`",
+        ),
+        (
+            r#"{"t":1,"input":"online_game","game":{"id":"x","site":"s","color":"white","white":{"name":"a"},"black":{"name":"b"},"days":0}}"#,
+            "`game.days`",
+        ),
         (
             r#"{"t":1,"input":"online_game","game":{"id":"x","site":"s","color":"red","white":{"name":"a"},"black":{"name":"b"}}}"#,
             "must be \"white\" or \"black\"",

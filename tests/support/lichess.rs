@@ -864,12 +864,17 @@ impl Lichess {
     /// under way before pegboard came (the account plays White, no move
     /// made): the event stream names it when it opens. Its id.
     pub fn correspondence_under_way(&self, days: u32) -> String {
+        self.correspondence_under_way_as(days, Color::White)
+    }
+
+    /// The same, the account playing `mine`.
+    pub fn correspondence_under_way_as(&self, days: u32, mine: Color) -> String {
         let mut st = self.state();
         let script = std::mem::take(&mut st.script);
         let id = start_game(
             &mut st,
             NewGame {
-                mine: Color::White,
+                mine,
                 initial_ms: 0,
                 increment_ms: 0,
                 days: Some(days),

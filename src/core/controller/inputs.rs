@@ -171,6 +171,7 @@ impl Controller {
             }
             Input::FlagClaim(color) => self.flag_claim(t, color, out),
             Input::OnlineGame(game) => self.go_online(t, *game, out),
+            Input::OnlineGames(games) => self.online_games(t, games, out),
             Input::OnlineClock { white_ms, black_ms } => {
                 self.online_clock(t, white_ms, black_ms, out)
             }
@@ -253,7 +254,7 @@ impl Controller {
             // A key that is also a menu key: its menu step while the menu
             // is open, its own input otherwise.
             Input::Keyed { menu, input } => {
-                if self.menu.is_open() {
+                if self.menu.is_open() || self.online_choice.is_some() {
                     self.menu_step(t, menu, out);
                 } else {
                     self.input(t, *input, out);

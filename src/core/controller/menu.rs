@@ -15,6 +15,10 @@ impl Controller {
     }
 
     pub(super) fn menu_step(&mut self, t: u64, step: MenuStep, out: &mut Vec<Stamped>) {
+        if !self.menu.is_open() && self.online_choice.is_some() && step != MenuStep::Open {
+            self.choose_online(t, step, out);
+            return;
+        }
         let under_way = self.under_way();
         match self.menu.step(step, &self.chosen, under_way, &self.words) {
             Outcome::Nothing => {}

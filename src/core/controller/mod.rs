@@ -78,6 +78,9 @@ pub struct Controller {
     /// from the server's (a Chess960 position, a set position): the next
     /// game begins there again.
     home_start: Option<(Chess, CastlingMode)>,
+    /// The games under way on the server the player is choosing among
+    /// (a new game the last choice), and the one he is at.
+    online_choice: Option<(Vec<crate::core::online::OnlineChoice>, usize)>,
     /// The move sealed at an adjournment (E2.9f), until the game resumes.
     sealed: Option<shakmaty::Move>,
     /// The last move relayed from the console, which may be taken back
@@ -208,6 +211,7 @@ impl Controller {
             new_game_given: false,
             next_start: None,
             home_start: None,
+            online_choice: None,
             sealed: None,
             relayed_last: None,
             practice: practice::Practice::default(),

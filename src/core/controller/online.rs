@@ -10,7 +10,7 @@ use crate::announce::phrases::{OnlineNotice, Rematch};
 use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Side, Stamped};
 use crate::core::game::{Ending, Game};
-use crate::core::input::Input;
+use crate::core::input::{Input, MenuStep};
 use crate::core::laws::Reason;
 use crate::core::online::{Finish, OnlineGame, ServerNotice};
 use crate::core::settings::ClockStart;
@@ -85,6 +85,68 @@ impl Controller {
                 event: Event::clock(ClockCause::Set, &face),
             });
         }
+    }
+
+    /// The games under way the player may take up: said, the first of
+    /// them with it; the menu's keys then choose (`choose_online`). Not
+    /// while a game is played here.
+    pub(super) fn online_games(
+        &mut self,
+        t: u64,
+        games: Vec<crate::core::online::OnlineChoice>,
+        out: &mut Vec<Stamped>,
+    ) {
+        if self.online.is_some() || games.is_empty() {
+            return;
+        }
+        let first = self.online_item(&games, 0);
+        let say = self.words.online_games(games.len(), &first);
+        self.online_choice = Some((games.clone(), 0));
+        out.push(Stamped {
+            t,
+            event: Event::OnlineGames { games, say },
+        });
+    }
+
+    /// Item `at` of `games` (a new game after the last), as said.
+    fn online_item(&self, games: &[crate::core::online::OnlineChoice], at: usize) -> String {
+        let game = games.get(at);
+        self.words.online_game_item(
+            at + 1,
+            game.map(|g| g.opponent.as_str()),
+            game.is_some_and(|g| g.my_turn),
+        )
+    }
+
+    /// A menu key while the player chooses a game under way: `next` and
+    /// `back` go through them (a new game the last), `select` chooses.
+    pub(super) fn choose_online(&mut self, t: u64, step: MenuStep, out: &mut Vec<Stamped>) {
+        let Some((games, at)) = self.online_choice.take() else {
+            return;
+        };
+        let items = games.len() + 1;
+        let at = match step {
+            MenuStep::Next => (at + 1) % items,
+            MenuStep::Back => (at + items - 1) % items,
+            MenuStep::Open => at,
+            MenuStep::Select => {
+                let item = self.online_item(&games, at);
+                out.push(Stamped {
+                    t,
+                    event: Event::OnlineChosen {
+                        game: games.get(at).map(|g| g.id.clone()),
+                        say: self.words.online_game_chosen(&item),
+                    },
+                });
+                return;
+            }
+        };
+        let say = self.online_item(&games, at);
+        self.online_choice = Some((games, at));
+        out.push(Stamped {
+            t,
+            event: Event::Menu { say },
+        });
     }
 
     /// The server's clocks: they set pegboard's, quietly.
@@ -422,9 +484,12 @@ impl Controller {
 
     /// An online game left for a new one at the board: given up on the
     /// server (resigned; aborted before both moved), where it would
-    /// otherwise go on until the player's clock ran out.
+    /// otherwise go on until the player's clock ran out. A game without a
+    /// clock (a correspondence game) is left as it is: it waits on the
+    /// server, to be taken up again.
     pub(super) fn leave_online_game(&mut self, t: u64, out: &mut Vec<Stamped>) {
-        if self.online.is_none() || self.game.is_over() {
+        let timed = self.online.as_ref().is_some_and(|o| o.initial_ms.is_some());
+        if !timed || self.game.is_over() {
             return;
         }
         let request = if self.game.ply() < 2 {
