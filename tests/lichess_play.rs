@@ -183,6 +183,18 @@ impl Table {
         script: Vec<(String, u64)>,
         before: impl FnOnce(&lichess::Lichess),
     ) -> Table {
+        let mut table = Table::prepared(name, lichess, script, before);
+        table.start();
+        table
+    }
+
+    /// The same, `play` not yet started.
+    fn prepared(
+        name: &str,
+        lichess: &str,
+        script: Vec<(String, u64)>,
+        before: impl FnOnce(&lichess::Lichess),
+    ) -> Table {
         let dir = common::empty_dir(name);
         let server = lichess::Lichess::start(TOKEN, lichess::LILA_KEEP_ALIVE);
         before(&server);
@@ -228,7 +240,7 @@ impl Table {
         )
         .expect("config");
         keep_token(&config);
-        let mut table = Table {
+        Table {
             hands: Hands::new(3, table_style(), Chess::default().board().occupied()),
             dir,
             server,
@@ -241,9 +253,7 @@ impl Table {
             played: 0,
             pos: Chess::default(),
             mode: CastlingMode::Standard,
-        };
-        table.start();
-        table
+        }
     }
 
     /// `play` started (again).
@@ -2421,4 +2431,78 @@ fn play_on_lichess_a_new_correspondence_game_chosen_over_one_under_way_is_sought
         "{seeks:?}"
     );
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_chosen_in_the_spoken_menu_its_ai_at_a_level_at_a_clock_it_plays() {
+    // play starts for a game at the board (no opponent on lichess), the
+    // token kept: the spoken menu offers lichess. The player opens it
+    // and takes lichess's AI at level 2; the clock becomes one lichess
+    // plays (15+10, there being none), and saving begins the game there.
+    let mut table = Table::prepared("lichess-menu", "", Vec::new(), |_| {});
+    let text = std::fs::read_to_string(&table.config).expect("config");
+    std::fs::write(
+        &table.config,
+        text.replace("black_moves_on = \"lichess\"", "black_moves_on = \"blind\""),
+    )
+    .expect("config");
+    table.start();
+    table.wait_for("ready", |_| true);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !table
+            .server
+            .state()
+            .requests
+            .iter()
+            .any(|r| r.contains("/api/stream/event")),
+        "no lichess before it is chosen"
+    );
+    table.scanner.press(MENU);
+    table.wait_for("menu", |_| true);
+    table.scanner.press(SELECT);
+    table.wait_for("menu", |_| true);
+    // A person, the engine's eight steps, a seek casual and rated, then
+    // lichess's AI from level 1.
+    for _ in 0..12 {
+        table.scanner.press(NEXT);
+    }
+    table.wait_for("menu", |v| v["say"] == "Netz, Maschine, Stufe 2");
+    table.scanner.press(SELECT);
+    table.wait_for("menu", |v| {
+        v["say"]
+            .as_str()
+            .is_some_and(|s| s.contains("Netz, Maschine, Stufe 2"))
+    });
+    table.scanner.press(TAKEBACK);
+    let confirm = table.wait_for("menu", |_| true);
+    let question = confirm["say"].as_str().unwrap_or_default().to_string();
+    assert!(question.contains("15 Minuten"), "{question}");
+    table.scanner.press(SELECT);
+    let choices = table.wait_for("choices", |_| true);
+    assert_eq!(
+        (&choices["opponent"], &choices["find"], &choices["level"]),
+        (&"lichess".into(), &"ai".into(), &2.into())
+    );
+    assert_eq!(choices["time_control"], "900+10");
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["black"]["ai"], 2, "{started}");
+    let printed = table.stop();
+    let asked = table.asked("/api/challenge/ai");
+    assert_eq!(asked.len(), 1, "{printed}");
+    let form = &asked[0].1;
+    assert!(
+        form.contains("level=2")
+            && form.contains("clock.limit=900")
+            && form.contains("clock.increment=10"),
+        "{form}"
+    );
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+    // The choice is kept for the next start, as the menu's are.
+    let kept = std::fs::read_to_string(table.dir.join("games").join("choices.toml"))
+        .expect("choices kept");
+    assert!(
+        kept.contains("opponent = \"lichess\"") && kept.contains("find = \"ai\""),
+        "{kept}"
+    );
 }

@@ -682,6 +682,21 @@ impl Phrasebook {
         fill(template, &[("n", &n)])
     }
 
+    /// An opponent on lichess, found `way`.
+    pub fn menu_lichess(&self, way: &crate::core::settings::OnlineWay) -> String {
+        use crate::core::settings::OnlineWay;
+        let m = &self.words.menu;
+        let rated = if way.rated() { &m.rated } else { &m.casual };
+        match way {
+            OnlineWay::Seek { .. } => fill(&m.online_seek, &[("rated", rated)]),
+            OnlineWay::Ai { level } => fill(&m.online_ai, &[("n", &level.to_string())]),
+            OnlineWay::Friend { name, .. } => {
+                fill(&m.online_friend, &[("name", name), ("rated", rated)])
+            }
+            OnlineWay::Accept => m.online_accept.clone(),
+        }
+    }
+
     /// A time control: each period ("40 Züge in eine Stunde 30 Minuten,
     /// dann 30 Minuten"), then what each move earns, said once when every
     /// period gives the same.

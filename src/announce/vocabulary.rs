@@ -411,6 +411,15 @@ pub struct MenuWords {
     pub engine_step: String,
     pub engine_elo: String,
     pub engine_level: String,
+    /// An opponent on lichess: a seek (`{rated}`), its AI at level `{n}`,
+    /// the friend `{name}` challenged (`{rated}`), a challenge accepted;
+    /// `{rated}` is `rated` or `casual`.
+    pub online_seek: String,
+    pub online_ai: String,
+    pub online_friend: String,
+    pub online_accept: String,
+    pub rated: String,
+    pub casual: String,
     /// The time control's values.
     pub no_clock: String,
     pub own_time: String,

@@ -289,6 +289,14 @@ pub enum Event {
         elo: Option<u32>,
         #[serde(skip_serializing_if = "Option::is_none")]
         level: Option<u32>,
+        /// An opponent on lichess: how he is found (`seek`, `ai`,
+        /// `challenge`, `accept`), the friend challenged, whether rated.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        find: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        friend: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rated: Option<bool>,
         time_control: Option<String>,
         color: Side,
         rate: i32,

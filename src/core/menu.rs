@@ -14,7 +14,7 @@ use shakmaty::Color;
 
 use super::clock::{Bonus, TimeControl};
 use super::input::MenuStep;
-pub use super::settings::{Choices, Opponent};
+pub use super::settings::{Choices, OnlineWay, Opponent};
 use crate::announce::phrases::{EngineStrength, MenuItem, MenuNotice, Phrasebook};
 
 /// The engine's strength at each step of the menu, weakest first: below
@@ -33,6 +33,13 @@ pub const ENGINE_STEPS: [Option<u32>; 8] = [
 
 /// The time controls offered, besides none and the player's own.
 const CONTROLS: [&str; 4] = ["5400+30", "40/5400+30:1800+30", "900+10", "300+3"];
+
+/// The clocks offered against an opponent on lichess: those its Board API
+/// plays (lila's `isBoardCompatible`), rapid and classical for a seek (its
+/// pools' clocks)…
+const LICHESS_SEEK_CONTROLS: [&str; 5] = ["600+0", "600+5", "900+10", "1800+0", "1800+20"];
+/// …and blitz too against its AI or in a challenge.
+const LICHESS_BLITZ_CONTROLS: [&str; 3] = ["180+2", "300+0", "300+3"];
 
 /// The player's own time control: minutes, then seconds a move.
 const OWN_MINUTES: [u64; 13] = [1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 90, 120];
@@ -101,22 +108,71 @@ enum Value {
     Language(String),
 }
 
-/// The values `next` goes through for an item.
-fn values(item: MenuItem) -> Vec<Value> {
+/// The opponents on lichess offered, `friends` the ones to challenge:
+/// a seek, casual and rated; its AI at each level; each friend, casual
+/// and rated; a challenge accepted.
+fn lichess_opponents(friends: &[String]) -> Vec<Opponent> {
+    let mut out = vec![
+        OnlineWay::Seek { rated: false },
+        OnlineWay::Seek { rated: true },
+    ];
+    out.extend((1..=8).map(|level| OnlineWay::Ai { level }));
+    for name in friends {
+        for rated in [false, true] {
+            out.push(OnlineWay::Friend {
+                name: name.clone(),
+                rated,
+            });
+        }
+    }
+    out.push(OnlineWay::Accept);
+    out.into_iter().map(Opponent::Lichess).collect()
+}
+
+/// The clocks lichess plays against `way`.
+fn lichess_controls(way: &OnlineWay) -> Vec<TimeControl> {
+    let blitz = match way {
+        OnlineWay::Seek { .. } => &[][..],
+        _ => &LICHESS_BLITZ_CONTROLS[..],
+    };
+    blitz
+        .iter()
+        .chain(LICHESS_SEEK_CONTROLS.iter())
+        .filter_map(|c| TimeControl::parse_pgn(c).ok())
+        .collect()
+}
+
+/// Whether lichess plays `control` against `way`.
+pub fn lichess_plays(way: &OnlineWay, control: Option<&TimeControl>) -> bool {
+    control.is_some_and(|c| lichess_controls(way).contains(c))
+}
+
+/// The values `next` goes through for an item: the opponents on lichess
+/// when `online` offers them (its friends), and against one of them the
+/// clocks lichess plays.
+fn values(item: MenuItem, draft: &Choices, online: Option<&[String]>) -> Vec<Value> {
     match item {
-        MenuItem::Opponent => std::iter::once(Value::Opponent(Opponent::Person))
+        MenuItem::Opponent => std::iter::once(Opponent::Person)
             .chain(
                 ENGINE_STEPS
                     .iter()
-                    .map(|&elo| Value::Opponent(Opponent::Engine { elo, level: None })),
+                    .map(|&elo| Opponent::Engine { elo, level: None }),
             )
+            .chain(online.map(lichess_opponents).unwrap_or_default())
+            .map(Value::Opponent)
             .collect(),
-        MenuItem::TimeControl => CONTROLS
-            .iter()
-            .filter_map(|c| TimeControl::parse_pgn(c).ok())
-            .map(|c| Value::Control(Some(c)))
-            .chain([Value::Control(None), Value::OwnTime])
-            .collect(),
+        MenuItem::TimeControl => match &draft.opponent {
+            Opponent::Lichess(way) => lichess_controls(way)
+                .into_iter()
+                .map(|c| Value::Control(Some(c)))
+                .collect(),
+            _ => CONTROLS
+                .iter()
+                .filter_map(|c| TimeControl::parse_pgn(c).ok())
+                .map(|c| Value::Control(Some(c)))
+                .chain([Value::Control(None), Value::OwnTime])
+                .collect(),
+        },
         MenuItem::Color => vec![Value::Color(Color::White), Value::Color(Color::Black)],
         MenuItem::Rate => RATES.iter().map(|&r| Value::Rate(r)).collect(),
         MenuItem::Volume => VOLUMES.iter().map(|&v| Value::Volume(v)).collect(),
@@ -152,6 +208,8 @@ pub struct Menu {
     state: State,
     /// The choices as the player is changing them.
     draft: Option<Choices>,
+    /// The friends on lichess, when opponents there are offered.
+    online: Option<Vec<String>>,
 }
 
 /// What a step in the menu leads to.
@@ -173,6 +231,20 @@ pub enum Outcome {
 }
 
 impl Menu {
+    /// A menu that offers opponents on lichess when `online` gives the
+    /// friends to challenge there.
+    pub fn new(online: Option<Vec<String>>) -> Menu {
+        Menu {
+            online,
+            ..Menu::default()
+        }
+    }
+
+    /// The values of `item` for `draft`.
+    fn values_of(&self, item: MenuItem, draft: &Choices) -> Vec<Value> {
+        values(item, draft, self.online.as_deref())
+    }
+
     /// Whether the menu is open: the keys with a menu role are its steps.
     pub fn is_open(&self) -> bool {
         self.state != State::Closed
@@ -210,7 +282,7 @@ impl Menu {
                 Outcome::Say(self.item_line(at, false, words))
             }
             (State::Items(item), MenuStep::Select) => {
-                let list = values(ITEMS[item]);
+                let list = self.values_of(ITEMS[item], &draft);
                 let now = draft.value(ITEMS[item]);
                 let at = list.iter().position(|v| *v == now).unwrap_or(0);
                 self.state = State::Values { item, at };
@@ -226,13 +298,13 @@ impl Menu {
                 Outcome::Say(words.menu_confirm(&changes))
             }
             (State::Values { item, at }, MenuStep::Next) => {
-                let list = values(ITEMS[item]);
+                let list = self.values_of(ITEMS[item], &draft);
                 let at = (at + 1) % list.len();
                 self.state = State::Values { item, at };
                 Outcome::Say(value_text(&list[at], words))
             }
             (State::Values { item, at }, MenuStep::Select) => {
-                let list = values(ITEMS[item]);
+                let list = self.values_of(ITEMS[item], &draft);
                 match list[at].clone() {
                     Value::OwnTime => {
                         let at = OWN_MINUTES.iter().position(|&n| n == 15).unwrap_or(0);
@@ -319,6 +391,12 @@ impl Menu {
         let said = value_text(&value, words);
         if let Some(draft) = &mut self.draft {
             draft.set(value);
+            // lichess plays some clocks only: the nearest it plays.
+            if let Opponent::Lichess(way) = &draft.opponent
+                && !lichess_plays(way, draft.control.as_ref())
+            {
+                draft.control = TimeControl::parse_pgn("900+10").ok();
+            }
         }
         self.state = State::Items(item);
         Outcome::Say(words.menu_chosen(ITEMS[item], &said))
@@ -358,6 +436,7 @@ fn value_text(value: &Value, words: &Phrasebook) -> String {
                 (_, None, None) => EngineStrength::Step(ENGINE_STEPS.len()),
             })
         }
+        Value::Opponent(Opponent::Lichess(way)) => words.menu_lichess(way),
         Value::Control(None) => words.menu(MenuNotice::NoClock),
         Value::Control(Some(c)) => words.menu_control(c),
         Value::OwnTime => words.menu(MenuNotice::OwnTime),
@@ -393,6 +472,69 @@ mod tests {
     }
 
     use MenuStep::{Back, Next, Open, Select};
+
+    #[test]
+    fn lichess_is_offered_with_a_token_its_ways_and_only_the_clocks_it_plays() {
+        let chosen = Choices::default();
+        // Without lichess offered: a person and the engine's steps.
+        let plain = Menu::default();
+        assert_eq!(plain.values_of(MenuItem::Opponent, &chosen).len(), 9);
+        let menu = Menu::new(Some(vec!["bert".into()]));
+        let opponents = menu.values_of(MenuItem::Opponent, &chosen);
+        // A seek casual and rated, the AI at 8 levels, Bert casual and
+        // rated, a challenge accepted.
+        assert_eq!(opponents.len(), 9 + 2 + 8 + 2 + 1);
+        let words = german();
+        let said: Vec<String> = opponents[9..]
+            .iter()
+            .map(|v| value_text(v, &words))
+            .collect();
+        assert_eq!(said[0], "Netz, Suche, ohne Elo");
+        assert_eq!(said[1], "Netz, Suche, mit Elo");
+        assert_eq!(said[4], "Netz, Maschine, Stufe 3");
+        assert_eq!(said[11], "Netz, gegen bert, mit Elo");
+        assert_eq!(said[12], "Netz, Herausforderung annehmen");
+        // The clocks: a seek rapid and slower (lila's pools), the AI
+        // blitz too; never none, never periods, never one's own.
+        let clocks = |way: OnlineWay| -> Vec<String> {
+            let draft = Choices {
+                opponent: Opponent::Lichess(way),
+                ..Choices::default()
+            };
+            menu.values_of(MenuItem::TimeControl, &draft)
+                .iter()
+                .map(|v| match v {
+                    Value::Control(Some(c)) => c.to_pgn(),
+                    other => format!("{other:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            clocks(OnlineWay::Seek { rated: false }),
+            ["600", "600+5", "900+10", "1800", "1800+20"]
+        );
+        assert_eq!(
+            clocks(OnlineWay::Ai { level: 1 })[..3],
+            ["180+2", "300", "300+3"]
+        );
+        // lichess chosen while the clock is one it does not play: 15+10.
+        let mut menu = Menu::new(Some(Vec::new()));
+        let mut keys = vec![Open, Select];
+        keys.extend(std::iter::repeat_n(Next, 9));
+        keys.extend([Select, Back, Select]);
+        let out = steps(&mut menu, &chosen, &keys);
+        let Some(Outcome::Saved { choices, .. }) = out.last() else {
+            panic!("saved: {out:?}");
+        };
+        assert_eq!(
+            choices.opponent,
+            Opponent::Lichess(OnlineWay::Seek { rated: false })
+        );
+        assert_eq!(
+            choices.control.as_ref().map(|c| c.to_pgn()).as_deref(),
+            Some("900+10")
+        );
+    }
 
     #[test]
     fn the_time_control_stands_where_its_index_says() {

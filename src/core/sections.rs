@@ -289,5 +289,6 @@ pub fn settings(
         // The menu's choices span tables the core does not read (the
         // engine, the keys, the voice): the runtime fills them in.
         preferences: crate::core::settings::Choices::default(),
+        online_friends: None,
     }
 }

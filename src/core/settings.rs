@@ -53,6 +53,9 @@ pub struct Settings {
     pub preferences: Choices,
     /// The edition of the Laws the game is played under (`[game] laws`).
     pub laws: Edition,
+    /// Whether the spoken menu offers opponents on lichess (a token is
+    /// kept), and the friends it offers to challenge.
+    pub online_friends: Option<Vec<String>>,
 }
 
 /// Where a player's moves come from.
@@ -152,6 +155,7 @@ impl Default for Settings {
             hold_on_divergence: false,
             preferences: Choices::default(),
             laws: Edition::default(),
+            online_friends: None,
         }
     }
 }
@@ -251,15 +255,55 @@ pub enum Opponent {
         elo: Option<u32>,
         level: Option<u32>,
     },
+    /// An opponent on lichess, found this way.
+    Lichess(OnlineWay),
+}
+
+/// How an opponent on lichess is found, as the spoken menu offers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OnlineWay {
+    /// A seek in lichess's lobby, rated or casual.
+    Seek { rated: bool },
+    /// lichess's AI at a level, 1 to 8 (it plays casual games only).
+    Ai { level: u8 },
+    /// A challenge to a friend (one of `[lichess] friends`).
+    Friend { name: String, rated: bool },
+    /// A challenge from anyone accepted.
+    Accept,
+}
+
+impl OnlineWay {
+    /// How `[lichess] find` names it.
+    pub fn find(&self) -> &'static str {
+        match self {
+            OnlineWay::Seek { .. } => "seek",
+            OnlineWay::Ai { .. } => "ai",
+            OnlineWay::Friend { .. } => "challenge",
+            OnlineWay::Accept => "accept",
+        }
+    }
+
+    /// Whether the game is rated.
+    pub fn rated(&self) -> bool {
+        matches!(
+            self,
+            OnlineWay::Seek { rated: true } | OnlineWay::Friend { rated: true, .. }
+        )
+    }
 }
 
 impl Opponent {
     /// The opponent as the `choices` event and the choices file write it:
-    /// `person` or `engine`, with the engine's Elo and skill level.
+    /// `person`, `engine` (with the engine's Elo and skill level) or
+    /// `lichess` (with its AI's level).
     pub fn written(&self) -> (&'static str, Option<u32>, Option<u32>) {
-        match *self {
+        match self {
             Opponent::Person => ("person", None, None),
-            Opponent::Engine { elo, level } => ("engine", elo, level),
+            Opponent::Engine { elo, level } => ("engine", *elo, *level),
+            Opponent::Lichess(OnlineWay::Ai { level }) => {
+                ("lichess", None, Some(u32::from(*level)))
+            }
+            Opponent::Lichess(_) => ("lichess", None, None),
         }
     }
 }
@@ -298,10 +342,10 @@ impl Default for Choices {
 
 impl Choices {
     /// Where each player's moves come from, for these choices, starting
-    /// from `base`: against a person, every seat the engine had becomes
-    /// the blind player's board; against the engine, the blind player
-    /// moves on his board (or the board his colour was given) and the
-    /// other colour is the engine's.
+    /// from `base`: against a person, every seat the engine or lichess had
+    /// becomes the blind player's board; against the engine (or lichess),
+    /// the blind player moves on his board (or the board his colour was
+    /// given) and the other colour is the engine's (lichess's).
     pub fn seats(&self, base: &Seats) -> Seats {
         let blind = || Seat::Board(BLIND_BOARD.to_string());
         let own = |seat: &Seat| match seat {
@@ -309,27 +353,29 @@ impl Choices {
             Seat::Relay | Seat::Engine | Seat::Lichess => blind(),
         };
         match self.opponent {
-            Opponent::Person => Seats {
-                white: if base.white == Seat::Engine {
-                    blind()
-                } else {
-                    base.white.clone()
-                },
-                black: if base.black == Seat::Engine {
-                    blind()
-                } else {
-                    base.black.clone()
-                },
-            },
-            Opponent::Engine { .. } => {
+            Opponent::Person => {
+                let person = |seat: &Seat| match seat {
+                    Seat::Engine | Seat::Lichess => blind(),
+                    _ => seat.clone(),
+                };
+                Seats {
+                    white: person(&base.white),
+                    black: person(&base.black),
+                }
+            }
+            Opponent::Engine { .. } | Opponent::Lichess(_) => {
                 let mine = own(base.of(self.color));
+                let theirs = match self.opponent {
+                    Opponent::Lichess(_) => Seat::Lichess,
+                    _ => Seat::Engine,
+                };
                 match self.color {
                     Color::White => Seats {
                         white: mine,
-                        black: Seat::Engine,
+                        black: theirs,
                     },
                     Color::Black => Seats {
-                        white: Seat::Engine,
+                        white: theirs,
                         black: mine,
                     },
                 }

@@ -110,6 +110,8 @@ pub struct LichessConfig {
     /// Days a move: a correspondence game (no clock) instead of `time`
     /// and `increment`; the games under way are offered to choose from.
     pub days: Option<u32>,
+    /// Friends on lichess the spoken menu offers to challenge.
+    pub friends: Vec<String>,
 }
 
 impl Default for LichessConfig {
@@ -126,8 +128,18 @@ impl Default for LichessConfig {
             chat: false,
             variant: Variant::Standard,
             days: None,
+            friends: Vec::new(),
         }
     }
+}
+
+/// Whether `name` is a lichess user name: letters, digits, `_` and `-`,
+/// 2 to 30 of them.
+fn is_user_name(name: &str) -> bool {
+    (2..=30).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// The days a move lichess offers for a correspondence game (lila's
@@ -210,6 +222,20 @@ impl LichessConfig {
         }
         if !(1..=8).contains(&self.level) {
             out.push(("level", format!("{} is not from 1 to 8", self.level)));
+        }
+        for friend in &self.friends {
+            if !is_user_name(friend) {
+                out.push((
+                    "friends",
+                    format!(
+                        "\"{}\" is no lichess user name (letters, digits, _ and -)",
+                        crate::text::quote::short(friend)
+                    ),
+                ));
+            }
+        }
+        if self.friends.len() > 20 {
+            out.push(("friends", "at most 20 friends".to_string()));
         }
         let named = self.opponent.as_deref().map(str::trim).unwrap_or_default();
         if self.find == Find::Challenge && named.is_empty() {

@@ -13,7 +13,7 @@ use shakmaty::Color;
 use crate::announce::vocabulary::Vocabulary;
 use crate::config::Config;
 use crate::core::clock::TimeControl;
-use crate::core::settings::{Choices, Opponent};
+use crate::core::settings::{Choices, OnlineWay, Opponent};
 
 /// A choices file that cannot be read or written: the file, the line
 /// where one is known, and what is wrong.
@@ -35,12 +35,21 @@ pub const CHOICES_FILE: &str = "choices.toml";
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Stored {
-    /// "person" or "engine".
+    /// "person", "engine" or "lichess".
     opponent: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     elo: Option<u32>,
+    /// The engine's skill level, or lichess's AI's level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     level: Option<u32>,
+    /// On lichess: "seek", "ai", "challenge" or "accept"; the friend
+    /// challenged; whether rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    find: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    friend: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rated: Option<bool>,
     /// The PGN form, or "none".
     time_control: String,
     /// "white" or "black": the blind player's colour.
@@ -84,22 +93,56 @@ fn read(path: &Path) -> Result<Option<Choices>, String> {
             .map(|i| i + 1)
     };
     let bad = |key: &str, what: String| at(line_of(key), format!("{key}: {what}"));
-    let opponent = match stored.opponent.as_str() {
-        "person" => Opponent::Person,
-        "engine" => Opponent::Engine {
-            elo: stored.elo,
-            level: stored.level,
-        },
-        other => {
-            return Err(bad(
-                "opponent",
-                format!(
-                    "\"{}\" is neither \"person\" nor \"engine\"",
-                    crate::text::quote::short(other)
-                ),
-            ));
-        }
-    };
+    let opponent =
+        match stored.opponent.as_str() {
+            "person" => Opponent::Person,
+            "engine" => Opponent::Engine {
+                elo: stored.elo,
+                level: stored.level,
+            },
+            "lichess" => {
+                let rated = stored.rated.unwrap_or(false);
+                Opponent::Lichess(match stored.find.as_deref() {
+                    Some("seek") | None => OnlineWay::Seek { rated },
+                    Some("ai") => OnlineWay::Ai {
+                        level: stored
+                            .level
+                            .and_then(|l| u8::try_from(l).ok())
+                            .filter(|l| (1..=8).contains(l))
+                            .ok_or_else(|| {
+                                bad("level", "lichess's AI needs a level from 1 to 8".into())
+                            })?,
+                    },
+                    Some("challenge") => {
+                        OnlineWay::Friend {
+                            name: stored.friend.clone().filter(|f| !f.is_empty()).ok_or_else(
+                                || bad("find", "a challenge needs the `friend` challenged".into()),
+                            )?,
+                            rated,
+                        }
+                    }
+                    Some("accept") => OnlineWay::Accept,
+                    Some(other) => {
+                        return Err(bad(
+                            "find",
+                            format!(
+                                "\"{}\" is not \"seek\", \"ai\", \"challenge\" or \"accept\"",
+                                crate::text::quote::short(other)
+                            ),
+                        ));
+                    }
+                })
+            }
+            other => {
+                return Err(bad(
+                    "opponent",
+                    format!(
+                        "\"{}\" is not \"person\", \"engine\" or \"lichess\"",
+                        crate::text::quote::short(other)
+                    ),
+                ));
+            }
+        };
     let control = match stored.time_control.as_str() {
         "none" => None,
         text => Some(TimeControl::parse_pgn(text).map_err(|e| bad("time_control", e.0))?),
@@ -155,10 +198,20 @@ pub fn store(path: &Path, choices: &Choices) -> Result<(), ChoicesError> {
 
 fn write(path: &Path, choices: &Choices) -> Result<(), String> {
     let (opponent, elo, level) = choices.opponent.written();
+    let way = match &choices.opponent {
+        Opponent::Lichess(way) => Some(way),
+        _ => None,
+    };
     let stored = Stored {
         opponent: opponent.to_string(),
         elo,
         level,
+        find: way.map(|w| w.find().to_string()),
+        friend: way.and_then(|w| match w {
+            OnlineWay::Friend { name, .. } => Some(name.clone()),
+            _ => None,
+        }),
+        rated: way.map(OnlineWay::rated),
         time_control: choices
             .control
             .as_ref()
@@ -233,8 +286,25 @@ mod tests {
             language: "de".into(),
         };
         store(&path, &choices).expect("stored");
-        assert_eq!(load(&path), Ok(Some(choices)));
+        assert_eq!(load(&path), Ok(Some(choices.clone())));
         assert!(!path.with_extension("toml.new").exists());
+        // Each way to an opponent on lichess too.
+        for way in [
+            OnlineWay::Seek { rated: true },
+            OnlineWay::Ai { level: 5 },
+            OnlineWay::Friend {
+                name: "bert".into(),
+                rated: false,
+            },
+            OnlineWay::Accept,
+        ] {
+            let online = Choices {
+                opponent: Opponent::Lichess(way),
+                ..choices.clone()
+            };
+            store(&path, &online).expect("stored");
+            assert_eq!(load(&path), Ok(Some(online)));
+        }
         let _ = std::fs::remove_dir_all(path.parent().expect("its folder"));
     }
 

@@ -113,7 +113,9 @@ fn seat_tags(
             ..Default::default()
         }
         .strength(),
-        Opponent::Person => crate::engine::EngineConfig::default().strength(),
+        Opponent::Person | Opponent::Lichess(_) => {
+            crate::engine::EngineConfig::default().strength()
+        }
     };
     for (name, color) in [("White", Color::White), ("Black", Color::Black)] {
         if *settings.seats.of(color) == Seat::Engine {

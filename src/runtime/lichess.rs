@@ -33,6 +33,15 @@ pub fn token_path(config: &Config) -> Result<PathBuf> {
     Ok(dir.join(TOKEN_FILE))
 }
 
+/// Whether a lichess token is kept for `config` (the spoken menu then
+/// offers opponents there).
+pub fn token_kept(config: &Config) -> bool {
+    token_path(config)
+        .ok()
+        .and_then(|path| crate::lichess::token::load(&path).ok().flatten())
+        .is_some()
+}
+
 /// The opponent on lichess as `play` drives him: the account's event
 /// stream kept open, a game found as `[lichess]` says, the game's stream
 /// kept open and read into inputs (the game started, the opponent's moves

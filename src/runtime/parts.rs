@@ -7,7 +7,7 @@ use crate::announce::Phrasebook;
 use crate::announce::vocabulary::Vocabulary;
 use crate::config::{Config, ConfigError};
 use crate::core::sections::PgnControl;
-use crate::core::settings::{Choices, Opponent};
+use crate::core::settings::{Choices, OnlineWay, Opponent};
 use crate::core::{BLIND_BOARD, Seat, Settings};
 use crate::keys::PlayerColor;
 use crate::mirror::View;
@@ -32,7 +32,26 @@ pub fn settings(config: &Config) -> Settings {
         &config.game,
     );
     settings.preferences = choices(config, &settings);
+    let seats = &settings.seats;
+    let online = [&seats.white, &seats.black].contains(&&Seat::Lichess);
+    let offered =
+        online || !config.lichess.friends.is_empty() || crate::runtime::lichess::token_kept(config);
+    settings.online_friends = offered.then(|| config.lichess.friends.clone());
     settings
+}
+
+/// The opponent on lichess `[lichess]` finds.
+fn online_way(l: &crate::lichess::section::LichessConfig) -> OnlineWay {
+    use crate::lichess::section::Find;
+    match l.find {
+        Find::Seek => OnlineWay::Seek { rated: l.rated },
+        Find::Ai => OnlineWay::Ai { level: l.level },
+        Find::Challenge => OnlineWay::Friend {
+            name: l.opponent.clone().unwrap_or_default(),
+            rated: l.rated,
+        },
+        Find::Accept => OnlineWay::Accept,
+    }
 }
 
 /// What the configuration says of the spoken menu's items: the opponent
@@ -42,15 +61,19 @@ pub fn settings(config: &Config) -> Settings {
 fn choices(config: &Config, settings: &Settings) -> Choices {
     let seats = &settings.seats;
     let engine = |c: Color| *seats.of(c) == Seat::Engine;
+    let lichess = |c: Color| *seats.of(c) == Seat::Lichess;
     let opponent = if engine(Color::White) || engine(Color::Black) {
         Opponent::Engine {
             elo: config.engine.elo,
             level: config.engine.level,
         }
+    } else if lichess(Color::White) || lichess(Color::Black) {
+        Opponent::Lichess(online_way(&config.lichess))
     } else {
         Opponent::Person
     };
-    let color = match (engine(Color::White), engine(Color::Black)) {
+    let other = |c: Color| engine(c) || lichess(c);
+    let color = match (other(Color::White), other(Color::Black)) {
         (true, false) => Color::Black,
         (false, true) => Color::White,
         _ => config.buttons.player.into(),
@@ -81,9 +104,40 @@ pub fn with_choices(config: &Config, choices: &Choices) -> Config {
     let written = |seat: &Seat| seat.written().unwrap_or_else(|| BLIND_BOARD.to_string());
     c.game.white_moves_on = written(&seats.white);
     c.game.black_moves_on = written(&seats.black);
-    if let Opponent::Engine { elo, level } = choices.opponent {
-        c.engine.elo = elo;
-        c.engine.level = level;
+    match &choices.opponent {
+        Opponent::Engine { elo, level } => {
+            c.engine.elo = *elo;
+            c.engine.level = *level;
+        }
+        Opponent::Lichess(way) => {
+            use crate::lichess::section::Find;
+            let l = &mut c.lichess;
+            l.find = match way {
+                OnlineWay::Seek { .. } => Find::Seek,
+                OnlineWay::Ai { .. } => Find::Ai,
+                OnlineWay::Friend { .. } => Find::Challenge,
+                OnlineWay::Accept => Find::Accept,
+            };
+            l.rated = way.rated();
+            if let OnlineWay::Ai { level } = way {
+                l.level = *level;
+            }
+            if let OnlineWay::Friend { name, .. } = way {
+                l.opponent = Some(name.clone());
+            }
+            // The menu's clock (sudden death, an increment); a game by
+            // days is the configuration's alone.
+            if let Some((initial, increment)) = choices.control.as_ref().and_then(|t| t.fischer()) {
+                l.time = (initial / 60_000) as u32;
+                l.increment = (increment / 1000) as u32;
+                l.days = None;
+            }
+            l.color = match choices.color {
+                Color::White => crate::lichess::section::AskedColor::White,
+                Color::Black => crate::lichess::section::AskedColor::Black,
+            };
+        }
+        Opponent::Person => {}
     }
     c.clock.control = None;
     c.clock.pgn_control = choices.control.clone().map(PgnControl);

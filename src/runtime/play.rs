@@ -165,7 +165,7 @@ pub fn play(
             handled.record(turn.taken.elapsed());
             now = turn.t;
             session.take(turn, out)?;
-            session.follow_choices(&mut station, out)?;
+            session.follow_choices(now, &mut station, out)?;
         }
         session.show_clock(now, out)?;
         out.flush()?;
@@ -311,7 +311,7 @@ impl Session<'_> {
     /// engine, the keys' owner and the voices follow them. A game that
     /// began with other castling rules (the arbiter set up a Chess960
     /// position) gets an engine told them.
-    fn follow_choices(&mut self, station: &mut Station, out: &mut dyn Write) -> Result<()> {
+    fn follow_choices(&mut self, t: u64, station: &mut Station, out: &mut dyn Write) -> Result<()> {
         // An online game's colour is the server's: the keys are its.
         let c = self.keeper.controller();
         if let Some(online) = c.online()
@@ -335,6 +335,7 @@ impl Session<'_> {
             self.engine = engine_of(&config, self.keeper.controller());
             self.chess960 = chess960;
         }
+        self.follow_lichess(t, &now, &config, out)?;
         if now == self.applied {
             return Ok(());
         }
@@ -372,6 +373,44 @@ impl Session<'_> {
             self.voices = Some(SpeechSetup::of(&config, &words).spawn_in_background());
         }
         self.opponent = words.words.opponent;
+        Ok(())
+    }
+
+    /// An opponent on lichess chosen in the spoken menu (or another way
+    /// to find him, another clock, colour): the seat there is opened anew
+    /// as the choices make `[lichess]`; one no more chosen is closed. No
+    /// token kept: the player is told, and the game is a person's.
+    fn follow_lichess(
+        &mut self,
+        t: u64,
+        now: &crate::core::settings::Choices,
+        config: &Config,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        use crate::core::settings::Opponent;
+        let was = &self.applied;
+        let online = matches!(now.opponent, Opponent::Lichess(_));
+        let was_online = matches!(was.opponent, Opponent::Lichess(_));
+        if !(online || was_online)
+            || (&now.opponent, &now.control, now.color) == (&was.opponent, &was.control, was.color)
+        {
+            return Ok(());
+        }
+        self.lichess = None;
+        if !online {
+            return Ok(());
+        }
+        match crate::runtime::lichess::seat(config) {
+            Ok(seat) => self.lichess = seat,
+            Err(e) => {
+                writeln!(out, "pegboard: {e}")?;
+                let notice = crate::core::online::ServerNotice::FindRefused {
+                    why: "no lichess token: keep one with pegboard lichess-token".into(),
+                };
+                self.keeper
+                    .input(t, Input::OnlineNotice(notice), &mut self.events);
+            }
+        }
         Ok(())
     }
 

@@ -341,6 +341,25 @@ impl TimeControl {
             .map_err(|e| ControlError(format!("time control \"{text}\": {}", e.0)))
     }
 
+    /// A control of one period of sudden death with a Fischer increment
+    /// (or none), as its ms and the increment's ms; none for any other.
+    pub fn fischer(&self) -> Option<(u64, u64)> {
+        match self.periods() {
+            [
+                Period {
+                    moves: None,
+                    ms,
+                    bonus,
+                },
+            ] => match bonus {
+                Bonus::None => Some((*ms, 0)),
+                Bonus::Increment(inc) => Some((*ms, *inc)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     pub fn periods(&self) -> &[Period] {
         &self.periods
     }

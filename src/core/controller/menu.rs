@@ -44,10 +44,20 @@ impl Controller {
 /// The `choices` event: what was saved, as the trace format writes it.
 fn choices_event(c: &Choices, now: bool, say: String) -> Event {
     let (opponent, elo, level) = c.opponent.written();
+    let way = match &c.opponent {
+        crate::core::settings::Opponent::Lichess(way) => Some(way),
+        _ => None,
+    };
     Event::Choices {
         opponent,
         elo,
         level,
+        find: way.map(|w| w.find()),
+        friend: way.and_then(|w| match w {
+            crate::core::settings::OnlineWay::Friend { name, .. } => Some(name.clone()),
+            _ => None,
+        }),
+        rated: way.map(|w| w.rated()),
         time_control: c.control.as_ref().map(|c| c.to_pgn()),
         color: Side(c.color),
         rate: c.rate,

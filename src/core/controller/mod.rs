@@ -188,6 +188,7 @@ impl Controller {
                 held: false,
             })
             .collect();
+        let menu = super::menu::Menu::new(settings.online_friends.clone());
         let clock = settings.clock.control.clone().map(|control| {
             let warn = settings.clock.warn;
             Clock::new(control)
@@ -215,7 +216,7 @@ impl Controller {
             sealed: None,
             relayed_last: None,
             practice: practice::Practice::default(),
-            menu: super::menu::Menu::default(),
+            menu,
             online: None,
             server_clock: None,
             opponent_gone: None,
