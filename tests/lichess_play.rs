@@ -2506,3 +2506,45 @@ fn play_on_lichess_chosen_in_the_spoken_menu_its_ai_at_a_level_at_a_clock_it_pla
         "{kept}"
     );
 }
+
+#[test]
+fn play_on_lichess_a_resignation_lichess_answers_with_a_500_is_posted_again() {
+    // lichess answers the resignation with a 500: it is posted again a
+    // second later, and the game ends on lichess too.
+    let moves = game_moves("", "1. e4 e5");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 120_000));
+    let mut table = Table::open("lichess-resign-again", "", script);
+    let started = table.wait_for("online_game", |_| true);
+    let id = started["game"]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    table.next(moves[0]);
+    table.next(moves[1]);
+    table
+        .server
+        .state()
+        .path_faults
+        .push_back((format!("POST /api/board/game/{id}/resign"), 500));
+    table.scanner.press(RESIGN);
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["reason"], "resignation");
+    // pegboard's game ends at once; lichess's when the post is taken.
+    let until = Instant::now() + Duration::from_secs(10);
+    while table.server.state().games[&id].status != "resign" && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let printed = table.stop();
+    let st = table.server.state();
+    let game = &st.games[&id];
+    assert_eq!(game.status, "resign", "{printed}");
+    let resigns = st
+        .requests
+        .iter()
+        .filter(|r| r.ends_with("/resign"))
+        .count();
+    assert_eq!(resigns, 2, "once refused with a 500, once taken: {printed}");
+    drop(st);
+    assert!(printed.contains("posted again in 1 s"), "{printed}");
+}

@@ -75,6 +75,12 @@ pub(crate) struct LichessSeat {
     /// No move posted before this instant (game time): the server did not
     /// take the last one (no answer, a 5xx, a 429).
     post_after: u64,
+    /// Posts other than moves not delivered (no answer, a 5xx, a 429),
+    /// each to be posted again at its instant, with how often it was
+    /// tried.
+    retries: Vec<(u64, u32, Post)>,
+    /// The posts sent again, with how often they were tried.
+    retry_tries: Vec<(Post, u32)>,
     /// The instant of the turn, for `post`.
     now: u64,
     /// Games on the server passed over (another kind than `[lichess]`
@@ -260,7 +266,26 @@ enum Post {
     },
 }
 
+/// How often a post other than a move is tried before it is given up.
+const POST_TRIES: u32 = 5;
+
 impl Post {
+    /// The game it is of, if it is of one.
+    fn game(&self) -> Option<&str> {
+        match self {
+            Post::Move { id, .. }
+            | Post::Draw { id }
+            | Post::DeclineDraw { id }
+            | Post::Resign { id }
+            | Post::Takeback { id }
+            | Post::ClaimVictory { id }
+            | Post::Abort { id }
+            | Post::DeclineTakeback { id }
+            | Post::ClaimDraw { id } => Some(id),
+            Post::Accept { .. } | Post::Decline { .. } => None,
+        }
+    }
+
     /// What was posted, for the log.
     fn describe(&self) -> String {
         match self {
@@ -335,6 +360,8 @@ impl LichessSeat {
             waited,
             post_timing: crate::sensors::poller::Lateness::new(period),
             post_after: 0,
+            retries: Vec::new(),
+            retry_tries: Vec::new(),
             now: 0,
             passed: BTreeSet::new(),
             seek_cancel: None,
@@ -1389,9 +1416,11 @@ impl LichessSeat {
         for waited in self.waited.try_iter() {
             self.post_timing.record(waited);
         }
+        self.post_again(t);
         let answers: Vec<_> = self.posted.try_iter().collect();
         for (post, result) in answers {
             let Err(e) = result else {
+                self.retry_count(&post);
                 continue;
             };
             notes.push(format!("lichess: {} failed: {e}", post.describe()));
@@ -1401,6 +1430,26 @@ impl LichessSeat {
                 ApiError::Refused { status, .. } if *status >= 500 => Some(self.timing.first),
                 _ => None,
             };
+            // A resignation, an offer, a claim not delivered is posted
+            // again later (a minute after a 429, as lichess asks), a few
+            // times.
+            if let Some(wait) = again
+                && !matches!(post, Post::Move { .. })
+            {
+                let tried = self.retry_count(&post) + 1;
+                if tried < POST_TRIES {
+                    let at = t + wait.as_millis() as u64;
+                    notes.push(format!(
+                        "lichess: {} posted again in {} s",
+                        post.describe(),
+                        wait.as_secs()
+                    ));
+                    self.retries.push((at, tried, post));
+                } else {
+                    notes.push(format!("lichess: {} given up", post.describe()));
+                }
+                continue;
+            }
             let words = match &e {
                 ApiError::Refused {
                     status: 400 | 404,
@@ -1443,6 +1492,34 @@ impl LichessSeat {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// How often `post` was tried again already (its count is taken).
+    fn retry_count(&mut self, post: &Post) -> u32 {
+        self.retry_tries
+            .iter()
+            .position(|(p, _)| p == post)
+            .map_or(0, |i| self.retry_tries.remove(i).1)
+    }
+
+    /// The posts due again at `t` posted, but those of a game lichess
+    /// has ended.
+    fn post_again(&mut self, t: u64) {
+        let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.retries)
+            .into_iter()
+            .partition(|(at, _, _)| *at <= t);
+        self.retries = later;
+        for (_, tried, post) in due {
+            let over = self
+                .game
+                .as_ref()
+                .is_some_and(|g| Some(g.id.as_str()) == post.game() && !g.under_way);
+            if over {
+                continue;
+            }
+            self.retry_tries.push((post.clone(), tried));
+            let _ = self.posts.send(post);
         }
     }
 
