@@ -2548,3 +2548,33 @@ fn play_on_lichess_a_resignation_lichess_answers_with_a_500_is_posted_again() {
     drop(st);
     assert!(printed.contains("posted again in 1 s"), "{printed}");
 }
+
+#[test]
+fn play_on_lichess_two_fitting_challenges_at_once_only_one_is_accepted() {
+    // Two challenges at the clock asked for come together: accepting both
+    // would start two games, one of them never played. One is accepted.
+    let moves = game_moves("", "1. e4 e5");
+    let mut script = script_of(&moves, Color::White, 150);
+    script.push(("@wait".into(), 20_000));
+    let mut table = Table::open("lichess-two-challenges", "find = \"accept\"", script);
+    let until = Instant::now() + Duration::from_secs(10);
+    while !table
+        .server
+        .state()
+        .requests
+        .iter()
+        .any(|r| r.contains("/api/stream/event"))
+    {
+        assert!(Instant::now() < until, "play never opened the event stream");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // Both on the event stream, one after the other at once.
+    table.server.challenge_from("Bert", 15, 10, "black");
+    table.server.challenge_from("Carl", 15, 10, "black");
+    table.wait_for("online_game", |_| true);
+    std::thread::sleep(Duration::from_millis(1500));
+    let printed = table.stop();
+    assert_eq!(table.asked("/accept").len(), 1, "{printed}");
+    assert_eq!(table.server.state().games.len(), 1, "{printed}");
+}

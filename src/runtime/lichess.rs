@@ -109,6 +109,9 @@ pub(crate) struct LichessSeat {
     chose_new: bool,
     /// The game under way the player chose: taken up whatever its days.
     chosen_game: Option<String>,
+    /// The challenge to the player being accepted: no other is, until
+    /// its game starts or the acceptance fails.
+    accepting: Option<String>,
     /// The last online game played here: a rematch is of it.
     last_game: Option<OnlineGame>,
     /// The opponent's rematch offer (his challenge's id), after the last
@@ -372,6 +375,7 @@ impl LichessSeat {
             choosing: false,
             chose_new: false,
             chosen_game: None,
+            accepting: None,
             last_game: None,
             rematch_offer: None,
             rematch: None,
@@ -614,6 +618,7 @@ impl LichessSeat {
     fn take_up(&mut self, info: &stream::GameInfo) {
         self.cancel_seek();
         self.finding = None;
+        self.accepting = None;
         let mut game = self.follow(&info.game_id, info.color.map(color_of));
         game.info = Some(info.clone());
         self.game = Some(game);
@@ -788,6 +793,15 @@ impl LichessSeat {
         let variant_ok = self.config.variant.takes(variant);
         let to_me = c.dest_user.is_some();
         if sender_ok && clock_ok && variant_ok && to_me {
+            // Two challenges accepted at once would be two games.
+            if let Some(other) = &self.accepting {
+                notes.push(format!(
+                    "lichess: challenge {} left: challenge {other} is being accepted",
+                    c.id
+                ));
+                return;
+            }
+            self.accepting = Some(c.id.clone());
             notes.push(format!(
                 "lichess: challenge {} from {} accepted",
                 c.id,
@@ -1116,6 +1130,9 @@ impl LichessSeat {
     ) {
         if self.rematch_offer.as_deref() == Some(c.id.as_str()) {
             self.rematch_offer = None;
+        }
+        if self.accepting.as_deref() == Some(c.id.as_str()) {
+            self.accepting = None;
         }
         let accepted = self.rematch.as_ref().and_then(|r| r.accepted.as_deref());
         if accepted == Some(c.id.as_str()) {
@@ -1447,6 +1464,11 @@ impl LichessSeat {
                     self.retries.push((at, tried, post));
                 } else {
                     notes.push(format!("lichess: {} given up", post.describe()));
+                    if let Post::Accept { challenge } = &post
+                        && self.accepting.as_ref() == Some(challenge)
+                    {
+                        self.accepting = None;
+                    }
                 }
                 continue;
             }
@@ -1457,6 +1479,12 @@ impl LichessSeat {
                 } => Some(printable(error, 1000)),
                 _ => None,
             };
+            if let (Post::Accept { challenge }, None) = (&post, again)
+                && self.accepting.as_ref() == Some(challenge)
+            {
+                // Refused (gone, withdrawn): the next challenge may be.
+                self.accepting = None;
+            }
             if let (Post::Accept { challenge }, None, Some(why)) = (&post, again, &words)
                 && self.rematch.as_ref().and_then(|r| r.accepted.as_ref()) == Some(challenge)
             {
