@@ -2422,6 +2422,8 @@ fn play_on_lichess_a_new_correspondence_game_chosen_over_one_under_way_is_sought
     assert!(chosen["game"].is_null(), "{chosen}");
     let started = table.wait_for("online_game", |_| true);
     assert_eq!(started["game"]["days"], 5);
+    // The seek was taken: none waits in the lobby any more.
+    assert!(!table.dir.join("games").join("lichess-seek").exists());
     table.next(game_moves("", "1. e4")[0]);
     let printed = table.stop();
     let seeks = table.asked("/api/board/seek");
@@ -2577,4 +2579,114 @@ fn play_on_lichess_two_fitting_challenges_at_once_only_one_is_accepted() {
     let printed = table.stop();
     assert_eq!(table.asked("/accept").len(), 1, "{printed}");
     assert_eq!(table.server.state().games.len(), 1, "{printed}");
+}
+
+#[test]
+fn play_on_lichess_castling_written_king_onto_rook_in_standard_chess_is_the_same_move() {
+    // lichess's API description writes castling king onto rook in every
+    // game's moves (e1h1); its Board API has written e1g1 in standard
+    // chess. Either way the server's moves are the game's: the player's
+    // castling is not taken back for being spelt otherwise.
+    let moves = game_moves("", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3");
+    let mut table = Table::open_with(
+        "lichess-king-onto-rook",
+        "",
+        script_of(&moves, Color::White, 150),
+        |server| server.state().castling_king_onto_rook = true,
+    );
+    table.wait_for("online_game", |_| true);
+    for &m in &moves {
+        table.next(m);
+    }
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_millis(300));
+    let printed = table.stop();
+    let st = table.server.state();
+    let game = st.games.values().next().expect("the game");
+    assert_eq!(game.moves[6], "e1h1", "{:?}", game.moves);
+    assert_eq!(game.moves.len(), moves.len(), "{printed}");
+    drop(st);
+    assert!(!printed.contains("taken back"), "{printed}");
+    assert_eq!(table.all("retraced").len(), 0, "{printed}");
+    let (pgn, text) = table.pgn();
+    let ucis: Vec<String> = moves.iter().map(uci).collect();
+    assert_eq!(
+        python_chess(&pgn),
+        format!("{}\n1-0", ucis.join(" ")),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_on_lichess_accepting_by_days_takes_a_correspondence_challenge_never_a_clocks() {
+    // `days = 3` with `find = "accept"`: a challenge at 15+10 (the table's
+    // untouched clock) is not the kind asked for; Bert's by 3 days a move
+    // is, and its game is played without a clock.
+    let table = Table::open_with(
+        "lichess-accept-days",
+        "find = \"accept\"\ndays = 3",
+        vec![("@wait".into(), 60_000)],
+        |_| {},
+    );
+    let until = Instant::now() + Duration::from_secs(10);
+    while !table
+        .server
+        .state()
+        .requests
+        .iter()
+        .any(|r| r.contains("/api/stream/event"))
+    {
+        assert!(Instant::now() < until, "play never opened the event stream");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut table = table;
+    let clocked = table.server.challenge_from("Carl", 15, 10, "black");
+    std::thread::sleep(Duration::from_millis(300));
+    let by_days = table.server.challenge_from_days("Bert", 3, "black");
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["days"], 3, "{started}");
+    let printed = table.stop();
+    let accepted = table.asked("/accept");
+    assert_eq!(accepted.len(), 1, "{printed}");
+    let requests = table.server.state().requests.clone();
+    assert!(
+        requests.contains(&format!("POST /api/challenge/{by_days}/accept")),
+        "{requests:?}"
+    );
+    assert!(!requests.contains(&format!("POST /api/challenge/{clocked}/accept")));
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_correspondence_seek_waiting_in_the_lobby_is_not_made_again_next_session() {
+    // lichess keeps a seek of days a move in its lobby until someone takes
+    // it, and the Board API cannot cancel it: a second session makes no
+    // second seek (each would be one more game against a stranger).
+    let mut table = Table::open_with("lichess-days-seek", "days = 3", Vec::new(), |server| {
+        server.state().seek_pairs_after = Duration::from_secs(3600);
+    });
+    let until = Instant::now() + Duration::from_secs(10);
+    while table.requests_ending("/api/board/seek") == 0 {
+        assert!(Instant::now() < until, "no seek made");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    table.stop();
+    let mark = table.dir.join("games").join("lichess-seek");
+    assert!(mark.exists(), "the seek is marked");
+    table.start();
+    let until = Instant::now() + Duration::from_secs(10);
+    while table.requests_ending("/api/stream/event") < 2 {
+        assert!(
+            Instant::now() < until,
+            "the second session never opened its event stream"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(2500));
+    let printed = table.stop();
+    assert_eq!(table.requests_ending("/api/board/seek"), 1, "{printed}");
+    assert!(printed.contains("no other is made"), "{printed}");
 }

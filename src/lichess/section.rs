@@ -192,6 +192,18 @@ impl LichessConfig {
                 ),
             ));
         }
+        // lila rates a correspondence game in standard chess only (its
+        // ApiConfig `validRated`).
+        if self.rated
+            && self.days.is_some()
+            && self.variant != Variant::Standard
+            && self.find == Find::Challenge
+        {
+            out.push((
+                "rated",
+                "lichess plays a Chess960 game by days a move casual only".to_string(),
+            ));
+        }
         let timed = self.days.is_none();
         if timed
             && self.find == Find::Seek

@@ -117,6 +117,9 @@ pub struct ChallengeClock {
     pub kind: String,
     pub limit: Option<u64>,
     pub increment: Option<u64>,
+    /// Days a move, in a correspondence challenge.
+    #[serde(rename = "daysPerTurn")]
+    pub days_per_turn: Option<u32>,
 }
 
 /// A line of a game's stream.

@@ -33,6 +33,10 @@ pub fn token_path(config: &Config) -> Result<PathBuf> {
     Ok(dir.join(TOKEN_FILE))
 }
 
+/// The file in the state directory that marks a correspondence seek
+/// waiting in lichess's lobby.
+pub const SEEK_MARK_FILE: &str = "lichess-seek";
+
 /// Whether a lichess token is kept for `config` (the spoken menu then
 /// offers opponents there).
 pub fn token_kept(config: &Config) -> bool {
@@ -112,6 +116,11 @@ pub(crate) struct LichessSeat {
     /// The challenge to the player being accepted: no other is, until
     /// its game starts or the acceptance fails.
     accepting: Option<String>,
+    /// The file that marks a seek of days a move waiting in lichess's
+    /// lobby (lichess keeps it until it is taken; the Board API cannot
+    /// cancel it): no other is made, in this session or the next, until
+    /// a correspondence game from the lobby starts.
+    seek_mark: Option<PathBuf>,
     /// The last online game played here: a rematch is of it.
     last_game: Option<OnlineGame>,
     /// The opponent's rematch offer (his challenge's id), after the last
@@ -198,6 +207,8 @@ struct GameLink {
     refused_move: Option<String>,
     /// The event stream's line for it, when it was taken up from there.
     info: Option<stream::GameInfo>,
+    /// White moves first in it (its start, as its whole game said).
+    white_starts: bool,
 }
 
 /// Where the asking for a game stands.
@@ -376,6 +387,7 @@ impl LichessSeat {
             chose_new: false,
             chosen_game: None,
             accepting: None,
+            seek_mark: None,
             last_game: None,
             rematch_offer: None,
             rematch: None,
@@ -496,6 +508,10 @@ impl LichessSeat {
                 Ok(Some(StreamEvent::ChallengeCanceled(c))) => {
                     self.canceled(t, &c, keeper, events, notes)
                 }
+                Ok(Some(StreamEvent::GameFinish(info))) => {
+                    // A game under way listed to choose is one no more.
+                    self.under_way.retain(|g| g.game_id != info.game_id);
+                }
                 Ok(_) => {}
                 Err(e) => notes.push(format!("lichess: an event line passed over: {e}")),
             },
@@ -566,11 +582,18 @@ impl LichessSeat {
         let ours = c.online().map(|o| o.id.clone());
         let over = c.game().is_over();
         let id = info.game_id.as_str();
-        if self.game.as_ref().is_some_and(|g| g.id == id) || self.passed.contains(id) {
+        if let Some(g) = self.game.as_mut().filter(|g| g.id == id) {
+            // (A game taken up again from the journal learns its line.)
+            g.info.get_or_insert_with(|| info.clone());
+            return;
+        }
+        if self.passed.contains(id) {
             return;
         }
         if ours.as_deref() == Some(id) {
-            self.game = Some(self.follow(id, info.color.map(color_of)));
+            let mut game = self.follow(id, info.color.map(color_of));
+            game.info = Some(info.clone());
+            self.game = Some(game);
             return;
         }
         if self.listed(t, info) {
@@ -619,6 +642,17 @@ impl LichessSeat {
         self.cancel_seek();
         self.finding = None;
         self.accepting = None;
+        // A correspondence game from the lobby: the seek waiting there is
+        // taken.
+        if self.config.days.is_some()
+            && matches!(info.source.as_deref(), Some("lobby" | "pool"))
+            && let Some(mark) = &self.seek_mark
+        {
+            let _ = std::fs::remove_file(mark);
+        }
+        // A game begun while the player chose among those under way: the
+        // list is offered anew after it.
+        self.choosing = false;
         let mut game = self.follow(&info.game_id, info.color.map(color_of));
         game.info = Some(info.clone());
         self.game = Some(game);
@@ -675,14 +709,19 @@ impl LichessSeat {
     /// up; or a new game, looked for as `[lichess]` says.
     fn chosen(&mut self, game: Option<&str>, notes: &mut Vec<String>) {
         self.choosing = false;
-        match game.and_then(|id| self.under_way.iter().position(|g| g.game_id == id)) {
+        let Some(id) = game else {
+            self.chose_new = true;
+            return;
+        };
+        match self.under_way.iter().position(|g| g.game_id == id) {
             Some(i) => {
                 let info = self.under_way.remove(i);
                 notes.push(format!("lichess: game {} chosen", info.game_id));
                 self.chosen_game = Some(info.game_id.clone());
                 self.take_up(&info);
             }
-            None => self.chose_new = true,
+            // Ended meanwhile: the list as it is now is offered.
+            None => notes.push(format!("lichess: game {id} chosen is over; the list again")),
         }
     }
 
@@ -703,7 +742,8 @@ impl LichessSeat {
         g.link.stop();
         if let Some(mut info) = g.info.take() {
             let white = g.color != Some(Color::Black);
-            info.is_my_turn = Some(g.server_moves.len().is_multiple_of(2) == white);
+            let white_moves = g.server_moves.len().is_multiple_of(2) == g.white_starts;
+            info.is_my_turn = Some(white_moves == white);
             self.under_way.push(info);
         }
         self.chose_new = false;
@@ -747,6 +787,7 @@ impl LichessSeat {
             gone: None,
             refused_move: None,
             info: None,
+            white_starts: true,
         }
     }
 
@@ -782,11 +823,19 @@ impl LichessSeat {
         let from = c.challenger.as_ref().and_then(|u| u.id.clone());
         let wanted = self.config.opponent_id();
         let sender_ok = wanted.is_none() || from.as_ref().map(|f| f.to_ascii_lowercase()) == wanted;
-        let clock_ok = c.time_control.as_ref().is_some_and(|tc| {
-            tc.kind == "clock"
-                && tc.limit == Some(u64::from(self.config.time) * 60)
-                && tc.increment == Some(u64::from(self.config.increment))
-        });
+        // lila writes a challenge's clock, or its days a move
+        // (`{"type":"correspondence","daysPerTurn":N}`).
+        let clock_ok = c
+            .time_control
+            .as_ref()
+            .is_some_and(|tc| match self.config.days {
+                Some(days) => tc.kind == "correspondence" && tc.days_per_turn == Some(days),
+                None => {
+                    tc.kind == "clock"
+                        && tc.limit == Some(u64::from(self.config.time) * 60)
+                        && tc.increment == Some(u64::from(self.config.increment))
+                }
+            });
         // A challenge names its variant (lila's ChallengeJson); one from
         // a set position is standard chess.
         let variant = c.variant.as_ref().map_or("standard", |v| v.key.as_str());
@@ -869,9 +918,11 @@ impl LichessSeat {
         events: &mut Vec<Stamped>,
         notes: &mut Vec<String>,
     ) {
-        let Some(g) = &self.game else {
+        let Some(g) = self.game.as_mut() else {
             return;
         };
+        g.white_starts = full.initial_fen.split(' ').nth(1) != Some("b");
+        let g = &*g;
         if keeper.controller().online().is_none() {
             let key = full.variant.key.as_str();
             let playable = matches!(key, "standard" | "chess960" | "fromPosition");
@@ -953,7 +1004,7 @@ impl LichessSeat {
             }
             return;
         }
-        let theirs: Vec<String> = state.moves().map(str::to_string).collect();
+        let theirs = as_played(keeper.controller(), state.moves());
         if std::mem::take(&mut g.resync) {
             // A move of the player's the server refused: the game goes
             // back to the server's, the board to be put so.
@@ -1080,6 +1131,17 @@ impl LichessSeat {
             Some(Finding::Answered(at)) if t < at + ASK_AGAIN_AFTER_MS => return,
             Some(Finding::Failed(at, wait)) if t < at + wait => return,
             _ => {}
+        }
+        if self.config.days.is_some()
+            && self.config.find == Find::Seek
+            && self.seek_mark.as_ref().is_some_and(|m| m.exists())
+        {
+            notes.push(
+                "lichess: a seek of days a move made before waits in lichess's lobby; no other is made"
+                    .into(),
+            );
+            self.finding = Some(Finding::Answered(t));
+            return;
         }
         let (answer, cancel) = self.ask_for_game();
         self.seek_cancel = cancel;
@@ -1279,6 +1341,23 @@ impl LichessSeat {
                 // A seek ends when lichess pairs it: nothing to
                 // cancel.
                 self.seek_cancel = None;
+                if self.asked_seek
+                    && self.config.days.is_some()
+                    && let Some(mark) = &self.seek_mark
+                {
+                    let made = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    let text = format!(
+                        "# A seek of {} days a move made at this time (Unix seconds) waits in\n\
+                         # lichess's lobby: pegboard makes no other until a game comes of it.\n\
+                         # Delete this file (and the seek on lichess) to seek again.\n{made}\n",
+                        self.config.days.unwrap_or_default()
+                    );
+                    if let Err(e) = crate::record::journal::replace_file(mark, &text) {
+                        notes.push(format!("lichess: {}: {e}", mark.display()));
+                    }
+                }
                 Some(Finding::Answered(t))
             }
             Err(ApiError::Unauthorized) => {
@@ -1363,10 +1442,9 @@ impl LichessSeat {
                         (false, None) => "standard",
                     }
                     .to_string(),
-                    // A set position goes with it (lichess's Chess960
-                    // draws a new start; a challenge naming a FEN
-                    // cannot be rated).
-                    fen: last.initial_fen.clone().filter(|_| !last.chess960),
+                    // The same start (lila's own rematch keeps a Chess960
+                    // position too; a set position's game is casual).
+                    fen: last.initial_fen.clone(),
                     days: last.days,
                 };
                 let them = last.opponent();
@@ -1823,6 +1901,36 @@ fn played(c: &Controller) -> Vec<String> {
         .collect()
 }
 
+/// The server's moves written as `played` writes pegboard's (castling
+/// as the game's variant has it here), whichever way lichess wrote
+/// castling: they are compared as moves, not as lichess's spelling of
+/// them. A move that cannot be read, and those after it, stay as given.
+fn as_played<'a>(c: &Controller, theirs: impl Iterator<Item = &'a str>) -> Vec<String> {
+    use shakmaty::Position as _;
+    let castling = castling_uci(c);
+    let mut pos = c.game().start_position().clone();
+    let mut readable = true;
+    theirs
+        .map(|uci| {
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .filter(|_| readable);
+            match m {
+                Some(m) => {
+                    pos.play_unchecked(m);
+                    m.to_uci(castling).to_string()
+                }
+                None => {
+                    readable = false;
+                    uci.to_string()
+                }
+            }
+        })
+        .collect()
+}
+
 /// How lichess writes castling in the game played.
 fn castling_uci(c: &Controller) -> shakmaty::CastlingMode {
     c.online()
@@ -1905,12 +2013,16 @@ pub(crate) fn seat(config: &Config) -> Result<Option<LichessSeat>> {
     }
     let path = token_path(config)?;
     match crate::lichess::token::load(&path).map_err(Error::Token)? {
-        Some(token) => Ok(Some(LichessSeat::open(
-            &config.lichess,
-            token,
-            Timing::default(),
-            std::time::Duration::from_secs_f64(1.0 / f64::from(config.sensors.scan_hz.max(1))),
-        ))),
+        Some(token) => {
+            let mut seat = LichessSeat::open(
+                &config.lichess,
+                token,
+                Timing::default(),
+                std::time::Duration::from_secs_f64(1.0 / f64::from(config.sensors.scan_hz.max(1))),
+            );
+            seat.seek_mark = path.parent().map(|dir| dir.join(SEEK_MARK_FILE));
+            Ok(Some(seat))
+        }
         None => Err(Error::Token(crate::lichess::token::TokenError(format!(
             "no lichess token in {}: keep one with `pegboard lichess-token` (a token with the \
              board:play scope, made at {})",

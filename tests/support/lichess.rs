@@ -115,6 +115,8 @@ pub struct Game {
     positions: Vec<String>,
     /// Its variant and start.
     pub start: Start,
+    /// Castling written king onto rook in a standard game too.
+    king_onto_rook: bool,
 }
 
 /// lila's speed of a clock (chess `Speed`): by its estimated time,
@@ -170,12 +172,27 @@ impl Start {
         let pos: Chess = setup
             .position(CastlingMode::Chess960)
             .expect("a Chess960 start");
+        // lila keeps no initial FEN for the standard array (GameRepo
+        // `insertDenormalized`): its games say `startpos`.
+        let fen = (n != 518).then(|| {
+            shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string()
+        });
         Start {
             variant: "chess960",
-            fen: Some(
-                shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string(),
-            ),
+            fen,
         }
+    }
+
+    /// Whether `fen` is a Chess960 start (lila's Variant
+    /// `isValidInitialFen`): one of the 960 arrays, White to move, nothing
+    /// moved.
+    fn is_chess960_start(fen: &str) -> bool {
+        let Ok(parsed) = fen.parse::<shakmaty::fen::Fen>() else {
+            return false;
+        };
+        let board = &parsed.as_setup().board;
+        (0..960).any(|n| shakmaty::Board::chess960(n) == *board)
+            && parsed.as_setup().turn == Color::White
     }
 
     /// A standard game from the set position `fen`.
@@ -193,7 +210,14 @@ impl Start {
     /// is no legal position refused in lila's words.
     fn from_form(body: &str, chess960: u32) -> Result<Start, String> {
         let fen = form(body, "fen").filter(|f| !f.trim().is_empty());
+        let standard_start = fen.as_deref().is_some_and(|f| {
+            f.split(' ').next() == Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
+        });
         match form(body, "variant").as_deref() {
+            // The standard start given as a FEN is standard chess.
+            None | Some("standard") | Some("fromPosition") if standard_start => {
+                Ok(Start::default())
+            }
             None | Some("standard") | Some("fromPosition") => match fen {
                 None => Ok(Start::default()),
                 Some(fen) => {
@@ -207,7 +231,15 @@ impl Start {
                     }
                 }
             },
-            Some("chess960") => Ok(Start::chess960(chess960)),
+            // A Chess960 start given is played; another FEN is refused.
+            Some("chess960") => match fen {
+                None => Ok(Start::chess960(chess960)),
+                Some(fen) if Start::is_chess960_start(&fen) => Ok(Start {
+                    variant: "chess960",
+                    fen: Some(fen),
+                }),
+                Some(_) => Err("Invalid FEN".into()),
+            },
             Some(other) => Err(format!("Invalid variant: {other}")),
         }
     }
@@ -480,7 +512,12 @@ impl Game {
             }
         }
         self.position.play_unchecked(m);
-        self.moves.push(m.to_uci(self.start.castling()).to_string());
+        let castling = if self.king_onto_rook {
+            CastlingMode::Chess960
+        } else {
+            self.start.castling()
+        };
+        self.moves.push(m.to_uci(castling).to_string());
         self.positions.push(epd(&self.position));
         self.since = Instant::now();
         self.last = self.since;
@@ -782,6 +819,14 @@ pub struct State {
     /// random, scalachess Chess960 `pieces`; the test chooses). 518, the
     /// standard array, unless the test says.
     pub chess960_start: u32,
+    /// Castling written king onto rook in standard games too, as
+    /// lichess's API description says of `gameState.moves` since
+    /// September 2025 (scalachess `UciDump` without
+    /// `legacyStandardCastling`); lila's Board API has written e1g1.
+    pub castling_king_onto_rook: bool,
+    /// The days a move of each correspondence challenge to the account
+    /// not yet answered.
+    pub challenge_days: BTreeMap<String, u32>,
     /// The start of each challenge to the account not yet answered that
     /// is not standard chess from the start.
     pub challenge_starts: BTreeMap<String, Start>,
@@ -817,6 +862,8 @@ impl Lichess {
                 challenge_expires_after: Duration::from_secs(20),
                 no_start_aborts: true,
                 chess960_start: 518,
+                castling_king_onto_rook: false,
+                challenge_days: BTreeMap::new(),
                 challenge_starts: BTreeMap::new(),
                 ..State::default()
             }),
@@ -1711,9 +1758,10 @@ fn event_stream(shared: &Shared, out: &mut TcpStream) {
             .map(|(id, (minutes, increment, color))| {
                 let from = st.challengers.get(id).map_or("Carl", String::as_str);
                 let start = st.challenge_starts.get(id).cloned().unwrap_or_default();
+                let days = st.challenge_days.get(id).copied();
                 format!(
                     r#"{{"type":"challenge","challenge":{}}}"#,
-                    incoming_challenge_json(id, from, (*minutes, *increment), color, &start)
+                    incoming_challenge_json(id, from, (*minutes, *increment), color, &start, days)
                 )
             }),
     );
@@ -1823,6 +1871,7 @@ fn start_game(st: &mut State, new: NewGame) -> String {
         offered_draw_at: None,
         positions: vec![epd(&new.start.position())],
         start: new.start,
+        king_onto_rook: st.castling_king_onto_rook,
     };
     st.events.push(game.start_json());
     st.games.insert(id.clone(), game);
@@ -1894,8 +1943,12 @@ fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<T
     let chess960 = lock(shared).chess960_start;
     let start = match Start::from_form(body, chess960) {
         // A seek takes no position (SetupForm `boardApiHook` has no
-        // `fen`): a standard seek is from the start.
-        Ok(start) if start.variant == "fromPosition" => Start::default(),
+        // `fen`, and takes every variant but fromPosition).
+        Ok(start) if start.variant == "fromPosition" => {
+            return form_error(shared, out, "Invalid variant");
+        }
+        // …nor a Chess960 start: lila draws it.
+        Ok(start) if start.variant == "chess960" => Start::chess960(chess960),
         Ok(start) => start,
         Err(why) => return form_error(shared, out, &why),
     };
@@ -2073,7 +2126,13 @@ fn challenge_ai(shared: &Shared, out: &mut TcpStream, body: &str) {
             increment_ms: increment * 1000,
             days,
             ai: Some(level),
-            source: "ai",
+            // From a position, lila's AI game is a `position` game
+            // (ApiAiConfig).
+            source: if start.fen.is_some() && start.variant == "fromPosition" {
+                "position"
+            } else {
+                "ai"
+            },
             rated: false,
             id: None,
             start,
@@ -2188,6 +2247,7 @@ fn incoming_challenge_json(
     (minutes, increment): (u64, u64),
     color: &str,
     start: &Start,
+    days: Option<u32>,
 ) -> String {
     let final_color = if color == "black" {
         Color::Black
@@ -2199,7 +2259,7 @@ fn incoming_challenge_json(
         from,
         to: "Anna",
         clock: (minutes * 60, increment),
-        days: None,
+        days,
         rated: false,
         color,
         final_color,
@@ -2282,6 +2342,15 @@ fn challenge(
             return form_error(shared, out, &why);
         }
     };
+    // lila rates a game with a clock, or a standard one by days, and never
+    // one from a set position (ApiConfig `validRated`, ChallengeJoiner).
+    let rated = form_bool(body, "rated");
+    let rateable =
+        start.variant != "fromPosition" && (days.is_none() || start.variant == "standard");
+    if rated && !rateable {
+        drop(st);
+        return form_error(shared, out, "Invalid rated: this game can't be rated");
+    }
     let cost = if st.followed_by.contains(&username.to_ascii_lowercase()) {
         0
     } else {
@@ -2463,6 +2532,24 @@ impl Lichess {
         self.challenge_from_start(from, minutes, increment, color, Start::default())
     }
 
+    /// A correspondence challenge from `from` to the account, `days` a
+    /// move; `from` plays `color`. Returns its id.
+    pub fn challenge_from_days(&self, from: &str, days: u32, color: &str) -> String {
+        let mut st = self.state();
+        st.next_id += 1;
+        let id = format!("chal{:04}", st.next_id);
+        let json = incoming_challenge_json(&id, from, (0, 0), color, &Start::default(), Some(days));
+        st.events.push(format!(
+            r#"{{"type":"challenge","challenge":{json},"compat":{{"bot":false,"board":true}}}}"#
+        ));
+        st.challenges.insert(id.clone(), (0, 0, color.to_string()));
+        st.challenge_days.insert(id.clone(), days);
+        st.challengers.insert(id.clone(), from.to_string());
+        drop(st);
+        self.changed();
+        id
+    }
+
     /// The same, from `start` (a Chess960 game, a set position).
     pub fn challenge_from_start(
         &self,
@@ -2475,7 +2562,7 @@ impl Lichess {
         let mut st = self.state();
         st.next_id += 1;
         let id = format!("chal{:04}", st.next_id);
-        let json = incoming_challenge_json(&id, from, (minutes, increment), color, &start);
+        let json = incoming_challenge_json(&id, from, (minutes, increment), color, &start, None);
         st.challenge_starts.insert(id.clone(), start);
         // lila's EventStream adds `compat` to a challenge as it comes: the
         // Board API plays blitz and slower challenges (modules/challenge
@@ -2567,13 +2654,14 @@ fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
     } else {
         Color::White
     };
+    let days = st.challenge_days.remove(id);
     start_game(
         &mut st,
         NewGame {
             mine,
             initial_ms: minutes * 60_000,
             increment_ms: increment * 1000,
-            days: None,
+            days,
             ai: None,
             source,
             rated,
