@@ -2690,3 +2690,56 @@ fn play_on_lichess_a_correspondence_seek_waiting_in_the_lobby_is_not_made_again_
     assert_eq!(table.requests_ending("/api/board/seek"), 1, "{printed}");
     assert!(printed.contains("no other is made"), "{printed}");
 }
+
+#[test]
+fn play_on_lichess_chosen_in_the_menu_without_a_token_is_told_and_nothing_is_asked() {
+    // `[lichess] friends` makes the menu offer lichess; no token is kept:
+    // choosing a seek there says so, in the player's words, and lichess
+    // is never asked.
+    let mut table = Table::prepared(
+        "lichess-menu-no-token",
+        "friends = [\"bert\"]",
+        Vec::new(),
+        |_| {},
+    );
+    let text = std::fs::read_to_string(&table.config).expect("config");
+    std::fs::write(
+        &table.config,
+        text.replace("black_moves_on = \"lichess\"", "black_moves_on = \"blind\""),
+    )
+    .expect("config");
+    std::fs::remove_file(
+        table
+            .dir
+            .join("games")
+            .join(pegboard::lichess::token::TOKEN_FILE),
+    )
+    .expect("the token removed");
+    // (Keeping it asked lichess whose it was.)
+    table.server.state().requests.clear();
+    table.start();
+    table.wait_for("ready", |_| true);
+    table.scanner.press(MENU);
+    table.wait_for("menu", |_| true);
+    table.scanner.press(SELECT);
+    table.wait_for("menu", |_| true);
+    for _ in 0..9 {
+        table.scanner.press(NEXT);
+    }
+    table.wait_for("menu", |v| v["say"] == "Netz, Suche, ohne Elo");
+    table.scanner.press(SELECT);
+    table.scanner.press(TAKEBACK);
+    table.wait_for("menu", |v| {
+        v["say"].as_str().is_some_and(|s| s.contains('?'))
+    });
+    table.scanner.press(SELECT);
+    let told = table.wait_for("online_notice", |_| true);
+    assert_eq!(told["notice"], "no_token");
+    assert_eq!(
+        told["say"],
+        "Die Partie wird nicht gestartet: kein Schlüssel für das Netz."
+    );
+    let printed = table.stop();
+    assert!(table.server.state().requests.is_empty(), "{printed}");
+    assert!(printed.contains("no lichess token"), "{printed}");
+}

@@ -1062,6 +1062,7 @@ impl Phrasebook {
             N::ClaimRefused { why } => fill(&w.claim_refused, &[("text", why)]),
             N::FirstMove { seconds } => fill(&w.first_move, &[("n", &seconds.to_string())]),
             N::NoRematch { opponent } => fill(&w.rematch_none, &[("name", opponent)]),
+            N::NoToken => w.no_token.clone(),
         }
     }
 

@@ -272,6 +272,8 @@ pub struct OnlineWords {
     /// lichess refused to find the game asked for, with its words
     /// `{text}`.
     pub find_refused: String,
+    /// No lichess token is kept: the game cannot be found there.
+    pub no_token: String,
     /// `{name}` declined the player's challenge, with lichess's reason
     /// `{text}`.
     pub declined: String,

@@ -239,11 +239,14 @@ pub enum ServerNotice {
     /// offer withdrawn, no opponent to ask): nothing more is asked until
     /// a new game.
     NoRematch { opponent: String },
+    /// No lichess token is kept: no game can be found there until one
+    /// is (`pegboard lichess-token`).
+    NoToken,
 }
 
 impl ServerNotice {
     /// The notices' names, as the trace writes them.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "other_game",
         "find_refused",
         "declined",
@@ -251,6 +254,7 @@ impl ServerNotice {
         "claim_refused",
         "first_move",
         "no_rematch",
+        "no_token",
     ];
 
     /// Its name, as the trace writes it.
@@ -263,6 +267,7 @@ impl ServerNotice {
             ServerNotice::ClaimRefused { .. } => "claim_refused",
             ServerNotice::FirstMove { .. } => "first_move",
             ServerNotice::NoRematch { .. } => "no_rematch",
+            ServerNotice::NoToken => "no_token",
         }
     }
 
@@ -278,6 +283,7 @@ impl ServerNotice {
             | ServerNotice::ClaimRefused { why } => (None, Some(why), None),
             ServerNotice::Declined { by, why } => (Some(by), Some(why), None),
             ServerNotice::FirstMove { seconds } => (None, None, Some(*seconds)),
+            ServerNotice::NoToken => (None, None, None),
         }
     }
 
@@ -301,6 +307,7 @@ impl ServerNotice {
             ("claim_refused", None, Some(why), None) => ServerNotice::ClaimRefused { why },
             ("first_move", None, None, Some(seconds)) => ServerNotice::FirstMove { seconds },
             ("no_rematch", Some(opponent), None, None) => ServerNotice::NoRematch { opponent },
+            ("no_token", None, None, None) => ServerNotice::NoToken,
             _ => {
                 return Err(format!(
                     "input `online_notice` needs a `notice` ({}) with its fields: `name` (at most \

@@ -404,9 +404,7 @@ impl Session<'_> {
             Ok(seat) => self.lichess = seat,
             Err(e) => {
                 writeln!(out, "pegboard: {e}")?;
-                let notice = crate::core::online::ServerNotice::FindRefused {
-                    why: "no lichess token: keep one with pegboard lichess-token".into(),
-                };
+                let notice = crate::core::online::ServerNotice::NoToken;
                 self.keeper
                     .input(t, Input::OnlineNotice(notice), &mut self.events);
             }
