@@ -598,3 +598,44 @@ fn online_a_correspondence_game_left_at_the_board_is_not_resigned_on_lichess() {
         "no clock: {events:#?}"
     );
 }
+
+#[test]
+fn online_a_draw_offer_lichess_would_drop_is_told_and_not_made() {
+    // lila takes a player's draw offer once both have moved and one in 20
+    // plies (GameExt `playerCanOfferDraw`); it drops any other without a
+    // word, so the player is told instead, and no offer is made.
+    // The Opera Game's moves (Morphy, 1858), offers at plies 0, 2, 22
+    // (too soon after the one at 2) and 24.
+    let opera = "e2e4 e7e5 g1f3 d7d6 d2d4 c8g4 d4e5 g4f3 d1f3 d6e5 f1c4 g8f6 f3b3 d8e7 \
+                 b1c3 c7c6 c1g5 b7b5 c3b5 c6b5 c4b5 b8d7 e1c1 a8d8";
+    let mut lines = vec![r#"{"t":500,"input":"draw_offer","color":"white"}"#.to_string()];
+    let mut t = 1000;
+    for (i, uci) in opera.split_whitespace().enumerate() {
+        lines.push(format!(r#"{{"t":{t},"input":"move","uci":"{uci}"}}"#));
+        t += 500;
+        if matches!(i + 1, 2 | 22 | 24) {
+            lines.push(format!(
+                r#"{{"t":{t},"input":"draw_offer","color":"white"}}"#
+            ));
+            t += 500;
+        }
+    }
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let events = online(r#"{"name":"Bert","rating":1702}"#, &lines);
+    let notices: Vec<&Value> = common::of(&events, "online_notice")
+        .into_iter()
+        .filter(|n| n["notice"] == "draw_not_now")
+        .collect();
+    assert_eq!(
+        notices.len(),
+        2,
+        "before both moved, and at ply 22: {events:#?}"
+    );
+    assert_eq!(notices[0]["t"], 500);
+    assert_eq!(
+        notices[0]["say"],
+        "lichess takes no draw offer now: only after both have moved, and one in 20 half-moves."
+    );
+    let offers = common::of(&events, "draw_offer");
+    assert_eq!(offers.len(), 2, "at ply 2 and at ply 24: {events:#?}");
+}

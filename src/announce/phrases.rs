@@ -983,6 +983,7 @@ impl Phrasebook {
             OnlineNotice::TakebackDeclined => &w.takeback_declined,
             OnlineNotice::ClaimDraw => &w.claim_draw,
             OnlineNotice::ClaimDrawOwnTurn => &w.claim_draw_own_turn,
+            OnlineNotice::DrawNotNow => &w.draw_not_now,
         }
         .clone()
     }
@@ -1117,6 +1118,9 @@ pub enum OnlineNotice {
     ClaimDraw,
     /// The draw claimed on the player's own move: not while he is to move.
     ClaimDrawOwnTurn,
+    /// A draw offer lichess would not take now: before both have moved,
+    /// or within 20 plies of the player's last.
+    DrawNotNow,
 }
 
 /// What becomes of a rematch, after an online game.

@@ -286,6 +286,9 @@ pub struct OnlineWords {
     pub first_move: String,
     /// lichess's AI takes no draw offers.
     pub ai_no_draw: String,
+    /// A draw offer lichess takes only after both have moved, and one in
+    /// 20 half-moves: not made.
+    pub draw_not_now: String,
     /// The win can be claimed in `{n}` seconds, not yet.
     pub claim_in: String,
     /// The player claims a draw (a repetition): lichess decides.

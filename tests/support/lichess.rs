@@ -1596,7 +1596,7 @@ fn game_action(st: &mut State, id: &str, action: &[&str]) -> (u16, String, Durat
             let can_offer = drawable
                 && game.draw != Some(me)
                 && game.ai.is_none()
-                && game.offered_draw_at.is_none_or(|at| at + 20 <= plies);
+                && game.offered_draw_at.is_none_or(|at| at + 20 < plies);
             if !(drawable && (can_offer || game.draw == Some(!me))) {
                 return ok;
             }

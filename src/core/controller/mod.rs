@@ -81,6 +81,8 @@ pub struct Controller {
     /// The games under way on the server the player is choosing among
     /// (a new game the last choice), and the one he is at.
     online_choice: Option<(Vec<crate::core::online::OnlineChoice>, usize)>,
+    /// The ply at which the player last offered a draw in the online game.
+    online_draw_at: Option<u32>,
     /// The move sealed at an adjournment (E2.9f), until the game resumes.
     sealed: Option<shakmaty::Move>,
     /// The last move relayed from the console, which may be taken back
@@ -213,6 +215,7 @@ impl Controller {
             next_start: None,
             home_start: None,
             online_choice: None,
+            online_draw_at: None,
             sealed: None,
             relayed_last: None,
             practice: practice::Practice::default(),

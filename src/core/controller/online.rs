@@ -360,6 +360,30 @@ impl Controller {
                 });
                 return true;
             }
+            // lila takes a player's draw offer once both have moved, and
+            // one in 20 plies (GameExt `playerCanOfferDraw`,
+            // `playerHasOfferedDrawRecently`); else it drops it unsaid.
+            Input::DrawOffer(c)
+                if *c == mine
+                    && (self.game.ply() < 2
+                        || self
+                            .online_draw_at
+                            .is_some_and(|at| self.game.ply() <= at + 20)) =>
+            {
+                out.push(Stamped {
+                    t,
+                    event: Event::OnlineNotice {
+                        notice: "draw_not_now",
+                        seconds: None,
+                        say: self.words.online_notice(OnlineNotice::DrawNotNow),
+                    },
+                });
+                return true;
+            }
+            Input::DrawOffer(c) if *c == mine => {
+                self.online_draw_at = Some(self.game.ply());
+                return false;
+            }
             _ => return false,
         };
         out.push(Stamped {
