@@ -2743,3 +2743,38 @@ fn play_on_lichess_chosen_in_the_menu_without_a_token_is_told_and_nothing_is_ask
     assert!(table.server.state().requests.is_empty(), "{printed}");
     assert!(printed.contains("no lichess token"), "{printed}");
 }
+
+#[test]
+fn play_on_lichess_a_game_begun_while_the_list_is_open_lets_the_list_be_offered_after_it() {
+    // The games under way are read out; before the player chooses, a
+    // correspondence seek of his is taken in the lobby and its game
+    // begins: it is played, and after it the list is offered again.
+    let mut table = Table::open_with(
+        "lichess-days-list-again",
+        "days = 3",
+        Vec::new(),
+        |server| {
+            let under_way = server.correspondence_under_way_as(3, Color::Black);
+            server.state().games.get_mut(&under_way).expect("it").script =
+                [("@wait".to_string(), Duration::from_secs(600))].into();
+        },
+    );
+    // A seek made before waits in the lobby: none is made now.
+    std::fs::write(table.dir.join("games").join("lichess-seek"), "0\n").expect("marked");
+    table.wait_for("online_games", |_| true);
+    table.server.state().script = [("e7e5".to_string(), Duration::from_millis(200))].into();
+    let seek_game = table.server.lobby_correspondence_starts(3);
+    let started = table.wait_for("online_game", |_| true);
+    assert_eq!(started["game"]["id"], seek_game.as_str());
+    let moves = game_moves("", "1. e4 e5 2. Nf3");
+    for &m in &moves {
+        table.next(m);
+    }
+    // Out of moves, the opponent resigns; the next game is asked for.
+    table.wait_for("game_over", |_| true);
+    table.scanner.press(NEW_GAME);
+    let again = table.wait_longer_for("online_games", Duration::from_secs(10), |_| true);
+    assert_eq!(again["games"].as_array().map(Vec::len), Some(1), "{again}");
+    let printed = table.stop();
+    assert_eq!(table.all("online_games").len(), 2, "{printed}");
+}

@@ -914,6 +914,30 @@ impl Lichess {
         self.correspondence_under_way_as(days, Color::White)
     }
 
+    /// A correspondence game of `days` a move starting now from the
+    /// lobby (a seek of the account's taken by Bert), the account playing
+    /// White: its `gameStart` goes on the event stream. Its id.
+    pub fn lobby_correspondence_starts(&self, days: u32) -> String {
+        let mut st = self.state();
+        let id = start_game(
+            &mut st,
+            NewGame {
+                mine: Color::White,
+                initial_ms: 0,
+                increment_ms: 0,
+                days: Some(days),
+                ai: None,
+                source: "lobby",
+                rated: false,
+                id: None,
+                start: Start::default(),
+            },
+        );
+        drop(st);
+        self.changed();
+        id
+    }
+
     /// The same, the account playing `mine`.
     pub fn correspondence_under_way_as(&self, days: u32, mine: Color) -> String {
         let mut st = self.state();
