@@ -93,56 +93,7 @@ fn read(path: &Path) -> Result<Option<Choices>, String> {
             .map(|i| i + 1)
     };
     let bad = |key: &str, what: String| at(line_of(key), format!("{key}: {what}"));
-    let opponent =
-        match stored.opponent.as_str() {
-            "person" => Opponent::Person,
-            "engine" => Opponent::Engine {
-                elo: stored.elo,
-                level: stored.level,
-            },
-            "lichess" => {
-                let rated = stored.rated.unwrap_or(false);
-                Opponent::Lichess(match stored.find.as_deref() {
-                    Some("seek") | None => OnlineWay::Seek { rated },
-                    Some("ai") => OnlineWay::Ai {
-                        level: stored
-                            .level
-                            .and_then(|l| u8::try_from(l).ok())
-                            .filter(|l| (1..=8).contains(l))
-                            .ok_or_else(|| {
-                                bad("level", "lichess's AI needs a level from 1 to 8".into())
-                            })?,
-                    },
-                    Some("challenge") => {
-                        OnlineWay::Friend {
-                            name: stored.friend.clone().filter(|f| !f.is_empty()).ok_or_else(
-                                || bad("find", "a challenge needs the `friend` challenged".into()),
-                            )?,
-                            rated,
-                        }
-                    }
-                    Some("accept") => OnlineWay::Accept,
-                    Some(other) => {
-                        return Err(bad(
-                            "find",
-                            format!(
-                                "\"{}\" is not \"seek\", \"ai\", \"challenge\" or \"accept\"",
-                                crate::text::quote::short(other)
-                            ),
-                        ));
-                    }
-                })
-            }
-            other => {
-                return Err(bad(
-                    "opponent",
-                    format!(
-                        "\"{}\" is not \"person\", \"engine\" or \"lichess\"",
-                        crate::text::quote::short(other)
-                    ),
-                ));
-            }
-        };
+    let opponent = opponent(&stored, &bad)?;
     let control = match stored.time_control.as_str() {
         "none" => None,
         text => Some(TimeControl::parse_pgn(text).map_err(|e| bad("time_control", e.0))?),
@@ -188,6 +139,61 @@ fn read(path: &Path) -> Result<Option<Choices>, String> {
         volume: stored.volume,
         language: stored.language,
     }))
+}
+
+/// The opponent `stored` names; `bad` says what is wrong at a key.
+fn opponent(stored: &Stored, bad: &dyn Fn(&str, String) -> String) -> Result<Opponent, String> {
+    Ok(match stored.opponent.as_str() {
+        "person" => Opponent::Person,
+        "engine" => Opponent::Engine {
+            elo: stored.elo,
+            level: stored.level,
+        },
+        "lichess" => {
+            let rated = stored.rated.unwrap_or(false);
+            Opponent::Lichess(match stored.find.as_deref() {
+                Some("seek") | None => OnlineWay::Seek { rated },
+                Some("ai") => OnlineWay::Ai {
+                    level: stored
+                        .level
+                        .and_then(|l| u8::try_from(l).ok())
+                        .filter(|l| (1..=8).contains(l))
+                        .ok_or_else(|| {
+                            bad("level", "lichess's AI needs a level from 1 to 8".into())
+                        })?,
+                },
+                Some("challenge") => OnlineWay::Friend {
+                    name: stored
+                        .friend
+                        .clone()
+                        .filter(|f| !f.is_empty())
+                        .ok_or_else(|| {
+                            bad("find", "a challenge needs the `friend` challenged".into())
+                        })?,
+                    rated,
+                },
+                Some("accept") => OnlineWay::Accept,
+                Some(other) => {
+                    return Err(bad(
+                        "find",
+                        format!(
+                            "\"{}\" is not \"seek\", \"ai\", \"challenge\" or \"accept\"",
+                            crate::text::quote::short(other)
+                        ),
+                    ));
+                }
+            })
+        }
+        other => {
+            return Err(bad(
+                "opponent",
+                format!(
+                    "\"{}\" is not \"person\", \"engine\" or \"lichess\"",
+                    crate::text::quote::short(other)
+                ),
+            ));
+        }
+    })
 }
 
 /// Keeps `choices` at `path`: written whole beside it, synced, renamed
