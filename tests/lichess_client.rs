@@ -361,3 +361,124 @@ mod link {
         assert!(matches!(&seen[0], Report::Refused(_)), "{seen:?}");
     }
 }
+
+mod held {
+    use super::*;
+    use pegboard::lichess::client::{Held, Seek, Terms};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Instant;
+
+    fn terms() -> Terms {
+        Terms {
+            limit: 900,
+            increment: 10,
+            rated: false,
+            color: "random".into(),
+            variant: "standard".into(),
+            fen: None,
+            days: None,
+        }
+    }
+
+    #[test]
+    fn a_challenge_kept_alive_ends_with_lichesss_word_for_how_it_ended() {
+        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(300));
+        server.state().challenge_answers.extend([
+            lichess::ChallengeAnswer::decline(Duration::from_millis(300), "later"),
+            lichess::ChallengeAnswer::Accept(Duration::from_millis(300)),
+            lichess::ChallengeAnswer::Never,
+        ]);
+        let client = Client::new(&server.url(), token());
+        let never = AtomicBool::new(false);
+        let hold = |stop: &AtomicBool| {
+            client
+                .challenge("bert", &terms())
+                .expect("sent")
+                .hold(stop, Duration::from_secs(90))
+        };
+        assert_eq!(hold(&never), Ok(Held::Done("declined".into())));
+        assert_eq!(hold(&never), Ok(Held::Done("accepted".into())));
+        // Let go (a new game): the challenge's id, to cancel it with, for
+        // lichess would keep it until it next writes to the connection.
+        let stop = AtomicBool::new(false);
+        let held = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(500));
+                stop.store(true, Ordering::Relaxed);
+            });
+            hold(&stop)
+        });
+        let Ok(Held::LetGo(Some(id))) = held else {
+            panic!("{held:?}")
+        };
+        client.cancel_challenge(&id).expect("cancelled");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut ended = server.state().challenge_outcomes.len();
+        while ended < 3 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
+            ended = server.state().challenge_outcomes.len();
+        }
+        let outcomes: Vec<String> = server
+            .state()
+            .challenge_outcomes
+            .iter()
+            .map(|(_, o)| o.clone())
+            .collect();
+        assert_eq!(outcomes, ["declined", "accepted", "canceled"]);
+        let problems = server.openapi_problems();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn a_seek_that_says_nothing_past_its_limit_is_given_up() {
+        // lila's seek says something every 10 s (a blank line); a half-open
+        // connection says nothing at all: given up after `silence`, with
+        // an error, so that the seek is made again.
+        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(300));
+        server.state().seek_pairs_after = Duration::from_secs(3600);
+        let client = Client::new(&server.url(), token());
+        let never = AtomicBool::new(false);
+        let asked = Instant::now();
+        let held = client
+            .seek(
+                Seek::Clock {
+                    minutes: 15,
+                    increment: 10,
+                },
+                false,
+                "standard",
+            )
+            .expect("the seek is taken")
+            .hold(&never, Duration::from_millis(1500));
+        assert!(
+            matches!(&held, Err(ApiError::Transport(why)) if why.contains("said nothing")),
+            "{held:?}"
+        );
+        let waited = asked.elapsed();
+        assert!(waited >= Duration::from_millis(1500), "{waited:?}");
+        // …and cancelled, as pegboard does: lichess would hold it until
+        // its next keep-alive, and refuse a second seek meanwhile.
+        client.cancel_seek().expect("cancelled");
+        // lila's own keep-alive keeps a seek held with room to spare.
+        let stop = AtomicBool::new(false);
+        let held_long = std::thread::scope(|s| {
+            let h = s.spawn(|| {
+                client
+                    .seek(
+                        Seek::Clock {
+                            minutes: 15,
+                            increment: 10,
+                        },
+                        false,
+                        "standard",
+                    )
+                    .expect("taken again")
+                    .hold(&stop, Duration::from_secs(20))
+            });
+            std::thread::sleep(Duration::from_secs(11));
+            stop.store(true, Ordering::Relaxed);
+            h.join().expect("held")
+        });
+        assert_eq!(held_long, Ok(Held::LetGo(None)));
+    }
+}

@@ -1665,7 +1665,7 @@ fn play_on_lichess_a_challenge_kept_alive_and_declined_is_told_with_the_reason_a
 {
     // lila lets a challenge nobody keeps alive expire after 20 s and
     // counts each one against the day's 200: one is sent, kept alive, and
-    // a decline is told in lichess's words.
+    // a decline is told with lichess's reason, in the player's words.
     let mut table = Table::open_with(
         "lichess-declined",
         "find = \"challenge\"\nopponent = \"Bert\"",
@@ -1684,10 +1684,10 @@ fn play_on_lichess_a_challenge_kept_alive_and_declined_is_told_with_the_reason_a
     let words = pegboard::announce::Phrasebook::default().words.online;
     assert_eq!(
         told["say"],
-        words.declined.replace("{name}", "Bert").replace(
-            "{text}",
-            "This is not the right time for me, please ask again later."
-        )
+        words
+            .declined
+            .replace("{name}", "Bert")
+            .replace("{text}", &words.reasons.later)
     );
     // Longer than a challenge not kept alive lasts, and than pegboard
     // waited before asking again.
@@ -1697,6 +1697,38 @@ fn play_on_lichess_a_challenge_kept_alive_and_declined_is_told_with_the_reason_a
     assert_eq!(sent.len(), 1, "{printed}");
     assert!(sent[0].1.contains("keepAliveStream=true"), "{sent:?}");
     assert!(table.all("online_game").is_empty(), "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
+}
+
+#[test]
+fn play_on_lichess_a_challenge_declined_only_on_its_own_stream_is_told_in_the_players_language() {
+    // The event stream, which carries lichess's reason, was down as the
+    // decline came: the challenge's own stream ends `{"done":"declined"}`,
+    // and the player hears, in German, that Bert declined, with no reason
+    // and no English; the challenge is not sent again.
+    let mut table = Table::prepared(
+        "lichess-declined-unsaid",
+        "find = \"challenge\"\nopponent = \"Bert\"",
+        Vec::new(),
+        |server| {
+            let mut st = server.state();
+            st.declines_unsaid = true;
+            st.challenge_answers
+                .push_back(lichess::ChallengeAnswer::decline(
+                    Duration::from_millis(500),
+                    "tooFast",
+                ));
+        },
+    );
+    let config = std::fs::read_to_string(&table.config).expect("config");
+    std::fs::write(&table.config, format!("language = \"de\"\n{config}")).expect("config");
+    table.start();
+    let told = table.wait_for("online_notice", |v| v["notice"] == "declined");
+    assert_eq!(told["say"], "Bert lehnt die Partie ab.");
+    std::thread::sleep(Duration::from_secs(4));
+    let printed = table.stop();
+    assert_eq!(table.asked("/api/challenge/").len(), 1, "{printed}");
+    assert_eq!(table.all("online_notice").len(), 1, "{printed}");
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
@@ -2091,6 +2123,14 @@ fn play_on_lichess_the_opponents_rematch_offered_while_the_players_waits_is_acce
     std::thread::sleep(Duration::from_millis(500));
     let printed = table.stop();
     assert_eq!(table.asked("/accept").len(), 1, "{printed}");
+    // …and the player's withdrawn on lichess at once: lichess would keep
+    // it until it next writes to its connection (50 s on).
+    assert_eq!(table.asked("/cancel").len(), 1, "{printed}");
+    let outcomes = table.server.state().challenge_outcomes.clone();
+    assert!(
+        outcomes.iter().any(|(_, o)| o == "canceled"),
+        "{outcomes:?}"
+    );
     assert!(
         table
             .all("online_notice")

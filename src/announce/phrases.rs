@@ -1057,14 +1057,40 @@ impl Phrasebook {
         let w = &self.words.online;
         match notice {
             N::OtherGame { opponent } => fill(&w.other_game, &[("name", opponent)]),
-            N::FindRefused { why } => fill(&w.find_refused, &[("text", why)]),
-            N::Declined { by, why } => fill(&w.declined, &[("name", by), ("text", why)]),
-            N::MoveRefused { why } => fill(&w.move_refused, &[("text", why)]),
-            N::ClaimRefused { why } => fill(&w.claim_refused, &[("text", why)]),
+            N::FindRefused { why } => self.with_reason(&w.find_refused, &[], why),
+            N::Declined { by, why } => self.with_reason(&w.declined, &[("name", by)], why),
+            N::MoveRefused { why } => self.with_reason(&w.move_refused, &[], why),
+            N::ClaimRefused { why } => self.with_reason(&w.claim_refused, &[], why),
             N::FirstMove { seconds } => fill(&w.first_move, &[("n", &seconds.to_string())]),
             N::NoRematch { opponent } => fill(&w.rematch_none, &[("name", opponent)]),
             N::NoToken => w.no_token.clone(),
         }
+    }
+
+    /// `template` filled with `values` and the reason `why` (`{text}`):
+    /// one of `core::online::REASONS` in the language's words, else the
+    /// server's own (English) words, introduced as such. A reason with
+    /// no words leaves the template's colon out.
+    fn with_reason(&self, template: &str, values: &[(&str, &str)], why: &str) -> String {
+        let reasons = &self.words.online.reasons;
+        let text = match reasons.of(why) {
+            Some(words) => words.to_string(),
+            None => fill(&reasons.in_english, &[("text", why)]),
+        };
+        let mut values = values.to_vec();
+        if text.trim().is_empty() {
+            let template = template
+                .replace(": {text}", "")
+                .replace(":{text}", "")
+                .replace("{text}", "");
+            let mut said = fill(template.trim_end(), &values);
+            if !said.ends_with(['.', '!', '?']) {
+                said.push('.');
+            }
+            return said;
+        }
+        values.push(("text", &text));
+        fill(template, &values)
     }
 
     /// The win (or, `draw`, the draw) can be claimed in `seconds`, not
@@ -1306,6 +1332,43 @@ pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lichess_reasons_are_said_in_the_players_words_and_its_own_words_as_english() {
+        use crate::core::online::{REASONS, ServerNotice};
+        for lang in ["de", "en", "es", "ca", "pt", "fide"] {
+            let book = Phrasebook::new(Vocabulary::built_in(lang).expect(lang).expect("valid"));
+            let reasons = &book.words.online.reasons;
+            // Every reason is worded, and none but the one with no
+            // reason given is left empty.
+            for r in REASONS {
+                let words = reasons.of(r).unwrap_or_else(|| panic!("{lang}: {r}"));
+                assert_eq!(words.is_empty(), r == "generic", "{lang}: {r}");
+            }
+            assert!(reasons.in_english.contains("{text}"), "{lang}");
+        }
+        let de = Phrasebook::new(Vocabulary::built_in("de").expect("de").expect("valid"));
+        let said = |n: ServerNotice| de.online_server_notice(&n);
+        assert_eq!(
+            said(ServerNotice::FindRefused {
+                why: "board_time_control".into()
+            }),
+            "Die Partie wird nicht gestartet: nicht mit dieser Zeitkontrolle am Brett"
+        );
+        assert_eq!(
+            said(ServerNotice::Declined {
+                by: "Bert".into(),
+                why: "generic".into()
+            }),
+            "Bert lehnt die Partie ab."
+        );
+        assert_eq!(
+            said(ServerNotice::ClaimRefused {
+                why: "Bert does not accept challenges".into()
+            }),
+            "Sie können nicht reklamieren: auf Englisch: Bert does not accept challenges"
+        );
+    }
 
     #[test]
     fn durations_are_hours_and_minutes_with_seconds_only_under_ten_minutes() {

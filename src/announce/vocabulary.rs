@@ -319,11 +319,97 @@ pub struct OnlineWords {
     /// No game came of the rematch against `{name}`; how to look for
     /// another.
     pub rematch_none: String,
+    /// lichess's reasons, in words (optional: English without it).
+    #[serde(default)]
+    pub reasons: ReasonWords,
 }
 
 impl Default for OnlineWords {
     fn default() -> OnlineWords {
         english("online")
+    }
+}
+
+/// `[online.reasons]`: why lichess declined or refused, in words that
+/// follow a notice's colon (`core::online::REASONS`, one field each).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReasonWords {
+    /// A challenge declined with no reason given (may be empty).
+    pub generic: String,
+    /// …not now.
+    pub later: String,
+    /// …a slower game wanted.
+    pub too_fast: String,
+    /// …a faster game wanted.
+    pub too_slow: String,
+    /// …not at this time control.
+    pub time_control: String,
+    /// …a rated game wanted.
+    pub rated: String,
+    /// …a casual game wanted.
+    pub casual: String,
+    /// …standard chess wanted.
+    pub standard: String,
+    /// …not this variant.
+    pub variant: String,
+    /// …no games against computers.
+    pub no_bot: String,
+    /// …games against computers only.
+    pub only_bot: String,
+    /// lichess plays this time control on no board (the Board API plays
+    /// rapid and slower; blitz against its AI or a friend).
+    pub board_time_control: String,
+    /// The account plays too many games already.
+    pub too_many_games: String,
+    /// Not the player's turn, or the game is over.
+    pub not_your_turn: String,
+    /// A move lichess takes as illegal.
+    pub illegal_move: String,
+    /// The win cannot be claimed in this game.
+    pub no_claim: String,
+    /// No such game, or not the player's.
+    pub no_game: String,
+    /// No such player on lichess.
+    pub no_user: String,
+    /// lichess refused the token.
+    pub token: String,
+    /// lichess's own words (`{text}`), which are English: how they are
+    /// introduced.
+    pub in_english: String,
+}
+
+impl Default for ReasonWords {
+    fn default() -> ReasonWords {
+        english::<OnlineWords>("online").reasons
+    }
+}
+
+impl ReasonWords {
+    /// The words for `reason` (one of `core::online::REASONS`), or none.
+    pub fn of(&self, reason: &str) -> Option<&str> {
+        Some(match reason {
+            "generic" => &self.generic,
+            "later" => &self.later,
+            "too_fast" => &self.too_fast,
+            "too_slow" => &self.too_slow,
+            "time_control" => &self.time_control,
+            "rated" => &self.rated,
+            "casual" => &self.casual,
+            "standard" => &self.standard,
+            "variant" => &self.variant,
+            "no_bot" => &self.no_bot,
+            "only_bot" => &self.only_bot,
+            "board_time_control" => &self.board_time_control,
+            "too_many_games" => &self.too_many_games,
+            "not_your_turn" => &self.not_your_turn,
+            "illegal_move" => &self.illegal_move,
+            "no_claim" => &self.no_claim,
+            "no_game" => &self.no_game,
+            "no_user" => &self.no_user,
+            "token" => &self.token,
+            _ => return None,
+        })
     }
 }
 

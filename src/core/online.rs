@@ -214,6 +214,32 @@ pub enum Finish {
     Aborted,
 }
 
+/// The reasons every language file words (`[online.reasons]`): a
+/// notice's `why` is one of these, else the server's own words. The first
+/// eleven are why a challenge was declined (lichess's keys); the others
+/// why lichess refused a request.
+pub const REASONS: [&str; 19] = [
+    "generic",
+    "later",
+    "too_fast",
+    "too_slow",
+    "time_control",
+    "rated",
+    "casual",
+    "standard",
+    "variant",
+    "no_bot",
+    "only_bot",
+    "board_time_control",
+    "too_many_games",
+    "not_your_turn",
+    "illegal_move",
+    "no_claim",
+    "no_game",
+    "no_user",
+    "token",
+];
+
 /// What the server said that the player is to hear, beyond the game's
 /// moves, offers and end: each told once, as it happens.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,16 +247,17 @@ pub enum ServerNotice {
     /// Another game of the account's is under way on the server, against
     /// `opponent`; it is not played here.
     OtherGame { opponent: String },
-    /// The server refused to find a game as the configuration asks, with
-    /// its words: nothing more is asked until the game is changed.
+    /// The server refused to find a game as the configuration asks, for
+    /// `why` (one of [`REASONS`], else the server's own words): nothing
+    /// more is asked until the game is changed.
     FindRefused { why: String },
-    /// The player's challenge was declined by `by`, with the server's
-    /// reason.
+    /// The player's challenge was declined by `by`, for `why` (one of
+    /// [`REASONS`], else the server's words).
     Declined { by: String, why: String },
-    /// The server refused the player's last move, with its words: the
-    /// game goes on as the server has it.
+    /// The server refused the player's last move, for `why` (as above):
+    /// the game goes on as the server has it.
     MoveRefused { why: String },
-    /// The server refused the player's claim, with its words.
+    /// The server refused the player's claim, for `why` (as above).
     ClaimRefused { why: String },
     /// The game is aborted, and counted against the player, unless he
     /// makes his first move within `seconds`.

@@ -10,6 +10,7 @@
 //! runtime reads each stream on a thread of its own.
 
 use std::io::{BufRead, BufReader};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ureq::unversioned::resolver::DefaultResolver;
@@ -225,6 +226,77 @@ impl Iterator for Lines {
             Ok(0) => None,
             Ok(_) => Some(Ok(line.trim_end_matches(['\r', '\n']).to_string())),
             Err(e) => Some(Err(ApiError::Transport(e.to_string()))),
+        }
+    }
+}
+
+/// How a seek or a challenge held open ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Held {
+    /// lichess closed it (a seek paired, a challenge answered): a game,
+    /// if one came of it, starts on the event stream.
+    Closed,
+    /// A challenge's last line said how it ended: `accepted`, `declined`
+    /// or `canceled`.
+    Done(String),
+    /// Let go before lichess ended it; a challenge's id, when its first
+    /// line gave one. lichess notices a closed connection only when it
+    /// next writes to it (a seek's keep-alive every 10 s, a challenge's
+    /// after 50 s of nothing), so the seek or the challenge is to be
+    /// cancelled outright ([`Client::cancel_seek`],
+    /// [`Client::cancel_challenge`]).
+    LetGo(Option<String>),
+}
+
+impl Lines {
+    /// Holds a seek's or a challenge's connection open, reading its lines
+    /// on a thread of its own, until lichess closes it (`Closed`, or
+    /// `Done` with a challenge's last word), until `cancelled` is set
+    /// (`LetGo`), or until it says nothing, not even a keep-alive, for
+    /// `silence`: a connection half open, given up (an error).
+    pub fn hold(self, cancelled: &AtomicBool, silence: Duration) -> Result<Held, ApiError> {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            for line in self {
+                let broken = line.is_err();
+                if tx.send(line).is_err() || broken {
+                    return;
+                }
+            }
+        });
+        let mut heard = Instant::now();
+        let mut done = None;
+        let mut id = None;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(line) => {
+                    let line = line?;
+                    if id.is_none() {
+                        id = super::stream::challenge_id(&line);
+                    }
+                    done = super::stream::challenge_done(&line).or(done);
+                    heard = Instant::now();
+                    continue;
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                    return Ok(done.map_or(Held::Closed, Held::Done));
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+            }
+            // (A challenge lichess said was answered is not let go: its
+            // cancel would abort the game it made.)
+            if let Some(done) = &done {
+                return Ok(Held::Done(done.clone()));
+            }
+            if cancelled.load(Ordering::Relaxed) {
+                return Ok(Held::LetGo(id));
+            }
+            if heard.elapsed() >= silence {
+                return Err(ApiError::Transport(format!(
+                    "lichess said nothing for {:.1} s",
+                    silence.as_secs_f64()
+                )));
+            }
         }
     }
 }
@@ -450,6 +522,12 @@ impl Client {
         let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let response = self.send(&format!("/api/challenge/{username}"), &form, None)?;
         Client::lines(response)
+    }
+
+    /// Cancels the challenge `id` the player sent (before it is
+    /// accepted: after, it would abort the game it made).
+    pub fn cancel_challenge(&self, id: &str) -> Result<(), ApiError> {
+        self.post(&format!("/api/challenge/{id}/cancel"), &[])
     }
 
     /// Accepts the challenge `id` made to the player.

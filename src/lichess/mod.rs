@@ -7,6 +7,7 @@
 
 pub mod client;
 pub mod link;
+pub mod reason;
 pub mod section;
 pub mod stream;
 pub mod token;

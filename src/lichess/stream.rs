@@ -300,6 +300,27 @@ pub fn event(line: &str) -> Result<Option<Event>, LineError> {
     }))
 }
 
+/// How a challenge kept alive ended, from the last line of its stream
+/// (`keepAliveStream`: `{"done":"accepted"}`, `"declined"` or
+/// `"canceled"`); `None` for any other line.
+pub fn challenge_done(line: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Done {
+        done: String,
+    }
+    serde_json::from_str::<Done>(line).ok().map(|d| d.done)
+}
+
+/// A challenge's id, from the first line of its stream (the challenge,
+/// its `id` at the top); `None` for any other line.
+pub fn challenge_id(line: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Sent {
+        id: String,
+    }
+    serde_json::from_str::<Sent>(line).ok().map(|c| c.id)
+}
+
 /// A line of a game's stream; `None` for a keep-alive line.
 pub fn game_line(line: &str) -> Result<Option<GameLine>, LineError> {
     let Some((kind, value)) = typed(line)? else {
@@ -331,6 +352,25 @@ mod tests {
     use super::*;
 
     const STATE: &str = r#"{"type":"gameState","moves":"e2e4 c7c5 g1f3","wtime":903000,"btime":895000,"winc":10000,"binc":10000,"status":"started","bdraw":true}"#;
+
+    #[test]
+    fn a_challenge_kept_alive_says_how_it_ended_on_its_last_line() {
+        assert_eq!(
+            challenge_done(r#"{"done":"declined"}"#).as_deref(),
+            Some("declined")
+        );
+        assert_eq!(
+            challenge_done(r#"{"done":"accepted"}"#).as_deref(),
+            Some("accepted")
+        );
+        assert_eq!(challenge_done(""), None);
+        assert_eq!(challenge_done(r#"{"id":"x","status":"created"}"#), None);
+        assert_eq!(
+            challenge_id(r#"{"id":"x","status":"created"}"#).as_deref(),
+            Some("x")
+        );
+        assert_eq!(challenge_id(r#"{"done":"declined"}"#), None);
+    }
 
     #[test]
     fn a_games_stream_reads_its_whole_game_then_its_states() {

@@ -14,8 +14,9 @@ use crate::core::game::Reason;
 use crate::core::input::Relayed;
 use crate::core::online::{OnlineGame, OnlinePlayer, ServerNotice};
 use crate::core::{Controller, Event, Input, Stamped};
-use crate::lichess::client::{ApiError, Client, Seek, Terms};
+use crate::lichess::client::{ApiError, Client, Held, Seek, Terms};
 use crate::lichess::link::{Link, Report as LinkReport, Timing};
+use crate::lichess::reason;
 use crate::lichess::section::{Find, LichessConfig};
 use crate::lichess::stream::{self, Event as StreamEvent, GameFull, GameLine, GameState, Side};
 use crate::lichess::token::{TOKEN_FILE, Token};
@@ -214,13 +215,16 @@ struct GameLink {
 /// Where the asking for a game stands.
 enum Finding {
     /// Asked; the answer comes on the channel.
-    Asking(Receiver<std::result::Result<(), ApiError>>),
+    Asking(Receiver<std::result::Result<Held, ApiError>>),
     /// The server took the request at this instant: the game starts on
     /// the event stream (a challenge not accepted expires).
     Answered(u64),
     /// The request failed at this instant; asked again this many ms
     /// later.
     Failed(u64, u64),
+    /// The challenge was declined at this instant (its stream's last
+    /// line): the event stream's word with the reason is awaited a while.
+    Declined(u64),
 }
 
 /// How long after a request the server took, with no game started, a
@@ -228,6 +232,14 @@ enum Finding {
 const ASK_AGAIN_AFTER_MS: u64 = 30_000;
 /// How long after a request that failed a game is asked for again.
 const ASK_AGAIN_AFTER_FAILURE_MS: u64 = 5_000;
+/// How long after a challenge's stream said it was declined the event
+/// stream's word, with the reason, is awaited before the player is told
+/// without one.
+const DECLINE_REASON_WITHIN_MS: u64 = 3_000;
+/// A challenge's stream that says nothing this long is taken as broken:
+/// lila sends a keep-alive once nothing was sent for 50 s (its
+/// ResponseWriter's `ndJson.addKeepAlive`); three missed.
+const CHALLENGE_SILENCE: std::time::Duration = std::time::Duration::from_secs(150);
 /// How long after the event stream opened a game is first asked for:
 /// lichess names the games under way at once, and a seek made before
 /// they are read could pair a second game (its API description: open the
@@ -750,9 +762,7 @@ impl LichessSeat {
     }
 
     /// Cancels the seek (or the challenge) held open, if one is: its
-    /// connection is closed at its next line (a seek's keep-alive comes
-    /// every 10 s), and lichess is told of a seek at once (`DELETE
-    /// /api/board/seek`, on a thread of its own).
+    /// thread lets it go and cancels it on lichess (`let_go`).
     fn cancel_seek(&mut self) {
         // A seek lichess paired has ended already: nothing to cancel.
         let ended = match &self.finding {
@@ -761,12 +771,6 @@ impl LichessSeat {
         };
         if let Some(cancel) = self.seek_cancel.take().filter(|_| !ended) {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            if self.asked_seek {
-                let client = self.client.clone();
-                std::thread::spawn(move || {
-                    let _ = client.cancel_seek();
-                });
-            }
         }
     }
 
@@ -894,7 +898,11 @@ impl LichessSeat {
         let by = to
             .and_then(|u| u.name.clone().or_else(|| u.id.clone()))
             .map_or_else(|| "?".to_string(), |n| printable(&n, 100));
-        let why = printable(c.decline_reason.as_deref().unwrap_or("declined"), 1000);
+        // lichess's reason, by its key; else its words, else none given.
+        let why = reason::of_decline(c.decline_reason_key.as_deref()).map_or_else(
+            || printable(c.decline_reason.as_deref().unwrap_or("generic"), 1000),
+            str::to_string,
+        );
         notes.push(format!(
             "lichess: challenge {} declined by {by}: {why}; not sent again",
             c.id
@@ -1130,6 +1138,12 @@ impl LichessSeat {
             Some(Finding::Answered(_)) if self.config.days.is_some() => return,
             Some(Finding::Answered(at)) if t < at + ASK_AGAIN_AFTER_MS => return,
             Some(Finding::Failed(at, wait)) if t < at + wait => return,
+            Some(Finding::Declined(at)) => {
+                if t >= at + DECLINE_REASON_WITHIN_MS {
+                    self.declined_unsaid(t, keeper, events);
+                }
+                return;
+            }
             _ => {}
         }
         if self.config.days.is_some()
@@ -1322,8 +1336,29 @@ impl LichessSeat {
                 self.no_rematch(t, "no game came of it", keeper, events, notes);
             }
             Some(Finding::Failed(at, wait)) if t >= at + wait => self.finding = None,
+            Some(Finding::Declined(at)) if t >= at + DECLINE_REASON_WITHIN_MS => {
+                self.declined_unsaid(t, keeper, events);
+                self.rematch = None;
+            }
             _ => {}
         }
+    }
+
+    /// The player's challenge, declined on its own stream, was not told
+    /// on the event stream with lichess's reason in time: he is told
+    /// without one, and it is not sent again.
+    fn declined_unsaid(&mut self, t: u64, keeper: &mut Keeper, events: &mut Vec<Stamped>) {
+        let by = match &self.rematch {
+            Some(r) => r.of.opponent().name.clone(),
+            None => self.config.opponent.clone().unwrap_or_default(),
+        };
+        self.finding = None;
+        self.find_refused = true;
+        let notice = ServerNotice::Declined {
+            by: printable(by.trim(), 100),
+            why: "generic".into(),
+        };
+        keeper.input(t, Input::OnlineNotice(notice), events);
     }
 
     /// What became of the asking for a game: the next step of the
@@ -1331,13 +1366,19 @@ impl LichessSeat {
     fn answered(
         &mut self,
         t: u64,
-        asked: std::result::Result<(), ApiError>,
+        asked: std::result::Result<Held, ApiError>,
         keeper: &mut Keeper,
         events: &mut Vec<Stamped>,
         notes: &mut Vec<String>,
     ) -> Option<Finding> {
         match asked {
-            Ok(()) => {
+            Ok(Held::Done(done)) if done == "declined" => {
+                // Not sent again; the event stream says why.
+                self.seek_cancel = None;
+                notes.push("lichess: the challenge was declined".into());
+                Some(Finding::Declined(t))
+            }
+            Ok(_) => {
                 // A seek ends when lichess pairs it: nothing to
                 // cancel.
                 self.seek_cancel = None;
@@ -1368,7 +1409,7 @@ impl LichessSeat {
                     "lichess: {}; keep a new token with `pegboard lichess-token`",
                     ApiError::Unauthorized
                 ));
-                let why = "401".to_string();
+                let why = "token".to_string();
                 let notice = ServerNotice::FindRefused { why };
                 keeper.input(t, Input::OnlineNotice(notice), events);
                 None
@@ -1383,7 +1424,7 @@ impl LichessSeat {
                 self.find_refused = true;
                 notes.push(format!("lichess: no game found ({e}); nothing more asked"));
                 let why = match &e {
-                    ApiError::Refused { error, .. } => printable(error, 1000),
+                    ApiError::Refused { error, .. } => told(error),
                     _ => String::new(),
                 };
                 let notice = ServerNotice::FindRefused { why };
@@ -1413,7 +1454,7 @@ impl LichessSeat {
     fn ask_for_game(
         &self,
     ) -> (
-        Receiver<std::result::Result<(), ApiError>>,
+        Receiver<std::result::Result<Held, ApiError>>,
         Option<Arc<std::sync::atomic::AtomicBool>>,
     ) {
         let (tx, rx) = crossbeam_channel::bounded(1);
@@ -1449,10 +1490,14 @@ impl LichessSeat {
                 };
                 let them = last.opponent();
                 let asked = match them.ai {
-                    Some(level) => client.challenge_ai(level, &terms),
-                    None => client
-                        .challenge(&them.name, &terms)
-                        .and_then(|lines| held(lines, &cancelled, None)),
+                    Some(level) => client.challenge_ai(level, &terms).map(|()| Held::Closed),
+                    None => let_go(
+                        &client,
+                        client
+                            .challenge(&them.name, &terms)
+                            .and_then(|lines| lines.hold(&cancelled, CHALLENGE_SILENCE)),
+                        false,
+                    ),
                 };
                 let _ = tx.send(asked);
                 return;
@@ -1479,12 +1524,16 @@ impl LichessSeat {
                         c.rated,
                         c.variant.as_str(),
                     )
-                    .and_then(|lines| held(lines, &cancelled, Some(silence))),
-                Find::Ai => client.challenge_ai(c.level, &terms),
-                Find::Challenge => client
-                    .challenge(c.opponent.as_deref().unwrap_or_default().trim(), &terms)
-                    .and_then(|lines| held(lines, &cancelled, None)),
-                Find::Accept => Ok(()),
+                    .and_then(|lines| let_go(&client, lines.hold(&cancelled, silence), true)),
+                Find::Ai => client.challenge_ai(c.level, &terms).map(|()| Held::Closed),
+                Find::Challenge => let_go(
+                    &client,
+                    client
+                        .challenge(c.opponent.as_deref().unwrap_or_default().trim(), &terms)
+                        .and_then(|lines| lines.hold(&cancelled, CHALLENGE_SILENCE)),
+                    false,
+                ),
+                Find::Accept => Ok(Held::Closed),
             };
             let _ = tx.send(asked);
         });
@@ -1554,7 +1603,7 @@ impl LichessSeat {
                 ApiError::Refused {
                     status: 400 | 404,
                     error,
-                } => Some(printable(error, 1000)),
+                } => Some(told(error)),
                 _ => None,
             };
             if let (Post::Accept { challenge }, None) = (&post, again)
@@ -1732,48 +1781,25 @@ impl LichessSeat {
     }
 }
 
-/// A seek's (or a challenge's) connection held open until lichess closes
-/// it (the opponent found, the challenge answered: `Ok`), until
-/// `cancelled` is set (`Ok`: the connection is dropped, which lichess
-/// takes as the seek or the challenge cancelled), or, for a seek, until it
-/// says nothing, not even its keep-alive (every 10 s on lila), for
-/// `silence`: a connection half open, given up (an error: sought again).
-fn held(
-    lines: crate::lichess::client::Lines,
-    cancelled: &std::sync::atomic::AtomicBool,
-    silence: Option<std::time::Duration>,
-) -> std::result::Result<(), ApiError> {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    std::thread::spawn(move || {
-        for line in lines {
-            let broken = line.is_err();
-            if tx.send(line).is_err() || broken {
-                return;
-            }
+/// A seek (`seek`) or a challenge pegboard let go or gave up (`held`),
+/// cancelled on lichess: lichess notices its connection closed only when
+/// it next writes to it. (A challenge let go before its first line, or
+/// given up, is left to expire.)
+fn let_go(
+    client: &Client,
+    held: std::result::Result<Held, ApiError>,
+    seek: bool,
+) -> std::result::Result<Held, ApiError> {
+    match &held {
+        Ok(Held::LetGo(_)) | Err(_) if seek => {
+            let _ = client.cancel_seek();
         }
-    });
-    let mut heard = std::time::Instant::now();
-    loop {
-        if cancelled.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(());
+        Ok(Held::LetGo(Some(challenge))) => {
+            let _ = client.cancel_challenge(challenge);
         }
-        match rx.recv_timeout(std::time::Duration::from_millis(100)) {
-            Ok(line) => {
-                line?;
-                heard = std::time::Instant::now();
-            }
-            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Ok(()),
-            Err(crossbeam_channel::RecvTimeoutError::Timeout)
-                if silence.is_some_and(|s| heard.elapsed() >= s) =>
-            {
-                return Err(ApiError::Transport(format!(
-                    "the seek said nothing for {} s",
-                    silence.unwrap_or_default().as_secs()
-                )));
-            }
-            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
-        }
+        _ => {}
     }
+    held
 }
 
 /// The server's moves `theirs` against pegboard's game: moves the server
@@ -1879,6 +1905,12 @@ fn offers(
 
 /// A text from the server as the game may keep it: control characters
 /// made spaces, at most `most` bytes.
+/// lichess's words `error` as the player is told them: the reason
+/// pegboard knows them by, else the words themselves.
+fn told(error: &str) -> String {
+    reason::of_error(error).map_or_else(|| printable(error, 1000), str::to_string)
+}
+
 fn printable(text: &str, most: usize) -> String {
     let mut out = String::new();
     for c in text.chars().map(|c| if c.is_control() { ' ' } else { c }) {

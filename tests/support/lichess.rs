@@ -753,6 +753,10 @@ pub struct State {
     /// While set, the streams say nothing, not even keep-alive lines, and
     /// a stream opened meanwhile gets no answer.
     pub silent: bool,
+    /// While set, a challenge declined is told on its own stream only
+    /// (`{"done":"declined"}`), never on the event stream: as when that
+    /// stream was down while lila sent it.
+    pub declines_unsaid: bool,
     /// The script the next game's opponent plays.
     pub script: VecDeque<(String, Duration)>,
     /// Challenges to the account not yet answered: their clock and the
@@ -2505,6 +2509,7 @@ fn await_answer(
                         },
                     );
                 }
+                ("declined", ChallengeAnswer::Decline { .. }) if st.declines_unsaid => {}
                 ("declined", ChallengeAnswer::Decline { key, reason, .. }) => {
                     let json = challenge_json(&sent.view("declined", Some((key, reason))));
                     st.events.push(format!(
