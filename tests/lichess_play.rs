@@ -1130,6 +1130,113 @@ fn play_on_lichess_a_game_stream_closed_cleanly_mid_game_is_no_end_of_the_game()
 }
 
 #[test]
+fn play_on_lichess_a_token_revoked_mid_game_is_told_once_and_nothing_more_asked() {
+    // lila answers a revoked token with 401 on every request and stream:
+    // the player hears it once, and nothing is asked again.
+    let moves = opera();
+    let mut table = Table::open("lichess-revoked", "", script_of(&moves, Color::White, 150));
+    table.wait_for("online_game", |_| true);
+    for &m in &moves[..2] {
+        table.next(m);
+    }
+    table.server.state().token = "lip_SomeOtherToken987654".into();
+    table.server.cut();
+    table.next(moves[2]);
+    let told = table.wait_for("online_notice", |v| v["notice"] == "token_refused");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(told["say"], words.token_refused.as_str());
+    let asked = table.server.state().requests.len();
+    std::thread::sleep(Duration::from_secs(4));
+    let printed = table.stop();
+    let told = table.all("online_notice");
+    let refusals = told.iter().filter(|v| v["notice"] == "token_refused");
+    assert_eq!(refusals.count(), 1, "{printed}");
+    // At most the requests already under way when the token was refused.
+    let after = table.server.state().requests.len();
+    assert!(
+        after <= asked + 2,
+        "{} more asked: {printed}",
+        after - asked
+    );
+}
+
+#[test]
+fn play_on_lichess_a_game_lichess_knows_no_more_is_told_and_followed_no_more() {
+    // lila answers a game's stream with 404 "No such game" once it has
+    // none (PlayApi): the player hears it, and the stream is not opened
+    // again and again.
+    let moves = opera();
+    let mut table = Table::open("lichess-gone", "", script_of(&moves, Color::White, 150));
+    table.wait_for("online_game", |_| true);
+    for &m in &moves[..2] {
+        table.next(m);
+    }
+    let opened = table.server.state().game_streams_opened;
+    table
+        .server
+        .state()
+        .path_faults
+        .push_back(("GET /api/board/game/stream/".into(), 404));
+    table.server.cut();
+    let told = table.wait_for("online_notice", |v| v["notice"] == "game_gone");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(told["say"], words.game_gone.as_str());
+    std::thread::sleep(Duration::from_secs(3));
+    let printed = table.stop();
+    assert_eq!(
+        table.server.state().game_streams_opened,
+        opened,
+        "opened again: {printed}"
+    );
+}
+
+#[test]
+fn play_on_lichess_a_move_refused_because_the_game_had_ended_leaves_the_end_standing() {
+    // The opponent resigns as the player makes his move: lila refuses the
+    // move ("Not your turn, or game already over"). The player is told
+    // the game's end, never that his move was refused and the game goes
+    // on, and the board is not sent back.
+    let moves = opera();
+    let mut script = script_of(&moves[..2], Color::White, 150);
+    script.push(("@resign".into(), 1500));
+    let mut table = Table::open("lichess-late-move", "", script);
+    table.wait_for("online_game", |_| true);
+    table.next(moves[0]);
+    table.next(moves[1]);
+    // The end does not reach pegboard before the move is made.
+    table.server.state().silent = true;
+    let until = Instant::now() + Duration::from_secs(10);
+    while !table
+        .server
+        .state()
+        .games
+        .values()
+        .any(|g| g.status == "resign")
+    {
+        assert!(Instant::now() < until, "the opponent never resigned");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    table.next(moves[2]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while table.asked("/move/").len() < 2 {
+        assert!(Instant::now() < deadline, "the move was never posted");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    table.server.state().silent = false;
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "1-0");
+    std::thread::sleep(Duration::from_secs(1));
+    let printed = table.stop();
+    let told = table.all("online_notice");
+    assert!(
+        told.iter().all(|v| v["notice"] != "move_refused"),
+        "{printed}"
+    );
+    assert!(table.all("retraced").is_empty(), "{printed}");
+}
+
+#[test]
 fn play_on_lichess_killed_and_started_again_goes_on_with_the_same_game() {
     let moves = opera();
     // The opponent answers the ninth ply after a while.

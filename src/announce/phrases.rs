@@ -1064,6 +1064,8 @@ impl Phrasebook {
             N::FirstMove { seconds } => fill(&w.first_move, &[("n", &seconds.to_string())]),
             N::NoRematch { opponent } => fill(&w.rematch_none, &[("name", opponent)]),
             N::NoToken => w.no_token.clone(),
+            N::TokenRefused => w.token_refused.clone(),
+            N::GameGone => w.game_gone.clone(),
         }
     }
 

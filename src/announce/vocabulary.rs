@@ -274,6 +274,11 @@ pub struct OnlineWords {
     pub find_refused: String,
     /// No lichess token is kept: the game cannot be found there.
     pub no_token: String,
+    /// lichess refused the token kept: nothing reaches it until a new
+    /// one is kept.
+    pub token_refused: String,
+    /// lichess knows the game played here no more.
+    pub game_gone: String,
     /// `{name}` declined the player's challenge, with lichess's reason
     /// `{text}`.
     pub declined: String,
@@ -372,8 +377,6 @@ pub struct ReasonWords {
     pub no_game: String,
     /// No such player on lichess.
     pub no_user: String,
-    /// lichess refused the token.
-    pub token: String,
     /// lichess's own words (`{text}`), which are English: how they are
     /// introduced.
     pub in_english: String,
@@ -407,7 +410,6 @@ impl ReasonWords {
             "no_claim" => &self.no_claim,
             "no_game" => &self.no_game,
             "no_user" => &self.no_user,
-            "token" => &self.token,
             _ => return None,
         })
     }

@@ -218,7 +218,7 @@ pub enum Finish {
 /// notice's `why` is one of these, else the server's own words. The first
 /// eleven are why a challenge was declined (lichess's keys); the others
 /// why lichess refused a request.
-pub const REASONS: [&str; 19] = [
+pub const REASONS: [&str; 18] = [
     "generic",
     "later",
     "too_fast",
@@ -237,7 +237,6 @@ pub const REASONS: [&str; 19] = [
     "no_claim",
     "no_game",
     "no_user",
-    "token",
 ];
 
 /// What the server said that the player is to hear, beyond the game's
@@ -269,11 +268,17 @@ pub enum ServerNotice {
     /// No lichess token is kept: no game can be found there until one
     /// is (`pegboard lichess-token`).
     NoToken,
+    /// lichess refused the token kept (revoked, deleted): nothing reaches
+    /// lichess until a new one is kept.
+    TokenRefused,
+    /// lichess knows the game played here no more (its stream answered
+    /// that there is no such game): nothing of it reaches lichess.
+    GameGone,
 }
 
 impl ServerNotice {
     /// The notices' names, as the trace writes them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "other_game",
         "find_refused",
         "declined",
@@ -282,6 +287,8 @@ impl ServerNotice {
         "first_move",
         "no_rematch",
         "no_token",
+        "token_refused",
+        "game_gone",
     ];
 
     /// Its name, as the trace writes it.
@@ -295,6 +302,8 @@ impl ServerNotice {
             ServerNotice::FirstMove { .. } => "first_move",
             ServerNotice::NoRematch { .. } => "no_rematch",
             ServerNotice::NoToken => "no_token",
+            ServerNotice::TokenRefused => "token_refused",
+            ServerNotice::GameGone => "game_gone",
         }
     }
 
@@ -310,7 +319,9 @@ impl ServerNotice {
             | ServerNotice::ClaimRefused { why } => (None, Some(why), None),
             ServerNotice::Declined { by, why } => (Some(by), Some(why), None),
             ServerNotice::FirstMove { seconds } => (None, None, Some(*seconds)),
-            ServerNotice::NoToken => (None, None, None),
+            ServerNotice::NoToken | ServerNotice::TokenRefused | ServerNotice::GameGone => {
+                (None, None, None)
+            }
         }
     }
 
@@ -335,6 +346,8 @@ impl ServerNotice {
             ("first_move", None, None, Some(seconds)) => ServerNotice::FirstMove { seconds },
             ("no_rematch", Some(opponent), None, None) => ServerNotice::NoRematch { opponent },
             ("no_token", None, None, None) => ServerNotice::NoToken,
+            ("token_refused", None, None, None) => ServerNotice::TokenRefused,
+            ("game_gone", None, None, None) => ServerNotice::GameGone,
             _ => {
                 return Err(format!(
                     "input `online_notice` needs a `notice` ({}) with its fields: `name` (at most \

@@ -536,6 +536,11 @@ impl LichessSeat {
                 if of_game && let Some(g) = self.game.take() {
                     self.passed.insert(g.id);
                     self.link_back(t, true, keeper, events);
+                    // The game played here, gone from lichess: told.
+                    if !keeper.controller().game().is_over() {
+                        let notice = ServerNotice::GameGone;
+                        keeper.input(t, Input::OnlineNotice(notice), events);
+                    }
                 }
             }
             LinkReport::Lost(why) => {
@@ -553,15 +558,26 @@ impl LichessSeat {
                 notes.push("lichess: connected again".into());
                 self.link_back(t, of_game, keeper, events);
             }
-            LinkReport::Refused(why) => {
-                if !self.refused {
-                    self.refused = true;
-                    notes.push(format!(
-                        "lichess: {why}; keep a new token with `pegboard lichess-token`"
-                    ));
-                }
-            }
+            LinkReport::Refused(why) => self.token_refused(t, &why, keeper, events, notes),
         }
+    }
+
+    /// lichess refused the token (a 401, on a stream or a request):
+    /// nothing more is asked, and the player is told once.
+    fn token_refused(
+        &mut self,
+        t: u64,
+        why: &str,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        if self.refused {
+            return;
+        }
+        self.refused = true;
+        notes.push(format!("lichess: {why}; nothing more is asked"));
+        keeper.input(t, Input::OnlineNotice(ServerNotice::TokenRefused), events);
     }
 
     /// A link is back: the player is told once none is lost.
@@ -1019,7 +1035,12 @@ impl LichessSeat {
             let ours = played(keeper.controller());
             let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
             let why = g.refused_move.take();
-            if ours.len() > common {
+            if !state.under_way() {
+                // Refused because the game had ended (lila: "Not your
+                // turn, or game already over"): the end stands, told as
+                // lichess's state says.
+                notes.push("lichess: a move refused after the game's end".into());
+            } else if ours.len() > common {
                 if let Some(why) = why {
                     let notice = ServerNotice::MoveRefused { why };
                     keeper.input(t, Input::OnlineNotice(notice), events);
@@ -1404,14 +1425,8 @@ impl LichessSeat {
             Err(ApiError::Unauthorized) => {
                 // The token: asking again would not help.
                 self.seek_cancel = None;
-                self.refused = true;
-                notes.push(format!(
-                    "lichess: {}; keep a new token with `pegboard lichess-token`",
-                    ApiError::Unauthorized
-                ));
-                let why = "token".to_string();
-                let notice = ServerNotice::FindRefused { why };
-                keeper.input(t, Input::OnlineNotice(notice), events);
+                let why = ApiError::Unauthorized.to_string();
+                self.token_refused(t, &why, keeper, events, notes);
                 None
             }
             Err(
@@ -1568,6 +1583,10 @@ impl LichessSeat {
                 continue;
             };
             notes.push(format!("lichess: {} failed: {e}", post.describe()));
+            if e == ApiError::Unauthorized {
+                self.token_refused(t, &e.to_string(), keeper, events, notes);
+                continue;
+            }
             let again = match &e {
                 ApiError::TooManyRequests => Some(self.timing.too_many),
                 ApiError::Transport(_) => Some(self.timing.first),
@@ -1630,6 +1649,12 @@ impl LichessSeat {
                 (Post::Move { id, ply, .. }, Some(wait), _) if g.id == *id => {
                     g.sent.remove(ply);
                     self.post_after = self.now + wait.as_millis() as u64;
+                }
+                (Post::Move { id, .. }, None, Some(_))
+                    if g.id == *id && (!g.under_way || keeper.controller().game().is_over()) =>
+                {
+                    // The game is over (lichess refuses a move after its
+                    // end): nothing to put back.
                 }
                 (Post::Move { id, .. }, None, Some(why)) if g.id == *id => {
                     // Told once the server's state shows it lacks the move.

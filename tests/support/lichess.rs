@@ -1497,6 +1497,8 @@ fn serve(shared: &Arc<Shared>, stream: TcpStream) {
             drop(st);
             let body = match code {
                 429 => RATE_LIMITED,
+                // lila's words for a game it does not have (PlayApi).
+                404 => r#"{"error":"No such game"}"#,
                 _ => r#"{"error":"Try again later"}"#,
             };
             return answer(shared, &mut write, code, body);
