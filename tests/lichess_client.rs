@@ -481,4 +481,32 @@ mod held {
         });
         assert_eq!(held_long, Ok(Held::LetGo(None)));
     }
+
+    #[test]
+    fn a_seek_whose_answer_never_begins_is_given_up_within_the_answers_time() {
+        let server = lichess::Lichess::start(TOKEN, Duration::from_millis(300));
+        server.state().silent = true;
+        let client = Client::new(&server.url(), token()).answering_within(Duration::from_secs(1));
+        let asked = Instant::now();
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        std::thread::spawn(move || {
+            let seek = client.seek(
+                Seek::Clock {
+                    minutes: 15,
+                    increment: 10,
+                },
+                false,
+                "standard",
+            );
+            let _ = tx.send(seek.err());
+        });
+        // (Without a limit it would wait for ever: 15 s is plenty.)
+        let failed = rx
+            .recv_timeout(Duration::from_secs(15))
+            .expect("the seek is given up");
+        assert!(matches!(&failed, Some(ApiError::Transport(_))), "{failed:?}");
+        let waited = asked.elapsed();
+        assert!(waited >= Duration::from_secs(1), "{waited:?}");
+        server.state().silent = false;
+    }
 }

@@ -210,6 +210,8 @@ pub struct Client {
     agent: ureq::Agent,
     server: String,
     token: Token,
+    /// How long an answer may take to begin (`ANSWER_WITHIN`).
+    answer_within: Duration,
 }
 
 /// A stream's lines, each as it comes; keep-alive lines are empty.
@@ -316,6 +318,16 @@ impl Client {
             agent: ureq::Agent::with_parts(config, connector, DefaultResolver::default()),
             server: server.trim_end_matches('/').to_string(),
             token,
+            answer_within: ANSWER_WITHIN,
+        }
+    }
+
+    /// The same, waiting `within` for an answer to begin (and for a post's
+    /// whole answer) instead of `ANSWER_WITHIN`.
+    pub fn answering_within(self, within: Duration) -> Client {
+        Client {
+            answer_within: within,
+            ..self
         }
     }
 
@@ -358,7 +370,7 @@ impl Client {
             .header("Authorization", &self.bearer())
             .header("Accept", "application/x-ndjson")
             .config()
-            .timeout_recv_response(Some(ANSWER_WITHIN))
+            .timeout_recv_response(Some(self.answer_within))
             .build()
             .call()
             .map_err(Client::transport)?;
@@ -377,8 +389,9 @@ impl Client {
         })
     }
 
-    /// A post with a form, answered `within` (none: a seek, held open
-    /// until lichess closes it).
+    /// A post with a form, answered whole `within` (none: a seek or a
+    /// challenge, held open until lichess closes it; its answer still
+    /// begins within `ANSWER_WITHIN`, as lichess answers either at once).
     fn send(
         &self,
         path: &str,
@@ -390,6 +403,7 @@ impl Client {
             .header("Authorization", &self.bearer())
             .config()
             .timeout_global(within)
+            .timeout_recv_response(Some(self.answer_within))
             .build()
             .send_form(form.iter().copied())
             .map_err(Client::transport)
@@ -397,7 +411,7 @@ impl Client {
 
     /// A post whose answer is `{"ok":true}` or the like: `Ok` on a 2xx.
     pub fn post(&self, path: &str, form: &[(&str, &str)]) -> Result<(), ApiError> {
-        Client::done(self.send(path, form, Some(ANSWER_WITHIN))?)
+        Client::done(self.send(path, form, Some(self.answer_within))?)
     }
 
     /// An answer that carries nothing pegboard reads: `Ok` on a 2xx (200,
@@ -422,7 +436,7 @@ impl Client {
             .header("Authorization", &self.bearer())
             .header("Accept", "application/json")
             .config()
-            .timeout_global(Some(ANSWER_WITHIN))
+            .timeout_global(Some(self.answer_within))
             .build()
             .call()
             .map_err(Client::transport)?;
@@ -556,7 +570,7 @@ impl Client {
             .delete(&self.url("/api/board/seek"))
             .header("Authorization", &self.bearer())
             .config()
-            .timeout_global(Some(ANSWER_WITHIN))
+            .timeout_global(Some(self.answer_within))
             .build()
             .call()
             .map_err(Client::transport)?;

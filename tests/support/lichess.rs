@@ -1960,6 +1960,10 @@ fn form_error(shared: &Shared, out: &mut TcpStream, why: &str) {
 /// source `pool`, BoardApiHookStream `asPool`), else the lobby. A
 /// correspondence seek is answered at once with its id.
 fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<TcpStream>) {
+    // (A silent server answers nothing, as a half-open connection.)
+    if !until_heard(shared) || client_gone(out) {
+        return;
+    }
     let days: Option<u32> = form(body, "days").and_then(|d| d.parse().ok());
     let minutes: f64 = form(body, "time")
         .and_then(|t| t.parse().ok())
