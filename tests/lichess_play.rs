@@ -2699,9 +2699,10 @@ fn play_on_lichess_a_resignation_lichess_answers_with_a_500_is_posted_again() {
 }
 
 #[test]
-fn play_on_lichess_two_fitting_challenges_at_once_only_one_is_accepted() {
+fn play_on_lichess_two_fitting_challenges_at_once_one_is_accepted_the_other_after_its_game() {
     // Two challenges at the clock asked for come together: accepting both
-    // would start two games, one of them never played. One is accepted.
+    // would start two games, one of them never played. One is accepted;
+    // the other, which lila names only once, when the game is over.
     let moves = game_moves("", "1. e4 e5");
     let mut script = script_of(&moves, Color::White, 150);
     script.push(("@wait".into(), 20_000));
@@ -2719,13 +2720,26 @@ fn play_on_lichess_two_fitting_challenges_at_once_only_one_is_accepted() {
     }
     std::thread::sleep(Duration::from_millis(200));
     // Both on the event stream, one after the other at once.
-    table.server.challenge_from("Bert", 15, 10, "black");
-    table.server.challenge_from("Carl", 15, 10, "black");
-    table.wait_for("online_game", |_| true);
+    let bert = table.server.challenge_from("Bert", 15, 10, "black");
+    let carl = table.server.challenge_from("Carl", 15, 10, "black");
+    let first = table.wait_for("online_game", |_| true);
     std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(table.asked("/accept").len(), 1, "{}", table.printed());
+    assert_eq!(table.server.state().games.len(), 1, "{}", table.printed());
+    for &m in &moves {
+        table.next(m);
+    }
+    table.server.state().script = [("@wait".to_string(), Duration::from_secs(30))].into();
+    table.scanner.press(NEW_GAME);
+    table.scanner.press(NEW_GAME);
+    table.wait_for("new_game", |_| true);
+    table.set_board(Chess::default());
+    let second = table.wait_for("online_game", |_| true);
     let printed = table.stop();
-    assert_eq!(table.asked("/accept").len(), 1, "{printed}");
-    assert_eq!(table.server.state().games.len(), 1, "{printed}");
+    // (A challenge's game has the challenge's id.)
+    assert_eq!(first["game"]["id"], bert.as_str(), "{printed}");
+    assert_eq!(second["game"]["id"], carl.as_str(), "{printed}");
+    assert_eq!(table.asked("/accept").len(), 2, "{printed}");
 }
 
 #[test]

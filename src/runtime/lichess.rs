@@ -117,6 +117,10 @@ pub(crate) struct LichessSeat {
     /// The challenge to the player being accepted: no other is, until
     /// its game starts or the acceptance fails.
     accepting: Option<String>,
+    /// Challenges to the player, of the kind `[lichess]` accepts, that came
+    /// while a game was played or another was being accepted: the first
+    /// still standing is accepted once the game is fresh.
+    pending: std::collections::VecDeque<stream::Challenge>,
     /// The file that marks a seek of days a move waiting in lichess's
     /// lobby (lichess keeps it until it is taken; the Board API cannot
     /// cancel it): no other is made, in this session or the next, until
@@ -399,6 +403,7 @@ impl LichessSeat {
             chose_new: false,
             chosen_game: None,
             accepting: None,
+            pending: std::collections::VecDeque::new(),
             seek_mark: None,
             last_game: None,
             rematch_offer: None,
@@ -837,7 +842,7 @@ impl LichessSeat {
         if me.is_some() && from.map(|f| f.to_ascii_lowercase()) == me {
             return;
         }
-        if self.config.find != Find::Accept || self.game.is_some() {
+        if self.config.find != Find::Accept {
             return;
         }
         let from = c.challenger.as_ref().and_then(|u| u.id.clone());
@@ -862,12 +867,18 @@ impl LichessSeat {
         let variant_ok = self.config.variant.takes(variant);
         let to_me = c.dest_user.is_some();
         if sender_ok && clock_ok && variant_ok && to_me {
-            // Two challenges accepted at once would be two games.
-            if let Some(other) = &self.accepting {
-                notes.push(format!(
-                    "lichess: challenge {} left: challenge {other} is being accepted",
-                    c.id
-                ));
+            // Two challenges accepted at once would be two games; one
+            // that comes while a game is played waits for the next (lila
+            // names a challenge once, as it comes, and again only when
+            // the event stream opens anew).
+            if self.game.is_some() || self.accepting.is_some() {
+                if !self.pending.iter().any(|p| p.id == c.id) {
+                    notes.push(format!(
+                        "lichess: challenge {} waits: a game is under way or being accepted",
+                        c.id
+                    ));
+                    self.pending.push_back(c.clone());
+                }
                 return;
             }
             self.accepting = Some(c.id.clone());
@@ -1136,6 +1147,12 @@ impl LichessSeat {
         if settled && self.offer_under_way(t, keeper, events) {
             return;
         }
+        if self.config.find == Find::Accept && self.accepting.is_none() {
+            if let Some(c) = self.pending.pop_front() {
+                self.challenged(t, &c, keeper, events, notes);
+            }
+            return;
+        }
         if self.config.find == Find::Accept || self.find_refused {
             return;
         }
@@ -1231,6 +1248,7 @@ impl LichessSeat {
         if self.accepting.as_deref() == Some(c.id.as_str()) {
             self.accepting = None;
         }
+        self.pending.retain(|p| p.id != c.id);
         let accepted = self.rematch.as_ref().and_then(|r| r.accepted.as_deref());
         if accepted == Some(c.id.as_str()) {
             self.no_rematch(t, "the offer was withdrawn", keeper, events, notes);
