@@ -504,7 +504,10 @@ mod held {
         let failed = rx
             .recv_timeout(Duration::from_secs(15))
             .expect("the seek is given up");
-        assert!(matches!(&failed, Some(ApiError::Transport(_))), "{failed:?}");
+        assert!(
+            matches!(&failed, Some(ApiError::Transport(_))),
+            "{failed:?}"
+        );
         let waited = asked.elapsed();
         assert!(waited >= Duration::from_secs(1), "{waited:?}");
         server.state().silent = false;

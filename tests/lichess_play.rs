@@ -2846,10 +2846,24 @@ fn play_on_lichess_a_correspondence_seek_waiting_in_the_lobby_is_not_made_again_
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    let told = table.wait_for("online_notice", |v| v["notice"] == "seek_waiting");
+    let words = pegboard::announce::Phrasebook::default().words.online;
+    assert_eq!(told["say"], words.seek_waiting.as_str());
     std::thread::sleep(Duration::from_millis(2500));
     let printed = table.stop();
     assert_eq!(table.requests_ending("/api/board/seek"), 1, "{printed}");
-    assert!(printed.contains("no other is made"), "{printed}");
+    // While pegboard is off, someone takes the seek: the next session
+    // finds its game, lists it, and the seek waits no more.
+    table.server.lobby_correspondence_starts(3);
+    table.start();
+    let listed = table.wait_for("online_games", |_| true);
+    assert_eq!(
+        listed["games"].as_array().map(Vec::len),
+        Some(1),
+        "{listed}"
+    );
+    let printed = table.stop();
+    assert!(!mark.exists(), "the mark is gone: {printed}");
 }
 
 #[test]

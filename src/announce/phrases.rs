@@ -1066,6 +1066,7 @@ impl Phrasebook {
             N::NoToken => w.no_token.clone(),
             N::TokenRefused => w.token_refused.clone(),
             N::GameGone => w.game_gone.clone(),
+            N::SeekWaiting => w.seek_waiting.clone(),
         }
     }
 

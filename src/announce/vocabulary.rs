@@ -279,6 +279,9 @@ pub struct OnlineWords {
     pub token_refused: String,
     /// lichess knows the game played here no more.
     pub game_gone: String,
+    /// A correspondence seek made before still waits on lichess: no
+    /// other is made.
+    pub seek_waiting: String,
     /// `{name}` declined the player's challenge, with lichess's reason
     /// `{text}`.
     pub declined: String,

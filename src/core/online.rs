@@ -274,11 +274,14 @@ pub enum ServerNotice {
     /// lichess knows the game played here no more (its stream answered
     /// that there is no such game): nothing of it reaches lichess.
     GameGone,
+    /// A correspondence seek made before still waits in lichess's lobby
+    /// for an opponent: no other is made.
+    SeekWaiting,
 }
 
 impl ServerNotice {
     /// The notices' names, as the trace writes them.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "other_game",
         "find_refused",
         "declined",
@@ -289,6 +292,7 @@ impl ServerNotice {
         "no_token",
         "token_refused",
         "game_gone",
+        "seek_waiting",
     ];
 
     /// Its name, as the trace writes it.
@@ -304,6 +308,7 @@ impl ServerNotice {
             ServerNotice::NoToken => "no_token",
             ServerNotice::TokenRefused => "token_refused",
             ServerNotice::GameGone => "game_gone",
+            ServerNotice::SeekWaiting => "seek_waiting",
         }
     }
 
@@ -319,9 +324,10 @@ impl ServerNotice {
             | ServerNotice::ClaimRefused { why } => (None, Some(why), None),
             ServerNotice::Declined { by, why } => (Some(by), Some(why), None),
             ServerNotice::FirstMove { seconds } => (None, None, Some(*seconds)),
-            ServerNotice::NoToken | ServerNotice::TokenRefused | ServerNotice::GameGone => {
-                (None, None, None)
-            }
+            ServerNotice::NoToken
+            | ServerNotice::TokenRefused
+            | ServerNotice::GameGone
+            | ServerNotice::SeekWaiting => (None, None, None),
         }
     }
 
@@ -348,6 +354,7 @@ impl ServerNotice {
             ("no_token", None, None, None) => ServerNotice::NoToken,
             ("token_refused", None, None, None) => ServerNotice::TokenRefused,
             ("game_gone", None, None, None) => ServerNotice::GameGone,
+            ("seek_waiting", None, None, None) => ServerNotice::SeekWaiting,
             _ => {
                 return Err(format!(
                     "input `online_notice` needs a `notice` ({}) with its fields: `name` (at most \

@@ -629,12 +629,13 @@ impl LichessSeat {
             self.game = Some(game);
             return;
         }
-        if self.listed(t, info) {
+        self.seek_taken(t, info, notes);
+        // A game is played here while it goes on here and on lichess.
+        let playing = !over && (ours.is_some() || self.game.as_ref().is_some_and(|g| g.under_way));
+        if self.listed(t, info, playing) {
             notes.push(format!("lichess: game {id} under way, listed to choose"));
             return;
         }
-        // A game is played here while it goes on here and on lichess.
-        let playing = !over && (ours.is_some() || self.game.as_ref().is_some_and(|g| g.under_way));
         let rematch = !playing && self.rematch.as_ref().is_some_and(|r| r.fits(info));
         let why = match self.config.unlike(info) {
             _ if rematch => None,
@@ -693,20 +694,48 @@ impl LichessSeat {
         self.chose_new = false;
     }
 
-    /// A correspondence game under way when the event stream opened:
-    /// listed for the player to choose, when `[lichess]` plays days a
-    /// move and it is such a game (however it was made).
-    fn listed(&mut self, t: u64, info: &stream::GameInfo) -> bool {
+    /// A correspondence game under way when the event stream opened, or
+    /// one that started while another is `playing` here: listed for the
+    /// player to choose, when `[lichess]` plays days a move and it is
+    /// such a game (however it was made).
+    fn listed(&mut self, t: u64, info: &stream::GameInfo, playing: bool) -> bool {
         let opening = self.events_open.is_some_and(|at| t < at + EVENTS_SETTLE_MS);
         let mut any_source = info.clone();
         any_source.source = None;
-        if self.config.days.is_none() || !opening || self.config.unlike(&any_source).is_some() {
+        if self.config.days.is_none()
+            || !(opening || playing)
+            || self.config.unlike(&any_source).is_some()
+        {
             return false;
         }
         if !self.under_way.iter().any(|g| g.game_id == info.game_id) {
             self.under_way.push(info.clone());
         }
         true
+    }
+
+    /// A correspondence game from lichess's lobby that started (while
+    /// `play` runs, or one with no move yet when the event stream opens):
+    /// the seek marked as waiting there was taken, and another may be
+    /// made.
+    fn seek_taken(&mut self, t: u64, info: &stream::GameInfo, notes: &mut Vec<String>) {
+        let Some(mark) = self.seek_mark.as_ref().filter(|m| m.exists()) else {
+            return;
+        };
+        let lobby = info.source.as_deref() == Some("lobby")
+            && info.speed.as_deref() == Some("correspondence");
+        let opening = self.events_open.is_some_and(|at| t < at + EVENTS_SETTLE_MS);
+        let fresh = info
+            .fen
+            .as_deref()
+            .is_some_and(|fen| fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"));
+        if lobby && (!opening || fresh) {
+            notes.push(format!(
+                "lichess: game {} came of the seek waiting in the lobby",
+                info.game_id
+            ));
+            let _ = std::fs::remove_file(mark);
+        }
     }
 
     /// The correspondence games under way, handed to the player to
@@ -1193,6 +1222,7 @@ impl LichessSeat {
                     .into(),
             );
             self.finding = Some(Finding::Answered(t));
+            keeper.input(t, Input::OnlineNotice(ServerNotice::SeekWaiting), events);
             return;
         }
         let (answer, cancel) = self.ask_for_game();
