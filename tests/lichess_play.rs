@@ -971,6 +971,87 @@ fn play_on_lichess_resigning_before_the_first_move_aborts_and_the_next_game_is_f
 }
 
 #[test]
+fn play_on_lichess_a_resignation_too_late_to_abort_resigns_the_game() {
+    // The player resigns after his first move while the opponent's reply,
+    // already made on lichess, has not reached him: pegboard asks to
+    // abort, lila refuses ("This game can no longer be aborted"), and the
+    // game is resigned, as the player asked.
+    let moves = opera();
+    let mut table = Table::open(
+        "lichess-late-abort",
+        "",
+        script_of(&moves[..2], Color::White, 150),
+    );
+    table.wait_for("online_game", |_| true);
+    table.server.state().silent = true;
+    table.next(moves[0]);
+    let until = Instant::now() + Duration::from_secs(10);
+    while table
+        .server
+        .state()
+        .games
+        .values()
+        .all(|g| g.moves.len() < 2)
+    {
+        assert!(Instant::now() < until, "the opponent never replied");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    table.scanner.press(RESIGN);
+    table.wait_for("online_request", |v| v["request"] == "abort");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while table.asked("/resign").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "never resigned: {}",
+            table.printed()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    table.server.state().silent = false;
+    let over = table.wait_for("game_over", |_| true);
+    assert_eq!(over["result"], "0-1");
+    let printed = table.stop();
+    assert_eq!(table.asked("/abort").len(), 1, "{printed}");
+    assert_eq!(table.asked("/resign").len(), 1, "{printed}");
+}
+
+#[test]
+fn play_on_lichess_a_move_lichess_answers_with_500s_is_posted_again_ever_later() {
+    // A server down a while (503s) is not asked every second: each wait
+    // after a failure doubles (1, 2, 4 s), and the move reaches it.
+    let moves = opera();
+    let mut table = Table::open(
+        "lichess-backoff",
+        "",
+        script_of(&moves[..2], Color::White, 150),
+    );
+    let game = table.wait_for("online_game", |_| true);
+    let id = game["game"]["id"].as_str().unwrap_or_default().to_string();
+    let path = format!("POST /api/board/game/{id}/move/");
+    table
+        .server
+        .state()
+        .path_faults
+        .extend((0..3).map(|_| (path.clone(), 503)));
+    table.next(moves[0]);
+    table.next(moves[1]);
+    let printed = table.stop();
+    let tries: Vec<f64> = table
+        .server
+        .state()
+        .received_at
+        .iter()
+        .filter(|(_, r)| r.starts_with(&path))
+        .map(|(at, _)| *at)
+        .collect();
+    assert_eq!(tries.len(), 4, "three refused, then taken: {printed}");
+    let gaps: Vec<f64> = tries.windows(2).map(|w| w[1] - w[0]).collect();
+    for (gap, least) in gaps.iter().zip([0.9, 1.9, 3.9]) {
+        assert!(*gap >= least, "waits {gaps:?}: {printed}");
+    }
+}
+
+#[test]
 fn play_on_lichess_the_streams_cut_500s_and_garbage_lose_no_move() {
     let moves = opera();
     let mut table = Table::open("lichess-faults", "", script_of(&moves, Color::White, 150));

@@ -639,3 +639,32 @@ fn online_a_draw_offer_lichess_would_drop_is_told_and_not_made() {
     let offers = common::of(&events, "draw_offer");
     assert_eq!(offers.len(), 2, "at ply 2 and at ply 24: {events:#?}");
 }
+
+#[test]
+fn online_a_draw_claim_with_no_repetition_counts_as_the_offer_lichess_makes_of_it() {
+    // lila's draw/yes without a repetition to claim is the player's draw
+    // offer (Drawer `yes`), counted for its 20 plies like any offer: a
+    // real offer soon after it is told as one lichess would drop.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":2000,"input":"draw_claim","color":"white"}"#,
+            r#"{"t":2500,"input":"move","uci":"g1f3"}"#,
+            r#"{"t":3000,"input":"move","uci":"b8c6"}"#,
+            r#"{"t":3500,"input":"draw_offer","color":"white"}"#,
+        ],
+    );
+    let claims = common::of(&events, "online_request");
+    assert_eq!(claims.len(), 1, "{events:#?}");
+    assert_eq!(claims[0]["request"], "draw_claim");
+    let notices = common::of(&events, "online_notice");
+    assert!(
+        notices
+            .iter()
+            .any(|n| n["notice"] == "draw_not_now" && n["t"] == 3500),
+        "{events:#?}"
+    );
+    assert!(common::of(&events, "draw_offer").is_empty(), "{events:#?}");
+}

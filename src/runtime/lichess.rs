@@ -80,6 +80,10 @@ pub(crate) struct LichessSeat {
     /// No move posted before this instant (game time): the server did not
     /// take the last one (no answer, a 5xx, a 429).
     post_after: u64,
+    /// Moves not delivered in a row: each wait after a failure doubles,
+    /// up to the links' longest (a server down for maintenance is not
+    /// asked every second).
+    move_failures: u32,
     /// Posts other than moves not delivered (no answer, a 5xx, a 429),
     /// each to be posted again at its instant, with how often it was
     /// tried.
@@ -390,6 +394,7 @@ impl LichessSeat {
             waited,
             post_timing: crate::sensors::poller::Lateness::new(period),
             post_after: 0,
+            move_failures: 0,
             retries: Vec::new(),
             retry_tries: Vec::new(),
             now: 0,
@@ -1627,6 +1632,9 @@ impl LichessSeat {
         let answers: Vec<_> = self.posted.try_iter().collect();
         for (post, result) in answers {
             let Err(e) = result else {
+                if matches!(post, Post::Move { .. }) {
+                    self.move_failures = 0;
+                }
                 self.retry_count(&post);
                 continue;
             };
@@ -1696,6 +1704,9 @@ impl LichessSeat {
             match (&post, again, words) {
                 (Post::Move { id, ply, .. }, Some(wait), _) if g.id == *id => {
                     g.sent.remove(ply);
+                    let doubled = wait.saturating_mul(1 << self.move_failures.min(6));
+                    let wait = doubled.min(self.timing.most.max(wait));
+                    self.move_failures += 1;
                     self.post_after = self.now + wait.as_millis() as u64;
                 }
                 (Post::Move { id, .. }, None, Some(_))
@@ -1711,6 +1722,14 @@ impl LichessSeat {
                     g.sent.clear();
                     g.synced = false;
                     g.link = Link::game(self.client.clone(), id, self.timing);
+                }
+                (Post::Abort { id }, None, Some(_)) if g.id == *id && g.under_way => {
+                    // Too late to abort (lila: "This game can no longer be
+                    // aborted": a move crossed the player's resignation):
+                    // what he asked for is the end of the game, so he
+                    // resigns it.
+                    notes.push(format!("lichess: game {id} resigned, too late to abort"));
+                    let _ = self.posts.send(Post::Resign { id: id.clone() });
                 }
                 (Post::ClaimVictory { id } | Post::ClaimDraw { id }, None, Some(why))
                     if g.id == *id =>

@@ -340,6 +340,15 @@ impl Controller {
             // draw/yes claims it; else the claim stands as his offer. The
             // game ends only when lichess's state says so.
             Input::DrawClaim(c) if *c == mine && !against_ai => {
+                // Without a repetition lila makes it his offer (Drawer
+                // `yes`), which counts as one for its 20 plies.
+                let ply = self.game.ply();
+                if self.game.repetitions() < 3
+                    && ply >= 2
+                    && self.online_draw_at.is_none_or(|at| ply > at + 20)
+                {
+                    self.online_draw_at = Some(ply);
+                }
                 ("draw_claim", OnlineNotice::DrawClaimed)
             }
             // The opponent's offer accepted: lichess ends the game, and
