@@ -668,3 +668,32 @@ fn online_a_draw_claim_with_no_repetition_counts_as_the_offer_lichess_makes_of_i
     );
     assert!(common::of(&events, "draw_offer").is_empty(), "{events:#?}");
 }
+
+#[test]
+fn online_a_takeback_asked_before_both_have_moved_is_told_and_not_asked() {
+    // lila takes a takeback request once both have moved (Game
+    // `playerCanProposeTakeback`) and drops any other unsaid.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1500,"input":"practice_take_back"}"#,
+            r#"{"t":2000,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":2500,"input":"practice_take_back"}"#,
+        ],
+    );
+    let notices = common::of(&events, "online_notice");
+    assert_eq!(notices.len(), 1, "{events:#?}");
+    assert_eq!(notices[0]["notice"], "takeback_not_now");
+    assert_eq!(notices[0]["t"], 1500);
+    assert_eq!(
+        notices[0]["say"],
+        "lichess takes a takeback request only once both have moved."
+    );
+    let asked = common::of(&events, "online_request");
+    assert_eq!(asked.len(), 1, "{events:#?}");
+    assert_eq!(
+        (asked[0]["request"].as_str(), &asked[0]["t"]),
+        (Some("takeback"), &Value::from(2500))
+    );
+}

@@ -984,6 +984,7 @@ impl Phrasebook {
             OnlineNotice::ClaimDraw => &w.claim_draw,
             OnlineNotice::ClaimDrawOwnTurn => &w.claim_draw_own_turn,
             OnlineNotice::DrawNotNow => &w.draw_not_now,
+            OnlineNotice::TakebackNotNow => &w.takeback_not_now,
         }
         .clone()
     }
@@ -1150,6 +1151,9 @@ pub enum OnlineNotice {
     /// A draw offer lichess would not take now: before both have moved,
     /// or within 20 plies of the player's last.
     DrawNotNow,
+    /// A takeback request lichess takes only once both have moved: not
+    /// made.
+    TakebackNotNow,
 }
 
 /// What becomes of a rematch, after an online game.

@@ -297,6 +297,9 @@ pub struct OnlineWords {
     /// A draw offer lichess takes only after both have moved, and one in
     /// 20 half-moves: not made.
     pub draw_not_now: String,
+    /// A takeback request lichess takes only once both have moved: not
+    /// made.
+    pub takeback_not_now: String,
     /// The win can be claimed in `{n}` seconds, not yet.
     pub claim_in: String,
     /// The player claims a draw (a repetition): lichess decides.

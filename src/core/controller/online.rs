@@ -311,6 +311,19 @@ impl Controller {
         let takeback_stands = self.takeback_offer == Some(self.game.ply());
         let gone = self.opponent_gone.is_some();
         let (request, notice) = match input {
+            // lila takes a takeback request once both have moved (Game
+            // `playerCanProposeTakeback`), and drops any other unsaid.
+            Input::PracticeTakeBack if (1..2).contains(&self.game.ply()) && !takeback_stands => {
+                out.push(Stamped {
+                    t,
+                    event: Event::OnlineNotice {
+                        notice: "takeback_not_now",
+                        seconds: None,
+                        say: self.words.online_notice(OnlineNotice::TakebackNotNow),
+                    },
+                });
+                return true;
+            }
             Input::PracticeTakeBack if self.game.ply() > 0 => {
                 self.takeback_offer = None;
                 ("takeback", OnlineNotice::TakebackAsked)
