@@ -697,3 +697,34 @@ fn online_a_takeback_asked_before_both_have_moved_is_told_and_not_asked() {
         (Some("takeback"), &Value::from(2500))
     );
 }
+
+#[test]
+fn online_neither_players_first_move_is_timed_and_the_clock_starts_after_both() {
+    // lila runs no clock until both players have moved (its clock starts
+    // with the second move): Black's long first move costs him nothing,
+    // and then White's clock runs.
+    let events = online(
+        r#"{"name":"Bert","rating":1702}"#,
+        &[
+            r#"{"t":1000,"input":"move","uci":"e2e4"}"#,
+            r#"{"t":1000,"input":"announced","ply":1}"#,
+            r#"{"t":61000,"input":"move","uci":"e7e5"}"#,
+            r#"{"t":61000,"input":"announced","ply":2}"#,
+            r#"{"t":66000,"input":"move","uci":"g1f3"}"#,
+            r#"{"t":66000,"input":"announced","ply":3}"#,
+        ],
+    );
+    let clocks: Vec<&Value> = common::of(&events, "clock")
+        .into_iter()
+        .filter(|c| c["cause"] != "set")
+        .collect();
+    let first = clocks.first().expect("a clock event");
+    assert_eq!(first["t"], 61000, "{events:#?}");
+    assert_eq!(first["running"], "white");
+    assert_eq!(first["black"]["remaining_ms"], 900_000);
+    assert_eq!(first["white"]["remaining_ms"], 900_000);
+    // White's second move took 5 s of his time, and earned his increment.
+    let next = &clocks[1];
+    assert_eq!(next["t"], 66000);
+    assert_eq!(next["white"]["remaining_ms"], 900_000 - 5_000 + 10_000);
+}

@@ -191,6 +191,10 @@ pub enum ClockStart {
     Game,
     /// The first move is free: the clock starts when it is complete.
     FirstMove,
+    /// Each side's first move is free: the clock starts when both are
+    /// complete (lichess's clock, set by an online game; not a setting).
+    #[serde(skip_deserializing)]
+    FirstMoves,
 }
 
 /// When a fallen flag counts.

@@ -122,6 +122,9 @@ pub struct Clock {
     thresholds: Vec<u64>,
     warned: ByColor<bool>,
     increment: IncrementTiming,
+    /// Each side's first move is free (lichess's clock): the clock starts
+    /// when both are complete, not at the first.
+    first_moves_free: bool,
 }
 
 impl Clock {
@@ -148,7 +151,16 @@ impl Clock {
             thresholds: Vec::new(),
             warned: ByColor::new_with(|_| false),
             increment: IncrementTiming::After,
+            first_moves_free: false,
         }
+    }
+
+    /// Leaves each side's first move free, not only the first player's:
+    /// a clock not started starts when both first moves are complete (the
+    /// first player's clock then runs), as lichess's does.
+    pub fn with_first_moves_free(mut self, free: bool) -> Clock {
+        self.first_moves_free = free;
+        self
     }
 
     /// Gives Fischer increments before or after each move. Before: each
@@ -325,7 +337,24 @@ impl Clock {
         through_pause: bool,
     ) -> Press {
         if !self.started {
-            if color != first {
+            if self.first_moves_free
+                && color != first
+                && self.sides.get(first).moves == 1
+                && self.sides.get(color).moves == 0
+            {
+                // The second free move: the first player's clock starts.
+                let side = self.sides.get_mut(color);
+                side.moves = 1;
+                if self.increment == IncrementTiming::Before {
+                    side.remaining = side
+                        .remaining
+                        .saturating_add(self.control.increment_for(side.moves))
+                        .min(MAX_TIME_MS);
+                }
+                self.start(t, first);
+                return Press::Started;
+            }
+            if color != first || (self.first_moves_free && self.sides.get(color).moves > 0) {
                 return Press::Ignored;
             }
             // The first move is free; the opponent's clock starts now.
@@ -336,6 +365,10 @@ impl Clock {
                     .remaining
                     .saturating_add(self.control.increment_for(side.moves))
                     .min(MAX_TIME_MS);
+            }
+            if self.first_moves_free {
+                // Free too: nobody's clock runs yet.
+                return Press::Ignored;
             }
             self.start(t, !color);
             return Press::Started;

@@ -126,6 +126,27 @@ fn starting_at_the_first_move_leaves_the_first_move_free() {
 }
 
 #[test]
+fn with_both_first_moves_free_the_clock_starts_when_both_are_made() {
+    // lichess's clock: no time runs, and no increment is given, until both
+    // sides have made their first move.
+    let mut c = clock("10+5").with_first_moves_free(true);
+    assert_eq!(c.press(5 * S, White, White), Press::Ignored);
+    assert_eq!(c.running(), None);
+    assert_eq!(c.press(6 * S, White, White), Press::Ignored);
+    assert_eq!(c.moves(White), 1);
+    assert_eq!(c.press(65 * S, Black, White), Press::Started);
+    assert_eq!(c.running(), Some(White));
+    assert_eq!(c.remaining(65 * S, Black), 10 * MIN);
+    assert_eq!(c.remaining(70 * S, White), 10 * MIN - 5 * S);
+    assert_eq!(c.moves(Black), 1);
+    assert!(matches!(
+        c.press(70 * S, White, White),
+        Press::Switched { .. }
+    ));
+    assert_eq!(c.remaining(70 * S, White), 10 * MIN);
+}
+
+#[test]
 fn art_6_13_arbiter_sets_times_and_move_counter() {
     let mut c = clock("40/90,30");
     c.start(0, White);

@@ -195,6 +195,7 @@ impl Controller {
             let warn = settings.clock.warn;
             Clock::new(control)
                 .with_increment(settings.clock.increment)
+                .with_first_moves_free(settings.clock.start == ClockStart::FirstMoves)
                 .with_warnings(
                     &settings.clock.warnings_ms,
                     ByColor::new_with(|c| warn.includes(c)),

@@ -35,7 +35,7 @@ impl Controller {
         settings.seats = game.seats(&settings.seats);
         settings.clock.control = game.control();
         // lichess times neither player's first move.
-        settings.clock.start = ClockStart::FirstMove;
+        settings.clock.start = ClockStart::FirstMoves;
         // …and gives the increment after each move.
         settings.clock.increment = IncrementTiming::After;
         // The game starts from the server's start: a Chess960 position,
