@@ -728,3 +728,14 @@ fn online_neither_players_first_move_is_timed_and_the_clock_starts_after_both() 
     assert_eq!(next["t"], 66000);
     assert_eq!(next["white"]["remaining_ms"], 900_000 - 5_000 + 10_000);
 }
+
+#[test]
+fn every_reason_lichess_gives_is_one_the_languages_word() {
+    use pegboard::core::online::REASONS;
+    use pegboard::lichess::reason::{DECLINES, REFUSALS};
+    let given: Vec<&str> = DECLINES.iter().map(|(_, r)| *r).chain(REFUSALS).collect();
+    assert_eq!(given.len(), REASONS.len());
+    for r in given {
+        assert!(REASONS.contains(&r), "{r}");
+    }
+}

@@ -1,18 +1,43 @@
 //! lichess's reasons, as pegboard's own: a declined challenge's reason key
 //! and the words of lichess's refusals (always English, whatever the
 //! player's language) read into the reasons every language file words
-//! ([`crate::core::online::REASONS`]). Words pegboard does not know stay
-//! as lichess wrote them, and are told as lichess's own.
+//! (the game's `REASONS`, which hold these). Words pegboard does not know
+//! stay as lichess wrote them, and are told as lichess's own.
 
-/// The reason a challenge was declined, from lichess's `declineReasonKey`
-/// (lila's modules/challenge `DeclineReason`, its keys in lower case).
+/// lichess's decline reason keys (lila's modules/challenge
+/// `DeclineReason`, in lower case), each with the reason it is.
+pub const DECLINES: [(&str, &str); 11] = [
+    ("generic", "generic"),
+    ("later", "later"),
+    ("toofast", "too_fast"),
+    ("tooslow", "too_slow"),
+    ("timecontrol", "time_control"),
+    ("rated", "rated"),
+    ("casual", "casual"),
+    ("standard", "standard"),
+    ("variant", "variant"),
+    ("nobot", "no_bot"),
+    ("onlybot", "only_bot"),
+];
+
+/// The reasons [`of_error`] gives.
+pub const REFUSALS: [&str; 7] = [
+    "board_time_control",
+    "too_many_games",
+    "not_your_turn",
+    "illegal_move",
+    "no_claim",
+    "no_game",
+    "no_user",
+];
+
+/// The reason a challenge was declined, from lichess's `declineReasonKey`.
 pub fn of_decline(key: Option<&str>) -> Option<&'static str> {
     let key = key?.trim().to_ascii_lowercase();
-    crate::core::online::REASONS
+    DECLINES
         .iter()
-        .take(11)
-        .find(|r| r.replace('_', "") == key)
-        .copied()
+        .find(|(lila, _)| *lila == key)
+        .map(|(_, reason)| *reason)
 }
 
 /// The reason behind lichess's words `error` (the `error` of its 400 and

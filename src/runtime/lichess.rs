@@ -1698,47 +1698,64 @@ impl LichessSeat {
                 keeper.input(t, Input::OnlineNotice(notice), events);
                 continue;
             }
-            let Some(g) = self.game.as_mut() else {
-                continue;
-            };
-            match (&post, again, words) {
-                (Post::Move { id, ply, .. }, Some(wait), _) if g.id == *id => {
-                    g.sent.remove(ply);
-                    let doubled = wait.saturating_mul(1 << self.move_failures.min(6));
-                    let wait = doubled.min(self.timing.most.max(wait));
-                    self.move_failures += 1;
-                    self.post_after = self.now + wait.as_millis() as u64;
-                }
-                (Post::Move { id, .. }, None, Some(_))
-                    if g.id == *id && (!g.under_way || keeper.controller().game().is_over()) =>
-                {
-                    // The game is over (lichess refuses a move after its
-                    // end): nothing to put back.
-                }
-                (Post::Move { id, .. }, None, Some(why)) if g.id == *id => {
-                    // Told once the server's state shows it lacks the move.
-                    g.resync = true;
-                    g.refused_move = Some(why);
-                    g.sent.clear();
-                    g.synced = false;
-                    g.link = Link::game(self.client.clone(), id, self.timing);
-                }
-                (Post::Abort { id }, None, Some(_)) if g.id == *id && g.under_way => {
-                    // Too late to abort (lila: "This game can no longer be
-                    // aborted": a move crossed the player's resignation):
-                    // what he asked for is the end of the game, so he
-                    // resigns it.
-                    notes.push(format!("lichess: game {id} resigned, too late to abort"));
-                    let _ = self.posts.send(Post::Resign { id: id.clone() });
-                }
-                (Post::ClaimVictory { id } | Post::ClaimDraw { id }, None, Some(why))
-                    if g.id == *id =>
-                {
-                    let notice = ServerNotice::ClaimRefused { why };
-                    keeper.input(t, Input::OnlineNotice(notice), events);
-                }
-                _ => {}
+            self.game_post_failed(t, &post, (again, words), keeper, events, notes);
+        }
+    }
+
+    /// A post of the game's the server did not take (`again`: after this
+    /// wait; else refused, with lichess's `words`): a move posted again
+    /// ever later, or put back as the server has it (unless the game is
+    /// over); an abort too late made a resignation; a claim's refusal
+    /// told.
+    fn game_post_failed(
+        &mut self,
+        t: u64,
+        post: &Post,
+        (again, words): (Option<std::time::Duration>, Option<String>),
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+    ) {
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        match (post, again, words) {
+            (Post::Move { id, ply, .. }, Some(wait), _) if g.id == *id => {
+                g.sent.remove(ply);
+                let doubled = wait.saturating_mul(1 << self.move_failures.min(6));
+                let wait = doubled.min(self.timing.most.max(wait));
+                self.move_failures += 1;
+                self.post_after = self.now + wait.as_millis() as u64;
             }
+            (Post::Move { id, .. }, None, Some(_))
+                if g.id == *id && (!g.under_way || keeper.controller().game().is_over()) =>
+            {
+                // The game is over (lichess refuses a move after its
+                // end): nothing to put back.
+            }
+            (Post::Move { id, .. }, None, Some(why)) if g.id == *id => {
+                // Told once the server's state shows it lacks the move.
+                g.resync = true;
+                g.refused_move = Some(why);
+                g.sent.clear();
+                g.synced = false;
+                g.link = Link::game(self.client.clone(), id, self.timing);
+            }
+            (Post::Abort { id }, None, Some(_)) if g.id == *id && g.under_way => {
+                // Too late to abort (lila: "This game can no longer be
+                // aborted": a move crossed the player's resignation):
+                // what he asked for is the end of the game, so he
+                // resigns it.
+                notes.push(format!("lichess: game {id} resigned, too late to abort"));
+                let _ = self.posts.send(Post::Resign { id: id.clone() });
+            }
+            (Post::ClaimVictory { id } | Post::ClaimDraw { id }, None, Some(why))
+                if g.id == *id =>
+            {
+                let notice = ServerNotice::ClaimRefused { why };
+                keeper.input(t, Input::OnlineNotice(notice), events);
+            }
+            _ => {}
         }
     }
 
