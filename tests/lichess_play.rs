@@ -2252,7 +2252,12 @@ fn play_on_lichess_a_rematch_nobody_answers_is_given_up_after_a_minute_and_told(
     );
     std::thread::sleep(Duration::from_secs(2));
     let printed = table.stop();
-    assert_eq!(table.asked("/api/challenge/").len(), 1, "{printed}");
+    let asked = table.asked("/api/challenge/");
+    let (cancels, sent): (Vec<_>, Vec<_>) = asked.iter().partition(|(p, _)| p.ends_with("/cancel"));
+    assert_eq!(sent.len(), 1, "{printed}");
+    // Withdrawn on lichess too: it would keep it while the connection
+    // stood, and notice it closed only 50 s later.
+    assert_eq!(cancels.len(), 1, "{printed}");
     assert_eq!(seeks(&table), 1, "no seek after it: {printed}");
     assert_eq!(table.all("online_game").len(), 1, "{printed}");
     assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
