@@ -176,6 +176,10 @@ impl Daemon {
         }
         let d = Daemon { child, lines };
         d.wait_for("is kept in", Duration::from_secs(30));
+        // The serial link begins with a handshake (the source is told
+        // disconnected until the scanner answers it): the hands wait for
+        // the board to be read, as they wait while pegboard is down.
+        d.wait_for("sensors are back", Duration::from_secs(30));
         d
     }
 
