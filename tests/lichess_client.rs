@@ -364,8 +364,7 @@ mod link {
 
 mod held {
     use super::*;
-    use pegboard::lichess::client::{Held, Seek, Terms};
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use pegboard::lichess::client::{Held, Hold, Seek, Terms};
     use std::time::Instant;
 
     fn terms() -> Terms {
@@ -389,8 +388,8 @@ mod held {
             lichess::ChallengeAnswer::Never,
         ]);
         let client = Client::new(&server.url(), token());
-        let never = AtomicBool::new(false);
-        let hold = |stop: &AtomicBool| {
+        let never = Hold::default();
+        let hold = |stop: &Hold| {
             client
                 .challenge("bert", &terms())
                 .expect("sent")
@@ -400,17 +399,19 @@ mod held {
         assert_eq!(hold(&never), Ok(Held::Done("accepted".into())));
         // Let go (a new game): the challenge's id, to cancel it with, for
         // lichess would keep it until it next writes to the connection.
-        let stop = AtomicBool::new(false);
+        let stop = Hold::default();
         let held = std::thread::scope(|s| {
             s.spawn(|| {
                 std::thread::sleep(Duration::from_millis(500));
-                stop.store(true, Ordering::Relaxed);
+                stop.let_go();
             });
             hold(&stop)
         });
         let Ok(Held::LetGo(Some(id))) = held else {
             panic!("{held:?}")
         };
+        // (Its owner knew it by then: its game would have its id.)
+        assert_eq!(stop.challenge().as_deref(), Some(id.as_str()));
         client.cancel_challenge(&id).expect("cancelled");
         let deadline = Instant::now() + Duration::from_secs(10);
         let mut ended = server.state().challenge_outcomes.len();
@@ -437,7 +438,7 @@ mod held {
         let server = lichess::Lichess::start(TOKEN, Duration::from_millis(300));
         server.state().seek_pairs_after = Duration::from_secs(3600);
         let client = Client::new(&server.url(), token());
-        let never = AtomicBool::new(false);
+        let never = Hold::default();
         let asked = Instant::now();
         let held = client
             .seek(
@@ -460,7 +461,7 @@ mod held {
         // its next keep-alive, and refuse a second seek meanwhile.
         client.cancel_seek().expect("cancelled");
         // lila's own keep-alive keeps a seek held with room to spare.
-        let stop = AtomicBool::new(false);
+        let stop = Hold::default();
         let held_long = std::thread::scope(|s| {
             let h = s.spawn(|| {
                 client
@@ -476,7 +477,7 @@ mod held {
                     .hold(&stop, Duration::from_secs(20))
             });
             std::thread::sleep(Duration::from_secs(11));
-            stop.store(true, Ordering::Relaxed);
+            stop.let_go();
             h.join().expect("held")
         });
         assert_eq!(held_long, Ok(Held::LetGo(None)));

@@ -250,13 +250,41 @@ pub enum Held {
     LetGo(Option<String>),
 }
 
+/// A seek or a challenge held open, as its holder and its owner share it:
+/// the owner lets it go; the holder names the challenge (its id, which
+/// is its game's id once accepted).
+#[derive(Debug, Default)]
+pub struct Hold {
+    let_go: AtomicBool,
+    challenge: std::sync::Mutex<Option<String>>,
+}
+
+impl Hold {
+    /// Lets it go: [`Lines::hold`] returns `LetGo`.
+    pub fn let_go(&self) {
+        self.let_go.store(true, Ordering::Relaxed);
+    }
+
+    /// The challenge's id, once its first line gave it.
+    pub fn challenge(&self) -> Option<String> {
+        self.challenge
+            .lock()
+            .map_or_else(|e| e.into_inner().clone(), |c| c.clone())
+    }
+
+    fn name(&self, id: &str) {
+        let mut c = self.challenge.lock().unwrap_or_else(|e| e.into_inner());
+        *c = Some(id.to_string());
+    }
+}
+
 impl Lines {
     /// Holds a seek's or a challenge's connection open, reading its lines
     /// on a thread of its own, until lichess closes it (`Closed`, or
-    /// `Done` with a challenge's last word), until `cancelled` is set
+    /// `Done` with a challenge's last word), until `hold` is let go
     /// (`LetGo`), or until it says nothing, not even a keep-alive, for
     /// `silence`: a connection half open, given up (an error).
-    pub fn hold(self, cancelled: &AtomicBool, silence: Duration) -> Result<Held, ApiError> {
+    pub fn hold(self, hold: &Hold, silence: Duration) -> Result<Held, ApiError> {
         let (tx, rx) = crossbeam_channel::unbounded();
         std::thread::spawn(move || {
             for line in self {
@@ -275,6 +303,9 @@ impl Lines {
                     let line = line?;
                     if id.is_none() {
                         id = super::stream::challenge_id(&line);
+                        if let Some(id) = &id {
+                            hold.name(id);
+                        }
                     }
                     done = super::stream::challenge_done(&line).or(done);
                     heard = Instant::now();
@@ -290,7 +321,7 @@ impl Lines {
             if let Some(done) = &done {
                 return Ok(Held::Done(done.clone()));
             }
-            if cancelled.load(Ordering::Relaxed) {
+            if hold.let_go.load(Ordering::Relaxed) {
                 return Ok(Held::LetGo(id));
             }
             if heard.elapsed() >= silence {

@@ -14,7 +14,7 @@ use crate::core::game::Reason;
 use crate::core::input::Relayed;
 use crate::core::online::{OnlineGame, OnlinePlayer, ServerNotice};
 use crate::core::{Controller, Event, Input, Stamped};
-use crate::lichess::client::{ApiError, Client, Held, Seek, Terms};
+use crate::lichess::client::{ApiError, Client, Held, Hold, Seek, Terms};
 use crate::lichess::link::{Link, Report as LinkReport, Timing};
 use crate::lichess::reason;
 use crate::lichess::section::{Find, LichessConfig};
@@ -98,7 +98,7 @@ pub(crate) struct LichessSeat {
     /// Set to close the seek's connection, which is what cancels a seek
     /// on lichess: when a game is taken up, the seek is to pair no other.
     /// Some while a seek is held open.
-    seek_cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+    seek_cancel: Option<Arc<Hold>>,
     /// When the event stream last opened (none while it is lost): no game
     /// is asked for until it has named the games under way.
     events_open: Option<u64>,
@@ -678,6 +678,17 @@ impl LichessSeat {
     /// Game `info` taken up: its stream opened, the asking for a game
     /// ended.
     fn take_up(&mut self, info: &stream::GameInfo) {
+        // The player's challenge accepted: its game has its id, and its
+        // cancel would abort that game (lila's cancel aborts a game not
+        // yet played): left to end on its own.
+        let accepted = self
+            .seek_cancel
+            .as_ref()
+            .and_then(|h| h.challenge())
+            .is_some_and(|c| c == info.game_id);
+        if accepted {
+            self.seek_cancel = None;
+        }
         self.cancel_seek();
         self.finding = None;
         self.accepting = None;
@@ -824,8 +835,8 @@ impl LichessSeat {
             Some(Finding::Asking(answer)) => !answer.is_empty(),
             _ => true,
         };
-        if let Some(cancel) = self.seek_cancel.take().filter(|_| !ended) {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(hold) = self.seek_cancel.take().filter(|_| !ended) {
+            hold.let_go();
         }
     }
 
@@ -1250,8 +1261,8 @@ impl LichessSeat {
     ) {
         notes.push(format!("lichess: challenge {} offers a rematch", c.id));
         if let Some(r) = self.rematch.as_mut().filter(|r| r.accepted.is_none()) {
-            if let Some(cancel) = self.seek_cancel.take() {
-                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Some(hold) = self.seek_cancel.take() {
+                hold.let_go();
             }
             r.accepted = Some(c.id.clone());
             self.finding = None;
@@ -1351,8 +1362,8 @@ impl LichessSeat {
         notes: &mut Vec<String>,
     ) {
         notes.push(format!("lichess: no rematch: {why}; nothing more is asked"));
-        if let Some(cancel) = self.seek_cancel.take() {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(hold) = self.seek_cancel.take() {
+            hold.let_go();
         }
         let opponent = self
             .rematch
@@ -1523,12 +1534,12 @@ impl LichessSeat {
         &self,
     ) -> (
         Receiver<std::result::Result<Held, ApiError>>,
-        Option<Arc<std::sync::atomic::AtomicBool>>,
+        Option<Arc<Hold>>,
     ) {
         let (tx, rx) = crossbeam_channel::bounded(1);
         let client = self.client.clone();
         let c = self.config.clone();
-        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cancel = Arc::new(Hold::default());
         let cancelled = cancel.clone();
         let silence = self.timing.silence;
         let rematch = self.rematch.as_ref().map(|r| r.of.clone());
@@ -1806,8 +1817,8 @@ impl LichessSeat {
                     if self.rematch.as_ref().is_some_and(|r| r.since != e.t) {
                         self.rematch = None;
                         self.finding = None;
-                        if let Some(cancel) = self.seek_cancel.take() {
-                            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                        if let Some(hold) = self.seek_cancel.take() {
+                            hold.let_go();
                         }
                     }
                 }

@@ -753,6 +753,9 @@ pub struct State {
     /// While set, the streams say nothing, not even keep-alive lines, and
     /// a stream opened meanwhile gets no answer.
     pub silent: bool,
+    /// How long after a challenge's outcome its stream's last line
+    /// (`{"done":…}`) is written.
+    pub challenge_done_after: Duration,
     /// While set, a challenge declined is told on its own stream only
     /// (`{"done":"declined"}`), never on the event stream: as when that
     /// stream was down while lila sent it.
@@ -2498,6 +2501,7 @@ fn await_answer(
             st.sent_challenges.remove(&sent.id);
             st.challenge_outcomes
                 .push((sent.id.clone(), outcome.to_string()));
+            let done_after = st.challenge_done_after;
             match (outcome, &sent.answer) {
                 ("accepted", _) => {
                     start_game(
@@ -2526,6 +2530,9 @@ fn await_answer(
             }
             drop(st);
             shared.changed.notify_all();
+            // (lila starts the game, then marks the challenge accepted,
+            // which ends its stream: the game may come first.)
+            std::thread::sleep(done_after);
             if let Some((out, _)) = stream.as_mut()
                 && open
                 && outcome != "offline"
@@ -2769,11 +2776,21 @@ fn decline(shared: &Shared, out: &mut TcpStream, id: &str, body: &str) {
 /// keepAliveStream ends.
 fn cancel(shared: &Shared, out: &mut TcpStream, id: &str) {
     let mut st = lock(shared);
+    let open = st.sent_challenges.get(id) == Some(&false);
     match st.sent_challenges.get_mut(id) {
-        Some(cancelled) if !*cancelled => *cancelled = true,
+        Some(cancelled) if open => *cancelled = true,
+        // Accepted: its game (the challenge's id) is aborted while it can
+        // be (lila's apiCancel: `abortableByUser`, RoundBus `Abort`; the
+        // description: "or aborts the game if the challenge was accepted,
+        // but the game was not yet played").
         _ => {
-            drop(st);
-            return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+            let game = st.games.get_mut(id);
+            let Some(g) = game.filter(|g| g.status == "started" && g.moves.len() < 2) else {
+                drop(st);
+                return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+            };
+            g.end("aborted", None);
+            g.states += 1;
         }
     }
     drop(st);
