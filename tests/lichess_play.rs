@@ -1232,12 +1232,16 @@ fn play_on_lichess_a_token_revoked_mid_game_is_told_once_and_nothing_more_asked(
     let words = pegboard::announce::Phrasebook::default().words.online;
     assert_eq!(told["say"], words.token_refused.as_str());
     let asked = table.server.state().requests.len();
+    // An offer made after it is not sent either.
+    table.scanner.press(DRAW);
+    table.wait_for("draw_offer", |_| true);
     std::thread::sleep(Duration::from_secs(4));
     let printed = table.stop();
     let told = table.all("online_notice");
     let refusals = told.iter().filter(|v| v["notice"] == "token_refused");
     assert_eq!(refusals.count(), 1, "{printed}");
     // At most the requests already under way when the token was refused.
+    assert!(table.asked("/draw/").is_empty(), "{printed}");
     let after = table.server.state().requests.len();
     assert!(
         after <= asked + 2,

@@ -932,7 +932,7 @@ impl LichessSeat {
                 c.id,
                 from.unwrap_or_default()
             ));
-            let _ = self.posts.send(Post::Accept {
+            self.send_post(Post::Accept {
                 challenge: c.id.clone(),
             });
         }
@@ -1266,7 +1266,7 @@ impl LichessSeat {
             }
             r.accepted = Some(c.id.clone());
             self.finding = None;
-            let _ = self.posts.send(Post::Accept {
+            self.send_post(Post::Accept {
                 challenge: c.id.clone(),
             });
             return;
@@ -1314,7 +1314,7 @@ impl LichessSeat {
     ) {
         if request == "rematch_decline" {
             if let Some(challenge) = self.rematch_offer.take() {
-                let _ = self.posts.send(Post::Decline { challenge });
+                self.send_post(Post::Decline { challenge });
             }
             return;
         }
@@ -1328,7 +1328,7 @@ impl LichessSeat {
         match of {
             Some(of) if accepted.is_some() || askable(&of) => {
                 if let Some(challenge) = &accepted {
-                    let _ = self.posts.send(Post::Accept {
+                    self.send_post(Post::Accept {
                         challenge: challenge.clone(),
                     });
                 }
@@ -1758,7 +1758,7 @@ impl LichessSeat {
                 // what he asked for is the end of the game, so he
                 // resigns it.
                 notes.push(format!("lichess: game {id} resigned, too late to abort"));
-                let _ = self.posts.send(Post::Resign { id: id.clone() });
+                self.send_post(Post::Resign { id: id.clone() });
             }
             (Post::ClaimVictory { id } | Post::ClaimDraw { id }, None, Some(why))
                 if g.id == *id =>
@@ -1767,6 +1767,14 @@ impl LichessSeat {
                 keeper.input(t, Input::OnlineNotice(notice), events);
             }
             _ => {}
+        }
+    }
+
+    /// `post` handed to the posting thread, unless lichess refused the
+    /// token: then nothing more is asked of it.
+    fn send_post(&self, post: Post) {
+        if !self.refused {
+            let _ = self.posts.send(post);
         }
     }
 
@@ -1794,7 +1802,7 @@ impl LichessSeat {
                 continue;
             }
             self.retry_tries.push((post.clone(), tried));
-            let _ = self.posts.send(post);
+            self.send_post(post);
         }
     }
 
@@ -1832,11 +1840,15 @@ impl LichessSeat {
                         } else {
                             Post::Abort { id }
                         };
-                        let _ = self.posts.send(post);
+                        self.send_post(post);
                     }
                 }
                 _ => {}
             }
+        }
+        // Nothing more is asked of lichess once it refused the token.
+        if self.refused {
+            return;
         }
         let (Some(g), Some(online)) = (&mut self.game, c.online()) else {
             return;
