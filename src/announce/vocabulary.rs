@@ -379,6 +379,8 @@ pub struct ReasonWords {
     pub illegal_move: String,
     /// The win cannot be claimed in this game.
     pub no_claim: String,
+    /// A draw cannot be claimed in this game.
+    pub no_claim_draw: String,
     /// No such game, or not the player's.
     pub no_game: String,
     /// No such player on lichess.
@@ -414,6 +416,7 @@ impl ReasonWords {
             "not_your_turn" => &self.not_your_turn,
             "illegal_move" => &self.illegal_move,
             "no_claim" => &self.no_claim,
+            "no_claim_draw" => &self.no_claim_draw,
             "no_game" => &self.no_game,
             "no_user" => &self.no_user,
             _ => return None,

@@ -218,7 +218,7 @@ pub enum Finish {
 /// notice's `why` is one of these, else the server's own words. The first
 /// eleven are why a challenge was declined (lichess's keys); the others
 /// why lichess refused a request.
-pub const REASONS: [&str; 18] = [
+pub const REASONS: [&str; 19] = [
     "generic",
     "later",
     "too_fast",
@@ -235,6 +235,7 @@ pub const REASONS: [&str; 18] = [
     "not_your_turn",
     "illegal_move",
     "no_claim",
+    "no_claim_draw",
     "no_game",
     "no_user",
 ];

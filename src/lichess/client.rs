@@ -380,10 +380,31 @@ impl Client {
                 status,
                 error: serde_json::from_str::<serde_json::Value>(body)
                     .ok()
-                    .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_string))
+                    .and_then(|v| Client::words(v.get("error")?))
                     .unwrap_or_else(|| body.chars().take(200).collect()),
             },
         }
+    }
+
+    /// lichess's words in an answer's `error`: a text, or, for a form it
+    /// refused (lila's `{"global":[…],"error":{"global":[…],"field":[…]}}`),
+    /// the first of its texts, the form's own before any field's.
+    fn words(error: &serde_json::Value) -> Option<String> {
+        if let Some(text) = error.as_str() {
+            return Some(text.to_string());
+        }
+        let fields = error.as_object()?;
+        let global = fields.get("global").into_iter();
+        global
+            .chain(
+                fields
+                    .iter()
+                    .filter(|(k, _)| *k != "global")
+                    .map(|(_, v)| v),
+            )
+            .filter_map(|v| v.as_array())
+            .flatten()
+            .find_map(|t| t.as_str().map(str::to_string))
     }
 
     fn transport(e: ureq::Error) -> ApiError {
@@ -641,6 +662,24 @@ mod tests {
     fn a_status_says_what_lichess_meant() {
         assert_eq!(Client::refused(429, ""), ApiError::TooManyRequests);
         assert_eq!(Client::refused(401, "{}"), ApiError::Unauthorized);
+        // A form lila refused: its words, not its JSON.
+        assert_eq!(
+            Client::refused(
+                400,
+                r#"{"global":["Invalid time control"],"error":{"global":["Invalid time control"]}}"#
+            ),
+            ApiError::Refused {
+                status: 400,
+                error: "Invalid time control".into()
+            }
+        );
+        assert_eq!(
+            Client::refused(400, r#"{"error":{"days":["Invalid value"]}}"#),
+            ApiError::Refused {
+                status: 400,
+                error: "Invalid value".into()
+            }
+        );
         assert_eq!(
             Client::refused(400, r#"{"error":"Not your turn, or game already over"}"#),
             ApiError::Refused {

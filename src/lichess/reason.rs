@@ -21,12 +21,13 @@ pub const DECLINES: [(&str, &str); 11] = [
 ];
 
 /// The reasons [`of_error`] gives.
-pub const REFUSALS: [&str; 7] = [
+pub const REFUSALS: [&str; 8] = [
     "board_time_control",
     "too_many_games",
     "not_your_turn",
     "illegal_move",
     "no_claim",
+    "no_claim_draw",
     "no_game",
     "no_user",
 ];
@@ -56,6 +57,8 @@ pub fn of_error(error: &str) -> Option<&'static str> {
             "illegal_move"
         } else if e == "you cannot claim the win on this game" {
             "no_claim"
+        } else if e == "you cannot claim draw on this game" {
+            "no_claim_draw"
         } else if e == "no such game" || e == "not your game" {
             "no_game"
         } else if e.starts_with("no such user") {
@@ -108,6 +111,10 @@ mod tests {
         assert_eq!(of_error("Invalid UCI: e2e9"), Some("illegal_move"));
         assert_eq!(of_error("No such user: nobody1"), Some("no_user"));
         assert_eq!(of_error("Not your game"), Some("no_game"));
+        assert_eq!(
+            of_error("You cannot claim draw on this game"),
+            Some("no_claim_draw")
+        );
         assert_eq!(of_error("Bert does not accept challenges"), None);
     }
 }

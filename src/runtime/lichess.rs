@@ -121,6 +121,8 @@ pub(crate) struct LichessSeat {
     /// The challenge to the player being accepted: no other is, until
     /// its game starts or the acceptance fails.
     accepting: Option<String>,
+    /// Every game the event stream has named (started or under way).
+    named: BTreeSet<String>,
     /// Challenges to the player, of the kind `[lichess]` accepts, that came
     /// while a game was played or another was being accepted: the first
     /// still standing is accepted once the game is fresh.
@@ -179,9 +181,15 @@ impl RematchAsk {
 }
 
 impl Drop for LichessSeat {
-    /// A seek still open is not left to pair a game nobody plays.
+    /// A seek still open is not left to pair a game nobody plays: it is
+    /// let go, and its cancel awaited a few seconds (lichess would keep
+    /// it until it next writes to its connection).
     fn drop(&mut self) {
+        let held = self.seek_cancel.is_some();
         self.cancel_seek();
+        if held && let Some(Finding::Asking(answer)) = &self.finding {
+            let _ = answer.recv_timeout(std::time::Duration::from_secs(3));
+        }
     }
 }
 
@@ -409,6 +417,7 @@ impl LichessSeat {
             chosen_game: None,
             accepting: None,
             pending: std::collections::VecDeque::new(),
+            named: BTreeSet::new(),
             seek_mark: None,
             last_game: None,
             rematch_offer: None,
@@ -544,10 +553,12 @@ impl LichessSeat {
                 // more.
                 notes.push(format!("lichess: {why}; the stream is opened no more"));
                 if of_game && let Some(g) = self.game.take() {
+                    let c = keeper.controller();
+                    let played = c.online().is_some_and(|o| o.id == g.id) && !c.game().is_over();
                     self.passed.insert(g.id);
                     self.link_back(t, true, keeper, events);
                     // The game played here, gone from lichess: told.
-                    if !keeper.controller().game().is_over() {
+                    if played {
                         let notice = ServerNotice::GameGone;
                         keeper.input(t, Input::OnlineNotice(notice), events);
                     }
@@ -620,6 +631,9 @@ impl LichessSeat {
         let ours = c.online().map(|o| o.id.clone());
         let over = c.game().is_over();
         let id = info.game_id.as_str();
+        if self.named.len() < 10_000 {
+            self.named.insert(id.to_string());
+        }
         if let Some(g) = self.game.as_mut().filter(|g| g.id == id) {
             // (A game taken up again from the journal learns its line.)
             g.info.get_or_insert_with(|| info.clone());
@@ -634,7 +648,7 @@ impl LichessSeat {
             self.game = Some(game);
             return;
         }
-        self.seek_taken(t, info, notes);
+        self.seek_taken(info, notes);
         // A game is played here while it goes on here and on lichess.
         let playing = !over && (ours.is_some() || self.game.as_ref().is_some_and(|g| g.under_way));
         if self.listed(t, info, playing) {
@@ -692,6 +706,7 @@ impl LichessSeat {
         self.cancel_seek();
         self.finding = None;
         self.accepting = None;
+        self.move_failures = 0;
         // A correspondence game from the lobby: the seek waiting there is
         // taken.
         if self.config.days.is_some()
@@ -730,22 +745,23 @@ impl LichessSeat {
         true
     }
 
-    /// A correspondence game from lichess's lobby that started (while
-    /// `play` runs, or one with no move yet when the event stream opens):
-    /// the seek marked as waiting there was taken, and another may be
-    /// made.
-    fn seek_taken(&mut self, t: u64, info: &stream::GameInfo, notes: &mut Vec<String>) {
-        let Some(mark) = self.seek_mark.as_ref().filter(|m| m.exists()) else {
+    /// A correspondence game from lichess's lobby that was not under way
+    /// when the seek marked as waiting there was made (the mark names
+    /// those): the seek was taken, and another may be made.
+    fn seek_taken(&mut self, info: &stream::GameInfo, notes: &mut Vec<String>) {
+        let Some(mark) = self.seek_mark.as_ref() else {
+            return;
+        };
+        let Ok(text) = std::fs::read_to_string(mark) else {
             return;
         };
         let lobby = info.source.as_deref() == Some("lobby")
             && info.speed.as_deref() == Some("correspondence");
-        let opening = self.events_open.is_some_and(|at| t < at + EVENTS_SETTLE_MS);
-        let fresh = info
-            .fen
-            .as_deref()
-            .is_some_and(|fen| fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"));
-        if lobby && (!opening || fresh) {
+        let known = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("game "))
+            .any(|id| id.trim() == info.game_id);
+        if lobby && !known {
             notes.push(format!(
                 "lichess: game {} came of the seek waiting in the lobby",
                 info.game_id
@@ -961,6 +977,10 @@ impl LichessSeat {
             .map(|r| r.of.opponent().name.to_ascii_lowercase());
         let rematch = rematch_to.is_some() && to_id == rematch_to;
         if !rematch && (self.config.find != Find::Challenge || to_id != self.config.opponent_id()) {
+            return;
+        }
+        // Told already (its own stream said it first).
+        if !rematch && self.find_refused {
             return;
         }
         if rematch {
@@ -1474,10 +1494,18 @@ impl LichessSeat {
                     let made = std::time::SystemTime::now()
                         .duration_since(std::time::UNIX_EPOCH)
                         .map_or(0, |d| d.as_secs());
+                    // The games under way as it was made: a lobby game not
+                    // among them is the one that comes of it.
+                    let known: String = self
+                        .named
+                        .iter()
+                        .map(|id| format!("game {}\n", printable(id, 100)))
+                        .collect();
                     let text = format!(
                         "# A seek of {} days a move made at this time (Unix seconds) waits in\n\
                          # lichess's lobby: pegboard makes no other until a game comes of it.\n\
-                         # Delete this file (and the seek on lichess) to seek again.\n{made}\n",
+                         # Delete this file (and the seek on lichess) to seek again.\n{made}\n\
+                         # The games under way then:\n{known}",
                         self.config.days.unwrap_or_default()
                     );
                     if let Err(e) = crate::record::journal::replace_file(mark, &text) {
