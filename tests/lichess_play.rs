@@ -2797,7 +2797,9 @@ fn play_on_lichess_a_resignation_lichess_answers_with_a_500_is_posted_again() {
 fn play_on_lichess_two_fitting_challenges_at_once_one_is_accepted_the_other_after_its_game() {
     // Two challenges at the clock asked for come together: accepting both
     // would start two games, one of them never played. One is accepted;
-    // the other, which lila names only once, when the game is over.
+    // the others, which lila names only once, wait for the game's end,
+    // and the first still standing is accepted then (one whose sender
+    // has gone, lila's `offline`, is not, though lila would take it).
     let moves = game_moves("", "1. e4 e5");
     let mut script = script_of(&moves, Color::White, 150);
     script.push(("@wait".into(), 20_000));
@@ -2817,6 +2819,7 @@ fn play_on_lichess_two_fitting_challenges_at_once_one_is_accepted_the_other_afte
     // Both on the event stream, one after the other at once.
     let bert = table.server.challenge_from("Bert", 15, 10, "black");
     let carl = table.server.challenge_from("Carl", 15, 10, "black");
+    let dora = table.server.challenge_from("Dora", 15, 10, "black");
     let first = table.wait_for("online_game", |_| true);
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(table.asked("/accept").len(), 1, "{}", table.printed());
@@ -2824,6 +2827,7 @@ fn play_on_lichess_two_fitting_challenges_at_once_one_is_accepted_the_other_afte
     for &m in &moves {
         table.next(m);
     }
+    table.server.state().offline_challenges.insert(carl.clone());
     table.server.state().script = [("@wait".to_string(), Duration::from_secs(30))].into();
     table.scanner.press(NEW_GAME);
     table.scanner.press(NEW_GAME);
@@ -2833,8 +2837,12 @@ fn play_on_lichess_two_fitting_challenges_at_once_one_is_accepted_the_other_afte
     let printed = table.stop();
     // (A challenge's game has the challenge's id.)
     assert_eq!(first["game"]["id"], bert.as_str(), "{printed}");
-    assert_eq!(second["game"]["id"], carl.as_str(), "{printed}");
-    assert_eq!(table.asked("/accept").len(), 2, "{printed}");
+    assert_eq!(second["game"]["id"], dora.as_str(), "{printed}");
+    let accepted: Vec<String> = table.asked("/accept").into_iter().map(|(p, _)| p).collect();
+    assert_eq!(accepted.len(), 2, "{printed}");
+    assert!(!accepted.iter().any(|p| p.contains(&carl)), "{accepted:?}");
+    assert_eq!(table.asked("/show").len(), 2, "{printed}");
+    assert_eq!(table.server.openapi_problems(), Vec::<String>::new());
 }
 
 #[test]

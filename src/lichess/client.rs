@@ -596,6 +596,34 @@ impl Client {
         self.post(&format!("/api/challenge/{id}/cancel"), &[])
     }
 
+    /// The status of the challenge `id` (`GET /api/challenge/{id}/show`):
+    /// `created` while it stands, `offline` once its sender no longer
+    /// keeps it alive, `canceled`, `declined`, `accepted`.
+    pub fn challenge_status(&self, id: &str) -> Result<String, ApiError> {
+        let response = self
+            .agent
+            .get(&self.url(&format!("/api/challenge/{id}/show")))
+            .header("Authorization", &self.bearer())
+            .header("Accept", "application/json")
+            .config()
+            .timeout_global(Some(self.answer_within))
+            .build()
+            .call()
+            .map_err(Client::transport)?;
+        let status = response.status().as_u16();
+        let text = response
+            .into_body()
+            .read_to_string()
+            .map_err(|e| ApiError::Transport(e.to_string()))?;
+        if status != 200 {
+            return Err(Client::refused(status, &text));
+        }
+        serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("status")?.as_str().map(str::to_string))
+            .ok_or_else(|| ApiError::Transport("a challenge without its status".into()))
+    }
+
     /// Accepts the challenge `id` made to the player.
     pub fn accept(&self, id: &str) -> Result<(), ApiError> {
         self.post(&format!("/api/challenge/{id}/accept"), &[])

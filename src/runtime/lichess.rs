@@ -293,6 +293,9 @@ enum Post {
     },
     Accept {
         challenge: String,
+        /// It waited while a game was played: accepted only if it
+        /// still stands.
+        waited: bool,
     },
     /// The opponent's takeback request declined.
     DeclineTakeback {
@@ -338,7 +341,7 @@ impl Post {
             Post::Takeback { id } => format!("the takeback in game {id}"),
             Post::ClaimVictory { id } => format!("the claim of the win in game {id}"),
             Post::Abort { id } => format!("the abort of game {id}"),
-            Post::Accept { challenge } => format!("the acceptance of challenge {challenge}"),
+            Post::Accept { challenge, .. } => format!("the acceptance of challenge {challenge}"),
             Post::DeclineTakeback { id } => format!("the declined takeback in game {id}"),
             Post::ClaimDraw { id } => format!("the claim of a draw in game {id}"),
             Post::Decline { challenge } => format!("the declined challenge {challenge}"),
@@ -378,7 +381,23 @@ impl LichessSeat {
                     Post::Takeback { id } => poster.takeback(id, true),
                     Post::ClaimVictory { id } => poster.claim_victory(id),
                     Post::Abort { id } => poster.abort(id),
-                    Post::Accept { challenge } => poster.accept(challenge),
+                    // One that waited is accepted only while it stands:
+                    // lila lets an offline one (its sender gone) be
+                    // accepted too.
+                    Post::Accept {
+                        challenge,
+                        waited: true,
+                    } => poster.challenge_status(challenge).and_then(|status| {
+                        if status == "created" {
+                            poster.accept(challenge)
+                        } else {
+                            Err(ApiError::Refused {
+                                status: 404,
+                                error: format!("the challenge is {status}"),
+                            })
+                        }
+                    }),
+                    Post::Accept { challenge, .. } => poster.accept(challenge),
                     Post::DeclineTakeback { id } => poster.takeback(id, false),
                     Post::ClaimDraw { id } => poster.claim_draw(id),
                     Post::Decline { challenge } => poster.decline(challenge),
@@ -531,7 +550,7 @@ impl LichessSeat {
                     self.game_start(t, &info, keeper, events, notes)
                 }
                 Ok(Some(StreamEvent::Challenge(c))) => {
-                    self.challenged(t, &c, keeper, events, notes)
+                    self.challenged(t, &c, false, keeper, events, notes)
                 }
                 Ok(Some(StreamEvent::ChallengeDeclined(c))) => {
                     self.declined(t, &c, keeper, events, notes)
@@ -883,6 +902,7 @@ impl LichessSeat {
         &mut self,
         t: u64,
         c: &stream::Challenge,
+        waited: bool,
         keeper: &mut Keeper,
         events: &mut Vec<Stamped>,
         notes: &mut Vec<String>,
@@ -950,6 +970,7 @@ impl LichessSeat {
             ));
             self.send_post(Post::Accept {
                 challenge: c.id.clone(),
+                waited,
             });
         }
     }
@@ -1214,7 +1235,7 @@ impl LichessSeat {
         }
         if self.config.find == Find::Accept && self.accepting.is_none() {
             if let Some(c) = self.pending.pop_front() {
-                self.challenged(t, &c, keeper, events, notes);
+                self.challenged(t, &c, true, keeper, events, notes);
             }
             return;
         }
@@ -1288,6 +1309,7 @@ impl LichessSeat {
             self.finding = None;
             self.send_post(Post::Accept {
                 challenge: c.id.clone(),
+                waited: false,
             });
             return;
         }
@@ -1350,6 +1372,7 @@ impl LichessSeat {
                 if let Some(challenge) = &accepted {
                     self.send_post(Post::Accept {
                         challenge: challenge.clone(),
+                        waited: false,
                     });
                 }
                 self.finding = None;
@@ -1705,7 +1728,7 @@ impl LichessSeat {
                     self.retries.push((at, tried, post));
                 } else {
                     notes.push(format!("lichess: {} given up", post.describe()));
-                    if let Post::Accept { challenge } = &post
+                    if let Post::Accept { challenge, .. } = &post
                         && self.accepting.as_ref() == Some(challenge)
                     {
                         self.accepting = None;
@@ -1720,13 +1743,13 @@ impl LichessSeat {
                 } => Some(told(error)),
                 _ => None,
             };
-            if let (Post::Accept { challenge }, None) = (&post, again)
+            if let (Post::Accept { challenge, .. }, None) = (&post, again)
                 && self.accepting.as_ref() == Some(challenge)
             {
                 // Refused (gone, withdrawn): the next challenge may be.
                 self.accepting = None;
             }
-            if let (Post::Accept { challenge }, None, Some(why)) = (&post, again, &words)
+            if let (Post::Accept { challenge, .. }, None, Some(why)) = (&post, again, &words)
                 && self.rematch.as_ref().and_then(|r| r.accepted.as_ref()) == Some(challenge)
             {
                 // The rematch accepted is gone (withdrawn): told, given up.

@@ -753,6 +753,9 @@ pub struct State {
     /// While set, the streams say nothing, not even keep-alive lines, and
     /// a stream opened meanwhile gets no answer.
     pub silent: bool,
+    /// Challenges to the account their senders no longer keep alive
+    /// (lila's `offline`).
+    pub offline_challenges: BTreeSet<String>,
     /// How long after a challenge's outcome its stream's last line
     /// (`{"done":…}`) is written.
     pub challenge_done_after: Duration,
@@ -1522,6 +1525,7 @@ fn serve(shared: &Arc<Shared>, stream: TcpStream) {
         ("POST", ["api", "challenge", id, "accept"]) => accept(shared, &mut write, id),
         ("POST", ["api", "challenge", id, "decline"]) => decline(shared, &mut write, id, &req.body),
         ("POST", ["api", "challenge", id, "cancel"]) => cancel(shared, &mut write, id),
+        ("GET", ["api", "challenge", id, "show"]) => show(shared, &mut write, id),
         ("POST", ["api", "challenge", username]) => {
             challenge(shared, &mut write, username, &req.body, read)
         }
@@ -1567,7 +1571,7 @@ fn template(segments: &[&str]) -> String {
             "api",
             "challenge",
             _,
-            action @ ("accept" | "decline" | "cancel"),
+            action @ ("accept" | "decline" | "cancel" | "show"),
         ] => {
             vec![format!("api/challenge/{{challengeId}}/{action}")]
         }
@@ -2669,6 +2673,35 @@ impl Lichess {
 /// A challenge to the account accepted (app/controllers Challenge
 /// `apiAccept`): the game starts, with the challenge's id (a rematch's
 /// rated as the game it rematches); an id lila does not know is 404.
+/// A challenge to the account shown (app/controllers Challenge
+/// `apiShow`), with its status: `created`, or `offline` once its sender
+/// no longer keeps it alive (ChallengeApi `sweep`, after 20 s for one with
+/// a clock; lila still lets it be accepted, and names it no more on a new
+/// event stream).
+fn show(shared: &Shared, out: &mut TcpStream, id: &str) {
+    let st = lock(shared);
+    let Some((minutes, increment, color)) = st.challenges.get(id).cloned() else {
+        drop(st);
+        return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+    };
+    let from = st
+        .challengers
+        .get(id)
+        .cloned()
+        .unwrap_or_else(|| "Carl".into());
+    let start = st.challenge_starts.get(id).cloned().unwrap_or_default();
+    let days = st.challenge_days.get(id).copied();
+    let offline = st.offline_challenges.contains(id);
+    drop(st);
+    let json = incoming_challenge_json(id, &from, (minutes, increment), &color, &start, days);
+    let json = if offline {
+        json.replacen(r#""status":"created""#, r#""status":"offline""#, 1)
+    } else {
+        json
+    };
+    answer(shared, out, 200, &json);
+}
+
 fn accept(shared: &Shared, out: &mut TcpStream, id: &str) {
     let mut st = lock(shared);
     let Some((minutes, increment, color)) = st.challenges.remove(id) else {
