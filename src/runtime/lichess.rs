@@ -1857,15 +1857,10 @@ impl LichessSeat {
         }
     }
 
-    /// After the turn: each of the blind player's executed moves the
-    /// server lacks is posted once; his resignation and his draw offer
-    /// (or acceptance) this turn are posted.
-    pub(crate) fn post(
-        &mut self,
-        c: &Controller,
-        turn_events: &[Stamped],
-        taken: std::time::Instant,
-    ) {
+    /// A new game begun at the board this turn: asked for anew (a
+    /// rematch asked for ended); the online game left for it resigned (or
+    /// aborted) on lichess.
+    fn new_game_or_left(&mut self, turn_events: &[Stamped]) {
         for e in turn_events {
             match &e.event {
                 // A new game: asked for anew, whatever was refused before.
@@ -1897,6 +1892,18 @@ impl LichessSeat {
                 _ => {}
             }
         }
+    }
+
+    /// After the turn: each of the blind player's executed moves the
+    /// server lacks is posted once; his resignation and his draw offer
+    /// (or acceptance) this turn are posted.
+    pub(crate) fn post(
+        &mut self,
+        c: &Controller,
+        turn_events: &[Stamped],
+        taken: std::time::Instant,
+    ) {
+        self.new_game_or_left(turn_events);
         // Nothing more is asked of lichess once it refused the token.
         if self.refused {
             return;
