@@ -75,6 +75,8 @@ struct Scanner {
     occ: Arc<AtomicU64>,
     keys: Arc<AtomicU16>,
     stop: Arc<AtomicBool>,
+    /// Scans sent so far.
+    sent: Arc<AtomicU64>,
     _cable: Cable,
 }
 
@@ -84,7 +86,9 @@ impl Scanner {
         let occ = Arc::new(AtomicU64::new(Chess::default().board().occupied().0));
         let keys = Arc::new(AtomicU16::new(0));
         let stop = Arc::new(AtomicBool::new(false));
+        let sent = Arc::new(AtomicU64::new(0));
         let (o, k, s, d) = (occ.clone(), keys.clone(), stop.clone(), dir.to_path_buf());
+        let n = sent.clone();
         std::thread::spawn(move || {
             let mut device = Device::open(&d);
             let mut seq: u16 = 0;
@@ -96,6 +100,7 @@ impl Scanner {
                     buttons: k.load(Ordering::Relaxed),
                 });
                 seq = seq.wrapping_add(1);
+                n.fetch_add(1, Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(20));
             }
         });
@@ -103,6 +108,7 @@ impl Scanner {
             occ,
             keys,
             stop,
+            sent,
             _cable: cable,
         }
     }
@@ -128,9 +134,20 @@ impl Scanner {
     /// A key pressed briefly.
     fn press(&self, bit: u16) {
         self.keys.fetch_or(1 << bit, Ordering::Relaxed);
-        std::thread::sleep(Duration::from_millis(150));
+        self.hold(Duration::from_millis(150));
         self.keys.fetch_and(!(1 << bit), Ordering::Relaxed);
-        std::thread::sleep(Duration::from_millis(100));
+        self.hold(Duration::from_millis(100));
+    }
+
+    /// The keys left as they are for `at_least`, and for at least three
+    /// scans sent (a busy machine may leave the scanner's thread asleep):
+    /// a press and its release each reach pegboard whatever the load.
+    fn hold(&self, at_least: Duration) {
+        let from = self.sent.load(Ordering::Relaxed);
+        let began = Instant::now();
+        while began.elapsed() < at_least || self.sent.load(Ordering::Relaxed) < from + 3 {
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
@@ -2051,13 +2068,33 @@ fn play_on_lichess_the_opponents_takeback_request_declined_by_key_is_declined_on
     // Takebacker); the game goes on as it stands.
     let moves = game_moves("", "1. e4 e5 2. Nf3");
     let mut script = script_of(&moves, Color::White, 150);
-    script.push(("@takeback".into(), 1000));
-    script.push(("@wait".into(), 20_000));
+    script.push(("@wait".into(), 60_000));
     let mut table = Table::open("lichess-takeback-no", "", script);
     table.wait_for("online_game", |_| true);
     for &m in &moves {
         table.next(m);
     }
+    // Once the player's last move is on lichess (a move would decline
+    // the request), the opponent asks to take his own back.
+    let until = Instant::now() + Duration::from_secs(20);
+    while table
+        .server
+        .state()
+        .games
+        .values()
+        .all(|g| g.moves.len() < 3)
+    {
+        assert!(Instant::now() < until, "the move never reached lichess");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if let Some(g) = table.server.state().games.values_mut().next() {
+        g.script = [
+            ("@takeback".to_string(), Duration::ZERO),
+            ("@wait".to_string(), Duration::from_secs(20)),
+        ]
+        .into();
+    }
+    table.server.changed();
     table.wait_for("online_offer", |v| v["offer"] == "takeback");
     assert!(
         table
@@ -2708,10 +2745,12 @@ fn play_on_lichess_chosen_in_the_spoken_menu_its_ai_at_a_level_at_a_clock_it_pla
     table.wait_for("menu", |_| true);
     // A person, the engine's eight steps, a seek casual and rated, then
     // lichess's AI from level 1.
+    let mut item = Value::Null;
     for _ in 0..12 {
         table.scanner.press(NEXT);
+        item = table.wait_for("menu", |_| true);
     }
-    table.wait_for("menu", |v| v["say"] == "Netz, Maschine, Stufe 2");
+    assert_eq!(item["say"], "Netz, Maschine, Stufe 2");
     table.scanner.press(SELECT);
     table.wait_for("menu", |v| {
         v["say"]
@@ -3001,10 +3040,12 @@ fn play_on_lichess_chosen_in_the_menu_without_a_token_is_told_and_nothing_is_ask
     table.wait_for("menu", |_| true);
     table.scanner.press(SELECT);
     table.wait_for("menu", |_| true);
+    let mut item = Value::Null;
     for _ in 0..9 {
         table.scanner.press(NEXT);
+        item = table.wait_for("menu", |_| true);
     }
-    table.wait_for("menu", |v| v["say"] == "Netz, Suche, ohne Elo");
+    assert_eq!(item["say"], "Netz, Suche, ohne Elo");
     table.scanner.press(SELECT);
     table.scanner.press(TAKEBACK);
     table.wait_for("menu", |v| {
