@@ -238,10 +238,42 @@ impl ScanTiming {
         max_ms(&self.taken)
     }
 
+    /// The scans taken later than one period after they were due, per
+    /// thousand scans.
+    pub fn late_per_thousand(&self) -> f64 {
+        let (n, late) = counts(&self.taken);
+        if n == 0 {
+            0.0
+        } else {
+            late as f64 * 1000.0 / n as f64
+        }
+    }
+
     /// The longest a scan waited between being taken and being handled, ms.
     pub fn max_handled(&self) -> f64 {
         max_ms(&self.handled)
     }
+}
+
+/// The scans and those later than one period, of a line `play
+/// --scan-timing` printed ("(N scans at 200 Hz, K by more than one
+/// period)").
+fn counts(line: &str) -> (u64, u64) {
+    let inside = line
+        .rsplit_once('(')
+        .map_or("", |(_, rest)| rest.trim_end_matches(')'));
+    let number = |text: &str, after: &str| -> u64 {
+        text.split(after)
+            .next()
+            .and_then(|t| t.split_whitespace().last())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count before {after:?} in {line}"))
+    };
+    let (scans, late) = inside.split_once(',').unwrap_or((inside, ""));
+    (
+        number(scans, " scans"),
+        number(late, " by more than one period"),
+    )
 }
 
 /// The "max N ms" of a line `play --scan-timing` printed.
