@@ -478,20 +478,25 @@ impl Client {
         Err(Client::refused(status, &text))
     }
 
-    /// Whose the token is and what it may do (`GET /api/account`): lichess
-    /// answers any token it knows with the account, and names the token's
-    /// scopes in a header; one it does not know is a 401.
-    pub fn account(&self) -> Result<Account, ApiError> {
-        let response = self
-            .agent
-            .get(&self.url(ACCOUNT))
+    /// A `GET` of `path` whose answer is JSON, answered whole within the
+    /// answer's time.
+    fn get_json(&self, path: &str) -> Result<ureq::http::Response<ureq::Body>, ApiError> {
+        self.agent
+            .get(&self.url(path))
             .header("Authorization", &self.bearer())
             .header("Accept", "application/json")
             .config()
             .timeout_global(Some(self.answer_within))
             .build()
             .call()
-            .map_err(Client::transport)?;
+            .map_err(Client::transport)
+    }
+
+    /// Whose the token is and what it may do (`GET /api/account`): lichess
+    /// answers any token it knows with the account, and names the token's
+    /// scopes in a header; one it does not know is a 401.
+    pub fn account(&self) -> Result<Account, ApiError> {
+        let response = self.get_json(ACCOUNT)?;
         let status = response.status().as_u16();
         let scopes = response
             .headers()
@@ -600,21 +605,12 @@ impl Client {
     /// `created` while it stands, `offline` once its sender no longer
     /// keeps it alive, `canceled`, `declined`, `accepted`.
     pub fn challenge_status(&self, id: &str) -> Result<String, ApiError> {
-        let response = self
-            .agent
-            .get(&self.url(&format!("/api/challenge/{id}/show")))
-            .header("Authorization", &self.bearer())
-            .header("Accept", "application/json")
-            .config()
-            .timeout_global(Some(self.answer_within))
-            .build()
-            .call()
-            .map_err(Client::transport)?;
+        let response = self.get_json(&format!("/api/challenge/{id}/show"))?;
         let status = response.status().as_u16();
         let text = response
             .into_body()
             .read_to_string()
-            .map_err(|e| ApiError::Transport(e.to_string()))?;
+            .map_err(Client::transport)?;
         if status != 200 {
             return Err(Client::refused(status, &text));
         }
