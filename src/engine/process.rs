@@ -10,6 +10,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 use shakmaty::uci::UciMove;
 
 use super::section::EngineConfig;
+use super::strength::Candidate;
 use super::uci::{self, Go, Line, Score};
 
 /// How long an engine may take to say `uciok` and `readyok`.
@@ -50,6 +51,9 @@ pub struct Thought {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Its best lines' first moves and scores, best first: as many as it
+    /// was asked to name (`MultiPV`), as deep as its search went for each.
+    pub lines: Vec<Candidate>,
 }
 
 /// A running engine.
@@ -177,6 +181,14 @@ impl Engine {
         if chess960 && has("UCI_Chess960").is_some() {
             self.send(&uci::set_option("UCI_Chess960", "true"))?;
         }
+        // A step of pegboard's: the engine at full strength names its
+        // best few moves, and pegboard picks among them.
+        if let Some(step) = config.step_played()
+            && step.lines > 1
+            && has("MultiPV").is_some()
+        {
+            self.send(&uci::set_option("MultiPV", &step.lines.to_string()))?;
+        }
         if let Some(level) = config.level {
             self.send(&uci::set_option("Skill Level", &level.to_string()))?;
         }
@@ -234,23 +246,35 @@ impl Engine {
         self.send(&go.command())?;
         let deadline = Instant::now() + within;
         let (mut score, mut depth, mut nodes) = (None, None, None);
+        // Each line's latest first move and score, by its number.
+        let mut lines: std::collections::BTreeMap<u32, Candidate> = Default::default();
         loop {
             match uci::read(&self.next(deadline)?) {
                 Line::Info {
                     depth: d,
                     nodes: n,
                     score: s,
+                    multipv,
+                    first,
                 } => {
                     depth = d.or(depth);
                     nodes = n.or(nodes);
-                    score = s.or(score);
+                    if multipv.unwrap_or(1) == 1 {
+                        score = s.or(score);
+                    }
+                    if let (Some(score), Some(uci)) = (s, first) {
+                        lines.insert(multipv.unwrap_or(1), Candidate { uci, score });
+                    }
                 }
                 Line::BestMove(Ok(uci)) => {
+                    let mut lines: Vec<Candidate> = lines.into_values().collect();
+                    lines.sort_by_key(|c| std::cmp::Reverse(super::strength::centipawns(c.score)));
                     return Ok(Thought {
                         uci,
                         score,
                         depth,
                         nodes,
+                        lines,
                     });
                 }
                 Line::BestMove(Err(text)) => return Err(EngineError::Malformed(text)),

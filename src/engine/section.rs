@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::book::{Book, BookError, DEBIAN_BOOK};
+use super::strength::{DEFAULT_STEP, STEPS, Step, step_of};
+
 /// `[engine]`: a UCI engine, played when a `[game] …_moves_on` is
 /// `"engine"`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -18,7 +21,17 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// UCI options handed through as they are (`Threads`, `Hash` …).
     pub options: BTreeMap<String, OptionValue>,
-    /// Its strength as an Elo rating, through `UCI_LimitStrength` and
+    /// Its strength as one of pegboard's steps, 1 (a beginner can win) to
+    /// 8 (full strength); the second when no strength is given. Each step
+    /// is named by a rough human strength (see `engine::strength`).
+    pub step: Option<u8>,
+    /// The Polyglot opening book it plays the opening from, at once: a
+    /// path, or "" for none. Without it, Debian's `gnuchess-book` when it
+    /// is installed.
+    pub book: Option<String>,
+    /// Its strength as the engine's own Elo rating (an engine's rating,
+    /// far above a person's of the same number), through
+    /// `UCI_LimitStrength` and
     /// `UCI_Elo` where the engine offers them. Below the lowest rating the
     /// engine plays, it plays at its lowest skill and searches one ply
     /// deep, so that a beginner can win.
@@ -30,10 +43,11 @@ pub struct EngineConfig {
     pub depth: Option<u32>,
     /// The most positions it searches for one move.
     pub nodes: Option<u64>,
-    /// How long it thinks for each move, in ms. Without it the engine
-    /// thinks on its clock (its own time, the increments and the moves to
-    /// the control, from pegboard's clock) when a time control is set, and
-    /// for one second when none is.
+    /// How long it thinks for each move, in ms, its move made as soon as
+    /// it has one. Without it the engine takes the time a person of its
+    /// strength would: a few seconds in the opening, more in a hard
+    /// position, a fair share of its clock and never much of it (see
+    /// `engine::pace`).
     pub movetime_ms: Option<u64>,
     /// The engine's priority below pegboard's (`nice`, 0 to 19): the scan
     /// loop is never late because the engine thinks.
@@ -50,6 +64,8 @@ impl Default for EngineConfig {
             command: "stockfish".to_string(),
             args: Vec::new(),
             options: BTreeMap::new(),
+            step: None,
+            book: None,
             elo: None,
             level: None,
             depth: None,
@@ -115,11 +131,29 @@ impl EngineConfig {
         {
             out.push(("level", format!("{level} is past 20, the strongest level")));
         }
-        if self.elo.is_some() && self.level.is_some() {
+        let given = [
+            self.step.is_some(),
+            self.elo.is_some(),
+            self.level.is_some(),
+        ];
+        if given.iter().filter(|&&g| g).count() > 1 {
             out.push((
-                "level",
-                "give the strength as elo or as level, not both".to_string(),
+                if self.step.is_some() { "step" } else { "level" },
+                "give the strength one way: as step, elo or level".to_string(),
             ));
+        }
+        if let Some(step) = self.step
+            && step_of(step).is_none()
+        {
+            out.push((
+                "step",
+                format!("{step} is not a step from 1 to {}", STEPS.len()),
+            ));
+        }
+        if let Some(book) = self.book.as_deref().filter(|b| !b.is_empty())
+            && let Err(why) = Book::open(Path::new(book))
+        {
+            out.push(("book", why.to_string()));
         }
         if self.nice > 19 {
             out.push((
@@ -166,6 +200,7 @@ impl EngineConfig {
         });
         EngineConfig {
             options,
+            step: step_of(STEPS.len() as u8).map(|s| s.number),
             elo: None,
             level: None,
             depth: None,
@@ -175,13 +210,38 @@ impl EngineConfig {
         }
     }
 
-    /// How the engine's strength is named on a scoresheet: "Stockfish
-    /// (Elo 1500)".
+    /// The step pegboard plays the engine at: the one given, else the
+    /// default one; `None` when the engine weakens itself (`elo`,
+    /// `level`).
+    pub fn step_played(&self) -> Option<Step> {
+        if self.elo.is_some() || self.level.is_some() {
+            return None;
+        }
+        step_of(self.step.unwrap_or(DEFAULT_STEP))
+    }
+
+    /// The opening book: the one named, else Debian's when it is there;
+    /// `None` for "" or none. `Err` saying why a book named cannot be read.
+    pub fn opening_book(&self) -> Result<Option<Book>, BookError> {
+        match self.book.as_deref() {
+            Some("") => Ok(None),
+            Some(path) => Book::open(Path::new(path)).map(Some),
+            None => Ok(Book::open(Path::new(DEBIAN_BOOK)).ok()),
+        }
+    }
+
+    /// How the engine's strength is named on a scoresheet, in English:
+    /// "step 2, about 1100", "Elo 1500".
     pub fn strength(&self) -> String {
-        match (self.elo, self.level) {
-            (Some(elo), _) => format!("Elo {elo}"),
-            (None, Some(level)) => format!("level {level}"),
-            (None, None) => "full strength".to_string(),
+        match (self.step_played(), self.elo, self.level) {
+            (Some(step), _, _) => match (step.rating, step.skill) {
+                (Some(r), _) => format!("step {}, about {r}", step.number),
+                (None, Some(_)) => format!("step {}, beginner", step.number),
+                (None, None) => format!("step {}, full strength", step.number),
+            },
+            (None, Some(elo), _) => format!("Elo {elo}"),
+            (None, None, Some(level)) => format!("level {level}"),
+            (None, None, None) => "full strength".to_string(),
         }
     }
 }
@@ -226,5 +286,40 @@ mod tests {
         };
         let keys: Vec<&str> = wrong.problems().iter().map(|(k, _)| *k).collect();
         assert_eq!(keys, ["level", "level", "nice"]);
+        let wrong = EngineConfig {
+            step: Some(9),
+            book: Some("/no/such/book.bin".into()),
+            ..EngineConfig::default()
+        };
+        let keys: Vec<&str> = wrong.problems().iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["step", "book"]);
+    }
+
+    #[test]
+    fn without_a_strength_the_engine_plays_the_gentle_second_step() {
+        let c = EngineConfig::default();
+        assert_eq!(c.step_played().map(|s| s.number), Some(2));
+        assert_eq!(c.strength(), "step 2, about 1100");
+        let first = EngineConfig {
+            step: Some(1),
+            ..EngineConfig::default()
+        };
+        assert_eq!(first.strength(), "step 1, beginner");
+        assert_eq!(c.analyst().strength(), "step 8, full strength");
+        assert_eq!(c.analyst().step_played().and_then(|s| s.skill), None);
+        let own = EngineConfig {
+            elo: Some(1500),
+            ..EngineConfig::default()
+        };
+        assert_eq!(own.step_played(), None);
+        assert_eq!(
+            EngineConfig {
+                book: Some(String::new()),
+                ..EngineConfig::default()
+            }
+            .opening_book()
+            .map(|b| b.is_some()),
+            Ok(false)
+        );
     }
 }

@@ -24,11 +24,16 @@ pub enum Line {
         min: Option<i64>,
         max: Option<i64>,
     },
-    /// `info …`: how deep, how many nodes, the score.
+    /// `info …`: how deep, how many nodes, the score; which of the
+    /// engine's best lines it is (`multipv`, 1 the best) and the line's
+    /// first move. A score that is only a bound (`lowerbound`,
+    /// `upperbound`, from a search cut short) is none.
     Info {
         depth: Option<u32>,
         nodes: Option<u64>,
         score: Option<Score>,
+        multipv: Option<u32>,
+        first: Option<UciMove>,
     },
     /// `bestmove MOVE …`: the move, read as UCI; `Err` with the text when
     /// it is none.
@@ -68,18 +73,27 @@ pub fn read(line: &str) -> Line {
                     .position(|w| *w == key)
                     .and_then(|i| words.get(i + 1).copied())
             };
-            let score = words.iter().position(|w| *w == "score").and_then(|i| {
-                let value = words.get(i + 2)?.parse().ok()?;
-                match *words.get(i + 1)? {
-                    "cp" => Some(Score::Cp(value)),
-                    "mate" => Some(Score::Mate(value)),
-                    _ => None,
-                }
-            });
+            let bound = words
+                .iter()
+                .any(|w| *w == "lowerbound" || *w == "upperbound");
+            let score = words
+                .iter()
+                .position(|w| *w == "score")
+                .filter(|_| !bound)
+                .and_then(|i| {
+                    let value = words.get(i + 2)?.parse().ok()?;
+                    match *words.get(i + 1)? {
+                        "cp" => Some(Score::Cp(value)),
+                        "mate" => Some(Score::Mate(value)),
+                        _ => None,
+                    }
+                });
             Line::Info {
                 depth: after("depth").and_then(|d| d.parse().ok()),
                 nodes: after("nodes").and_then(|n| n.parse().ok()),
                 score,
+                multipv: after("multipv").and_then(|n| n.parse().ok()),
+                first: after("pv").and_then(|m| m.parse().ok()),
             }
         }
         _ => Line::Other,
@@ -166,7 +180,9 @@ mod tests {
             Line::Info {
                 depth: Some(12),
                 nodes: Some(40211),
-                score: Some(Score::Cp(-34))
+                score: Some(Score::Cp(-34)),
+                multipv: Some(1),
+                first: Some("e7e5".parse().expect("uci")),
             }
         );
         assert_eq!(
@@ -174,9 +190,20 @@ mod tests {
             Line::Info {
                 depth: Some(5),
                 nodes: Some(99),
-                score: Some(Score::Mate(-2))
+                score: Some(Score::Mate(-2)),
+                multipv: None,
+                first: None,
             }
         );
+        // A bound from a search cut short is no score.
+        assert!(matches!(
+            read("info depth 9 multipv 2 score cp 40 lowerbound nodes 5 pv d2d4"),
+            Line::Info {
+                score: None,
+                multipv: Some(2),
+                ..
+            }
+        ));
         assert_eq!(
             read("bestmove e2e4 ponder e7e5"),
             Line::BestMove(Ok("e2e4".parse().expect("uci")))
