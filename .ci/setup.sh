@@ -30,8 +30,9 @@ packages=(
     chromium chromium-driver
     # The journal bench's slow disk: strace holds every sync a while.
     strace
-    # The engine a player practises against (Debian puts it in /usr/games).
-    stockfish
+    # The engine a player practises against (Debian puts it in /usr/games),
+    # and the public-domain Polyglot opening book it plays the opening from.
+    stockfish gnuchess-book
 )
 missing=()
 for p in "${packages[@]}"; do

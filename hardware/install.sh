@@ -24,7 +24,8 @@ apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     build-essential pkg-config curl ca-certificates git \
     libspeechd-dev libclang-dev clang libasound2-dev \
-    speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+    speech-dispatcher speech-dispatcher-espeak-ng espeak-ng \
+    stockfish gnuchess-book
 
 echo "== Rust (for $builder)"
 if ! sudo -u "$builder" -H bash -lc 'command -v cargo' >/dev/null 2>&1; then

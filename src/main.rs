@@ -43,9 +43,12 @@ enum Command {
     /// Play a game on the board: the daemon. Reads the configured sensors
     /// and keys, applies the Laws, speaks every move and answer, and prints
     /// each event (with --events also as JSON lines, for a mirror display).
-    /// Every game is kept in the journal directory ([journal] dir) and
-    /// taken up again after a power cut or a restart. Type q and Enter, or
-    /// stop the service, to end.
+    /// The opponent is a person at the board or on another board, an
+    /// assistant relaying his moves, a chess engine (Stockfish, `[game]
+    /// black_moves_on = "engine"`, at the strength `[engine] step` gives),
+    /// or a player on lichess. Every game is kept in the journal directory
+    /// ([journal] dir) and taken up again after a power cut or a restart.
+    /// Type q and Enter, or stop the service, to end.
     Play(cli::play::Args),
     /// Record what the board's sensors deliver into a trace file, to replay
     /// later (pegboard replay FILE). Raw scans as they come, key presses as

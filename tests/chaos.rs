@@ -70,7 +70,7 @@ fn timeline(seed: u64) -> (Vec<(u64, Step)>, Vec<Vec<String>>) {
         let record = &games[i].record;
         assert_eq!(
             record.result, "1-0",
-            "the harness presses Black's resign key"
+            "the harness presses Black's resign key (twice: the first press asks)"
         );
         let (start, _, moves) = moves_of(record).expect("the game plays");
         let mut pos = start;
@@ -91,7 +91,14 @@ fn timeline(seed: u64) -> (Vec<(u64, Step)>, Vec<Vec<String>>) {
                 Reading::Scan { occ, .. } => Step::Occ(occ.0),
                 Reading::Lift { square, .. } => Step::Lift(square),
                 Reading::Place { square, .. } => Step::Place(square),
-                Reading::Input(Input::Resign(shakmaty::Color::Black)) => Step::Key(1),
+                // The resign key: once to be asked, once to confirm (the
+                // game's last step; the pieces are put back after it).
+                Reading::Input(Input::Resign(shakmaty::Color::Black)) => {
+                    steps.push((offset + e.t, Step::Key(1)));
+                    steps.push((offset + e.t + 300, Step::Key(1)));
+                    end = offset + e.t;
+                    continue;
+                }
                 Reading::Input(Input::Promote(role)) => Step::Key(
                     2 << [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
                         .iter()

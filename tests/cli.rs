@@ -233,7 +233,63 @@ fn demo_plays_the_opera_game_to_mate() {
     assert!(text.contains("1. e4       « Bauer Eva vier »"), "{text}");
     assert!(text.contains("« Lange Rochade »"), "{text}");
     assert!(text.contains("17. Rd8#"), "{text}");
-    assert!(text.contains("Schachmatt. Weiß gewinnt."), "{text}");
+    // The mate said once, with the move; the end says the result.
+    assert!(text.contains("« Turm David acht, Schachmatt »"), "{text}");
+    assert!(text.contains("« Weiß gewinnt. »"), "{text}");
+    assert_eq!(text.matches("Schachmatt").count(), 1, "{text}");
+}
+
+#[test]
+fn demo_engine_plays_a_short_game_against_stockfish_said_as_practice_sounds() {
+    // Nothing configured: Stockfish at the gentle second step, from the
+    // book, at a person's pace (fifty times faster here).
+    let out = pegboard(&["demo", "--engine", "--speed", "50", "--silent", "--events"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("Maschine, Stufe 2, etwa 1100. Sie spielen Weiß. Ohne Uhr."),
+        "{text}"
+    );
+    let events: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let moves = common::of(&events, "move");
+    assert!(moves.len() >= 12, "{text}");
+    // The engine's moves come through the door and are said in full, for
+    // the blind player to make them; the hands make each on the board.
+    for m in moves.iter().filter(|m| m["color"] == "black") {
+        assert_eq!(m["board"], "relay", "{m}");
+        assert!(
+            m["say"].as_str().is_some_and(|s| s.contains(" nach ")
+                || s.contains(" schlägt ")
+                || s.ends_with("Rochade")),
+            "{m}"
+        );
+    }
+    let black = moves.iter().filter(|m| m["color"] == "black").count();
+    assert_eq!(common::of(&events, "replicated").len(), black, "{text}");
+    for bad in ["illegal", "mismatch", "refused"] {
+        assert!(common::of(&events, bad).is_empty(), "{bad}: {text}");
+    }
+}
+
+#[test]
+fn the_help_names_the_engine_and_the_engine_demo() {
+    let play = String::from_utf8_lossy(&pegboard(&["play", "--help"]).stdout).to_string();
+    assert!(
+        play.contains("Stockfish") && play.contains("[engine] step"),
+        "{play}"
+    );
+    let demo = String::from_utf8_lossy(&pegboard(&["demo", "--help"]).stdout).to_string();
+    assert!(
+        demo.contains("--engine") && demo.contains("Stockfish"),
+        "{demo}"
+    );
 }
 
 #[test]

@@ -738,3 +738,62 @@ fn low_time_warnings_come_for_the_warned_players_own_clock_only() {
         ]
     );
 }
+
+/// The `time_warning` events, as (t, colour).
+fn warnings(events: &[Value]) -> Vec<(u64, String)> {
+    of(events, "time_warning")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or(0),
+                e["color"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn art_12_6_at_5_plus_3_no_five_minute_warning_comes_as_the_game_begins() {
+    // 5+3, the increment given before each move (the default): White
+    // starts with 5:03. Before, "5 minutes left" came 3 s into the game.
+    let ev = run(
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"300+3"}
+{"t":20000,"lift":"e2"}
+{"t":20100,"place":"e4"}
+{"t":20500,"input":"announced","ply":1}
+{"t":40000,"lift":"e7"}
+{"t":40100,"place":"e5"}
+{"t":40500,"input":"announced","ply":2}
+{"t":60000,"input":"times"}"#,
+    );
+    // (The trace's end fires the timers still set: those after 60 s.)
+    let early: Vec<_> = warnings(&ev)
+        .into_iter()
+        .filter(|w| w.0 <= 60_000)
+        .collect();
+    assert_eq!(early, [], "{ev:?}");
+}
+
+#[test]
+fn art_12_6_by_default_only_the_blind_players_own_clock_is_warned_from_well_above() {
+    // 15+10; the blind player is White (the default), Black the engine.
+    // Both think five and a half minutes on their first move: each time
+    // falls past 10 minutes from 15. Only White hears of it.
+    let ev = run(
+        r#"{"t":0,"trace":1,"start":"startpos","time_control":"900+10","black_moves_on":"engine"}
+{"t":330000,"lift":"e2"}
+{"t":330100,"place":"e4"}
+{"t":330500,"input":"announced","ply":1}
+{"t":661000,"input":"move","uci":"e7e5"}
+{"t":661100,"input":"announced","ply":2}
+{"t":662000,"lift":"e7"}
+{"t":662200,"place":"e5"}"#,
+    );
+    // White had 15:10, so 10 minutes came 310 s in.
+    // (The trace's end fires the timers still set: those after 662 s.)
+    let during: Vec<_> = warnings(&ev)
+        .into_iter()
+        .filter(|w| w.0 <= 662_200)
+        .collect();
+    assert_eq!(during, [(310_000, "white".to_string())], "{ev:?}");
+}

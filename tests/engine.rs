@@ -447,7 +447,7 @@ fn an_engine_that_answers_an_illegal_move_is_asked_again_and_the_log_says_so_onc
         &dir,
         &format!(
             "[game]\nblack_moves_on = \"engine\"\n[engine]\ncommand = \"/bin/sh\"\n\
-             args = [\"{}\"]\nmovetime_ms = 100\n[journal]\ndir = \"{}\"\n",
+             args = [\"{}\"]\nmovetime_ms = 100\nbook = \"\"\n[journal]\ndir = \"{}\"\n",
             script.display(),
             dir.join("games").display()
         ),
@@ -674,5 +674,119 @@ fn a_chess960_position_set_up_from_the_console_is_played_by_stockfish_with_its_c
     assert_eq!(reply["uci"], "g8h8", "{reply}");
     assert_eq!(reply["say"], "Kurze Rochade", "{reply}");
     drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The book's moves in the position after `moves` (UCI), as python-chess's
+/// own Polyglot reader finds them in Debian's `gnuchess-book`.
+fn book_moves_by_python_chess(moves: &[&str]) -> Vec<String> {
+    let script = format!(
+        "import chess, chess.polyglot\nb = chess.Board()\nfor m in {moves:?}: b.push_uci(m)\n\
+         with chess.polyglot.open_reader('{}') as r:\n    \
+         print(' '.join(sorted(set(e.move.uci() for e in r.find_all(b)))))\n",
+        pegboard::engine::book::DEBIAN_BOOK
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .expect("python3 runs (.ci/setup.sh installs python-chess)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn by_default_the_engine_plays_the_gentle_step_from_the_book_at_a_persons_pace_and_the_game_is_said_as_it_begins()
+ {
+    let dir = common::empty_dir("engine-pace");
+    let journal = dir.join("games");
+    // No strength, no time a move: what a newcomer gets. 1. Nf3 on the
+    // board at 0.7 s; the engine, Black, answers from the book.
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[game]\nblack_moves_on = \"engine\"\n[clock]\ncontrol = \"5+3\"\n\
+             [journal]\ndir = \"{}\"\n",
+            journal.display()
+        ),
+    );
+    let (logged, events) = common::play_events(&config, "7");
+    let ready = &common::of(&events, "ready")[0];
+    assert_eq!(
+        ready["say"],
+        "Maschine, Stufe 2, etwa 1100. Sie spielen Weiß. 5 Minuten plus 3 Sekunden pro Zug.",
+        "{logged}"
+    );
+    let moves = common::of(&events, "move");
+    assert_eq!(moves.len(), 2, "{logged}");
+    // A move of the book, as python-chess reads it.
+    let reply = moves[1]["uci"].as_str().unwrap_or_default().to_string();
+    let book = book_moves_by_python_chess(&["g1f3"]);
+    assert!(book.contains(&reply), "{reply} among {book:?}");
+    // Taken after a book move's 1 to 3 s (Black's clock ran from Nf3's
+    // announcement), not at once, and not for the clock's share.
+    let announced = common::of(&events, "announced");
+    let nf3_said = announced[0]["t"].as_u64().expect("Nf3 said");
+    let took = moves[1]["t"].as_u64().expect("the reply") - nf3_said;
+    assert!((1000..=3100).contains(&took), "the reply took {took} ms");
+    // Its clock stopped when it moved: 5:03 less what it took (the next
+    // increment given at the press).
+    let press = common::of(&events, "clock")
+        .into_iter()
+        .filter(|c| c["cause"] == "press")
+        .nth(1)
+        .expect("Black's press");
+    assert_eq!(
+        press["black"]["remaining_ms"].as_u64(),
+        Some(300_000 + 3000 - took + 3000),
+        "{press}"
+    );
+    let pgn = common::pegboard_command()
+        .args(["pgn", "--config", &config])
+        .output()
+        .expect("pgn");
+    let pgn = String::from_utf8_lossy(&pgn.stdout);
+    assert!(
+        pgn.contains("[Black \"stockfish (step 2, about 1100)\"]"),
+        "{pgn}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hung_engine_is_noticed_within_its_think_time_not_its_clock() {
+    let dir = common::empty_dir("engine-hang-bound");
+    // An engine that takes every search and never answers one. At 90+30
+    // a hang was noticed only after its 90 minutes; now within the think
+    // time pegboard gave it (at most 8 s in the opening) and 2 s more.
+    let script = dir.join("silent.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+         uci) echo 'id name silent'; echo uciok;;\nisready) echo readyok;;\n\
+         quit) exit 0;;\nesac; done\n",
+    )
+    .expect("script");
+    let config = common::nf3_play_config(
+        &dir,
+        &format!(
+            "[game]\nblack_moves_on = \"engine\"\n[engine]\ncommand = \"/bin/sh\"\n\
+             args = [\"{}\"]\nbook = \"\"\n[clock]\ncontrol = \"90+30\"\n[journal]\ndir = \"{}\"\n",
+            script.display(),
+            dir.join("games").display()
+        ),
+    );
+    let (logged, events) = common::play_events(&config, "16");
+    assert!(
+        logged.contains("engine: the engine gave no move in its time; it is started again"),
+        "{logged}"
+    );
+    assert_eq!(common::sans(&events), ["Nf3"], "{logged}");
     let _ = std::fs::remove_dir_all(&dir);
 }

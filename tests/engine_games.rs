@@ -243,12 +243,21 @@ fn whole_games_against_stockfish_made_on_the_pegged_board() {
             );
         }
         // Both clocks: each player's time is what his moves took, from the
-        // announcement of the move before to his own (E2.3).
-        let said: Vec<u64> = of(&events, "announced")
+        // announcement of the move before to the announcement of his own
+        // (E2.3), or for the engine to its move's coming: its time is not
+        // spent while the voices say it. The instants are the trace's own.
+        let said: Vec<u64> = trace
             .iter()
-            .filter_map(|a| a["t"].as_u64())
+            .filter(|e| matches!(e.reading, Reading::Input(Input::Announced(_))))
+            .map(|e| e.t)
+            .collect();
+        let made: Vec<u64> = trace
+            .iter()
+            .filter(|e| matches!(e.reading, Reading::Input(Input::Move(_))))
+            .map(|e| e.t)
             .collect();
         assert_eq!(said.len(), want.len(), "{label}");
+        assert_eq!(made.len(), engine_moves, "{label}");
         let start = of(&events, "clock")[0]["t"]
             .as_u64()
             .expect("the clock starts");
@@ -263,7 +272,8 @@ fn whole_games_against_stockfish_made_on_the_pegged_board() {
         let mated = !of(&events, "game_over").is_empty();
         assert_eq!(presses.len(), want.len() - usize::from(mated), "{label}");
         for (ply, (&at, press)) in said.iter().zip(&presses).enumerate() {
-            used[ply % 2] += at - before;
+            let stop = if ply % 2 == 1 { made[ply / 2] } else { at };
+            used[ply % 2] += stop - before;
             before = at;
             assert_eq!(press["t"].as_u64(), Some(at), "{label}");
             assert_eq!(

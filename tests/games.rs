@@ -176,6 +176,42 @@ fn an_unseen_capture_that_two_moves_explain_is_not_guessed() {
 }
 
 #[test]
+fn the_resign_key_asks_first_and_resigns_on_a_second_press_within_ten_seconds() {
+    // A long press on the keypads' resume key resigned at once before.
+    let ev = run(r#"{"t":1000,"lift":"e2"}
+{"t":1200,"place":"e4"}
+{"t":1300,"input":"announced","ply":1}
+{"t":2000,"input":"resign_key","color":"white"}
+{"t":13000,"input":"resign_key","color":"white"}
+{"t":14000,"input":"resign_key","color":"black"}
+{"t":20000,"input":"resign_key","color":"white"}"#);
+    let asked = "Partie aufgeben? Zum Bestätigen noch einmal.";
+    // Asked at 2 s; 11 s later the question has lapsed, so it is asked
+    // again; Black's press is his own question; White's within 10 s
+    // of his last resigns.
+    let said: Vec<(u64, &str)> = of(&ev, "say")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or(0),
+                e["text"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [(2000, asked), (13000, asked), (14000, asked)],
+        "{ev:?}"
+    );
+    let over = of(&ev, "game_over");
+    assert_eq!(over.len(), 1, "{ev:?}");
+    assert_eq!(
+        (&over[0]["t"], &over[0]["result"]),
+        (&20000.into(), &"0-1".into())
+    );
+}
+
+#[test]
 fn a_game_that_is_over_accepts_no_moves() {
     let trace = r#"{"t":500,"input":"resign","color":"white"}
 {"t":1000,"lift":"e2"}

@@ -323,6 +323,18 @@ impl Table {
     }
 
     /// Waits for the event `name` for which `ok` holds.
+    /// The resign key pressed as the player resigns: once, the question
+    /// whether he means it awaited, and once more.
+    fn resign(&mut self) {
+        self.scanner.press(RESIGN);
+        self.wait_for("say", |v| {
+            v["text"]
+                .as_str()
+                .is_some_and(|s| s.contains("aufgeben?") || s.contains("Resign"))
+        });
+        self.scanner.press(RESIGN);
+    }
+
     fn wait_for(&mut self, name: &str, ok: impl Fn(&Value) -> bool) -> Value {
         self.wait_longer_for(name, Duration::from_secs(20), ok)
     }
@@ -976,7 +988,7 @@ fn play_on_lichess_resigning_before_the_first_move_aborts_and_the_next_game_is_f
         Vec::new(),
     );
     let first = table.wait_for("online_game", |_| true);
-    table.scanner.press(RESIGN);
+    table.resign();
     table.wait_for("online_request", |v| v["request"] == "abort");
     table.wait_for("new_game", |_| true);
     let second = table.wait_for("online_game", |_| true);
@@ -1018,7 +1030,7 @@ fn play_on_lichess_a_resignation_too_late_to_abort_resigns_the_game() {
         assert!(Instant::now() < until, "the opponent never replied");
         std::thread::sleep(Duration::from_millis(50));
     }
-    table.scanner.press(RESIGN);
+    table.resign();
     table.wait_for("online_request", |v| v["request"] == "abort");
     let deadline = Instant::now() + Duration::from_secs(10);
     while table.asked("/resign").is_empty() {
@@ -1419,7 +1431,7 @@ fn play_on_lichess_an_illegal_move_on_the_board_is_never_sent_and_a_resignation_
     std::thread::sleep(Duration::from_millis(500));
     table.next(moves[2]);
     table.next(moves[3]);
-    table.scanner.press(RESIGN);
+    table.resign();
     let over = table.wait_for("game_over", |_| true);
     assert_eq!(
         (&over["result"], &over["reason"]),
@@ -2810,7 +2822,7 @@ fn play_on_lichess_a_resignation_lichess_answers_with_a_500_is_posted_again() {
         .state()
         .path_faults
         .push_back((format!("POST /api/board/game/{id}/resign"), 500));
-    table.scanner.press(RESIGN);
+    table.resign();
     let over = table.wait_for("game_over", |_| true);
     assert_eq!(over["reason"], "resignation");
     // pegboard's game ends at once; lichess's when the post is taken.

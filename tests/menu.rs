@@ -75,17 +75,17 @@ fn a_blind_player_sets_up_an_engine_game_at_15_plus_10_with_the_keys_alone() {
         [
             "Menü. Gegner: Mensch am Brett.",
             "Mensch am Brett",
-            "Maschine, Stufe 1",
-            "Maschine, Stufe 2",
-            "Gewählt: Gegner, Maschine, Stufe 2.",
+            "Maschine, Stufe 1, Anfänger",
+            "Maschine, Stufe 2, etwa 1100",
+            "Gewählt: Gegner, Maschine, Stufe 2, etwa 1100.",
             "Zeit: ohne Uhr.",
             "ohne Uhr",
             "eigene Zeit",
             "eine Stunde 30 Minuten plus 30 Sekunden pro Zug",
-            "40 Züge in eine Stunde 30 Minuten, dann 30 Minuten plus 30 Sekunden pro Zug",
+            "40 Züge in einer Stunde 30 Minuten, dann 30 Minuten plus 30 Sekunden pro Zug",
             "15 Minuten plus 10 Sekunden pro Zug",
             "Gewählt: Zeit, 15 Minuten plus 10 Sekunden pro Zug.",
-            "Speichern? Gegner Maschine, Stufe 2, Zeit 15 Minuten plus 10 Sekunden pro Zug. \
+            "Speichern? Gegner Maschine, Stufe 2, etwa 1100, Zeit 15 Minuten plus 10 Sekunden pro Zug. \
              Auswählen speichert, zurück verwirft.",
         ]
     );
@@ -96,7 +96,7 @@ fn a_blind_player_sets_up_an_engine_game_at_15_plus_10_with_the_keys_alone() {
     assert_eq!(choices.len(), 1, "{choices:?}");
     let c = choices[0];
     assert_eq!(c["opponent"], "engine");
-    assert_eq!(c["elo"], 1350);
+    assert_eq!(c["step"], 2);
     assert_eq!(c["time_control"], "900+10");
     assert_eq!(c["color"], "white");
     assert_eq!(c["now"], true, "no game was under way");
@@ -185,11 +185,14 @@ fn a_game_under_way_goes_on_and_the_next_one_starts_with_the_choices() {
         Settings::default(),
     );
     let says = menu_says(&ev);
-    assert_eq!(says[10], "Gewählt: Gegner, Maschine, Stufe 8.");
+    assert_eq!(
+        says[10],
+        "Gewählt: Gegner, Maschine, Stufe 8, volle Stärke."
+    );
     assert_eq!(says[15], "Gewählt: Farbe, Schwarz.");
     assert_eq!(
         says[16],
-        "Speichern? Gegner Maschine, Stufe 8, Farbe Schwarz. Auswählen speichert, zurück verwirft."
+        "Speichern? Gegner Maschine, Stufe 8, volle Stärke, Farbe Schwarz. Auswählen speichert, zurück verwirft."
     );
     let choices = of(&ev, "choices");
     assert_eq!(choices[0]["now"], false, "a game is under way");
@@ -358,7 +361,7 @@ fn play_sets_up_an_engine_game_from_key_presses_keeps_the_choices_and_starts_fro
     let kept = std::fs::read_to_string(journal.join("choices.toml")).expect("choices kept");
     for line in [
         "opponent = \"engine\"",
-        "elo = 1350",
+        "step = 2",
         "time_control = \"900+10\"",
         "color = \"white\"",
     ] {
@@ -374,7 +377,10 @@ fn play_sets_up_an_engine_game_from_key_presses_keeps_the_choices_and_starts_fro
     assert!(header.contains("\"black_moves_on\":\"engine\""), "{header}");
     assert!(header.contains("900+10"), "{header}");
     let pgn = std::fs::read_to_string(journal.join("game-0002.pgn")).expect("game 2's PGN");
-    assert!(pgn.contains("[Black \"stockfish (Elo 1350)\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Black \"stockfish (step 2, about 1100)\"]"),
+        "{pgn}"
+    );
     assert!(pgn.contains("[TimeControl \"900+10\"]"), "{pgn}");
 
     // Started again with no game to take up: the new game starts from the

@@ -151,7 +151,9 @@ fn a_takeback_undoes_the_players_move_and_the_engines_reply_and_guides_the_board
     );
     // The clocks show what they showed when Nf3 was made, White's running:
     // White's ran from 0 to 1200 and from 3100 to Nf3 (placed at 10200,
-    // seen after the debounce); Black's from 1200 to 3100.
+    // seen after the debounce); Black's, the engine's, from 1200 to its
+    // move at 3000 (its time stops when its move comes, not when it is
+    // said).
     let set = of(&ev, "clock")
         .into_iter()
         .find(|c| c["cause"] == "set")
@@ -162,7 +164,7 @@ fn a_takeback_undoes_the_players_move_and_the_engines_reply_and_guides_the_board
         set["white"]["remaining_ms"],
         300_000 - 1200 - (10200 + DEBOUNCE - 3100)
     );
-    assert_eq!(set["black"]["remaining_ms"], 300_000 - (3100 - 1200));
+    assert_eq!(set["black"]["remaining_ms"], 300_000 - (3000 - 1200));
     assert_eq!(set["white"]["moves"], 1);
     assert_eq!(set["black"]["moves"], 1);
 }
@@ -324,4 +326,41 @@ print(json.dumps(out))
     assert_eq!(read[2]["better"], serde_json::json!(["Nc3"]), "{pgn}");
     // The mate on the board needs no score.
     assert_eq!(read[3]["mate"], Value::Null, "{pgn}");
+}
+
+#[test]
+fn the_engines_time_stops_when_its_move_is_made_and_its_flag_waits_for_the_voices() {
+    // Black, the engine, has 5 s. Its move comes 4.9 s into its time and
+    // is said 3 s later (the voices were busy): its time stopped at the
+    // move, and no flag fell while the move waited to be said.
+    let ev = practice_at(
+        "5",
+        r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":6100,"input":"move","uci":"e7e5"}
+{"t":9100,"input":"announced","ply":2}"#,
+    );
+    // (White's own flag falls at the end of the trace, 3.8 s later.)
+    let flags = of(&ev, "flag");
+    assert!(flags.iter().all(|f| f["color"] == "white"), "{flags:?}");
+    assert!(
+        of(&ev, "game_over")
+            .iter()
+            .all(|g| g["t"].as_u64() > Some(12_000))
+    );
+    let press = of(&ev, "clock")
+        .into_iter()
+        .find(|c| c["t"] == 9100)
+        .expect("the press for Black's move");
+    assert_eq!(press["black"]["remaining_ms"], 100, "{press}");
+    // White's time runs from the announcement: he could not know the
+    // move before.
+    assert_eq!(press["running"], "white");
+    assert_eq!(press["white"]["remaining_ms"], 5000 - 1200);
+}
+
+/// The practice trace alone (no opening) on the clock `control`.
+fn practice_at(control: &str, lines: &str) -> Vec<Value> {
+    run_with(&parse(&format!("{PRACTICE}\n{lines}")), with_clock(control))
 }

@@ -677,7 +677,8 @@ fn art_5_1_a_checkmate_ends_the_game() {
     assert_eq!(over.len(), 1);
     assert_eq!(over[0]["result"], "0-1");
     assert_eq!(over[0]["reason"], "checkmate");
-    assert_eq!(over[0]["say"], "Schachmatt. Schwarz gewinnt.");
+    // "Schachmatt" was said with the move; the end adds the result.
+    assert_eq!(over[0]["say"], "Schwarz gewinnt.");
 }
 
 #[test]

@@ -251,7 +251,7 @@ fn art_12_6_clock_warnings_are_spoken_at_their_own_lower_volume() {
     // A low-time warning from a replayed clock, then the same words as an
     // answer, both through the file voice.
     let entries =
-        trace::read(&br#"{"t":0,"trace":1,"time_control":"70"}"#[..], "warning").expect("trace");
+        trace::read(&br#"{"t":0,"trace":1,"time_control":"90"}"#[..], "warning").expect("trace");
     let events = replay(
         &entries,
         "warning",

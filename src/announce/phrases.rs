@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::vocabulary::{FileNaming, Vocabulary};
 use crate::core::laws::Reason;
+use crate::core::settings::Strength;
 
 /// How a move is announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -55,6 +56,15 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
         out = out.replace(&format!("{{{name}}}"), value);
     }
     out
+}
+
+/// `text` with its first letter capital, to begin a sentence.
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// Composes spoken phrases in one language.
@@ -382,6 +392,12 @@ impl Phrasebook {
     /// Seconds are whole seconds left, rounded down.
     pub fn duration(&self, ms: u64) -> String {
         let p = &self.words.phrases;
+        self.duration_as(ms, &p.hour, &p.minute)
+    }
+
+    /// A duration with `hour` and `minute` for one hour and one minute.
+    fn duration_as(&self, ms: u64, hour: &str, minute: &str) -> String {
+        let p = &self.words.phrases;
         let unit = |n: u64, one: &str, many: &str| {
             if n == 1 {
                 one.to_string()
@@ -393,10 +409,10 @@ impl Phrasebook {
         let (h, m, s) = (total_s / 3600, total_s / 60 % 60, total_s % 60);
         let mut parts = Vec::new();
         if h > 0 {
-            parts.push(unit(h, &p.hour, &p.hours));
+            parts.push(unit(h, hour, &p.hours));
         }
         if m > 0 {
-            parts.push(unit(m, &p.minute, &p.minutes));
+            parts.push(unit(m, minute, &p.minutes));
         }
         if total_s < 600 && (s > 0 || parts.is_empty()) {
             parts.push(unit(s, &p.second, &p.seconds));
@@ -671,15 +687,58 @@ impl Phrasebook {
         fill(&self.words.menu.confirm, &[("choices", &said.join(", "))])
     }
 
-    /// The engine at a strength.
-    pub fn menu_engine(&self, strength: EngineStrength) -> String {
+    /// The engine at a strength: a step with the rough human strength it
+    /// plays at ("Maschine, Stufe 3, etwa 1400"), or the engine's own
+    /// Elo or skill level.
+    pub fn menu_engine(&self, strength: Strength) -> String {
         let m = &self.words.menu;
-        let (template, n) = match strength {
-            EngineStrength::Step(n) => (&m.engine_step, n.to_string()),
-            EngineStrength::Elo(elo) => (&m.engine_elo, elo.to_string()),
-            EngineStrength::Level(level) => (&m.engine_level, level.to_string()),
+        match strength {
+            Strength::Step(n) => {
+                let step = crate::engine::strength::step_of(n);
+                let what = match step.map(|s| (s.rating, s.skill)) {
+                    Some((Some(rating), _)) => {
+                        fill(&m.step_rated, &[("rating", &rating.to_string())])
+                    }
+                    Some((None, Some(_))) => m.step_beginner.clone(),
+                    _ => m.step_full.clone(),
+                };
+                fill(
+                    &m.engine_step,
+                    &[("n", &n.to_string()), ("strength", &what)],
+                )
+            }
+            Strength::Elo(elo) => fill(&m.engine_elo, &[("n", &elo.to_string())]),
+            Strength::Level(level) => fill(&m.engine_level, &[("n", &level.to_string())]),
+        }
+    }
+
+    /// The sentence a game begins with: the opponent, the blind player's
+    /// colour and the clock.
+    pub fn game_begins(
+        &self,
+        opponent: &crate::core::settings::Opponent,
+        color: Color,
+        control: Option<&crate::core::clock::TimeControl>,
+    ) -> String {
+        use crate::core::settings::Opponent;
+        let m = &self.words.menu;
+        let who = match opponent {
+            Opponent::Person => m.person.clone(),
+            Opponent::Engine(strength) => self.menu_engine(*strength),
+            Opponent::Lichess(way) => self.menu_lichess(way),
         };
-        fill(template, &[("n", &n)])
+        let clock = match control {
+            Some(c) => self.menu_control(c),
+            None => m.no_clock.clone(),
+        };
+        fill(
+            &m.begins,
+            &[
+                ("opponent", &capitalized(&who)),
+                ("color", self.color(color)),
+                ("clock", &capitalized(&clock)),
+            ],
+        )
     }
 
     /// An opponent on lichess, found `way`.
@@ -697,7 +756,7 @@ impl Phrasebook {
         }
     }
 
-    /// A time control: each period ("40 Züge in eine Stunde 30 Minuten,
+    /// A time control: each period ("40 Züge in einer Stunde 30 Minuten,
     /// dann 30 Minuten"), then what each move earns, said once when every
     /// period gives the same.
     pub fn menu_control(&self, control: &crate::core::clock::TimeControl) -> String {
@@ -706,15 +765,15 @@ impl Phrasebook {
         let mut said = control
             .periods()
             .iter()
-            .map(|p| {
-                let time = self.duration(p.ms);
-                match p.moves {
-                    Some(moves) => fill(
+            .map(|p| match p.moves {
+                Some(moves) => {
+                    let time = self.duration_as(p.ms, &m.period_hour, &m.period_minute);
+                    fill(
                         &m.period_moves,
                         &[("moves", &moves.to_string()), ("time", &time)],
-                    ),
-                    None => time,
+                    )
                 }
+                None => self.duration(p.ms),
             })
             .collect::<Vec<_>>()
             .join(&format!(", {} ", m.then));
@@ -854,6 +913,7 @@ impl Phrasebook {
             Notice::ClocksHeld => &p.clocks_held,
             Notice::NewGame => &p.new_game,
             Notice::NewGameConfirm => &p.new_game_confirm,
+            Notice::ResignConfirm => &p.resign_confirm,
             Notice::BoardMatches => &p.board_matches,
             Notice::Held => &p.held,
             Notice::Retraced => &p.retraced,
@@ -1205,6 +1265,8 @@ pub enum Notice {
     NewGame,
     /// A `new_game` during a game under way asks to be confirmed.
     NewGameConfirm,
+    /// The resign key pressed once: does he mean it?
+    ResignConfirm,
     /// The board asked about shows the game.
     BoardMatches,
     /// A move waits while another board differs (`hold_on_divergence`).
@@ -1240,15 +1302,6 @@ pub enum MenuNotice {
     Person,
     NoClock,
     OwnTime,
-}
-
-/// The engine's strength as the menu says it: one of its steps (from 1),
-/// an Elo, or a skill level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EngineStrength {
-    Step(usize),
-    Elo(u32),
-    Level(u32),
 }
 
 /// What practice against the engine says without values.

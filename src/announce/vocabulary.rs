@@ -511,6 +511,15 @@ pub struct MenuWords {
     /// step of the menu (`{n}`, 1 to 8), at an Elo, or at a skill level.
     pub person: String,
     pub engine_step: String,
+    /// A game begins: `{opponent}`, `{color}`, `{clock}`.
+    pub begins: String,
+    /// One hour and one minute as `period_moves` says them after its "in".
+    pub period_hour: String,
+    pub period_minute: String,
+    /// A step's strength: a rating, the beginner, full strength.
+    pub step_rated: String,
+    pub step_beginner: String,
+    pub step_full: String,
     pub engine_elo: String,
     pub engine_level: String,
     /// An opponent on lichess: a seek (`{rated}`), its AI at level `{n}`,
@@ -834,6 +843,8 @@ pub struct Phrases {
     pub clocks_held: String,
     pub new_game: String,
     pub new_game_confirm: String,
+    /// The resign key pressed once.
+    pub resign_confirm: String,
     pub board_matches: String,
     pub held: String,
     pub retraced: String,

@@ -35,6 +35,12 @@ pub struct Args {
     /// http://ADDR/ in a browser.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
     mirror: Option<String>,
+    /// Play a short game against the chess engine (Stockfish, as the
+    /// configuration's [engine] names it, at its step: 2 by default)
+    /// instead, the simulated hands playing White, so that practice can be
+    /// heard without a board.
+    #[arg(long)]
+    engine: bool,
 }
 
 pub fn run(a: Args) -> ExitCode {
@@ -77,6 +83,7 @@ pub fn run(a: Args) -> ExitCode {
             settings,
             speech,
             mirror,
+            engine: a.engine.then(|| config.engine.clone()),
         },
         &mut out,
     ) {

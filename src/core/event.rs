@@ -69,6 +69,11 @@ pub enum Event {
     Ready {
         fen: String,
         variant: &'static str,
+        /// What the game is, said as it begins: the opponent and his
+        /// strength, the blind player's colour and the clock. None for a
+        /// game on lichess, whose own news says it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        say: Option<String>,
     },
     Touch {
         board: String,
@@ -285,6 +290,9 @@ pub enum Event {
     /// words'.
     Choices {
         opponent: &'static str,
+        /// The engine's step (1 to 8), or its own Elo or skill level.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        step: Option<u8>,
         #[serde(skip_serializing_if = "Option::is_none")]
         elo: Option<u32>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -516,8 +524,8 @@ impl Event {
             | Event::OnlineRequest { say, .. }
             | Event::OnlineNotice { say, .. } => Some(say),
             Event::Say { text } => Some(text),
-            Event::Ready { .. }
-            | Event::Touch { .. }
+            Event::Ready { say, .. } => say.as_deref(),
+            Event::Touch { .. }
             | Event::Announced { .. }
             | Event::Replicated { .. }
             | Event::TouchReported { .. }

@@ -10,6 +10,9 @@ use crate::core::analysis::{Analysis, Score};
 use crate::core::clock::{MAX_MOVES, MAX_TIME_MS};
 use crate::core::online::{OnlineChoice, OnlineGame};
 
+/// How long after the resign key's first press a second one resigns.
+pub const RESIGN_CONFIRM_WITHIN_MS: u64 = 10_000;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
     /// The promotion piece chosen (announced) for the pawn being promoted.
@@ -42,6 +45,9 @@ pub enum Input {
     DrawOffer(Color),
     DrawClaim(Color),
     Resign(Color),
+    /// The resign key: the first press asks whether he means it, a second
+    /// within [`RESIGN_CONFIRM_WITHIN_MS`] resigns.
+    ResignKey(Color),
     /// The arbiter stops both times (6.12).
     Pause,
     /// The arbiter restarts the time that was running.
@@ -293,7 +299,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 58] = [
+    pub const NAMES: [&'static str; 59] = [
         "promote",
         "adjust",
         "clock",
@@ -308,6 +314,7 @@ impl Input {
         "draw_offer",
         "draw_claim",
         "resign",
+        "resign_key",
         "pause",
         "resume",
         "set_clock",
@@ -371,6 +378,7 @@ impl Input {
             Input::DrawOffer(_) => "draw_offer",
             Input::DrawClaim(_) => "draw_claim",
             Input::Resign(_) => "resign",
+            Input::ResignKey(_) => "resign_key",
             Input::Pause => "pause",
             Input::Resume => "resume",
             Input::SetClock(_) => "set_clock",
@@ -647,6 +655,7 @@ impl Input {
                 | "draw_offer"
                 | "draw_claim"
                 | "resign"
+                | "resign_key"
                 | "illegal_move"
                 | "quickplay_claim"
                 | "draw_decline"
@@ -787,6 +796,7 @@ impl Input {
             "draw_offer" => Input::DrawOffer(color(name, f.color).map_err(bad)?),
             "draw_claim" => Input::DrawClaim(color(name, f.color).map_err(bad)?),
             "resign" => Input::Resign(color(name, f.color).map_err(bad)?),
+            "resign_key" => Input::ResignKey(color(name, f.color).map_err(bad)?),
             "pause" => Input::Pause,
             "resume" => Input::Resume,
             "set_clock" => {
@@ -1033,6 +1043,7 @@ impl Input {
             | Input::DrawOffer(c)
             | Input::DrawClaim(c)
             | Input::Resign(c)
+            | Input::ResignKey(c)
             | Input::IllegalMove(c)
             | Input::QuickplayClaim(c)
             | Input::DrawDecline(c)
@@ -1308,6 +1319,7 @@ mod tests {
             Input::DrawOffer(Color::White),
             Input::DrawClaim(Color::Black),
             Input::Resign(Color::White),
+            Input::ResignKey(Color::Black),
             Input::Pause,
             Input::Resume,
             Input::SetClock(ClockSetting {

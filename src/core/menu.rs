@@ -14,22 +14,8 @@ use shakmaty::Color;
 
 use super::clock::{Bonus, TimeControl};
 use super::input::MenuStep;
-pub use super::settings::{Choices, OnlineWay, Opponent};
-use crate::announce::phrases::{EngineStrength, MenuItem, MenuNotice, Phrasebook};
-
-/// The engine's strength at each step of the menu, weakest first: below
-/// the engine's lowest Elo it plays its lowest skill one ply deep (a
-/// beginner can win); the last step is full strength.
-pub const ENGINE_STEPS: [Option<u32>; 8] = [
-    Some(800),
-    Some(1350),
-    Some(1500),
-    Some(1700),
-    Some(1900),
-    Some(2100),
-    Some(2400),
-    None,
-];
+pub use super::settings::{Choices, OnlineWay, Opponent, Strength};
+use crate::announce::phrases::{MenuItem, MenuNotice, Phrasebook};
 
 /// The time controls offered, besides none and the player's own.
 const CONTROLS: [&str; 4] = ["5400+30", "40/5400+30:1800+30", "900+10", "300+3"];
@@ -154,9 +140,9 @@ fn values(item: MenuItem, draft: &Choices, online: Option<&[String]>) -> Vec<Val
     match item {
         MenuItem::Opponent => std::iter::once(Opponent::Person)
             .chain(
-                ENGINE_STEPS
+                crate::engine::strength::STEPS
                     .iter()
-                    .map(|&elo| Opponent::Engine { elo, level: None }),
+                    .map(|s| Opponent::Engine(Strength::Step(s.number))),
             )
             .chain(online.map(lichess_opponents).unwrap_or_default())
             .map(Value::Opponent)
@@ -427,15 +413,7 @@ fn changes(chosen: &Choices, draft: &Choices, words: &Phrasebook) -> Vec<(MenuIt
 fn value_text(value: &Value, words: &Phrasebook) -> String {
     match value {
         Value::Opponent(Opponent::Person) => words.menu(MenuNotice::Person),
-        Value::Opponent(Opponent::Engine { elo, level }) => {
-            let step = ENGINE_STEPS.iter().position(|s| s == elo);
-            words.menu_engine(match (step, elo, level) {
-                (Some(step), _, None) => EngineStrength::Step(step + 1),
-                (_, Some(elo), _) => EngineStrength::Elo(*elo),
-                (_, None, Some(level)) => EngineStrength::Level(*level),
-                (_, None, None) => EngineStrength::Step(ENGINE_STEPS.len()),
-            })
-        }
+        Value::Opponent(Opponent::Engine(strength)) => words.menu_engine(*strength),
         Value::Opponent(Opponent::Lichess(way)) => words.menu_lichess(way),
         Value::Control(None) => words.menu(MenuNotice::NoClock),
         Value::Control(Some(c)) => words.menu_control(c),
@@ -572,8 +550,11 @@ mod tests {
         // Opponent: select, next to step 1, next to step 2, select.
         let out = steps(&mut menu, &chosen, &[Open, Select, Next, Next, Select]);
         assert_eq!(said(&out[1]), "Mensch am Brett");
-        assert_eq!(said(&out[2]), "Maschine, Stufe 1");
-        assert_eq!(said(&out[4]), "Gewählt: Gegner, Maschine, Stufe 2.");
+        assert_eq!(said(&out[2]), "Maschine, Stufe 1, Anfänger");
+        assert_eq!(
+            said(&out[4]),
+            "Gewählt: Gegner, Maschine, Stufe 2, etwa 1100."
+        );
         // Time: next item, select (at its value now, no clock), then the
         // player's own, 90+30, 40/90…, 15+10, select.
         let out = steps(
@@ -589,7 +570,7 @@ mod tests {
         );
         assert_eq!(
             said(&out[4]),
-            "40 Züge in eine Stunde 30 Minuten, dann 30 Minuten plus 30 Sekunden pro Zug"
+            "40 Züge in einer Stunde 30 Minuten, dann 30 Minuten plus 30 Sekunden pro Zug"
         );
         assert_eq!(
             said(&out[6]),
@@ -598,7 +579,7 @@ mod tests {
         let out = steps(&mut menu, &chosen, &[Back]);
         assert_eq!(
             said(&out[0]),
-            "Speichern? Gegner Maschine, Stufe 2, Zeit 15 Minuten plus 10 Sekunden pro Zug. \
+            "Speichern? Gegner Maschine, Stufe 2, etwa 1100, Zeit 15 Minuten plus 10 Sekunden pro Zug. \
              Auswählen speichert, zurück verwirft."
         );
         let out = steps(&mut menu, &chosen, &[Select]);
@@ -606,13 +587,7 @@ mod tests {
             panic!("{out:?}")
         };
         assert!(*now);
-        assert_eq!(
-            choices.opponent,
-            Opponent::Engine {
-                elo: Some(1350),
-                level: None
-            }
-        );
+        assert_eq!(choices.opponent, Opponent::Engine(Strength::Step(2)));
         assert_eq!(
             choices.control.as_ref().map(|c| c.to_pgn()).as_deref(),
             Some("900+10")
@@ -698,10 +673,7 @@ mod tests {
         let person = Choices::default();
         assert_eq!(person.seats(&engine_black), Seats::default());
         let engine = Choices {
-            opponent: Opponent::Engine {
-                elo: None,
-                level: None,
-            },
+            opponent: Opponent::Engine(Strength::Step(8)),
             color: Color::Black,
             ..Choices::default()
         };
@@ -723,10 +695,11 @@ mod tests {
     #[test]
     fn a_configured_strength_off_the_steps_is_said_as_it_is() {
         let words = german();
-        let v = |elo, level| value_text(&Value::Opponent(Opponent::Engine { elo, level }), &words);
-        assert_eq!(v(Some(1234), None), "Maschine, Elo 1234");
-        assert_eq!(v(None, Some(5)), "Maschine, Stärke 5");
-        assert_eq!(v(None, None), "Maschine, Stufe 8");
-        assert_eq!(v(Some(800), None), "Maschine, Stufe 1");
+        let v = |s| value_text(&Value::Opponent(Opponent::Engine(s)), &words);
+        assert_eq!(v(Strength::Elo(1234)), "Maschine, Elo 1234");
+        assert_eq!(v(Strength::Level(5)), "Maschine, Stärke 5");
+        assert_eq!(v(Strength::Step(8)), "Maschine, Stufe 8, volle Stärke");
+        assert_eq!(v(Strength::Step(1)), "Maschine, Stufe 1, Anfänger");
+        assert_eq!(v(Strength::Step(3)), "Maschine, Stufe 3, etwa 1400");
     }
 }

@@ -169,15 +169,19 @@ pub enum Players {
     #[default]
     Both,
     Neither,
+    /// The blind player alone, whichever colour he has.
+    Player,
 }
 
 impl Players {
-    pub fn includes(self, color: Color) -> bool {
+    /// Whether the rule is for `color`, the blind player having `player`.
+    pub fn includes(self, color: Color, player: Color) -> bool {
         match self {
             Players::White => color == Color::White,
             Players::Black => color == Color::Black,
             Players::Both => true,
             Players::Neither => false,
+            Players::Player => color == player,
         }
     }
 }
@@ -240,7 +244,7 @@ impl Default for ClockSettings {
             controller_presses: Players::Both,
             flag: FlagRule::Automatic,
             increment: IncrementTiming::Before,
-            warn: Players::Both,
+            warn: Players::Player,
             warnings_ms: vec![600_000, 300_000, 60_000, 30_000, 10_000],
             illegal_moves_lose: true,
         }
@@ -253,14 +257,42 @@ pub enum Opponent {
     /// A person: the opponent's seat as configured (this board, another
     /// board, or an assistant's relay), never the engine.
     Person,
-    /// The engine, at an Elo (`UCI_Elo`), at a skill level (Stockfish's
-    /// `Skill Level`), or at full strength (neither).
-    Engine {
-        elo: Option<u32>,
-        level: Option<u32>,
-    },
+    /// The engine, at a strength.
+    Engine(Strength),
     /// An opponent on lichess, found this way.
     Lichess(OnlineWay),
+}
+
+/// How strong the engine plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strength {
+    /// One of pegboard's steps, 1 to 8 (`engine::strength`).
+    Step(u8),
+    /// The engine's own rating (`UCI_Elo`).
+    Elo(u32),
+    /// Stockfish's `Skill Level`.
+    Level(u32),
+}
+
+impl Strength {
+    /// The strength `[engine]`'s keys give: `elo`, `level`, else the step
+    /// (the gentle default step when none is given).
+    pub fn configured(step: Option<u8>, elo: Option<u32>, level: Option<u32>) -> Strength {
+        match (elo, level) {
+            (Some(elo), _) => Strength::Elo(elo),
+            (None, Some(level)) => Strength::Level(level),
+            (None, None) => Strength::Step(step.unwrap_or(crate::engine::strength::DEFAULT_STEP)),
+        }
+    }
+
+    /// As `[engine]`'s keys: step, elo, level.
+    pub fn keys(self) -> (Option<u8>, Option<u32>, Option<u32>) {
+        match self {
+            Strength::Step(n) => (Some(n), None, None),
+            Strength::Elo(e) => (None, Some(e), None),
+            Strength::Level(l) => (None, None, Some(l)),
+        }
+    }
 }
 
 /// How an opponent on lichess is found, as the spoken menu offers it.
@@ -298,18 +330,34 @@ impl OnlineWay {
 
 impl Opponent {
     /// The opponent as the `choices` event and the choices file write it:
-    /// `person`, `engine` (with the engine's Elo and skill level) or
+    /// `person`, `engine` (with the engine's step, Elo or skill level) or
     /// `lichess` (with its AI's level).
-    pub fn written(&self) -> (&'static str, Option<u32>, Option<u32>) {
-        match self {
-            Opponent::Person => ("person", None, None),
-            Opponent::Engine { elo, level } => ("engine", *elo, *level),
+    pub fn written(&self) -> Written {
+        let (opponent, (step, elo, level)) = match self {
+            Opponent::Person => ("person", (None, None, None)),
+            Opponent::Engine(strength) => ("engine", strength.keys()),
             Opponent::Lichess(OnlineWay::Ai { level }) => {
-                ("lichess", None, Some(u32::from(*level)))
+                ("lichess", (None, None, Some(u32::from(*level))))
             }
-            Opponent::Lichess(_) => ("lichess", None, None),
+            Opponent::Lichess(_) => ("lichess", (None, None, None)),
+        };
+        Written {
+            opponent,
+            step,
+            elo,
+            level,
         }
     }
+}
+
+/// An opponent as written: `person`, `engine` or `lichess`, and the
+/// engine's strength or lichess's AI's level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    pub opponent: &'static str,
+    pub step: Option<u8>,
+    pub elo: Option<u32>,
+    pub level: Option<u32>,
 }
 
 /// What the player chose, or what the configuration says until he has:

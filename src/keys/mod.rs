@@ -395,7 +395,7 @@ impl Keypad {
             Action::DrawDecline => Input::DrawDecline(self.player),
             Action::DrawClaim => Input::DrawClaim(self.player),
             Action::FlagClaim => Input::FlagClaim(self.player),
-            Action::Resign => Input::Resign(self.player),
+            Action::Resign => Input::ResignKey(self.player),
             Action::Clock => Input::Clock(!self.player),
             Action::OwnClock => Input::Clock(self.player),
             Action::Resume => Input::Resume,
@@ -568,7 +568,10 @@ mod tests {
         assert_eq!(k.press(Press::Long(0)), Some(Input::Position));
         // The sighted opponent's clock button, and resigning for the owner.
         assert_eq!(k.press(Press::Short(3)), Some(Input::Clock(Color::Black)));
-        assert_eq!(k.press(Press::Long(3)), Some(Input::Resign(Color::White)));
+        assert_eq!(
+            k.press(Press::Long(3)),
+            Some(Input::ResignKey(Color::White))
+        );
         assert_eq!(k.press(Press::Short(40)), None, "no such key");
     }
 

@@ -292,7 +292,7 @@ impl MirrorState {
             // The same game taken up again after a restart (the position
             // it was left in, moves made): everything shown stays.
             Event::Ready { fen, .. } if *fen == self.fen && self.ply > 0 => {}
-            Event::Ready { fen, variant } => {
+            Event::Ready { fen, variant, .. } => {
                 // A new stream, or the next game: everything starts anew.
                 let (blind, orientation) = (self.blind_color, self.orientation);
                 *self = MirrorState::new(blind, Color::White);

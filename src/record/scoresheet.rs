@@ -100,7 +100,7 @@ impl Scoresheet {
     /// Takes in one event; true if the scoresheet changed.
     pub fn observe(&mut self, e: &Stamped) -> bool {
         match &e.event {
-            Event::Ready { fen, variant } => {
+            Event::Ready { fen, variant, .. } => {
                 self.chess960 = *variant == "chess960";
                 self.fen = (fen != STANDARD_START || self.chess960).then(|| fen.clone());
                 let mut fields = fen.split(' ');

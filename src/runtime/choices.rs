@@ -13,7 +13,7 @@ use shakmaty::Color;
 use crate::announce::vocabulary::Vocabulary;
 use crate::config::Config;
 use crate::core::clock::TimeControl;
-use crate::core::settings::{Choices, OnlineWay, Opponent};
+use crate::core::settings::{Choices, OnlineWay, Opponent, Strength};
 
 /// A choices file that cannot be read or written: the file, the line
 /// where one is known, and what is wrong.
@@ -37,6 +37,10 @@ pub const CHOICES_FILE: &str = "choices.toml";
 struct Stored {
     /// "person", "engine" or "lichess".
     opponent: String,
+    /// The engine's step, 1 to 8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    step: Option<u8>,
+    /// The engine's own Elo.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     elo: Option<u32>,
     /// The engine's skill level, or lichess's AI's level.
@@ -145,10 +149,7 @@ fn read(path: &Path) -> Result<Option<Choices>, String> {
 fn opponent(stored: &Stored, bad: &dyn Fn(&str, String) -> String) -> Result<Opponent, String> {
     Ok(match stored.opponent.as_str() {
         "person" => Opponent::Person,
-        "engine" => Opponent::Engine {
-            elo: stored.elo,
-            level: stored.level,
-        },
+        "engine" => Opponent::Engine(Strength::configured(stored.step, stored.elo, stored.level)),
         "lichess" => {
             let rated = stored.rated.unwrap_or(false);
             Opponent::Lichess(match stored.find.as_deref() {
@@ -203,13 +204,19 @@ pub fn store(path: &Path, choices: &Choices) -> Result<(), ChoicesError> {
 }
 
 fn write(path: &Path, choices: &Choices) -> Result<(), String> {
-    let (opponent, elo, level) = choices.opponent.written();
+    let crate::core::settings::Written {
+        opponent,
+        step,
+        elo,
+        level,
+    } = choices.opponent.written();
     let way = match &choices.opponent {
         Opponent::Lichess(way) => Some(way),
         _ => None,
     };
     let stored = Stored {
         opponent: opponent.to_string(),
+        step,
         elo,
         level,
         find: way.map(|w| w.find().to_string()),
@@ -281,10 +288,7 @@ mod tests {
         let path = dir().join(CHOICES_FILE);
         assert_eq!(load(&path), Ok(None));
         let choices = Choices {
-            opponent: Opponent::Engine {
-                elo: Some(1350),
-                level: None,
-            },
+            opponent: Opponent::Engine(Strength::Step(3)),
             control: TimeControl::parse_pgn("900+10").ok(),
             color: Color::Black,
             rate: -20,

@@ -39,6 +39,8 @@ pub struct DemoOptions {
     /// (The address, the host names it answers to besides IP addresses,
     /// the view.)
     pub mirror: Option<(String, Vec<String>, crate::mirror::View)>,
+    /// Play a short game against this engine instead of the Opera Game.
+    pub engine: Option<crate::engine::EngineConfig>,
 }
 
 /// The demo game's trace: the game played by simulated hands.
@@ -125,17 +127,87 @@ impl Session<'_> {
         self.now = t;
         Ok(())
     }
+
+    /// Feeds one line of the simulated hands at its instant, the timers
+    /// due before it fired at theirs, in real time.
+    fn feed_entry(&mut self, entry: &Entry) -> Result<()> {
+        self.settle_until(entry.t)?;
+        feed(&mut self.c, entry, &mut self.events).map_err(Error::Game)?;
+        self.emit()
+    }
+
+    /// Waits until `t`, firing the timers (debounce, settle) due on the
+    /// way at their own instants.
+    fn settle_until(&mut self, t: u64) -> Result<()> {
+        while let Some(d) = self.c.next_deadline().filter(|&d| d <= t) {
+            self.wait_until(d)?;
+            self.c.advance(d, &mut self.events);
+            self.emit()?;
+        }
+        self.wait_until(t)
+    }
+
+    /// The game against the engine: each White move made by the hands,
+    /// each engine move given as it would be after its think time, and
+    /// then made on the board by the same hands.
+    fn engine_game(&mut self, config: &crate::engine::EngineConfig, seed: u64) -> Result<()> {
+        use crate::runtime::demo_engine::{MOVES, Sides, engine_input, hands};
+        use shakmaty::{CastlingMode, Chess, Color, Position};
+        let mut sides = Sides::open(config, seed)?;
+        let mut hands = hands(seed);
+        let mut fed = 0;
+        let mut pos = Chess::default();
+        let mut moves: Vec<String> = Vec::new();
+        while !pos.is_game_over() && moves.len() < 2 * MOVES {
+            let (m, think) = sides.choose(&pos, &moves)?;
+            hands.wait_until(self.now);
+            if pos.turn() == Color::White {
+                hands.play(&pos, m, CastlingMode::Standard);
+            } else {
+                let at = self.now + think.as_millis() as u64;
+                self.settle_until(at)?;
+                self.c.input(at, engine_input(m), &mut self.events);
+                self.emit()?;
+                hands.wait_until(at + 1500);
+                hands.replicate(&pos, m, CastlingMode::Standard);
+            }
+            hands.wait(400);
+            for entry in &hands.entries()[fed..] {
+                self.feed_entry(entry)?;
+            }
+            fed = hands.entries().len();
+            moves.push(m.to_uci(CastlingMode::Standard).to_string());
+            pos.play_unchecked(m);
+        }
+        Ok(())
+    }
 }
 
 /// Plays the demo, writing what is spoken to `out` and, with
 /// `options.speech`, saying it.
 pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     let trace = demo_trace(options.seed)?;
-    writeln!(
-        out,
-        "pegboard demo: the Opera Game, Morphy vs. the Duke of Brunswick, Paris 1858.\n\
-         Simulated hands play it on the pegged board; each line is what pegboard says.\n"
-    )?;
+    let settings = match &options.engine {
+        Some(engine) => {
+            writeln!(
+                out,
+                "pegboard demo: a short game against the engine ({}, {}).\n\
+                 Simulated hands play White on the pegged board, and make the engine's moves\n\
+                 on it too; each line is what pegboard says.\n",
+                engine.command,
+                engine.strength()
+            )?;
+            crate::runtime::demo_engine::settings(&options.settings, engine)
+        }
+        None => {
+            writeln!(
+                out,
+                "pegboard demo: the Opera Game, Morphy vs. the Duke of Brunswick, Paris 1858.\n\
+                 Simulated hands play it on the pegged board; each line is what pegboard says.\n"
+            )?;
+            options.settings.clone()
+        }
+    };
     let voices = options.speech.clone().map(|setup| Spoken {
         voices: setup.spawn(),
         used: Vec::new(),
@@ -143,7 +215,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     });
     let mut c = Controller::new(
         &crate::core::StartPosition::default(),
-        options.settings.clone(),
+        settings,
         options.words.clone(),
         &[BLIND_BOARD],
     )
@@ -171,20 +243,18 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
         },
         now: 0,
     };
-    // The header (the start position) is what the controller began with.
-    for entry in trace
-        .iter()
-        .filter(|e| !matches!(e.reading, crate::trace::Reading::Header(_)))
-    {
-        // Fire timers (debounce, settle) at their own instants, in real time.
-        while let Some(d) = s.c.next_deadline().filter(|&d| d <= entry.t) {
-            s.wait_until(d)?;
-            s.c.advance(d, &mut s.events);
-            s.emit()?;
+    match &options.engine {
+        Some(engine) => s.engine_game(engine, options.seed)?,
+        // The header (the start position) is what the controller began
+        // with.
+        None => {
+            for entry in trace
+                .iter()
+                .filter(|e| !matches!(e.reading, crate::trace::Reading::Header(_)))
+            {
+                s.feed_entry(entry)?;
+            }
         }
-        s.wait_until(entry.t)?;
-        feed(&mut s.c, entry, &mut s.events).map_err(Error::Game)?;
-        s.emit()?;
     }
     s.c.finish(&mut s.events);
     s.emit()?;

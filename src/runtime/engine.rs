@@ -6,19 +6,18 @@
 
 use std::time::Duration;
 
-use shakmaty::{ByColor, Color, EnPassantMode, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{ByColor, EnPassantMode, Position};
 
 use crate::core::analysis::{Analysis, Score};
 use crate::core::input::Relayed;
 use crate::core::{Controller, Input, Seat, Stamped};
+use crate::engine::pace::{Clock, Situation};
+use crate::engine::player::Player;
 use crate::engine::uci::{Go, position};
 use crate::engine::{Ask, EngineConfig, Report};
 use crate::runtime::keeper::Keeper;
 use crate::runtime::outputs::Door as _;
-
-/// How long the engine thinks for a move when neither `movetime_ms` nor a
-/// clock says.
-const DEFAULT_THINK: Duration = Duration::from_secs(1);
 
 /// The engine's seat as `play` drives it.
 pub(crate) struct EngineTurns {
@@ -36,11 +35,37 @@ pub(crate) struct EngineTurns {
     told_illegal: Option<(String, u32)>,
     /// No ask before this instant (after an illegal answer).
     ask_after: u64,
+    /// The engine as a player: its book, its search, its pick among its
+    /// candidates and its think time.
+    player: Player,
+    /// The search under way: where, since when, and the think time
+    /// planned before it.
+    thinking: Option<Thinking>,
+    /// The engine's move, held until a person would have made it.
+    held: Option<Held>,
     /// The same engine at full strength, for hints, evaluations, draw
     /// offers and the review; started the first time it is needed.
     analyst: Option<crate::engine::Seat>,
     /// The position last given to the analyst (its FEN and ply).
     analysing: Option<(String, u32)>,
+}
+
+/// A search under way.
+struct Thinking {
+    /// The position (its FEN and ply).
+    here: (String, u32),
+    /// When it was asked.
+    since: u64,
+    /// The think time planned before the search, in ms.
+    planned: Duration,
+    situation: Situation,
+}
+
+/// The engine's move, decided and held until `due`.
+struct Held {
+    here: (String, u32),
+    uci: UciMove,
+    due: u64,
 }
 
 /// The longest an analysis may take before the analyst counts as hung.
@@ -57,7 +82,21 @@ impl EngineTurns {
         chess960: bool,
     ) -> Option<EngineTurns> {
         let plays = ByColor::new_with(|c| *seats.of(c) == Seat::Engine);
-        (plays.white || plays.black).then(|| EngineTurns {
+        if !(plays.white || plays.black) {
+            return None;
+        }
+        // A book's moves are written for the standard castling.
+        let book = match config.opening_book() {
+            Ok(book) => book.filter(|_| !chess960),
+            Err(why) => {
+                eprintln!("pegboard: the opening book is left aside: {why}");
+                None
+            }
+        };
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Some(EngineTurns {
             seat: crate::engine::Seat::open(config.clone(), chess960),
             config: config.clone(),
             plays,
@@ -65,9 +104,24 @@ impl EngineTurns {
             game_start: None,
             told_illegal: None,
             ask_after: 0,
+            player: Player::new(config, book, seed),
+            thinking: None,
+            held: None,
             analyst: None,
             analysing: None,
         })
+    }
+
+    /// Where the engine stands for this move: its clock, the ply, its
+    /// step and how many moves it has.
+    fn situation(&self, t: u64, c: &Controller) -> Situation {
+        let game = c.game();
+        let turn = game.turn();
+        let clock = c.clock().map(|clock| Clock {
+            remaining_ms: clock.remaining(t, turn),
+            increment_ms: clock.control().increment_for(clock.moves(turn)),
+        });
+        self.player.situation(game.position(), game.ply(), clock)
     }
 
     /// Asks for the engine's move when it is its turn in a game under way
@@ -85,15 +139,32 @@ impl EngineTurns {
         let (start, command) = position_after(game, game.ply());
         let new_game = self.game_start.as_ref() != Some(&start) || game.ply() < 2;
         self.game_start = Some(start.clone());
-        let (go, think) = self.go(t, c);
+        self.asked = Some(here.clone());
+        self.held = None;
+        let situation = self.situation(t, c);
+        // The opening from the book, as a person plays the moves he knows.
+        if let Some(d) = self.player.from_book(pos, &situation, game.castling_mode()) {
+            self.held = Some(Held {
+                here,
+                uci: d.uci,
+                due: t + d.think.as_millis() as u64,
+            });
+            return;
+        }
+        let (go, planned) = self.player.plan(&situation);
         self.seat.ask(Ask {
             ply: game.ply(),
             position: command,
             go,
-            think,
+            think: planned,
             new_game,
         });
-        self.asked = Some(here);
+        self.thinking = Some(Thinking {
+            here,
+            since: t,
+            planned,
+            situation,
+        });
     }
 
     /// Gives the analyst the position the game wants judged (the player
@@ -132,46 +203,21 @@ impl EngineTurns {
         self.analysing = Some(here);
     }
 
-    /// How the engine thinks for this move, and the longest that takes.
-    fn go(&self, t: u64, c: &Controller) -> (Go, Duration) {
-        let limits = Go {
-            depth: self.config.depth,
-            nodes: self.config.nodes,
-            ..Go::default()
+    /// The move the engine decided on, held until the think time a person
+    /// would take (at once when the configuration fixes the engine's
+    /// time).
+    fn decided(&mut self, thought: &crate::engine::Thought) {
+        let Some(thinking) = self.thinking.take() else {
+            return;
         };
-        if let Some(ms) = self.config.movetime_ms {
-            return (
-                Go {
-                    movetime_ms: Some(ms),
-                    ..limits
-                },
-                Duration::from_millis(ms),
-            );
-        }
-        let Some(clock) = c.clock() else {
-            return (
-                Go {
-                    movetime_ms: Some(DEFAULT_THINK.as_millis() as u64),
-                    ..limits
-                },
-                DEFAULT_THINK,
-            );
-        };
-        let turn = c.game().turn();
-        let left = |color: Color| clock.remaining(t, color);
-        let inc = |color: Color| clock.control().increment_for(clock.moves(color));
-        (
-            Go {
-                wtime: Some(left(Color::White)),
-                btime: Some(left(Color::Black)),
-                winc: Some(inc(Color::White)),
-                binc: Some(inc(Color::Black)),
-                movestogo: clock.moves_to_control(turn),
-                ..limits
-            },
-            // It may think as long as its time lasts.
-            Duration::from_millis(left(turn) + inc(turn)),
-        )
+        let d = self
+            .player
+            .decide(&thinking.situation, thinking.planned, thought);
+        self.held = Some(Held {
+            here: thinking.here,
+            uci: d.uci,
+            due: thinking.since + d.think.as_millis() as u64,
+        });
     }
 
     /// The seat's reports: a move for the position still standing goes to
@@ -189,49 +235,11 @@ impl EngineTurns {
         for report in self.seat.reports() {
             match report {
                 Report::Move { ply, thought } => {
-                    let c = keeper.controller();
-                    let game = c.game();
+                    let game = keeper.controller().game();
                     let here = (game.fen(), game.ply());
-                    if self.asked.as_ref() != Some(&here)
-                        || game.ply() != ply
-                        || game.is_over()
-                        || !self.plays[game.turn()]
-                    {
-                        // An answer about a position no longer standing
-                        // (taken back meanwhile): the one standing is
-                        // asked, even if it comes back as it was.
-                        if self.asked.as_ref().is_some_and(|(_, p)| *p == ply) {
-                            self.asked = None;
-                        }
-                        continue;
+                    if self.thinking.as_ref().is_some_and(|k| k.here == here) && game.ply() == ply {
+                        self.decided(&thought);
                     }
-                    let input = Input::Move(Relayed::Uci(thought.uci));
-                    if let Some(refused) = c.refusal(t, &input) {
-                        // Logged and told once for this position, however
-                        // often it answers so; asked again a second later.
-                        let here = Some((game.fen(), game.ply()));
-                        if self.told_illegal != here {
-                            self.told_illegal = here;
-                            notes.push(format!(
-                                "engine: its move {} is not legal here ({}); it is asked again",
-                                thought.uci,
-                                match &refused.event {
-                                    crate::core::Event::Refused { reason, .. } => *reason,
-                                    _ => "refused",
-                                }
-                            ));
-                            troubles.push(crate::engine::EngineError::Malformed(
-                                thought.uci.to_string(),
-                            ));
-                        }
-                        self.asked = None;
-                        self.ask_after = t + RETRY_ILLEGAL_MS;
-                        continue;
-                    }
-                    keeper.input(t, input, events);
-                    // Whatever position the engine is to move in next (a
-                    // retrace may bring this one back) is asked anew.
-                    self.asked = None;
                 }
                 Report::Trouble(e) => {
                     notes.push(format!("engine: {e}; it is started again"));
@@ -239,7 +247,61 @@ impl EngineTurns {
                 }
             }
         }
+        if self.held.as_ref().is_some_and(|h| t >= h.due) {
+            self.make_held(t, keeper, events, notes, &mut troubles);
+        }
         troubles
+    }
+
+    /// The held move, due now, made in the game when its position still
+    /// stands; an illegal one is asked for again, and told once as an
+    /// answer that is no move.
+    fn make_held(
+        &mut self,
+        t: u64,
+        keeper: &mut Keeper,
+        events: &mut Vec<Stamped>,
+        notes: &mut Vec<String>,
+        troubles: &mut Vec<crate::engine::EngineError>,
+    ) {
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        let c = keeper.controller();
+        let game = c.game();
+        let here = (game.fen(), game.ply());
+        if held.here != here || game.is_over() || !self.plays[game.turn()] {
+            // A move for a position no longer standing (taken
+            // back meanwhile): the one standing is asked, even
+            // if it comes back as it was.
+            self.asked = None;
+            return;
+        }
+        let input = Input::Move(Relayed::Uci(held.uci));
+        if let Some(refused) = c.refusal(t, &input) {
+            // Logged and told once for this position, however
+            // often it answers so; asked again a second later.
+            let here = Some((game.fen(), game.ply()));
+            if self.told_illegal != here {
+                self.told_illegal = here;
+                notes.push(format!(
+                    "engine: its move {} is not legal here ({}); it is asked again",
+                    held.uci,
+                    match &refused.event {
+                        crate::core::Event::Refused { reason, .. } => *reason,
+                        _ => "refused",
+                    }
+                ));
+                troubles.push(crate::engine::EngineError::Malformed(held.uci.to_string()));
+            }
+            self.asked = None;
+            self.ask_after = t + RETRY_ILLEGAL_MS;
+            return;
+        }
+        keeper.input(t, input, events);
+        // Whatever position the engine is to move in next (a
+        // retrace may bring this one back) is asked anew.
+        self.asked = None;
     }
 
     /// The analyst's reports: an answer about the position the game still

@@ -107,12 +107,16 @@ fn seat_tags(
 ) -> BTreeMap<String, String> {
     let mut tags = base.clone();
     let strength = match settings.preferences.opponent {
-        Opponent::Engine { elo, level } => crate::engine::EngineConfig {
-            elo,
-            level,
-            ..Default::default()
+        Opponent::Engine(strength) => {
+            let (step, elo, level) = strength.keys();
+            crate::engine::EngineConfig {
+                step,
+                elo,
+                level,
+                ..Default::default()
+            }
+            .strength()
         }
-        .strength(),
         Opponent::Person | Opponent::Lichess(_) => {
             crate::engine::EngineConfig::default().strength()
         }

@@ -16,6 +16,7 @@
 pub mod choices;
 pub mod console;
 pub mod demo;
+pub mod demo_engine;
 pub mod engine;
 pub mod error;
 pub(crate) mod keeper;

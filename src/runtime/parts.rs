@@ -7,7 +7,7 @@ use crate::announce::Phrasebook;
 use crate::announce::vocabulary::Vocabulary;
 use crate::config::{Config, ConfigError};
 use crate::core::sections::PgnControl;
-use crate::core::settings::{Choices, OnlineWay, Opponent};
+use crate::core::settings::{Choices, OnlineWay, Opponent, Strength};
 use crate::core::{BLIND_BOARD, Seat, Settings};
 use crate::keys::PlayerColor;
 use crate::mirror::View;
@@ -63,10 +63,11 @@ fn choices(config: &Config, settings: &Settings) -> Choices {
     let engine = |c: Color| *seats.of(c) == Seat::Engine;
     let lichess = |c: Color| *seats.of(c) == Seat::Lichess;
     let opponent = if engine(Color::White) || engine(Color::Black) {
-        Opponent::Engine {
-            elo: config.engine.elo,
-            level: config.engine.level,
-        }
+        Opponent::Engine(Strength::configured(
+            config.engine.step,
+            config.engine.elo,
+            config.engine.level,
+        ))
     } else if lichess(Color::White) || lichess(Color::Black) {
         Opponent::Lichess(online_way(&config.lichess))
     } else {
@@ -105,9 +106,8 @@ pub fn with_choices(config: &Config, choices: &Choices) -> Config {
     c.game.white_moves_on = written(&seats.white);
     c.game.black_moves_on = written(&seats.black);
     match &choices.opponent {
-        Opponent::Engine { elo, level } => {
-            c.engine.elo = *elo;
-            c.engine.level = *level;
+        Opponent::Engine(strength) => {
+            (c.engine.step, c.engine.elo, c.engine.level) = strength.keys();
         }
         Opponent::Lichess(way) => {
             use crate::lichess::section::Find;
@@ -223,10 +223,7 @@ mod tests {
         assert_eq!((said.rate, said.volume), (40, 100));
         assert_eq!(said.language, "de");
         let chosen = Choices {
-            opponent: Opponent::Engine {
-                elo: Some(1350),
-                level: None,
-            },
+            opponent: Opponent::Engine(Strength::Step(2)),
             control: TimeControl::parse_pgn("900+10").ok(),
             color: Color::Black,
             rate: -20,
@@ -236,7 +233,10 @@ mod tests {
         let c = with_choices(&config, &chosen);
         assert_eq!(c.game.white_moves_on, "engine");
         assert_eq!(c.game.black_moves_on, BLIND_BOARD);
-        assert_eq!((c.engine.elo, c.engine.level), (Some(1350), None));
+        assert_eq!(
+            (c.engine.step, c.engine.elo, c.engine.level),
+            (Some(2), None, None)
+        );
         assert_eq!(c.buttons.player, PlayerColor::Black);
         assert_eq!(c.speech.speech_dispatcher.rate, -20);
         // 70 % of the way from silent: speech-dispatcher's -100 … 100, the

@@ -207,7 +207,11 @@ impl Utterance {
             return None;
         }
         let (kind, earcon, ply) = match &stamped.event {
-            Event::Ready { .. } | Event::Announced { .. } | Event::Clock { .. } => return None,
+            Event::Ready { say: None, .. } | Event::Announced { .. } | Event::Clock { .. } => {
+                return None;
+            }
+            // What the game is: a move never waits behind it.
+            Event::Ready { say: Some(_), .. } => (Kind::Notice, None, None),
             Event::Flag { .. } => (Kind::Game, Some(Earcon::Flag), None),
             Event::TimeWarning { .. } => {
                 volume = delivery.warning_volume;

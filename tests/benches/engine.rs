@@ -16,8 +16,10 @@
 //! - `play`'s own peak resident memory (VmHWM) near the end (target:
 //!   30 MB), and the engine's own, reported beside it.
 //!
-//! The engine thinks 3 s a move, longer than a move takes to say, so that
-//! each announcement starts with the voice free. The smoke run
+//! The engine plays at full strength (step 8), without its opening book
+//! (every move searched), and thinks 3 s a move, longer than a move takes
+//! to say, so that each announcement starts with the voice free. The smoke
+//! run
 //! (`PEGBOARD_BENCH_SMOKE=1`) plays for 14 s instead of 60.
 
 #[path = "../support/audio.rs"]
@@ -96,7 +98,7 @@ fn child() {
         format!(
             "[game]\nwhite_moves_on = \"engine\"\nblack_moves_on = \"engine\"\n\
              [engine]\ncommand = \"/usr/bin/python3\"\nargs = [\"{}\", \"{}\"]\n\
-             movetime_ms = 3000\noptions = {{ Threads = {cores}, Hash = 16 }}\n\
+             step = 8\nbook = \"\"\nmovetime_ms = 3000\noptions = {{ Threads = {cores}, Hash = 16 }}\n\
              [speech]\nvoices = [\"clips\"]\n[speech.clips]\ndirectory = \"{}/sounds\"\n\
              [mirror]\nlisten = \"127.0.0.1:0\"\n[journal]\ndir = \"{}\"\n\
              [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",

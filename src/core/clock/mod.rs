@@ -127,6 +127,12 @@ pub struct Clock {
     first_moves_free: bool,
 }
 
+/// How far above a warning's mark the time must stand for the warning
+/// to be given when it falls past it: a fifth of the mark, at least 10 s.
+pub fn warning_margin(mark_ms: u64) -> u64 {
+    (mark_ms / 5).max(10_000)
+}
+
 impl Clock {
     /// A clock set for `control`, not yet running, that gives increments
     /// after each move (see [`Clock::with_increment`]).
@@ -185,9 +191,11 @@ impl Clock {
         let mut t: Vec<u64> = thresholds.iter().copied().filter(|&ms| ms > 0).collect();
         t.sort_unstable_by(|a, b| b.cmp(a));
         t.dedup();
+        let all = t.len();
         self.thresholds = t;
         self.warned = warned;
         for c in [Color::White, Color::Black] {
+            self.sides.get_mut(c).next_warning = all;
             self.rearm_warnings(c);
         }
         self
@@ -468,15 +476,26 @@ impl Clock {
         side.period = period;
     }
 
-    /// Marks the warnings above `color`'s present time as still to come,
-    /// and those at or below it as passed.
+    /// Marks the warnings at or above `color`'s present time as passed,
+    /// and those it stands well above ([`warning_margin`]) as to come: a
+    /// warning is given when the time falls past it from above, never
+    /// because the game began just above it (5 minutes at 5+3, its
+    /// increment given), and once however often the increments lift the
+    /// time back just above it.
     fn rearm_warnings(&mut self, color: Color) {
         let side = self.sides.get_mut(color);
-        side.next_warning = self
+        let all = self.thresholds.len();
+        let passed = self
             .thresholds
             .iter()
             .position(|&ms| ms < side.remaining)
-            .unwrap_or(self.thresholds.len());
+            .unwrap_or(all);
+        let armed = self
+            .thresholds
+            .iter()
+            .position(|&ms| ms.saturating_add(warning_margin(ms)) < side.remaining)
+            .unwrap_or(all);
+        side.next_warning = side.next_warning.min(armed).max(passed);
     }
 
     /// The instant of the running side's next warning, and its threshold.

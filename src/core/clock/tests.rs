@@ -184,6 +184,82 @@ fn warnings_come_once_at_each_threshold_from_above() {
 }
 
 #[test]
+fn a_warning_comes_only_when_the_time_falls_past_it_from_well_above() {
+    // 5+3, the increment given before each move: White starts with
+    // 5:03. The 5-minute warning is no news 3 s into the game.
+    let mut c = clock("5+3")
+        .with_increment(IncrementTiming::Before)
+        .with_warnings(&[5 * MIN, 10 * S], ByColor::new_with(|_| true));
+    c.start(0, White);
+    assert_eq!(c.remaining(0, White), 5 * MIN + 3 * S);
+    // The first timer is the 10 s warning, 4:53 in.
+    assert_eq!(c.next_deadline(), Some(5 * MIN + 3 * S - 10 * S));
+    // White plays on quickly: his time goes past 6 minutes (well above
+    // 5), and falling back past 5 minutes is then news.
+    let mut t = 0;
+    let mut mover = White;
+    for _ in 0..60 {
+        t += S;
+        c.press(t, mover, White);
+        mover = !mover;
+    }
+    assert!(c.remaining(t, White) > 6 * MIN, "{}", c.remaining(t, White));
+    let due = c.next_deadline().expect("the warning");
+    assert_eq!(c.fire(due), Some(Signal::Warning(mover, 5 * MIN)));
+    // Around 10 s, the increments lift the time back above the mark:
+    // warned once as it falls past (it stood well above before), not at
+    // every move.
+    c.set_time(due, mover, 12 * S);
+    let mut warnings = 0;
+    let mut t = due;
+    for _ in 0..6 {
+        // 4 s a move, 3 s back: the time sinks a second a move, from
+        // 12 s, past 10 s and on.
+        t += 4 * S;
+        while let Some(d) = c.next_deadline().filter(|&d| d <= t) {
+            if let Some(Signal::Warning(_, ms)) = c.fire(d) {
+                assert_eq!(ms, 10 * S);
+                warnings += 1;
+            }
+        }
+        c.press(t, mover, White);
+        t += 10;
+        c.press(t, !mover, White);
+    }
+    assert_eq!(warnings, 1, "once, not at every move");
+    // Set to 12 s again, not well above 10 s: no news as it falls past.
+    c.set_time(t, mover, 12 * S);
+    let mut warnings = 0;
+    for _ in 0..6 {
+        t += 4 * S;
+        while let Some(d) = c.next_deadline().filter(|&d| d <= t) {
+            if let Some(Signal::Warning(_, _)) = c.fire(d) {
+                warnings += 1;
+            }
+        }
+        c.press(t, mover, White);
+        t += 10;
+        c.press(t, !mover, White);
+    }
+    assert_eq!(warnings, 0);
+    // From 25 s (well above) down past 10 s: warned once.
+    c.set_time(t, mover, 25 * S);
+    let mut warnings = 0;
+    for _ in 0..20 {
+        t += 4 * S;
+        while let Some(d) = c.next_deadline().filter(|&d| d <= t) {
+            if let Some(Signal::Warning(_, _)) = c.fire(d) {
+                warnings += 1;
+            }
+        }
+        c.press(t, mover, White);
+        t += 10;
+        c.press(t, !mover, White);
+    }
+    assert_eq!(warnings, 1);
+}
+
+#[test]
 fn no_drift_over_eight_hours_of_one_ms_ticks() {
     // Eight simulated hours, the clock asked and its timers fired every
     // millisecond, moves pressed at irregular instants: the times stay

@@ -133,6 +133,20 @@ impl Controller {
                     self.claim_offers(t, color, offered, out);
                 }
             }
+            Input::ResignKey(color) => {
+                let within = super::super::input::RESIGN_CONFIRM_WITHIN_MS;
+                let asked = self.resign_asked.get_mut(color);
+                let confirmed = asked.is_some_and(|at| t.saturating_sub(at) <= within);
+                if self.game.is_over() {
+                    self.notice(t, Notice::GameOverAlready, out);
+                } else if confirmed {
+                    *asked = None;
+                    self.input(t, Input::Resign(color), out);
+                } else {
+                    *asked = Some(t);
+                    self.notice(t, Notice::ResignConfirm, out);
+                }
+            }
             Input::Resign(color) => match self.game.resign(color) {
                 Some(ending) => self.game_over(t, ending, out),
                 None => self.notice(t, Notice::GameOverAlready, out),
@@ -589,15 +603,25 @@ impl Controller {
             // complete too, since a later one was announced.
             for p in skipped.chain([ply]) {
                 let color = self.game.moves()[p as usize - 1].color;
-                if self.settings.clock.controller_presses.includes(color) {
+                let player = self.settings.preferences.color;
+                if self
+                    .settings
+                    .clock
+                    .controller_presses
+                    .includes(color, player)
+                {
                     // A move pegboard judged later than it was made is
                     // counted from when it was made (4.6, E2.3): what
                     // pegboard waited is nobody's time.
-                    let waited = self
-                        .judged_late
-                        .filter(|late| late.ply == p)
-                        .map_or(0, |late| late.judged - late.made);
-                    self.complete_from(t, t.saturating_sub(waited), color, out);
+                    // The engine's time stops when its move is made:
+                    // the wait for the voices is not its to spend.
+                    let late = self.judged_late.filter(|late| late.ply == p);
+                    let from = match late {
+                        Some(late) if late.engine => late.made,
+                        Some(late) => t.saturating_sub(late.judged - late.made),
+                        None => t,
+                    };
+                    self.complete_from(t, from, color, out);
                 }
             }
             self.apply_server_clock(t, out);

@@ -43,13 +43,19 @@ impl Controller {
 
 /// The `choices` event: what was saved, as the trace format writes it.
 fn choices_event(c: &Choices, now: bool, say: String) -> Event {
-    let (opponent, elo, level) = c.opponent.written();
+    let crate::core::settings::Written {
+        opponent,
+        step,
+        elo,
+        level,
+    } = c.opponent.written();
     let way = match &c.opponent {
         crate::core::settings::Opponent::Lichess(way) => Some(way),
         _ => None,
     };
     Event::Choices {
         opponent,
+        step,
         elo,
         level,
         find: way.map(|w| w.find()),

@@ -19,7 +19,7 @@ use super::event::{ClockCause, Event, MissingPiece, Side, Stamped, piece_letter}
 use super::game::{ClaimOutcome, Ending, Game, Reason, StartError, StartPosition};
 use super::input::{ClockSetting, Input, QuickplayRuling};
 use super::laws::Article;
-use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Settings};
+use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Seat, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
 use crate::announce::phrases::{Notice, Phrasebook};
@@ -69,6 +69,8 @@ pub struct Controller {
     clock: Option<Clock>,
     /// When a `new_game` during a game under way asked to be confirmed.
     new_game_asked: Option<u64>,
+    /// When each player's resign key was first pressed.
+    resign_asked: ByColor<Option<u64>>,
     /// The `new_game` event has gone out: this game is finished with.
     new_game_given: bool,
     /// The position the next game starts from, when the arbiter set one
@@ -131,12 +133,16 @@ struct QuickplayClaim {
     flag: Option<Color>,
 }
 
-/// A move judged later than it was made.
+/// A move judged later than it was made, or the engine's move.
 #[derive(Debug, Clone, Copy)]
 struct JudgedLate {
     ply: u32,
     made: u64,
     judged: u64,
+    /// The engine's move: its time stops when it is made, and its flag
+    /// waits for the announcement however long that waits (behind the
+    /// blind player's own move, say): the engine does not have to speak.
+    engine: bool,
 }
 
 /// How long after its judgement a move judged late holds its mover's
@@ -192,13 +198,13 @@ impl Controller {
             .collect();
         let menu = super::menu::Menu::new(settings.online_friends.clone());
         let clock = settings.clock.control.clone().map(|control| {
-            let warn = settings.clock.warn;
+            let (warn, player) = (settings.clock.warn, settings.preferences.color);
             Clock::new(control)
                 .with_increment(settings.clock.increment)
                 .with_first_moves_free(settings.clock.start == ClockStart::FirstMoves)
                 .with_warnings(
                     &settings.clock.warnings_ms,
-                    ByColor::new_with(|c| warn.includes(c)),
+                    ByColor::new_with(|c| warn.includes(c, player)),
                 )
         });
         Controller {
@@ -212,6 +218,7 @@ impl Controller {
             announced: 0,
             clock,
             new_game_asked: None,
+            resign_asked: ByColor::default(),
             new_game_given: false,
             next_start: None,
             home_start: None,
@@ -345,8 +352,28 @@ impl Controller {
                     CastlingMode::Standard => "standard",
                     CastlingMode::Chess960 => "chess960",
                 },
+                say: self.begins_text(),
             },
         }
+    }
+
+    /// The sentence a game begins with, for the blind player: whom he
+    /// plays, at what strength, with which colour and on what clock
+    /// ("Maschine, Stufe 3, etwa 1400. Sie spielen Schwarz. 15 Minuten
+    /// plus 10 Sekunden pro Zug."). None for a game on lichess (its news
+    /// says it) and for one already under way.
+    fn begins_text(&self) -> Option<String> {
+        let p = &self.settings.preferences;
+        if matches!(p.opponent, super::settings::Opponent::Lichess(_))
+            || self.online.is_some()
+            || self.game.ply() > 0
+        {
+            return None;
+        }
+        Some(
+            self.words
+                .game_begins(&p.opponent, p.color, self.settings.clock.control.as_ref()),
+        )
     }
 
     pub fn game(&self) -> &Game {
@@ -434,7 +461,8 @@ impl Controller {
         let late = self.judged_late?;
         let last = self.game.last_move()?;
         let pending = last.ply == late.ply && last.color == color && self.announced < late.ply;
-        (pending && late.made <= at).then_some(Some(late.judged + ANNOUNCED_WITHIN))
+        let until = (!late.engine).then_some(late.judged + ANNOUNCED_WITHIN);
+        (pending && late.made <= at).then_some(until)
     }
 
     /// Fires every timer due at or before `t`, in time order.
@@ -674,10 +702,12 @@ impl Controller {
         };
         let name = board.map_or("relay", |b| self.boards[b].name.as_str());
         let made = made.min(t);
-        self.judged_late = (made < t).then_some(JudgedLate {
+        let engine = board.is_none() && *self.settings.seats.of(played.color) == Seat::Engine;
+        self.judged_late = (made < t || engine).then_some(JudgedLate {
             ply: played.ply,
             made,
             judged: t,
+            engine,
         });
         out.push(Stamped {
             t,
