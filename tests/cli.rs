@@ -279,6 +279,36 @@ fn demo_engine_plays_a_short_game_against_stockfish_said_as_practice_sounds() {
 }
 
 #[test]
+fn the_clips_are_found_from_any_folder() {
+    // Run from a folder with no sounds/ in it: the clips are found beside
+    // the program or in the source folder it was built from, not only in
+    // ./sounds.
+    let dir = common::empty_dir("clips-anywhere");
+    let out_dir = dir.join("said");
+    let config = dir.join("file.toml");
+    std::fs::write(
+        &config,
+        format!("[speech.file]\ndirectory = \"{}\"\n", out_dir.display()),
+    )
+    .expect("config");
+    let out = common::pegboard_command()
+        .current_dir(&dir)
+        .args(["say", "--voice", "file", "--config"])
+        .arg(&config)
+        .arg("Springer Felix drei")
+        .output()
+        .expect("say runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out_dir.join("0001.wav").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_help_names_the_engine_and_the_engine_demo() {
     let play = String::from_utf8_lossy(&pegboard(&["play", "--help"]).stdout).to_string();
     assert!(
@@ -425,16 +455,22 @@ fn every_shipped_example_is_valid_on_the_build_it_is_documented_for() {
 
 #[test]
 fn clips_are_found_only_in_the_documented_places() {
-    // Run from a folder with no sounds/: the clips voice finds none (it
-    // does not fall back to the folder pegboard was built in).
+    // The program copied into a folder of its own, run from a folder with
+    // no sounds/: it finds none (it does not fall back to the folder it was
+    // built in), and names where it looked first.
     let dir = std::env::temp_dir().join(format!("pegboard-nosounds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let out = common::pegboard_command()
-        .args(["say", "--voice", "clips", "Anna"])
-        .current_dir(&dir)
-        .output()
-        .expect("pegboard runs");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let bin = dir.join("prefix/bin");
+    std::fs::create_dir_all(&bin).expect("dir");
+    let program = bin.join("pegboard");
+    std::fs::copy(env!("CARGO_BIN_EXE_pegboard"), &program).expect("the program copied");
+    let say = || {
+        let out = std::process::Command::new(&program)
+            .args(["say", "--voice", "clips", "Anna"])
+            .current_dir(&dir)
+            .output()
+            .expect("pegboard runs");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
     // Where `hardware/install.sh` or a package put the sounds, they are
     // found there; otherwise nowhere. Which of the two this machine is,
     // the test asserts the answer for it (the search order itself is
@@ -445,6 +481,7 @@ fn clips_are_found_only_in_the_documented_places() {
     ]
     .into_iter()
     .find(|d| std::path::Path::new(d).join("fide/manifest.toml").is_file());
+    let err = say();
     match installed {
         None => {
             assert!(
@@ -458,6 +495,17 @@ fn clips_are_found_only_in_the_documented_places() {
             "the clips installed in {dir} are found: {err}"
         ),
     }
+    // Its sounds put beside it, as an installation under a prefix has
+    // them (share/pegboard/sounds): found, from any folder.
+    let share = dir.join("prefix/share/pegboard");
+    std::fs::create_dir_all(&share).expect("dir");
+    std::os::unix::fs::symlink(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sounds"),
+        share.join("sounds"),
+    )
+    .expect("the sounds beside the program");
+    let err = say();
+    assert!(!err.contains("clip set:"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

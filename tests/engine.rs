@@ -592,9 +592,20 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
         assert_eq!(console_input(addr, PIN, input), 200, "{input}");
         until_event(&mut out, &mut seen, then).unwrap_or_else(|| panic!("no {then} after {input}"))
     };
-    // Stockfish finds the mate, and says so.
+    // Stockfish finds the mate, and says so: the rook first, then, asked
+    // again, the whole move.
     let hint = ask(r#"{"input":"hint"}"#, "hint");
-    assert_eq!(hint["san"], "Rd8#", "{hint}");
+    assert_eq!(
+        (&hint["san"], &hint["part"]),
+        (&"Rd8#".into(), &"piece".into()),
+        "{hint}"
+    );
+    assert_eq!(
+        hint["say"], "Tipp: Turm auf David eins. Noch einmal: der ganze Zug.",
+        "{hint}"
+    );
+    let hint = ask(r#"{"input":"hint"}"#, "hint");
+    assert_eq!(hint["part"], "move", "{hint}");
     assert_eq!(hint["say"], "Tipp: Turm David acht, Schachmatt.", "{hint}");
     let evaluation = ask(r#"{"input":"evaluation"}"#, "evaluation");
     assert_eq!(evaluation["mate"], 1, "{evaluation}");

@@ -40,15 +40,54 @@ fn a_hint_is_the_engines_best_move_said_when_its_analysis_comes() {
         Settings::default(),
     );
     // An analysis nobody asked for says nothing; the one after the
-    // question is answered once.
+    // question is answered once: the piece alone, first.
     let hints = of(&ev, "hint");
     assert_eq!(hints.len(), 1, "{hints:?}");
     assert_eq!(hints[0]["t"], 6500);
     assert_eq!(hints[0]["san"], "Nf3");
     assert_eq!(hints[0]["uci"], "g1f3");
-    assert_eq!(hints[0]["say"], "Tipp: Springer Felix drei.");
+    assert_eq!(hints[0]["part"], "piece");
+    assert_eq!(
+        hints[0]["say"],
+        "Tipp: Springer auf Gustav eins. Noch einmal: der ganze Zug."
+    );
     // The game is unchanged.
     assert_eq!(sans(&ev), ["e4", "e5"]);
+}
+
+#[test]
+fn a_second_hint_in_the_same_position_gives_the_whole_move_at_once() {
+    let ev = practice(
+        r#"{"t":6000,"input":"hint"}
+{"t":6500,"input":"analysis","ply":2,"uci":"g1f3","cp":35,"depth":14}
+{"t":9000,"input":"hint"}
+{"t":12000,"input":"hint"}"#,
+        Settings::default(),
+    );
+    let hints: Vec<(u64, &str, &str)> = of(&ev, "hint")
+        .iter()
+        .map(|h| {
+            (
+                h["t"].as_u64().unwrap_or(0),
+                h["part"].as_str().unwrap_or(""),
+                h["say"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    // The second and third come at once, from the judgement already
+    // made: no second search.
+    assert_eq!(
+        hints,
+        [
+            (
+                6500,
+                "piece",
+                "Tipp: Springer auf Gustav eins. Noch einmal: der ganze Zug."
+            ),
+            (9000, "move", "Tipp: Springer Felix drei."),
+            (12000, "move", "Tipp: Springer Felix drei."),
+        ]
+    );
 }
 
 #[test]

@@ -138,3 +138,32 @@ fn e2_7_guidance_follows_the_player_square_by_square_then_confirms() {
     assert_eq!(r[0]["say"], "Brett stimmt wieder.");
     assert_eq!(r[0]["t"], 6020);
 }
+
+#[test]
+fn the_material_balance_is_said_as_players_count_it() {
+    let at = |fen: &str| {
+        run(&format!(
+            r#"{{"t":0,"trace":1,"start":"{fen}"}}
+{{"t":9000,"input":"material"}}"#
+        ))
+    };
+    assert_eq!(
+        answer(&at(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        )),
+        "Das Material ist ausgeglichen."
+    );
+    // White won the exchange (a rook for a knight) and two pawns.
+    assert_eq!(
+        answer(&at("rnbqkbn1/pppppp2/8/8/8/8/PPPPPPPP/RNBQKB1R w Qq - 0 1")),
+        "Weiß hat eine Qualität und 2 Bauern mehr."
+    );
+    assert_eq!(
+        answer(&at("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")),
+        "Weiß hat einen Turm mehr."
+    );
+    assert_eq!(
+        answer(&at("3qk3/8/8/8/8/8/8/1NB1K3 w - - 0 1")),
+        "Weiß hat 2 Figuren mehr. Schwarz hat eine Dame mehr."
+    );
+}

@@ -605,6 +605,61 @@ impl Phrasebook {
         )
     }
 
+    /// The material balance in words: "Das Material ist ausgeglichen.",
+    /// or for each side what it has more ("Weiß hat eine Qualität und
+    /// 2 Bauern mehr.").
+    pub fn material(&self, balance: &crate::core::material::Balance) -> String {
+        use crate::core::material::Thing;
+        let p = &self.words.phrases;
+        if balance.is_even() {
+            return p.material_even.clone();
+        }
+        let thing = |(thing, n): &(Thing, u32)| {
+            let (one, many) = match thing {
+                Thing::Queen => (&p.material_queen, &p.material_queens),
+                Thing::Rook => (&p.material_rook, &p.material_rooks),
+                Thing::Exchange => (&p.material_exchange, &p.material_exchanges),
+                Thing::Piece => (&p.material_piece, &p.material_pieces),
+                Thing::Pawn => (&p.material_pawn, &p.material_pawns),
+            };
+            if *n == 1 {
+                one.clone()
+            } else {
+                fill(many, &[("n", &n.to_string())])
+            }
+        };
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| !balance.more.get(c).is_empty())
+            .map(|c| {
+                let things: Vec<String> = balance.more.get(c).iter().map(thing).collect();
+                let joined = match things.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} {} {last}", rest.join(", "), p.material_and)
+                    }
+                    _ => things.concat(),
+                };
+                fill(
+                    &p.material_more,
+                    &[("color", self.color(c)), ("things", &joined)],
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The first hint in a position: the piece that moves, on its square
+    /// ("Tipp: Springer auf Gustav eins."); the king for castling.
+    pub fn hint_piece(&self, m: Move) -> String {
+        fill(
+            &self.words.practice.hint_piece,
+            &[
+                ("piece", self.piece(m.role())),
+                ("square", &self.square(m.from().unwrap_or(m.to()))),
+            ],
+        )
+    }
+
     /// Who stands better, in words.
     pub fn standing(&self, standing: crate::core::analysis::Standing) -> String {
         use crate::core::analysis::Standing;

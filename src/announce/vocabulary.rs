@@ -432,6 +432,8 @@ impl ReasonWords {
 pub struct PracticeWords {
     /// The engine's best move for the player.
     pub hint: String,
+    /// The first hint in a position: the piece and its square.
+    pub hint_piece: String,
     /// Who stands better: level, a little, clearly, winning.
     pub equal: String,
     pub slightly: String,
@@ -860,6 +862,20 @@ pub struct Phrases {
     pub draw_too_early: String,
     /// `{color}`: the player who has not offered a draw.
     pub no_draw_offer: String,
+    /// The material balance: even, or who has what more.
+    pub material_even: String,
+    pub material_more: String,
+    pub material_and: String,
+    pub material_queen: String,
+    pub material_queens: String,
+    pub material_rook: String,
+    pub material_rooks: String,
+    pub material_exchange: String,
+    pub material_exchanges: String,
+    pub material_piece: String,
+    pub material_pieces: String,
+    pub material_pawn: String,
+    pub material_pawns: String,
 }
 
 /// A language file that could not be used.

@@ -256,6 +256,9 @@ pub enum Event {
     /// Practice: the engine's best move for the player after `ply` moves.
     Hint {
         ply: u32,
+        /// `piece`: the first hint in a position, the piece alone;
+        /// `move`: asked again there, the whole move.
+        part: &'static str,
         uci: String,
         san: String,
         say: String,

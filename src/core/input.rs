@@ -132,6 +132,8 @@ pub enum Input {
     /// taken back; the boards are guided back and the clocks show what
     /// they showed before the player's move, his own running.
     PracticeTakeBack,
+    /// Say the material balance: who has what more.
+    Material,
     /// After a game against the engine: go through it with the engine and
     /// say the player's serious mistakes.
     Review,
@@ -299,7 +301,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 59] = [
+    pub const NAMES: [&'static str; 60] = [
         "promote",
         "adjust",
         "clock",
@@ -343,6 +345,7 @@ impl Input {
         "analysis",
         "practice_take_back",
         "review",
+        "material",
         "menu",
         "menu_next",
         "menu_select",
@@ -405,6 +408,7 @@ impl Input {
             Input::Analysis(_) => "analysis",
             Input::PracticeTakeBack => "practice_take_back",
             Input::Review => "review",
+            Input::Material => "material",
             Input::Menu(MenuStep::Open) => "menu",
             Input::Menu(MenuStep::Next) => "menu_next",
             Input::Menu(MenuStep::Select) => "menu_select",
@@ -909,6 +913,7 @@ impl Input {
             "evaluation" => Input::Evaluation,
             "practice_take_back" => Input::PracticeTakeBack,
             "review" => Input::Review,
+            "material" => Input::Material,
             "menu" => Input::Menu(MenuStep::Open),
             "menu_next" => Input::Menu(MenuStep::Next),
             "menu_select" => Input::Menu(MenuStep::Select),
@@ -1369,6 +1374,7 @@ mod tests {
             }),
             Input::PracticeTakeBack,
             Input::Review,
+            Input::Material,
             Input::Menu(MenuStep::Open),
             Input::Menu(MenuStep::Next),
             Input::Menu(MenuStep::Select),

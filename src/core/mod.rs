@@ -16,6 +16,7 @@ pub mod footprint;
 pub mod game;
 pub mod input;
 pub mod laws;
+pub mod material;
 pub mod menu;
 pub mod online;
 pub mod relay;

@@ -217,6 +217,8 @@ pub enum Action {
     TakeBack,
     /// After a game against the engine: the spoken review.
     Review,
+    /// Say the material balance: who has what more.
+    Material,
     /// Say the console's secret (or PIN) aloud, for the player to give to
     /// his assistant. It goes to the voices only: no event, no journal.
     ConsoleToken,
@@ -279,6 +281,7 @@ impl Action {
             "evaluation" => Action::Evaluation,
             "takeback" => Action::TakeBack,
             "review" => Action::Review,
+            "material" => Action::Material,
             "menu" => Action::Menu,
             _ => match name
                 .strip_prefix("digit")
@@ -405,6 +408,7 @@ impl Keypad {
             Action::Evaluation => Input::Evaluation,
             Action::TakeBack => Input::PracticeTakeBack,
             Action::Review => Input::Review,
+            Action::Material => Input::Material,
             Action::Menu => Input::Menu(crate::core::input::MenuStep::Open),
             Action::Differences => Input::Differences,
             Action::PromoteNext => {

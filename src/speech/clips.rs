@@ -269,19 +269,35 @@ impl ClipSet {
 
 /// The places the sounds are looked for, when no folder is configured,
 /// in order: beside where pegboard is run, where `hardware/install.sh`
-/// installs them, and where a distribution package would. Only these: a
-/// binary finds its sounds on the machine it runs on, or says it has none.
+/// installs them, and where a distribution package would. Then
+/// [`sounds_dir`] looks beside the program itself, so that it finds its
+/// sounds from any folder: `<prefix>/bin/pegboard` finds
+/// `<prefix>/share/pegboard/sounds`, and a program built in its source
+/// folder (`target/release/pegboard`) finds that folder's `sounds`. A
+/// program copied elsewhere without its sounds finds none, and says so.
 pub const SOUNDS_SEARCHED: [&str; 3] = [
     "sounds",
     "/usr/local/share/pegboard/sounds",
     "/usr/share/pegboard/sounds",
 ];
 
-/// Where the sounds are: the configured folder, or the first of
-/// [`SOUNDS_SEARCHED`] that exists (the first, if none does; opening the
-/// clips there then fails with a message naming it).
+/// The places beside the program looked for after [`SOUNDS_SEARCHED`],
+/// from the folder the program is in.
+pub const SOUNDS_BESIDE: [&str; 2] = ["../share/pegboard/sounds", "../../sounds"];
+
+/// Where the sounds are: the configured folder, or the first that exists
+/// of [`SOUNDS_SEARCHED`] and [`SOUNDS_BESIDE`]; the first, if none does
+/// (opening the clips there then fails with a message naming it).
 pub fn sounds_dir(configured: Option<&Path>) -> PathBuf {
-    let searched = SOUNDS_SEARCHED.map(Path::new);
+    let bin = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf));
+    let beside: Vec<PathBuf> = bin
+        .iter()
+        .flat_map(|bin| SOUNDS_BESIDE.iter().map(move |rel| bin.join(rel)))
+        .collect();
+    let mut searched: Vec<&Path> = SOUNDS_SEARCHED.iter().map(Path::new).collect();
+    searched.extend(beside.iter().map(PathBuf::as_path));
     sounds_dir_among(configured, &searched)
 }
 

@@ -249,7 +249,7 @@ fn main() {
         let opening_most = opening.iter().copied().max().unwrap_or(0);
         let name = format!("{}+{increment}", initial / 60);
         println!(
-            "think times at {name} (step 3 against step 3, {} moves): median {:.1} s, longest {:.1} s, \
+            "think times at {name} (step 3 against step 3, {} plies): median {:.1} s, longest {:.1} s, \
              longest in the opening {:.1} s; the least time left {:.1} s",
             thinks.len(),
             m as f64 / 1000.0,

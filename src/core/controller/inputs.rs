@@ -77,6 +77,11 @@ impl Controller {
                 let text = self.words.position(self.game.position());
                 self.say(t, text, out);
             }
+            Input::Material => {
+                let balance = crate::core::material::Balance::of(self.game.position().board());
+                let text = self.words.material(&balance);
+                self.say(t, text, out);
+            }
             Input::Square(sq) => {
                 let text = self.words.square_query(self.game.position(), sq);
                 self.say(t, text, out);

@@ -24,6 +24,12 @@ pub(super) struct Practice {
     hint: bool,
     evaluation: bool,
     draw: bool,
+    /// The ply at which the first hint (the piece alone) was given: a
+    /// second there gives the whole move.
+    hinted: Option<u32>,
+    /// The engine's last judgement of the position now, kept so that a
+    /// second hint needs no second search.
+    known: Option<Analysis>,
     /// The review under way or done: the engine's answers by ply.
     review: Option<BTreeMap<u32, Analysis>>,
     /// The review event has gone out.
@@ -92,6 +98,8 @@ impl Controller {
     pub(super) fn practice_retraced(&mut self, ply: u32) {
         let p = &mut self.practice;
         p.asked_at = None;
+        p.hinted = None;
+        p.known = None;
         p.clocks.truncate(ply as usize);
         p.review = None;
         p.reviewed = false;
@@ -117,6 +125,14 @@ impl Controller {
             return;
         }
         let ply = self.game.ply();
+        // The engine has judged this position already: a hint is answered
+        // from that at once.
+        if matches!(input, Input::Hint)
+            && let Some(a) = self.practice.known.filter(|a| a.ply == ply)
+        {
+            self.hint_answer(t, &a, out);
+            return;
+        }
         if self.practice.asked_at != Some(ply) {
             self.practice.asked_at = Some(ply);
             self.practice.hint = false;
@@ -129,6 +145,37 @@ impl Controller {
             Input::DrawOffer(c) if *c != engine => self.practice.draw = true,
             _ => {}
         }
+    }
+
+    /// The hint from the engine's judgement `a` of the position now, in
+    /// two steps: first the piece to move, on its square; asked again in
+    /// the same position, the whole move.
+    fn hint_answer(&mut self, t: u64, a: &Analysis, out: &mut Vec<Stamped>) {
+        let pos = self.game.position().clone();
+        let Some(m) = a
+            .best
+            .and_then(|u| u.to_move(&pos).ok())
+            .filter(|&m| pos.is_legal(m))
+        else {
+            return;
+        };
+        let whole = self.practice.hinted == Some(a.ply);
+        self.practice.hinted = Some(a.ply);
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+        out.push(Stamped {
+            t,
+            event: Event::Hint {
+                ply: a.ply,
+                part: if whole { "move" } else { "piece" },
+                uci: m.to_uci(self.game.castling_mode()).to_string(),
+                san,
+                say: if whole {
+                    self.words.hint(&pos, m)
+                } else {
+                    self.words.hint_piece(m)
+                },
+            },
+        });
     }
 
     /// The engine's judgement of the position after `a.ply` moves: what
@@ -160,23 +207,9 @@ impl Controller {
         self.practice.hint = false;
         self.practice.evaluation = false;
         self.practice.draw = false;
-        let pos = self.game.position().clone();
-        if hint
-            && let Some(m) = a
-                .best
-                .and_then(|u| u.to_move(&pos).ok())
-                .filter(|&m| pos.is_legal(m))
-        {
-            let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
-            out.push(Stamped {
-                t,
-                event: Event::Hint {
-                    ply: a.ply,
-                    uci: m.to_uci(self.game.castling_mode()).to_string(),
-                    san,
-                    say: self.words.hint(&pos, m),
-                },
-            });
+        self.practice.known = Some(a);
+        if hint {
+            self.hint_answer(t, &a, out);
         }
         if evaluation {
             let (cp, mate) = match a.score {
