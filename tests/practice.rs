@@ -374,11 +374,10 @@ fn the_engines_time_stops_when_its_move_is_made_and_its_flag_waits_for_the_voice
     // move, and no flag fell while the move waited to be said.
     let ev = practice_at(
         "5",
-        r#"{"t":1000,"lift":"e2"}
-{"t":1100,"place":"e4"}
-{"t":1200,"input":"announced","ply":1}
-{"t":6100,"input":"move","uci":"e7e5"}
-{"t":9100,"input":"announced","ply":2}"#,
+        &format!(
+            "{E4_THEN_E5}\n{}",
+            r#"{"t":9100,"input":"announced","ply":2}"#
+        ),
     );
     // (White's own flag falls at the end of the trace, 3.8 s later.)
     let flags = of(&ev, "flag");
@@ -398,6 +397,50 @@ fn the_engines_time_stops_when_its_move_is_made_and_its_flag_waits_for_the_voice
     assert_eq!(press["running"], "white");
     assert_eq!(press["white"]["remaining_ms"], 5000 - 1200);
 }
+
+#[test]
+fn the_engines_clock_is_pressed_for_it_even_when_pegboard_presses_only_for_the_player() {
+    let mut settings = with_clock("300");
+    settings.clock.controller_presses = pegboard::core::Players::Player;
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{E4_THEN_E5}\n{}",
+            r#"{"t":6200,"input":"announced","ply":2}"#
+        )),
+        settings,
+    );
+    let presses: Vec<(u64, &str)> = of(&ev, "clock")
+        .iter()
+        .filter(|c| c["cause"] == "press")
+        .map(|c| {
+            (
+                c["t"].as_u64().unwrap_or(0),
+                c["running"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(presses, [(1200, "black"), (6200, "white")], "{ev:?}");
+}
+
+#[test]
+fn the_engines_flag_waits_for_its_move_to_be_said_but_not_for_ever() {
+    // The engine's move comes at 4.9 s of its 5 and is never said (no
+    // voice works): its flag falls 30 s later, the clocks do not stand
+    // still for good.
+    let ev = practice_at("5", E4_THEN_E5);
+    let flags = of(&ev, "flag");
+    assert_eq!(flags.len(), 1, "{ev:?}");
+    assert_eq!(
+        (&flags[0]["color"], &flags[0]["t"]),
+        (&"black".into(), &36_100.into())
+    );
+}
+
+/// 1. e4, said at 1.2 s, and the engine's 1... e5 at 6.1 s.
+const E4_THEN_E5: &str = r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":6100,"input":"move","uci":"e7e5"}"#;
 
 /// The practice trace alone (no opening) on the clock `control`.
 fn practice_at(control: &str, lines: &str) -> Vec<Value> {

@@ -26,8 +26,9 @@
 //! - **the player**: a weaker step thinks less than a stronger one;
 //! - **chance**: each time is spread from half to twice the middle;
 //! - **the bounds**: never under [`LEAST`], never over twice the share,
-//!   [`CLOCK_SHARE_MOST`] of what is left plus most of the increment, or
-//!   the step's own cap; so the engine's flag never falls by its thinking.
+//!   [`CLOCK_SHARE_MOST`] of what is left plus most of the increment, half
+//!   of what is left, or the step's own cap; so the engine's flag never
+//!   falls by its thinking, whenever its increment comes.
 
 use std::time::Duration;
 
@@ -60,8 +61,11 @@ pub struct Situation {
 pub const MOVES_AHEAD_LEAST: u64 = 25;
 /// ...and at the start of the game.
 pub const MOVES_AHEAD_START: u64 = 40;
-/// The share of the time left that a move may take at the most.
+/// The share of the time left that a move may take at the most…
 pub const CLOCK_SHARE_MOST: f64 = 0.05;
+/// …and never more than this share of it, whatever the increment (one
+/// given after the move is not there yet).
+pub const CLOCK_SHARE_EVER: f64 = 0.5;
 /// How long a move takes when the game has no clock, in the middle.
 pub const UNTIMED_MIDDLE: Duration = Duration::from_secs(6);
 /// The shortest think time.
@@ -111,7 +115,8 @@ pub fn most(s: &Situation) -> Duration {
             .max(MOVES_AHEAD_LEAST);
         let share = c.remaining_ms as f64 / ahead as f64 + 0.8 * c.increment_ms as f64;
         let clock_most = CLOCK_SHARE_MOST * c.remaining_ms as f64 + 0.8 * c.increment_ms as f64;
-        most = most.min(2.0 * share).min(clock_most);
+        let ever = CLOCK_SHARE_EVER * c.remaining_ms as f64;
+        most = most.min(2.0 * share).min(clock_most).min(ever);
     }
     if s.ply < OPENING_PLIES {
         most = most.min(OPENING_MOST.as_millis() as f64);
@@ -132,8 +137,11 @@ pub fn before_search(s: &Situation, spread: f64) -> Duration {
     if s.legal_moves <= 1 {
         return FORCED.min(most(s));
     }
-    // From half to twice the middle, as likely shorter as longer.
-    let ms = middle(s) * 2f64.powf(2.0 * spread - 1.0);
+    // From half to twice the middle, as likely shorter as longer; the
+    // middle at most half the longest, so that a long game's moves vary
+    // and do not all take the longest.
+    let middle = middle(s).min(most(s).as_millis() as f64 / 2.0);
+    let ms = middle * 2f64.powf(2.0 * spread - 1.0);
     bounded(s, ms)
 }
 
@@ -202,18 +210,22 @@ mod tests {
 
     #[test]
     fn a_middlegame_move_takes_a_fair_share_and_never_much_of_the_clock() {
-        // 5+3, move 20, four minutes left: 240/30 + 2.4 = 10.4 s a
-        // move, times 0.69 for step 3: about 7 s in the middle.
+        // 5+3, move 20, four minutes left: 240/25 + 2.4 = 12 s a move,
+        // times 0.69 for step 3: 8.25 s, but at most half of the longest
+        // (5 % of 240 s and 80 % of 3 s, 14.4 s): 7.2 s in the middle.
         let s = at(240, 3, 40);
         let t = before_search(&s, 0.5);
         assert!((6000..8500).contains(&t.as_millis()), "{t:?}");
-        // At most 5 % of the time left plus 80 % of the increment.
+        // At most 5 % of the time left plus 80 % of the increment, and
+        // never more than half the time left: an increment given after
+        // the move (1 s left, 2 s to come) is no time to think in.
         for spread in [0.0, 0.3, 0.7, 0.999] {
-            for (rem, inc) in [(240, 3), (30, 3), (5, 0), (4000, 30), (1, 0)] {
+            for (rem, inc) in [(240, 3), (30, 3), (5, 0), (4000, 30), (1, 0), (1, 2)] {
                 let s = at(rem, inc, 40);
                 let t = before_search(&s, spread);
                 let bound = (0.05 * (rem * 1000) as f64 + 0.8 * (inc * 1000) as f64) as u128;
                 assert!(t.as_millis() <= bound.max(1), "{rem}+{inc}: {t:?}");
+                assert!(t.as_millis() <= rem as u128 * 500, "{rem}+{inc}: {t:?}");
             }
         }
     }

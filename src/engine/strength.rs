@@ -102,32 +102,39 @@ pub fn centipawns(score: Score) -> i32 {
     }
 }
 
-/// The most the random share can be worth, in centipawns: Stockfish's
-/// pawn value in its middlegame (126 internal units, 35 printed
-/// centipawns).
-const RANDOM_CAP_CP: i64 = 35;
+/// Stockfish's own units per printed pawn (`NormalizeToPawnValue`, 361 in
+/// Stockfish 15.1): the pick is made in its units, as Stockfish makes it,
+/// since dividing by 128 in the coarser centipawns would round most of a
+/// close choice's random share away.
+const INTERNAL_PER_PAWN: i64 = 361;
+
+/// The most the random share can be worth, in Stockfish's units: its
+/// pawn value in the middlegame (126, 35 printed centipawns).
+const RANDOM_CAP: i64 = 126;
 
 /// Which candidate a step with `skill` plays, `random` a fresh random
-/// number. The candidates come best first. Each gets a handicap of
+/// number. The candidates come best first; their scores are taken in
+/// Stockfish's units. Each gets a handicap of
 /// `weakness × (best − its score) / 128` plus `spread × r / 128`, where
 /// `weakness = 120 − 2·skill`, `spread` the candidates' range (at most
-/// [`RANDOM_CAP_CP`]) and `r` random below `weakness`; the highest total
-/// is played. `None` when there is no candidate.
+/// [`RANDOM_CAP`]) and `r` random below `weakness`; the highest total is
+/// played, a later candidate winning a tie, as in Stockfish. `None` when
+/// there is no candidate.
 pub fn pick(candidates: &[Candidate], skill: i32, random: &mut Random) -> Option<usize> {
     let scores: Vec<i64> = candidates
         .iter()
-        .map(|c| i64::from(centipawns(c.score)))
+        .map(|c| i64::from(centipawns(c.score)) * INTERNAL_PER_PAWN / 100)
         .collect();
     let top = *scores.iter().max()?;
     let bottom = *scores.iter().min()?;
     let weakness = i64::from(120 - 2 * skill).max(1);
-    let spread = (top - bottom).min(RANDOM_CAP_CP);
+    let spread = (top - bottom).min(RANDOM_CAP);
     let mut best: Option<(usize, i64)> = None;
     for (i, &score) in scores.iter().enumerate() {
         let r = random.below(weakness as u64) as i64;
         let push = (weakness * (top - score) + spread * r) / 128;
         let total = score + push;
-        if best.is_none_or(|(_, b)| total > b) {
+        if best.is_none_or(|(_, b)| total >= b) {
             best = Some((i, total));
         }
     }
@@ -208,8 +215,9 @@ mod tests {
 
     #[test]
     fn at_full_skill_a_clearly_better_move_is_always_played() {
-        // Skill 20: weakness 80, so a candidate 100 cp worse carries a
-        // handicap of 62 and can gain at most 35 × 79 / 128 = 21.
+        // Skill 20: weakness 80, so a candidate 100 cp (361 units) worse
+        // carries a handicap of 225 and can gain at most 126 × 79 / 128 =
+        // 77 more than the best.
         let count = shares(&[100, 0, -50, -80], 20);
         assert_eq!(count[0], 10_000, "{count:?}");
     }
@@ -230,6 +238,15 @@ mod tests {
         // Four moves within 10 cp: each is played now and then.
         let count = shares(&[10, 7, 3, 0], 3);
         assert!(count.iter().all(|&n| n > 500), "{count:?}");
+        // As Stockfish 15.1 picks: its rule, run in Python on 100,000
+        // picks in its own units (the review of this code), gave 45, 19,
+        // 25 and 11 % for these scores at skill 16. In printed
+        // centipawns the first would win 94 %.
+        let count = shares(&[5, 4, 4, 3], 16);
+        let percent: Vec<usize> = count.iter().map(|n| n / 100).collect();
+        for (got, want) in percent.iter().zip([45, 19, 25, 11]) {
+            assert!(got.abs_diff(want) <= 3, "{percent:?}");
+        }
     }
 
     #[test]

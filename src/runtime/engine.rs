@@ -30,6 +30,8 @@ pub(crate) struct EngineTurns {
     asked: Option<(String, u32)>,
     /// The position the engine's game began from, for `ucinewgame`.
     game_start: Option<String>,
+    /// The ply it was last asked at.
+    last_ply: Option<u32>,
     /// The position in which the player was told the engine answered an
     /// illegal move.
     told_illegal: Option<(String, u32)>,
@@ -102,6 +104,7 @@ impl EngineTurns {
             plays,
             asked: None,
             game_start: None,
+            last_ply: None,
             told_illegal: None,
             ask_after: 0,
             player: Player::new(config, book, seed),
@@ -137,7 +140,12 @@ impl EngineTurns {
             return;
         }
         let (start, command) = position_after(game, game.ply());
-        let new_game = self.game_start.as_ref() != Some(&start) || game.ply() < 2;
+        // A new game, or one that went back (a takeback, the next game
+        // from the same start once the book has played its opening):
+        // `ucinewgame` first.
+        let went_back = self.last_ply.is_some_and(|last| game.ply() < last);
+        let new_game = self.game_start.as_ref() != Some(&start) || game.ply() < 2 || went_back;
+        self.last_ply = Some(game.ply());
         self.game_start = Some(start.clone());
         self.asked = Some(here.clone());
         self.held = None;

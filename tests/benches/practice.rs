@@ -4,8 +4,9 @@
 //! `play` chooses it (`engine::player`: the book, the step's search and
 //! pick, the think time):
 //!
-//! - **The steps' matches.** Each step plays the next one up, colours
-//!   alternating, from the start position (the book's random choice
+//! - **The steps' matches.** Each step plays the next one up, 20 games
+//!   (10 between steps 7 and 8), colours alternating, from the start
+//!   position (the book's random choice
 //!   varies the openings). A game ends as the Laws end it (mate,
 //!   stalemate, insufficient material, threefold repetition, fifty
 //!   moves), or as a draw after 300 plies. Target: the stronger step
@@ -23,7 +24,8 @@
 //! between steps 7 and 8 takes minutes, not hours; in `play` it searches
 //! as long as its think time, which only makes it stronger. The smoke run
 //! (`PEGBOARD_BENCH_SMOKE=1`) plays the matches of steps 1 to 3 (8 games
-//! each) and one 5+3 game.
+//! each) and one 5+3 game; `cargo bench --bench practice -- times` plays
+//! the think times' games alone.
 
 #[path = "../support/bench.rs"]
 mod bench;
@@ -217,15 +219,19 @@ fn main() {
         book.is_some(),
         "apt install gnuchess-book (.ci/setup.sh)",
     );
+    let times_only = std::env::args().any(|a| a == "times");
     let (pairs, games): (Vec<u8>, u32) = bench::pick(((1..=7).collect(), 20), (vec![1, 2], 8));
-    println!("the steps' matches ({games} games each, colours alternating):");
-    println!("| match | stronger step's wins | draws | losses | score |");
-    println!("|---|---|---|---|---|");
+    let pairs = if times_only { Vec::new() } else { pairs };
+    println!("the steps' matches (colours alternating):");
+    println!("| match | games | stronger step's wins | draws | losses | score |");
+    println!("|---|---|---|---|---|---|");
     for low in pairs {
+        // Full strength searches 500 ms a move: its match is half as long.
+        let games = if low == 7 { games / 2 } else { games };
         let (w, d, l) = match_of(low, games, &book);
         let score = (f64::from(w) + 0.5 * f64::from(d)) / f64::from(games) * 100.0;
         println!(
-            "| step {} against step {low} | {w} | {d} | {l} | {score:.0} % |",
+            "| step {} against step {low} | {games} | {w} | {d} | {l} | {score:.0} % |",
             low + 1
         );
         // A smoke run's few games are held to 60 %, not 65 - 50 % of it.

@@ -609,12 +609,10 @@ impl Controller {
             for p in skipped.chain([ply]) {
                 let color = self.game.moves()[p as usize - 1].color;
                 let player = self.settings.preferences.color;
-                if self
-                    .settings
-                    .clock
-                    .controller_presses
-                    .includes(color, player)
-                {
+                // The engine has no hand: pegboard presses for it always.
+                let engine = *self.settings.seats.of(color) == Seat::Engine;
+                let presses = self.settings.clock.controller_presses;
+                if engine || presses.includes(color, player) {
                     // A move pegboard judged later than it was made is
                     // counted from when it was made (4.6, E2.3): what
                     // pegboard waited is nobody's time.

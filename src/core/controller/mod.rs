@@ -140,8 +140,9 @@ struct JudgedLate {
     made: u64,
     judged: u64,
     /// The engine's move: its time stops when it is made, and its flag
-    /// waits for the announcement however long that waits (behind the
-    /// blind player's own move, say): the engine does not have to speak.
+    /// waits for the announcement (behind the blind player's own move,
+    /// say), up to [`ENGINE_ANNOUNCED_WITHIN`]: the engine does not have
+    /// to speak.
     engine: bool,
 }
 
@@ -149,6 +150,11 @@ struct JudgedLate {
 /// flag for its announcement (the voices start within a second and a
 /// half, a move never waits behind anything but another move).
 const ANNOUNCED_WITHIN: u64 = 5_000;
+
+/// How long the engine's flag waits for its move to be said: behind the
+/// blind player's own move and any answer being said, but not for ever
+/// (should no voice say it, the clocks must not stand still).
+const ENGINE_ANNOUNCED_WITHIN: u64 = 30_000;
 
 /// A relayed move that can still be taken back (the assistant relayed a
 /// wrong move, and the arbiter corrects it at once).
@@ -461,8 +467,13 @@ impl Controller {
         let late = self.judged_late?;
         let last = self.game.last_move()?;
         let pending = last.ply == late.ply && last.color == color && self.announced < late.ply;
-        let until = (!late.engine).then_some(late.judged + ANNOUNCED_WITHIN);
-        (pending && late.made <= at).then_some(until)
+        let until = late.judged
+            + if late.engine {
+                ENGINE_ANNOUNCED_WITHIN
+            } else {
+                ANNOUNCED_WITHIN
+            };
+        (pending && late.made <= at).then_some(Some(until))
     }
 
     /// Fires every timer due at or before `t`, in time order.
