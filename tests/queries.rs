@@ -151,7 +151,7 @@ fn the_material_balance_is_said_as_players_count_it() {
         answer(&at(
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         )),
-        "Das Material ist ausgeglichen."
+        "Niemand hat etwas mehr."
     );
     // White won the exchange (a rook for a knight) and two pawns.
     assert_eq!(

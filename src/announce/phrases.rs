@@ -605,7 +605,7 @@ impl Phrasebook {
         )
     }
 
-    /// The material balance in words: "Das Material ist ausgeglichen.",
+    /// The material balance in words: "Niemand hat etwas mehr.",
     /// or for each side what it has more ("Weiß hat eine Qualität und
     /// 2 Bauern mehr.").
     pub fn material(&self, balance: &crate::core::material::Balance) -> String {
