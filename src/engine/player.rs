@@ -87,16 +87,19 @@ impl Player {
         })
     }
 
-    /// How it searches, and the time it plans to take: its step's depth
-    /// (or the configuration's), never past that time; the clock is never
-    /// the engine's to spend.
+    /// How it searches, and the time it plans to take: a weakened step's
+    /// depth (or the configuration's), never past that time; full
+    /// strength for all of it; the clock is never the engine's to spend.
     pub fn plan(&mut self, s: &Situation) -> (Go, Duration) {
         let planned = match self.movetime_ms {
             Some(ms) => Duration::from_millis(ms),
             None => pace::before_search(s, self.random.unit()),
         };
+        // A weakened step searches to its depth; full strength searches
+        // for the whole time it may take.
+        let depth = self.step.filter(|s| s.skill.is_some()).map(|s| s.depth);
         let go = Go {
-            depth: self.depth.or(self.step.map(|s| s.depth)),
+            depth: self.depth.or(depth),
             nodes: self.nodes,
             movetime_ms: Some(planned.as_millis().max(1) as u64),
             ..Go::default()
@@ -179,6 +182,19 @@ mod tests {
         });
         assert!(weakest > 200, "{weakest} of 400 not the best");
         assert_eq!(full, 0);
+    }
+
+    #[test]
+    fn full_strength_searches_its_whole_time_and_a_weak_step_to_its_depth() {
+        let full = EngineConfig {
+            step: Some(8),
+            ..EngineConfig::default()
+        };
+        let mut p = Player::new(&full, None, 1);
+        let s = p.situation(&Chess::default(), 20, None);
+        assert_eq!(p.plan(&s).0.depth, None);
+        let mut p = Player::new(&EngineConfig::default(), None, 1);
+        assert_eq!(p.plan(&s).0.depth, Some(1));
     }
 
     #[test]

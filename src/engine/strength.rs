@@ -38,7 +38,9 @@ pub struct Step {
     /// The skill of the pick, as Stockfish counts it (20 is no handicap);
     /// `None` at full strength: the engine's own best move.
     pub skill: Option<i32>,
-    /// How deep the engine searches, in plies.
+    /// How deep the engine searches, in plies (at full strength, as deep
+    /// as its think time lets it: lichess's level 8 depth is kept here for
+    /// the record).
     pub depth: u32,
     /// How many candidates the engine names.
     pub lines: u32,
