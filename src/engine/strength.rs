@@ -143,8 +143,9 @@ pub fn pick(candidates: &[Candidate], skill: i32, random: &mut Random) -> Option
     best.map(|(i, _)| i)
 }
 
-/// A small random number source (splitmix64): enough for picks and think
-/// times, seeded so that a test gets the same numbers every run.
+/// A small random number source (SplitMix64): enough for picks, think
+/// times and the simulated hands, seeded so that a test gets the same
+/// numbers every run.
 #[derive(Debug, Clone)]
 pub struct Random(u64);
 
@@ -170,6 +171,16 @@ impl Random {
     /// A number from 0 up to (not including) 1.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+
+    /// `true` with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
     }
 }
 

@@ -9,34 +9,10 @@ use crate::core::{BLIND_BOARD, Input};
 use crate::record::pgn::GameRecord;
 use crate::trace::{Entry, Reading};
 
-/// A small, fast, deterministic random number generator (SplitMix64), so
-/// that a simulated game is the same on every run with the same seed.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-
-    /// `true` with probability `percent` / 100.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next_u64() % 100 < percent
-    }
-}
+/// The simulated hands' random numbers: the engine player's generator
+/// (SplitMix64), seeded so that a simulated game is the same on every run
+/// with the same seed.
+pub use crate::engine::strength::Random as Rng;
 
 /// How noisy and how quick the simulated hands are.
 #[derive(Debug, Clone, Copy)]

@@ -210,53 +210,35 @@ fn a_warning_comes_only_when_the_time_falls_past_it_from_well_above() {
     // warned once as it falls past (it stood well above before), not at
     // every move.
     c.set_time(due, mover, 12 * S);
-    let mut warnings = 0;
     let mut t = due;
-    for _ in 0..6 {
-        // 4 s a move, 3 s back: the time sinks a second a move, from
-        // 12 s, past 10 s and on.
-        t += 4 * S;
-        while let Some(d) = c.next_deadline().filter(|&d| d <= t) {
-            if let Some(Signal::Warning(_, ms)) = c.fire(d) {
-                assert_eq!(ms, 10 * S);
-                warnings += 1;
-            }
-        }
-        c.press(t, mover, White);
-        t += 10;
-        c.press(t, !mover, White);
-    }
-    assert_eq!(warnings, 1, "once, not at every move");
+    // 4 s a move, 3 s back: the time sinks a second a move, from 12 s,
+    // past 10 s and on.
+    let warned = warnings_over(&mut c, &mut t, mover, 6);
+    assert_eq!(warned, [10 * S], "once, not at every move");
     // Set to 12 s again, not well above 10 s: no news as it falls past.
     c.set_time(t, mover, 12 * S);
-    let mut warnings = 0;
-    for _ in 0..6 {
-        t += 4 * S;
-        while let Some(d) = c.next_deadline().filter(|&d| d <= t) {
-            if let Some(Signal::Warning(_, _)) = c.fire(d) {
-                warnings += 1;
-            }
-        }
-        c.press(t, mover, White);
-        t += 10;
-        c.press(t, !mover, White);
-    }
-    assert_eq!(warnings, 0);
+    assert_eq!(warnings_over(&mut c, &mut t, mover, 6), Vec::<u64>::new());
     // From 25 s (well above) down past 10 s: warned once.
     c.set_time(t, mover, 25 * S);
-    let mut warnings = 0;
-    for _ in 0..20 {
-        t += 4 * S;
-        while let Some(d) = c.next_deadline().filter(|&d| d <= t) {
-            if let Some(Signal::Warning(_, _)) = c.fire(d) {
-                warnings += 1;
+    assert_eq!(warnings_over(&mut c, &mut t, mover, 20).len(), 1);
+}
+
+/// `moves` moves of `mover`'s, 4 s each, 3 s back, each answered at once:
+/// the warnings' marks given meanwhile.
+fn warnings_over(c: &mut Clock, t: &mut u64, mover: Color, moves: usize) -> Vec<u64> {
+    let mut warnings = Vec::new();
+    for _ in 0..moves {
+        *t += 4 * S;
+        while let Some(d) = c.next_deadline().filter(|&d| d <= *t) {
+            if let Some(Signal::Warning(_, ms)) = c.fire(d) {
+                warnings.push(ms);
             }
         }
-        c.press(t, mover, White);
-        t += 10;
-        c.press(t, !mover, White);
+        c.press(*t, mover, White);
+        *t += 10;
+        c.press(*t, !mover, White);
     }
-    assert_eq!(warnings, 1);
+    warnings
 }
 
 #[test]
