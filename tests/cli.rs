@@ -464,7 +464,7 @@ fn clips_are_found_only_in_the_documented_places() {
     let program = bin.join("pegboard");
     std::fs::copy(env!("CARGO_BIN_EXE_pegboard"), &program).expect("the program copied");
     let say = || {
-        let out = std::process::Command::new(&program)
+        let out = common::program_command(&program)
             .args(["say", "--voice", "clips", "Anna"])
             .current_dir(&dir)
             .output()

@@ -273,29 +273,42 @@ impl ClipSet {
 /// [`sounds_dir`] looks beside the program itself, so that it finds its
 /// sounds from any folder: `<prefix>/bin/pegboard` finds
 /// `<prefix>/share/pegboard/sounds`, and a program built in its source
-/// folder (`target/release/pegboard`) finds that folder's `sounds`. A
-/// program copied elsewhere without its sounds finds none, and says so.
+/// folder (anywhere under its `target/`: `target/release/pegboard`, or
+/// `target/aarch64-unknown-linux-gnu/release/pegboard` when built for
+/// another machine) finds that folder's `sounds`. A program copied
+/// elsewhere without its sounds finds none, and says so.
 pub const SOUNDS_SEARCHED: [&str; 3] = [
     "sounds",
     "/usr/local/share/pegboard/sounds",
     "/usr/share/pegboard/sounds",
 ];
 
-/// The places beside the program looked for after [`SOUNDS_SEARCHED`],
+/// The place beside the program looked for after [`SOUNDS_SEARCHED`],
 /// from the folder the program is in.
-pub const SOUNDS_BESIDE: [&str; 2] = ["../share/pegboard/sounds", "../../sounds"];
+pub const SOUNDS_BESIDE: &str = "../share/pegboard/sounds";
+
+/// The sounds of the source folder a program in `bin` was built in: the
+/// folder holding the nearest `target` above it, if there is one.
+fn source_sounds(bin: &Path) -> Option<PathBuf> {
+    bin.ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == "target"))?
+        .parent()
+        .map(|source| source.join("sounds"))
+}
 
 /// Where the sounds are: the configured folder, or the first that exists
-/// of [`SOUNDS_SEARCHED`] and [`SOUNDS_BESIDE`]; the first, if none does
-/// (opening the clips there then fails with a message naming it).
+/// of [`SOUNDS_SEARCHED`], [`SOUNDS_BESIDE`] and the source folder's; the
+/// first, if none does (opening the clips there then fails with a message
+/// naming it).
 pub fn sounds_dir(configured: Option<&Path>) -> PathBuf {
     let bin = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(Path::to_path_buf));
-    let beside: Vec<PathBuf> = bin
-        .iter()
-        .flat_map(|bin| SOUNDS_BESIDE.iter().map(move |rel| bin.join(rel)))
-        .collect();
+    let mut beside: Vec<PathBuf> = Vec::new();
+    if let Some(bin) = &bin {
+        beside.push(bin.join(SOUNDS_BESIDE));
+        beside.extend(source_sounds(bin));
+    }
     let mut searched: Vec<&Path> = SOUNDS_SEARCHED.iter().map(Path::new).collect();
     searched.extend(beside.iter().map(PathBuf::as_path));
     sounds_dir_among(configured, &searched)
@@ -628,5 +641,21 @@ mod tests {
         let mine = root.join("mine");
         assert_eq!(sounds_dir_among(Some(&mine), &searched), mine);
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_program_built_in_its_source_folder_finds_that_folders_sounds() {
+        for bin in [
+            "/src/pegboard/target/release",
+            "/src/pegboard/target/debug",
+            "/src/pegboard/target/aarch64-unknown-linux-gnu/release",
+        ] {
+            assert_eq!(
+                source_sounds(Path::new(bin)),
+                Some(PathBuf::from("/src/pegboard/sounds")),
+                "{bin}"
+            );
+        }
+        assert_eq!(source_sounds(Path::new("/usr/local/bin")), None);
     }
 }

@@ -96,15 +96,21 @@ pub fn names(events: &[Value]) -> Vec<String> {
 /// (`XDG_STATE_HOME`), so that no test resumes another's game; a test
 /// that wants a journal of its own names `[journal] dir`.
 pub fn pegboard_command() -> std::process::Command {
-    let binary = env!("CARGO_BIN_EXE_pegboard");
+    program_command(std::path::Path::new(env!("CARGO_BIN_EXE_pegboard")))
+}
+
+/// A command running `program` (the pegboard binary, or a copy of it)
+/// through the test runner when there is one (`PEGBOARD_TEST_RUNNER`,
+/// qemu-aarch64 for the Pi's build), with a fresh state directory.
+pub fn program_command(program: &std::path::Path) -> std::process::Command {
     let mut c = match std::env::var("PEGBOARD_TEST_RUNNER") {
         Ok(runner) if !runner.trim().is_empty() => {
             let mut words = runner.split_whitespace();
             let mut c = std::process::Command::new(words.next().unwrap_or_default());
-            c.args(words).arg(binary);
+            c.args(words).arg(program);
             c
         }
-        _ => std::process::Command::new(binary),
+        _ => std::process::Command::new(program),
     };
     c.env("XDG_STATE_HOME", fresh_state_dir())
         .env_remove("STATE_DIRECTORY");
