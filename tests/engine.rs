@@ -607,6 +607,9 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     let hint = ask(r#"{"input":"hint"}"#, "hint");
     assert_eq!(hint["part"], "move", "{hint}");
     assert_eq!(hint["say"], "Tipp: Turm David acht, Schachmatt.", "{hint}");
+    // Black, were it to move, has nothing that takes or gives check.
+    let threat = ask(r#"{"input":"threat"}"#, "threat");
+    assert_eq!(threat["say"], "Keine Drohung.", "{threat}");
     let evaluation = ask(r#"{"input":"evaluation"}"#, "evaluation");
     assert_eq!(evaluation["mate"], 1, "{evaluation}");
     assert_eq!(evaluation["say"], "Weiß setzt im nächsten Zug matt.");
@@ -623,15 +626,20 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     ask(r#"{"input":"clock","color":"white"}"#, "move");
     ask(r#"{"input":"resign","color":"white"}"#, "game_over");
     let review = ask(r#"{"input":"review"}"#, "review");
-    assert!(
-        review["say"].as_str().is_some_and(|s| s.starts_with(
-            "Zug 1: Bauer Hector drei verpasst ein Matt; \
-                                         besser war Turm David acht, Schachmatt."
-        )),
-        "{review}"
-    );
+    const MISSED: &str = "Fehler 1 von 1. Zug 1: Bauer Hector drei verpasst ein Matt; \
+                          besser war Turm David acht, Schachmatt.";
+    assert_eq!(review["say"], MISSED, "{review}");
     assert_eq!(review["moves"][0]["mark"], "??", "{review}");
     assert_eq!(review["moves"][0]["better"], "Rd8#", "{review}");
+    // In the review: no mistake after the one; the evaluation after his
+    // move, as Stockfish judged it (a rook up: won).
+    let more = ask(r#"{"input":"menu_next"}"#, "say");
+    assert_eq!(more["text"], "Keine Fehler mehr.");
+    let after = ask(r#"{"input":"evaluation","ply":1}"#, "evaluation");
+    assert_eq!(
+        after["say"], "Nach Zug 1: Weiß steht auf Gewinn.",
+        "{after}"
+    );
     // The engine's answers are in the journal, so a replay says the same
     // without an engine.
     drop(child);
@@ -644,6 +652,29 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
         journal.contains(r#""input":"analysis","ply":0,"uci":"d1d8","mate":1"#),
         "{journal}"
     );
+    assert!(
+        journal.contains(r#""input":"review_analysis","ply":0,"uci":"d1d8","mate":1"#),
+        "{journal}"
+    );
+    // pegboard starts again: a new game begins, and the review of the
+    // finished one is there at once, from its journal.
+    let (child, mut out, addr) = play_with_console(
+        &dir,
+        PIN,
+        MATE_IN_ONE,
+        (
+            "relay",
+            "level = 0\nmovetime_ms = 200\nanalysis_depth = 10\n",
+        ),
+        "25",
+    );
+    let mut seen = Vec::new();
+    until_event(&mut out, &mut seen, "ready").expect("the new game");
+    assert_eq!(console_input(addr, PIN, r#"{"input":"review"}"#), 200);
+    let review = until_event(&mut out, &mut seen, "review").expect("the review after the restart");
+    assert_eq!(review["past"], true, "{review}");
+    assert_eq!(review["say"], MISSED, "{review}");
+    drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -119,6 +119,113 @@ fn a_hint_asked_while_the_engine_is_to_move_or_without_an_engine_is_declined() {
 }
 
 #[test]
+fn the_spoken_menu_asks_the_practice_questions_for_a_keypad_without_their_keys() {
+    // The example keypads have no key left for the practice questions:
+    // in a game against the engine they are the menu's first item.
+    let ev = practice(
+        r#"{"t":5000,"input":"menu"}
+{"t":5100,"input":"menu_select"}
+{"t":5150,"input":"menu_next"}
+{"t":5200,"input":"menu_next"}
+{"t":5300,"input":"menu_select"}
+{"t":5500,"input":"analysis","ply":2,"uci":"g1f3","cp":180,"depth":14}
+{"t":6000,"input":"times","menu":"select"}
+{"t":6100,"input":"menu_select"}
+{"t":6200,"input":"menu"}
+{"t":6300,"input":"times","menu":"select"}
+{"t":6400,"input":"times","menu":"select"}"#,
+        Settings::default(),
+    );
+    let menu: Vec<&str> = of(&ev, "menu")
+        .iter()
+        .filter_map(|m| m["say"].as_str())
+        .collect();
+    assert_eq!(
+        menu,
+        [
+            "Menü. Übung: Tipp.",
+            "Tipp",
+            "Drohung",
+            "wer steht besser",
+            "Menü. Übung: Tipp.",
+            "Tipp"
+        ]
+    );
+    // Selected, the question is asked: who stands better, once the
+    // engine has judged; then the hint, from that same judgement.
+    let evaluations = of(&ev, "evaluation");
+    assert_eq!(evaluations.len(), 1);
+    assert_eq!(evaluations[0]["t"], 5500);
+    assert_eq!(evaluations[0]["say"], "Weiß steht deutlich besser.");
+    let hints = of(&ev, "hint");
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    assert_eq!(hints[0]["t"], 6400);
+    // Out of the menu, the select key at 6000 and 6100 was itself: the
+    // times (no menu was open), then no step.
+    assert!(of(&ev, "menu").iter().all(|m| m["t"] != 6000));
+}
+
+#[test]
+fn the_threat_is_the_engines_best_move_were_it_to_move_when_it_takes_or_gives_check() {
+    // 1. f3 e5 2. g4, the engine to move: it threatens mate.
+    let before_mate: String = FOOLS_MATE.lines().take(10).collect::<Vec<_>>().join("\n");
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{before_mate}\n{}",
+            r#"{"t":6000,"input":"threat"}
+{"t":6500,"input":"threat_analysis","ply":3,"uci":"d8h4","mate":-1,"depth":14}"#
+        )),
+        Settings::default(),
+    );
+    let threats = of(&ev, "threat");
+    assert_eq!(threats.len(), 1, "{threats:?}");
+    assert_eq!(threats[0]["t"], 6500);
+    assert_eq!(threats[0]["san"], "Qh4#");
+    assert_eq!(threats[0]["say"], "Drohung: Dame Hector vier, Schachmatt.");
+    // After 1. e4 e5, White to move: the turn passed to the engine, its
+    // best move there neither takes nor gives check. An answer nobody
+    // asked for, or about another position, says nothing.
+    let ev = practice(
+        r#"{"t":4500,"input":"threat_analysis","ply":2,"uci":"d7d5","cp":-20,"depth":14}
+{"t":5000,"input":"threat"}
+{"t":5200,"input":"threat_analysis","ply":1,"uci":"d7d5","cp":-20,"depth":14}
+{"t":5500,"input":"threat_analysis","ply":2,"uci":"g8f6","cp":-20,"depth":14}"#,
+        Settings::default(),
+    );
+    let threats = of(&ev, "threat");
+    assert_eq!(threats.len(), 1, "{threats:?}");
+    assert_eq!(threats[0]["t"], 5500);
+    assert!(threats[0].get("san").is_none());
+    assert_eq!(threats[0]["say"], "Keine Drohung.");
+    // In check, his king is what is threatened: said at once.
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{}",
+            r#"{"t":1000,"lift":"f2"}
+{"t":1100,"place":"f3"}
+{"t":1200,"input":"announced","ply":1}
+{"t":3000,"input":"move","uci":"e7e5"}
+{"t":3100,"input":"announced","ply":2}
+{"t":4000,"lift":"e7"}
+{"t":4200,"place":"e5"}
+{"t":5000,"lift":"b1"}
+{"t":5100,"place":"c3"}
+{"t":5200,"input":"announced","ply":3}
+{"t":7000,"input":"move","uci":"d8h4"}
+{"t":7100,"input":"announced","ply":4}
+{"t":8000,"input":"threat"}"#
+        )),
+        Settings::default(),
+    );
+    assert!(
+        says(&ev).contains(&"Sie stehen im Schach."),
+        "{:?}",
+        says(&ev)
+    );
+    assert!(of(&ev, "threat").is_empty());
+}
+
+#[test]
 fn the_evaluation_says_who_stands_better_in_words_not_centipawns() {
     let cases = [
         (r#""cp":12"#, "Die Stellung ist ausgeglichen."),
@@ -295,8 +402,9 @@ fn the_review_says_each_serious_mistake_with_the_better_move() {
     // allows mate; Nc3 was better.
     assert_eq!(
         review[0]["say"],
-        "Zug 2: Bauer Gustav vier lässt Matt zu; besser war Springer Cesar drei."
+        "Fehler 1 von 1. Zug 2: Bauer Gustav vier lässt Matt zu; besser war Springer Cesar drei."
     );
+    assert_eq!(review[0]["mistakes"], 1);
     let moves = review[0]["moves"].as_array().expect("moves");
     assert_eq!(moves.len(), 4);
     assert_eq!(moves[0]["eval"], "-0.60");
@@ -305,6 +413,249 @@ fn the_review_says_each_serious_mistake_with_the_better_move() {
     assert_eq!(moves[2]["better"], "Nc3");
     // The engine's own moves are not judged.
     assert!(moves[1].get("mark").is_none() && moves[3].get("mark").is_none());
+}
+
+/// The fool's mate judged so that both of White's moves are mistakes, with
+/// the engine's main lines: 1. f3 gives away a piece's worth (e4 was
+/// better: 1...e5 2. Nf3 Nc6), 2. g4 allows mate (Nc3 was better: 2...Nc6
+/// 3. Nh3 d5 4. Nb5).
+const FOOLS_LINES: &str = r#"{"t":20000,"input":"analysis","ply":0,"uci":"e2e4","cp":25,"depth":14,"line":"e2e4 e7e5 g1f3 b8c6"}
+{"t":20100,"input":"analysis","ply":1,"uci":"e7e5","cp":-200,"depth":14,"line":"e7e5"}
+{"t":20200,"input":"analysis","ply":2,"uci":"b1c3","cp":-210,"depth":14,"line":"b1c3 b8c6 g1h3 d7d5 c3b5"}
+{"t":20300,"input":"analysis","ply":3,"uci":"d8h4","mate":-1,"depth":14,"line":"d8h4"}"#;
+
+const FIRST_MISTAKE: &str = "Fehler 1 von 2. Zug 1: Bauer Felix drei verliert eine Figur; besser war Bauer Eva vier, dann Bauer Eva fünf, Springer Felix drei, Springer Cesar sechs.";
+const SECOND_MISTAKE: &str = "Fehler 2 von 2. Zug 2: Bauer Gustav vier lässt Matt zu; besser war Springer Cesar drei, dann Springer Cesar sechs, Springer Hector drei, Bauer David fünf.";
+
+/// What the player hears from the review, in order: the review's own
+/// event, its steps, the evaluations and the notices.
+fn heard(ev: &[Value], from: u64) -> Vec<(u64, String)> {
+    ev.iter()
+        .filter(|e| e["t"].as_u64().is_some_and(|t| t >= from))
+        .filter(|e| {
+            [
+                "review",
+                "review_step",
+                "evaluation",
+                "say",
+                "menu",
+                "new_game",
+            ]
+            .contains(&e["event"].as_str().unwrap_or(""))
+        })
+        .map(|e| {
+            let text = e["say"].as_str().or(e["text"].as_str()).unwrap_or("");
+            (e["t"].as_u64().unwrap_or(0), text.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_review_is_stepped_through_a_mistake_at_a_time_with_the_menus_next_and_back_keys() {
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_LINES}\n{}",
+            r#"{"t":19000,"input":"review"}"#,
+            r#"{"t":21000,"input":"repeat","menu":"next"}
+{"t":22000,"input":"menu_next"}
+{"t":23000,"input":"adjust","menu":"back"}
+{"t":23500,"input":"menu_back"}
+{"t":24000,"input":"evaluation"}
+{"t":25000,"input":"evaluation","ply":3}
+{"t":25500,"input":"evaluation","ply":2}
+{"t":26000,"input":"review"}
+{"t":27000,"input":"menu"}
+{"t":28000,"input":"repeat","menu":"next"}
+{"t":29000,"input":"menu"}"#
+        )),
+        Settings::default(),
+    );
+    let heard = heard(&ev, 19000);
+    let expected: Vec<(u64, String)> = [
+        (19000, "Die Partie wird analysiert."),
+        // Once every position is judged: the first mistake.
+        (20300, FIRST_MISTAKE),
+        (21000, SECOND_MISTAKE),
+        (22000, "Keine Fehler mehr."),
+        (23000, FIRST_MISTAKE),
+        // Back at the first stays at the first.
+        (23500, FIRST_MISTAKE),
+        // The evaluation after the mistake, and after any move.
+        (24000, "Nach Zug 1: Schwarz steht deutlich besser."),
+        (25000, "Nach Zug 2: Schwarz setzt im nächsten Zug matt."),
+        (25500, "Nach Zug 1: Schwarz steht deutlich besser."),
+        // Asked again: the mistake he is at, again.
+        (26000, FIRST_MISTAKE),
+        // The menu key leaves the review; the keys are their own again
+        // (the repeat key repeats the last move), and the menu opens.
+        (27000, "Auswertung beendet."),
+        (28000, "2. Schwarz: Dame Hector vier, Schachmatt"),
+        (29000, "Menü. Übung: Tipp."),
+    ]
+    .iter()
+    .map(|(t, s)| (*t, s.to_string()))
+    .collect();
+    let heard: Vec<(u64, String)> = heard
+        .into_iter()
+        .filter(|(_, text)| !text.is_empty())
+        .collect();
+    assert_eq!(heard, expected);
+    let steps = of(&ev, "review_step");
+    assert_eq!(steps[0]["index"], 2);
+    assert_eq!(steps[0]["mistakes"], 2);
+    assert_eq!(steps[0]["ply"], 3);
+    assert_eq!(steps[0]["san"], "g4");
+    assert_eq!(steps[0]["mark"], "??");
+    assert_eq!(steps[0]["better"], "Nc3");
+    assert_eq!(
+        steps[0]["line"],
+        serde_json::json!(["Nc6", "Nh3", "d5", "Nb5"])
+    );
+    let evaluations = of(&ev, "evaluation");
+    assert_eq!(evaluations[0]["ply"], 1);
+    assert_eq!(evaluations[0]["cp"], -200);
+    assert_eq!(evaluations[1]["mate"], -1);
+    // Out of the review, the repeat key repeats: no step.
+    assert!(steps.iter().all(|s| s["t"] != 28000));
+}
+
+#[test]
+fn the_review_is_kept_when_the_pieces_are_set_up_again_and_a_mistakes_position_is_played_from() {
+    // The game is over and the engine has judged it; the player asks for
+    // a new game (the pieces set up again) before asking for the review.
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_LINES}\n{}",
+            r#"{"t":19000,"input":"review"}
+{"t":19500,"input":"menu"}"#,
+            r#"{"t":21000,"input":"new_game"}
+{"t":30000,"input":"review"}
+{"t":31000,"input":"menu_next"}
+{"t":32000,"input":"menu_select"}
+{"t":34000,"lift":"g4"}
+{"t":34500,"place":"g2"}
+{"t":38000,"lift":"b1"}
+{"t":38500,"place":"c3"}
+{"t":38600,"input":"announced","ply":1}
+{"t":40000,"input":"resign","color":"white"}
+{"t":41000,"input":"new_game"}"#
+        )),
+        Settings::default(),
+    );
+    // The review of the game before, asked in the new one before its
+    // first move: at once, from what the engine judged.
+    let review = of(&ev, "review")
+        .into_iter()
+        .find(|r| r["t"] == 30000)
+        .expect("the review in the new game");
+    assert_eq!(review["past"], true);
+    assert_eq!(review["say"], FIRST_MISTAKE);
+    assert_eq!(review["mistakes"], 2);
+    let heard = heard(&ev, 31000);
+    assert_eq!(heard[0], (31000, SECOND_MISTAKE.to_string()));
+    assert_eq!(
+        heard[1],
+        (32000, "Neue Partie: die Stellung von Zug 2.".to_string())
+    );
+    // The next game begins from the position 2. g4 was played in, with
+    // White (the player) to move, against the engine again.
+    let readies = of(&ev, "ready");
+    let set_up = readies
+        .iter()
+        .find(|r| r["t"] == 32000)
+        .expect("the mistake's game");
+    assert_eq!(
+        set_up["fen"],
+        "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert!(
+        set_up["say"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("Maschine, Stufe 2")),
+        "{set_up}"
+    );
+    // The board (which never showed the mate: the engine's last move
+    // was not made on it) is told what differs: the pawn on g4 goes back
+    // to g2. Once it shows the position, he plays the better move there.
+    let diverged = of(&ev, "diverged");
+    let told = diverged
+        .iter()
+        .find(|d| d["t"].as_u64() > Some(32000))
+        .expect("the differences said");
+    assert_eq!(
+        told["missing"],
+        serde_json::json!([{"square":"g2","piece":"P"}])
+    );
+    assert_eq!(told["extra"], serde_json::json!(["g4"]));
+    assert!(
+        of(&ev, "replicated")
+            .iter()
+            .any(|r| r["t"] == 34500 + DEBOUNCE),
+        "the board shows the position"
+    );
+    let moves = of(&ev, "move");
+    let nc3 = moves.last().expect("a move");
+    assert_eq!(
+        (nc3["san"].as_str(), nc3["t"].as_u64()),
+        (Some("Nc3"), Some(38500 + DEBOUNCE))
+    );
+    // The game after it begins from the start again.
+    let after = readies.last().expect("ready");
+    assert_eq!(after["t"], 41000);
+    assert_eq!(
+        after["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+}
+
+#[test]
+fn the_review_of_the_game_before_is_judged_in_the_new_game_and_gone_at_its_first_move() {
+    // No review was asked before the pieces were set up again: the
+    // engine judges the game before in the new one (`review_analysis`).
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{FOOLS_MATE}\n{}",
+            r#"{"t":19000,"input":"new_game"}
+{"t":20000,"input":"review"}
+{"t":20100,"input":"analysis","ply":0,"uci":"d2d4","cp":0,"depth":14}
+{"t":20200,"input":"review_analysis","ply":0,"uci":"e2e4","cp":25,"depth":14,"line":"e2e4 e7e5 g1f3 b8c6"}
+{"t":20300,"input":"review_analysis","ply":1,"uci":"e7e5","cp":-200,"depth":14,"line":"e7e5"}
+{"t":20400,"input":"review_analysis","ply":2,"uci":"b1c3","cp":-210,"depth":14,"line":"b1c3 b8c6 g1h3 d7d5 c3b5"}
+{"t":20500,"input":"review_analysis","ply":3,"uci":"d8h4","mate":-1,"depth":14}
+{"t":21000,"input":"menu"}
+{"t":30000,"lift":"f3"}
+{"t":30200,"place":"f2"}
+{"t":30400,"lift":"g4"}
+{"t":30600,"place":"g2"}
+{"t":30800,"lift":"e5"}
+{"t":31000,"place":"e7"}
+{"t":31200,"lift":"h4"}
+{"t":31400,"place":"d8"}
+{"t":40000,"lift":"e2"}
+{"t":40100,"place":"e4"}
+{"t":40200,"input":"announced","ply":1}
+{"t":41000,"input":"review"}"#
+        )),
+        Settings::default(),
+    );
+    let heard: Vec<(u64, String)> = heard(&ev, 20000)
+        .into_iter()
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    assert_eq!(
+        heard[..3],
+        [
+            (20000, "Die Partie wird analysiert.".to_string()),
+            // The new game's own analysis does not count for the old.
+            (20500, FIRST_MISTAKE.to_string()),
+            (21000, "Auswertung beendet.".to_string()),
+        ]
+    );
+    // Once the new game has a move, its review comes after it.
+    assert!(
+        heard.contains(&(41000, "Die Auswertung gibt es nach der Partie.".to_string())),
+        "{heard:?}"
+    );
 }
 
 #[test]

@@ -702,6 +702,7 @@ impl Phrasebook {
     pub fn menu_item(&self, item: MenuItem) -> &str {
         let m = &self.words.menu;
         match item {
+            MenuItem::Practice => &m.practice,
             MenuItem::Opponent => &m.opponent,
             MenuItem::TimeControl => &m.time_control,
             MenuItem::Color => &m.color,
@@ -723,6 +724,20 @@ impl Phrasebook {
         } else {
             line
         }
+    }
+
+    /// A practice question as the menu's practice item names it.
+    pub fn menu_practice(&self, act: PracticeAct) -> String {
+        let m = &self.words.menu;
+        match act {
+            PracticeAct::Hint => &m.practice_hint,
+            PracticeAct::Evaluation => &m.practice_evaluation,
+            PracticeAct::TakeBack => &m.practice_takeback,
+            PracticeAct::Review => &m.practice_review,
+            PracticeAct::Material => &m.practice_material,
+            PracticeAct::Threat => &m.practice_threat,
+        }
+        .clone()
     }
 
     /// A value chosen, said back.
@@ -896,12 +911,17 @@ impl Phrasebook {
             PracticeNotice::ReviewAfterGame => &p.review_after_game,
             PracticeNotice::Reviewing => &p.reviewing,
             PracticeNotice::NoMistakes => &p.no_mistakes,
+            PracticeNotice::NoMoreMistakes => &p.no_more_mistakes,
+            PracticeNotice::NoThreat => &p.no_threat,
+            PracticeNotice::InCheck => &p.in_check,
+            PracticeNotice::ReviewEnded => &p.review_ended,
         }
         .clone()
     }
 
     /// One of the player's mistakes in the review: move `number`, `m`
-    /// played in `before`, what it lost, and the better move.
+    /// played in `before`, what it lost, the better move, and the first
+    /// [`LINE_SAID`] moves of the engine's main line after it.
     pub fn mistake(
         &self,
         number: u32,
@@ -909,6 +929,7 @@ impl Phrasebook {
         m: Move,
         loss: crate::core::analysis::Loss,
         better: Option<Move>,
+        line: &[Move],
     ) -> String {
         use crate::core::analysis::Loss;
         let p = &self.words.practice;
@@ -931,9 +952,57 @@ impl Phrasebook {
         if let Some(b) = better {
             said.push_str("; ");
             said.push_str(&fill(&p.better, &[("move", &self.move_text(before, b))]));
+            let mut pos = before.clone();
+            pos.play_unchecked(b);
+            let mut moves = Vec::new();
+            for &m in line.iter().take(LINE_SAID) {
+                moves.push(self.move_text(&pos, m));
+                pos.play_unchecked(m);
+            }
+            if !moves.is_empty() {
+                said.push_str(", ");
+                said.push_str(&fill(&p.then, &[("line", &moves.join(", "))]));
+            }
         }
         said.push('.');
         said
+    }
+
+    /// A mistake of the review stepped to: which of how many, then the
+    /// mistake as [`Phrasebook::mistake`] says it.
+    pub fn review_step(&self, index: usize, count: usize, mistake: String) -> String {
+        let head = fill(
+            &self.words.practice.review_step,
+            &[("index", &index.to_string()), ("count", &count.to_string())],
+        );
+        format!("{head} {mistake}")
+    }
+
+    /// What the engine threatens: move `m` in `pos` (the engine to move).
+    pub fn threat(&self, pos: &Chess, m: Move) -> String {
+        fill(
+            &self.words.practice.threat,
+            &[("move", &self.move_text(pos, m))],
+        )
+    }
+
+    /// The mistake's position set up as a new game.
+    pub fn review_position(&self, number: u32) -> String {
+        fill(
+            &self.words.practice.review_position,
+            &[("number", &number.to_string())],
+        )
+    }
+
+    /// Who stands better after move `number`, in the review.
+    pub fn after_move(&self, number: u32, standing: crate::core::analysis::Standing) -> String {
+        fill(
+            &self.words.practice.after_move,
+            &[
+                ("number", &number.to_string()),
+                ("standing", &self.standing(standing)),
+            ],
+        )
     }
 
     /// A take-back that cannot be made.
@@ -1337,12 +1406,26 @@ pub enum Notice {
 /// An item of the spoken menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MenuItem {
+    /// In a game against the engine (or with its review to ask for): the
+    /// practice questions, each asked when it is selected.
+    Practice,
     Opponent,
     TimeControl,
     Color,
     Rate,
     Volume,
     Language,
+}
+
+/// A practice question the spoken menu asks when it is selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PracticeAct {
+    Hint,
+    Evaluation,
+    TakeBack,
+    Review,
+    Material,
+    Threat,
 }
 
 /// What the spoken menu says without values.
@@ -1359,6 +1442,10 @@ pub enum MenuNotice {
     OwnTime,
 }
 
+/// How many moves of the engine's main line after the better move a
+/// review says: more is hard to follow by ear.
+pub const LINE_SAID: usize = 3;
+
 /// What practice against the engine says without values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PracticeNotice {
@@ -1371,6 +1458,14 @@ pub enum PracticeNotice {
     ReviewAfterGame,
     Reviewing,
     NoMistakes,
+    /// A step past the last mistake of the review.
+    NoMoreMistakes,
+    /// The engine threatens nothing worth the name.
+    NoThreat,
+    /// The player, asking for the threat, is in check.
+    InCheck,
+    /// The review is left.
+    ReviewEnded,
 }
 
 /// Why a move given in UCI notation cannot be announced.

@@ -467,6 +467,26 @@ pub struct PracticeWords {
     pub loses_rook: String,
     pub loses_piece: String,
     pub loses_pawn: String,
+    /// The mistake stepped to: `{index}` of `{count}`.
+    pub review_step: String,
+    /// The engine's main line after the better move: `{line}`, its moves.
+    pub then: String,
+    /// A step past the last mistake.
+    pub no_more_mistakes: String,
+    /// The review is left (the menu key).
+    pub review_ended: String,
+    /// The mistake's position is set up as a new game: `{number}` the
+    /// mistake's move number.
+    pub review_position: String,
+    /// What the engine threatens: `{move}`, its best move were it to move.
+    pub threat: String,
+    /// It threatens nothing that takes or gives check.
+    pub no_threat: String,
+    /// The threat asked while the player is in check.
+    pub in_check: String,
+    /// The evaluation after move `{number}` in the review: `{standing}`
+    /// is one of the sentences above.
+    pub after_move: String,
 }
 
 impl Default for PracticeWords {
@@ -504,6 +524,15 @@ pub struct MenuWords {
     pub discarded: String,
     /// The items.
     pub opponent: String,
+    /// The practice item, and its values: the hint, who stands better,
+    /// the takeback, the review, the material balance.
+    pub practice: String,
+    pub practice_hint: String,
+    pub practice_evaluation: String,
+    pub practice_takeback: String,
+    pub practice_review: String,
+    pub practice_material: String,
+    pub practice_threat: String,
     pub time_control: String,
     pub color: String,
     pub rate: String,

@@ -59,7 +59,7 @@ impl Score {
 }
 
 /// The engine's answer about the position after `ply` moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
     pub ply: u32,
     /// The best move there, if the engine gave one.
@@ -67,7 +67,14 @@ pub struct Analysis {
     pub score: Score,
     /// How deep it looked.
     pub depth: u32,
+    /// The engine's main line from there, beginning with `best`; at most
+    /// [`MAX_LINE`] moves are kept.
+    pub line: Vec<UciMove>,
 }
+
+/// The longest main line kept with an analysis: more is more than a
+/// player follows by ear.
+pub const MAX_LINE: usize = 10;
 
 /// Who stands better, in the words a player uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

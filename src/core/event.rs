@@ -273,11 +273,42 @@ pub enum Event {
         mate: Option<i32>,
         say: String,
     },
-    /// The review after a game against the engine: each move with the
-    /// engine's score after it, and the player's serious mistakes marked
-    /// (`?`, `??`) with the better move; `say` tells the mistakes.
+    /// The review after a game against the engine begins: each move with
+    /// the engine's score after it, and the player's serious mistakes
+    /// marked (`?`, `??`) with the better move; `mistakes` how many. `past`:
+    /// the review is of the game before the one on the board. `say` tells
+    /// how many, and the first mistake as a `review_step` would.
     Review {
         moves: Vec<Reviewed>,
+        mistakes: usize,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        past: bool,
+        say: String,
+    },
+    /// Practice: what the engine threatens after `ply` moves, its best
+    /// move were it to move (`uci`, `san`), when that takes something or
+    /// gives check; none when there is no such threat.
+    Threat {
+        ply: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        uci: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        san: Option<String>,
+        say: String,
+    },
+    /// The player steps to one of his mistakes in the review (`index`
+    /// from 1, of `mistakes`): the move that made ply `ply` in SAN, its
+    /// mark, the better move and the engine's main line after it (SAN).
+    ReviewStep {
+        index: usize,
+        mistakes: usize,
+        ply: u32,
+        san: String,
+        mark: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        better: Option<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        line: Vec<String>,
         say: String,
     },
     /// The spoken menu says where the player is: an item with its value,
@@ -475,6 +506,8 @@ impl Event {
             Event::Hint { .. } => "hint",
             Event::Evaluation { .. } => "evaluation",
             Event::Review { .. } => "review",
+            Event::ReviewStep { .. } => "review_step",
+            Event::Threat { .. } => "threat",
             Event::Menu { .. } => "menu",
             Event::Choices { .. } => "choices",
             Event::OnlineGame { .. } => "online_game",
@@ -515,6 +548,8 @@ impl Event {
             | Event::Hint { say, .. }
             | Event::Evaluation { say, .. }
             | Event::Review { say, .. }
+            | Event::ReviewStep { say, .. }
+            | Event::Threat { say, .. }
             | Event::Menu { say }
             | Event::Choices { say, .. }
             | Event::OnlineGame { say, .. }

@@ -121,13 +121,31 @@ pub enum Input {
     Unseal,
     /// Practice: the player asks for the engine's best move here.
     Hint,
-    /// Practice: the player asks who stands better, and by how much.
-    Evaluation,
+    /// Practice: the player asks who stands better, and by how much. In
+    /// the review, after the mistake he is at, or after the move that
+    /// made ply `ply` (a number: any move of the game reviewed).
+    Evaluation(Option<u32>),
     /// The engine's judgement of the position after `ply` moves (its best
     /// move, its score from White's side): pegboard writes it into the
     /// journal as it gets it, so that a replay says the same without an
     /// engine.
     Analysis(Analysis),
+    /// The engine's judgement of a position of the game under review (of
+    /// the game just over, or of the game before): journaled as
+    /// `analysis` is.
+    ReviewAnalysis(Analysis),
+    /// Practice: the player asks what the engine threatens (its best
+    /// move, were it its turn).
+    Threat,
+    /// The engine's judgement of the position after `ply` moves with
+    /// itself to move (the turn passed to it when it is the player's):
+    /// its best move is the threat. Journaled as `analysis` is.
+    ThreatAnalysis(Analysis),
+    /// The game before this one, a game against the engine, with what the
+    /// engine has judged of it: its review can be asked for until this
+    /// game's first move. The keeper gives it when a game begins after
+    /// one against the engine (after `new_game`, or a restart after it).
+    PastGame(Box<crate::core::review::Review>),
     /// Practice: the player's last move and the engine's reply to it are
     /// taken back; the boards are guided back and the clocks show what
     /// they showed before the player's move, his own running.
@@ -301,7 +319,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 60] = [
+    pub const NAMES: [&'static str; 64] = [
         "promote",
         "adjust",
         "clock",
@@ -343,6 +361,10 @@ impl Input {
         "hint",
         "evaluation",
         "analysis",
+        "review_analysis",
+        "past_game",
+        "threat",
+        "threat_analysis",
         "practice_take_back",
         "review",
         "material",
@@ -404,8 +426,12 @@ impl Input {
             Input::Adjourn(_) => "adjourn",
             Input::Unseal => "unseal",
             Input::Hint => "hint",
-            Input::Evaluation => "evaluation",
+            Input::Evaluation(_) => "evaluation",
             Input::Analysis(_) => "analysis",
+            Input::ReviewAnalysis(_) => "review_analysis",
+            Input::Threat => "threat",
+            Input::ThreatAnalysis(_) => "threat_analysis",
+            Input::PastGame(_) => "past_game",
             Input::PracticeTakeBack => "practice_take_back",
             Input::Review => "review",
             Input::Material => "material",
@@ -518,6 +544,13 @@ pub struct InputFields<'a> {
     pub mate: Option<i64>,
     /// `analysis`: how deep the engine looked.
     pub depth: Option<u32>,
+    /// `analysis`: the engine's main line, moves in UCI separated by
+    /// spaces.
+    pub line: Option<&'a str>,
+    /// `past_game`: the game's moves in UCI, separated by spaces…
+    pub moves: Option<&'a str>,
+    /// …and the engine's judgements of its positions.
+    pub analyses: Option<&'a [WrittenAnalysis]>,
     /// Any input from a key that is also a menu key: the step it is while
     /// the menu is open (`next`, `select`, `back`).
     pub menu: Option<&'a str>,
@@ -603,12 +636,94 @@ fn analysis(f: &InputFields) -> Result<Analysis, String> {
         })?),
         None => None,
     };
+    let line = match f.line {
+        Some(text) => text
+            .split_whitespace()
+            .map(|m| {
+                m.parse::<UciMove>().map_err(|_| {
+                    format!(
+                        "input `analysis`: `line` must be moves in UCI separated by spaces, such as \"e2e4 e7e5\"; \"{}\" is none",
+                        crate::text::quote::short(m)
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    if line.len() > crate::core::analysis::MAX_LINE {
+        return Err(format!(
+            "input `analysis`: `line` may hold at most {} moves",
+            crate::core::analysis::MAX_LINE
+        ));
+    }
     Ok(Analysis {
         ply,
         best,
         score,
         depth: f.depth.unwrap_or(0),
+        line,
     })
+}
+
+/// One analysis in a `past_game` input, written as an `analysis`
+/// input's fields are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrittenAnalysis {
+    pub ply: Option<u32>,
+    pub uci: Option<String>,
+    pub cp: Option<i64>,
+    pub mate: Option<i64>,
+    pub depth: Option<u32>,
+    pub line: Option<String>,
+}
+
+/// A `past_game` input's fields: `fen` (its start), `moves`, `color` (the
+/// person's) and `analyses`.
+fn past_game(f: &InputFields) -> Result<crate::core::review::Review, String> {
+    let fen = f
+        .fen
+        .ok_or("input `past_game` needs a `fen`: the position the game began from")?;
+    let setup = fen
+        .parse::<shakmaty::fen::Fen>()
+        .map_err(|e| format!("input `past_game`: `fen` is no FEN ({e})"))?
+        .into_setup();
+    let mode = shakmaty::CastlingMode::detect(&setup);
+    let start: shakmaty::Chess = setup
+        .position(mode)
+        .map_err(|e| format!("input `past_game`: `fen` is no legal position ({e})"))?;
+    let moves = f
+        .moves
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|m| {
+            m.parse::<UciMove>().map_err(|_| {
+                format!(
+                    "input `past_game`: `moves` must be moves in UCI separated by spaces; \"{}\" is none",
+                    crate::text::quote::short(m)
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let player = color("past_game", f.color)?;
+    let mut review = crate::core::review::Review::new(start, mode, &moves, player)
+        .map_err(|e| format!("input `past_game`: {e}"))?;
+    for (i, w) in f.analyses.unwrap_or_default().iter().enumerate() {
+        let a = analysis(&InputFields {
+            ply: w.ply,
+            uci: w.uci.as_deref(),
+            cp: w.cp,
+            mate: w.mate,
+            depth: w.depth,
+            line: w.line.as_deref(),
+            ..InputFields::default()
+        })
+        .map_err(|e| format!("input `past_game`: analysis {}: {e}", i + 1))?;
+        review
+            .take(a)
+            .map_err(|e| format!("input `past_game`: analysis {}: {e}", i + 1))?;
+    }
+    Ok(review)
 }
 
 fn color(input: &str, c: Option<&str>) -> Result<Color, String> {
@@ -666,9 +781,11 @@ impl Input {
                 | "flag_claim"
                 | "touch_report"
                 | "online_end"
+                | "past_game"
         );
         let sets_clock = name == "set_clock" || name == "online_clock";
         let uses_square = name == "square";
+        let analysed = matches!(name, "analysis" | "review_analysis" | "threat_analysis");
         for (field, present, used) in [
             ("piece", f.piece.is_some(), uses_piece),
             ("color", f.color.is_some(), uses_color),
@@ -679,24 +796,43 @@ impl Input {
             (
                 "ply",
                 f.ply.is_some(),
-                matches!(name, "announced" | "retrace" | "take_back" | "analysis"),
+                matches!(
+                    name,
+                    "announced"
+                        | "retrace"
+                        | "take_back"
+                        | "analysis"
+                        | "review_analysis"
+                        | "threat_analysis"
+                        | "evaluation"
+                ),
             ),
             (
                 "uci",
                 f.uci.is_some(),
-                matches!(name, "move" | "adjourn" | "analysis"),
+                matches!(
+                    name,
+                    "move" | "adjourn" | "analysis" | "review_analysis" | "threat_analysis"
+                ),
             ),
             ("san", f.san.is_some(), name == "move" || name == "adjourn"),
-            ("fen", f.fen.is_some(), name == "setup"),
+            (
+                "fen",
+                f.fen.is_some(),
+                name == "setup" || name == "past_game",
+            ),
             ("chess960", f.chess960.is_some(), name == "setup"),
             ("white_ms", f.white_ms.is_some(), sets_clock),
             ("black_ms", f.black_ms.is_some(), sets_clock),
             ("white_moves", f.white_moves.is_some(), sets_clock),
             ("black_moves", f.black_moves.is_some(), sets_clock),
             ("clocks", f.clocks.is_some(), name == "restarted"),
-            ("cp", f.cp.is_some(), name == "analysis"),
-            ("mate", f.mate.is_some(), name == "analysis"),
-            ("depth", f.depth.is_some(), name == "analysis"),
+            ("cp", f.cp.is_some(), analysed),
+            ("mate", f.mate.is_some(), analysed),
+            ("depth", f.depth.is_some(), analysed),
+            ("line", f.line.is_some(), analysed),
+            ("moves", f.moves.is_some(), name == "past_game"),
+            ("analyses", f.analyses.is_some(), name == "past_game"),
             ("game", f.game.is_some(), name == "online_game"),
             ("games", f.games.is_some(), name == "online_games"),
             ("status", f.status.is_some(), name == "online_end"),
@@ -910,7 +1046,11 @@ impl Input {
                 Input::Setup(setup)
             }
             "hint" => Input::Hint,
-            "evaluation" => Input::Evaluation,
+            "evaluation" => Input::Evaluation(f.ply),
+            "review_analysis" => Input::ReviewAnalysis(analysis(f).map_err(bad)?),
+            "threat" => Input::Threat,
+            "threat_analysis" => Input::ThreatAnalysis(analysis(f).map_err(bad)?),
+            "past_game" => Input::PastGame(Box::new(past_game(f).map_err(bad)?)),
             "practice_take_back" => Input::PracticeTakeBack,
             "review" => Input::Review,
             "material" => Input::Material,
@@ -1084,14 +1224,43 @@ impl Input {
                 )
             }
             Input::Setup(Setup::Chess960(n)) => format!(r#","chess960":{n}"#),
-            Input::Analysis(a) => {
+            Input::Evaluation(Some(ply)) => format!(r#","ply":{ply}"#),
+            Input::PastGame(review) => {
+                let start = shakmaty::fen::Fen::from_position(
+                    review.start(),
+                    shakmaty::EnPassantMode::Legal,
+                );
+                let color = match review.player() {
+                    Color::White => "white",
+                    Color::Black => "black",
+                };
+                let analyses: Vec<String> = review
+                    .analyses()
+                    .map(|a| {
+                        let fields = Input::Analysis(a.clone()).fields();
+                        format!("{{{}}}", fields.trim_start_matches(','))
+                    })
+                    .collect();
+                format!(
+                    r#","fen":"{start}","moves":"{}","color":"{color}","analyses":[{}]"#,
+                    review.uci().join(" "),
+                    analyses.join(",")
+                )
+            }
+            Input::Analysis(a) | Input::ReviewAnalysis(a) | Input::ThreatAnalysis(a) => {
                 let best = a.best.map(|u| format!(r#","uci":"{u}""#));
                 let score = match a.score {
                     Score::Cp(cp) => format!(r#","cp":{cp}"#),
                     Score::Mate(n) => format!(r#","mate":{n}"#),
                 };
+                let line = if a.line.is_empty() {
+                    String::new()
+                } else {
+                    let moves: Vec<String> = a.line.iter().map(ToString::to_string).collect();
+                    format!(r#","line":"{}""#, moves.join(" "))
+                };
                 format!(
-                    r#","ply":{}{}{score},"depth":{}"#,
+                    r#","ply":{}{}{score},"depth":{}{line}"#,
                     a.ply,
                     best.unwrap_or_default(),
                     a.depth
@@ -1172,8 +1341,9 @@ impl Input {
         let UniqueObject(object) =
             serde_json::from_str(text).map_err(|e| bad(format!("not a JSON object: {e}")))?;
         let object = &object;
-        const TEXTS: [&str; 10] = [
+        const TEXTS: [&str; 11] = [
             "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen", "menu",
+            "line",
         ];
         const SIGNED: [&str; 2] = ["cp", "mate"];
         const NUMBERS: [&str; 9] = [
@@ -1223,6 +1393,11 @@ impl Input {
                 "input `{name}` comes from the online game's server only"
             )));
         }
+        if name == "past_game" {
+            return Err(bad(
+                "input `past_game` comes from pegboard's own journal only".to_string(),
+            ));
+        }
         Input::decode(
             name,
             &InputFields {
@@ -1245,6 +1420,9 @@ impl Input {
                 cp: object.get("cp").and_then(|x| x.as_i64()),
                 mate: object.get("mate").and_then(|x| x.as_i64()),
                 depth: small("depth")?,
+                line: s("line"),
+                moves: None,
+                analyses: None,
                 menu: s("menu"),
                 game: None,
                 games: None,
@@ -1267,6 +1445,36 @@ impl Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A past game with two judged positions, as the keeper hands it on.
+    pub(crate) fn past() -> crate::core::review::Review {
+        let moves: Vec<UciMove> = ["e2e4", "e7e5", "g1f3"]
+            .iter()
+            .map(|m| m.parse().expect("uci"))
+            .collect();
+        let mut r = crate::core::review::Review::new(
+            shakmaty::Chess::default(),
+            shakmaty::CastlingMode::Standard,
+            &moves,
+            Color::Black,
+        )
+        .expect("legal");
+        for (ply, cp, line) in [(0, 30, "e2e4 e7e5"), (2, 35, "g1f3")] {
+            let line: Vec<UciMove> = line
+                .split_whitespace()
+                .map(|m| m.parse().expect("uci"))
+                .collect();
+            r.take(Analysis {
+                ply,
+                best: line.first().copied(),
+                score: Score::Cp(cp),
+                depth: 12,
+                line,
+            })
+            .expect("taken");
+        }
+        r
+    }
 
     fn from_json(text: &str) -> Result<Input, InputError> {
         Input::from_json(text)
@@ -1359,18 +1567,40 @@ mod tests {
             Input::Adjourn(Relayed::San("Nf6".parse().expect("san"))),
             Input::Unseal,
             Input::Hint,
-            Input::Evaluation,
+            Input::Evaluation(None),
+            Input::Evaluation(Some(7)),
             Input::Analysis(Analysis {
                 ply: 12,
                 best: Some("g1f3".parse().expect("uci")),
                 score: Score::Cp(-35),
                 depth: 14,
+                line: ["g1f3", "d7d5", "d2d4"]
+                    .iter()
+                    .map(|m| m.parse().expect("uci"))
+                    .collect(),
             }),
             Input::Analysis(Analysis {
                 ply: 0,
                 best: None,
                 score: Score::Mate(-3),
                 depth: 0,
+                line: Vec::new(),
+            }),
+            Input::ReviewAnalysis(Analysis {
+                ply: 3,
+                best: Some("b1c3".parse().expect("uci")),
+                score: Score::Cp(20),
+                depth: 14,
+                line: vec!["b1c3".parse().expect("uci")],
+            }),
+            Input::PastGame(Box::new(past())),
+            Input::Threat,
+            Input::ThreatAnalysis(Analysis {
+                ply: 4,
+                best: Some("d8h4".parse().expect("uci")),
+                score: Score::Mate(-1),
+                depth: 14,
+                line: vec!["d8h4".parse().expect("uci")],
             }),
             Input::PracticeTakeBack,
             Input::Review,
@@ -1435,7 +1665,7 @@ mod tests {
         assert_eq!(named, Input::NAMES, "every input, each name once");
         for input in all {
             let json = input.to_json();
-            if input.name().starts_with("online_") {
+            if input.name().starts_with("online_") || input.name() == "past_game" {
                 // The server's, never a console's (the trace reads them:
                 // trace::tests).
                 assert!(from_json(&json).is_err(), "{json}");

@@ -15,6 +15,7 @@ use shakmaty::Color;
 use super::clock::{Bonus, TimeControl};
 use super::input::MenuStep;
 pub use super::settings::{Choices, OnlineWay, Opponent, Strength};
+pub use crate::announce::phrases::PracticeAct;
 use crate::announce::phrases::{MenuItem, MenuNotice, Phrasebook};
 
 /// The time controls offered, besides none and the player's own.
@@ -46,6 +47,8 @@ trait Values {
 impl Values for Choices {
     fn value(&self, item: MenuItem) -> Value {
         match item {
+            // Nothing to keep: the first question is where it begins.
+            MenuItem::Practice => Value::Act(PracticeAct::Hint),
             MenuItem::Opponent => Value::Opponent(self.opponent.clone()),
             MenuItem::TimeControl => Value::Control(self.control.clone()),
             MenuItem::Color => Value::Color(self.color),
@@ -63,12 +66,13 @@ impl Values for Choices {
             Value::Rate(r) => self.rate = r,
             Value::Volume(v) => self.volume = v,
             Value::Language(l) => self.language = l,
-            Value::OwnTime => {}
+            Value::OwnTime | Value::Act(_) => {}
         }
     }
 }
 
-/// The menu's items, in the order `next` reaches them.
+/// The menu's items, in the order `next` reaches them; in a game against
+/// the engine the practice questions come first.
 const ITEMS: [MenuItem; 6] = [
     MenuItem::Opponent,
     MenuItem::TimeControl,
@@ -78,8 +82,15 @@ const ITEMS: [MenuItem; 6] = [
     MenuItem::Language,
 ];
 
-/// Where the time control stands among the items.
-const TIME_CONTROL: usize = 1;
+/// The practice questions the practice item offers, in order.
+const PRACTICE: [PracticeAct; 6] = [
+    PracticeAct::Hint,
+    PracticeAct::Threat,
+    PracticeAct::Evaluation,
+    PracticeAct::TakeBack,
+    PracticeAct::Review,
+    PracticeAct::Material,
+];
 
 /// One value of an item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,6 +103,8 @@ enum Value {
     Rate(i32),
     Volume(u32),
     Language(String),
+    /// A practice question, asked when it is selected.
+    Act(PracticeAct),
 }
 
 /// The opponents on lichess offered, `friends` the ones to challenge:
@@ -138,6 +151,7 @@ pub fn lichess_plays(way: &OnlineWay, control: Option<&TimeControl>) -> bool {
 /// clocks lichess plays.
 fn values(item: MenuItem, draft: &Choices, online: Option<&[String]>) -> Vec<Value> {
     match item {
+        MenuItem::Practice => PRACTICE.iter().map(|&a| Value::Act(a)).collect(),
         MenuItem::Opponent => std::iter::once(Opponent::Person)
             .chain(
                 crate::engine::strength::STEPS
@@ -174,9 +188,9 @@ fn values(item: MenuItem, draft: &Choices, online: Option<&[String]>) -> Vec<Val
 enum State {
     #[default]
     Closed,
-    /// At the item `ITEMS[at]`.
+    /// At the item `items[at]`.
     Items(usize),
-    /// Going through the values of `ITEMS[item]`, at `values(…)[at]`.
+    /// Going through the values of `items[item]`, at `values(…)[at]`.
     Values { item: usize, at: usize },
     /// The player's own time control: its minutes.
     OwnMinutes(usize),
@@ -196,6 +210,9 @@ pub struct Menu {
     draft: Option<Choices>,
     /// The friends on lichess, when opponents there are offered.
     online: Option<Vec<String>>,
+    /// The items as the menu was opened: the practice item first in a
+    /// game against the engine.
+    items: Vec<MenuItem>,
 }
 
 /// What a step in the menu leads to.
@@ -214,6 +231,9 @@ pub enum Outcome {
     },
     /// After saving during a game under way: a new game now, with them.
     BeginNow,
+    /// A practice question was selected: the menu is closed, and the
+    /// question is asked.
+    Ask(PracticeAct),
 }
 
 impl Menu {
@@ -236,19 +256,30 @@ impl Menu {
         self.state != State::Closed
     }
 
+    /// Where `item` stands among the items.
+    fn index(&self, item: MenuItem) -> usize {
+        self.items.iter().position(|&i| i == item).unwrap_or(0)
+    }
+
     /// One step. `chosen` is what the next game would start with now;
-    /// `under_way`: a game has begun and not ended.
+    /// `under_way`: a game has begun and not ended; `practice`: a game
+    /// against the engine (its questions are the first item).
     pub fn step(
         &mut self,
         step: MenuStep,
         chosen: &Choices,
-        under_way: bool,
+        (under_way, practice): (bool, bool),
         words: &Phrasebook,
     ) -> Outcome {
         let state = std::mem::take(&mut self.state);
         if step == MenuStep::Open {
             if state == State::Closed {
                 self.draft = Some(chosen.clone());
+                self.items = practice
+                    .then_some(MenuItem::Practice)
+                    .into_iter()
+                    .chain(ITEMS)
+                    .collect();
                 self.state = State::Items(0);
                 return Outcome::Say(self.item_line(0, true, words));
             }
@@ -263,13 +294,13 @@ impl Menu {
         match (state, step) {
             (State::Closed, _) => Outcome::Nothing,
             (State::Items(at), MenuStep::Next) => {
-                let at = (at + 1) % ITEMS.len();
+                let at = (at + 1) % self.items.len();
                 self.state = State::Items(at);
                 Outcome::Say(self.item_line(at, false, words))
             }
             (State::Items(item), MenuStep::Select) => {
-                let list = self.values_of(ITEMS[item], &draft);
-                let now = draft.value(ITEMS[item]);
+                let list = self.values_of(self.items[item], &draft);
+                let now = draft.value(self.items[item]);
                 let at = list.iter().position(|v| *v == now).unwrap_or(0);
                 self.state = State::Values { item, at };
                 Outcome::Say(value_text(&list[at], words))
@@ -284,14 +315,18 @@ impl Menu {
                 Outcome::Say(words.menu_confirm(&changes))
             }
             (State::Values { item, at }, MenuStep::Next) => {
-                let list = self.values_of(ITEMS[item], &draft);
+                let list = self.values_of(self.items[item], &draft);
                 let at = (at + 1) % list.len();
                 self.state = State::Values { item, at };
                 Outcome::Say(value_text(&list[at], words))
             }
             (State::Values { item, at }, MenuStep::Select) => {
-                let list = self.values_of(ITEMS[item], &draft);
+                let list = self.values_of(self.items[item], &draft);
                 match list[at].clone() {
+                    Value::Act(act) => {
+                        self.draft = None;
+                        Outcome::Ask(act)
+                    }
                     Value::OwnTime => {
                         let at = OWN_MINUTES.iter().position(|&n| n == 15).unwrap_or(0);
                         self.state = State::OwnMinutes(at);
@@ -325,11 +360,13 @@ impl Menu {
                     s => Bonus::Increment(s * 1000),
                 };
                 let control = TimeControl::sudden_death(minutes * 60_000, bonus);
-                self.choose(TIME_CONTROL, Value::Control(Some(control)), words)
+                let item = self.index(MenuItem::TimeControl);
+                self.choose(item, Value::Control(Some(control)), words)
             }
             (State::OwnMinutes(_) | State::OwnSeconds { .. }, MenuStep::Back) => {
-                self.state = State::Items(TIME_CONTROL);
-                Outcome::Say(self.item_line(TIME_CONTROL, false, words))
+                let item = self.index(MenuItem::TimeControl);
+                self.state = State::Items(item);
+                Outcome::Say(self.item_line(item, false, words))
             }
             (State::Confirm, MenuStep::Select) => {
                 if under_way {
@@ -385,12 +422,12 @@ impl Menu {
             }
         }
         self.state = State::Items(item);
-        Outcome::Say(words.menu_chosen(ITEMS[item], &said))
+        Outcome::Say(words.menu_chosen(self.items[item], &said))
     }
 
     /// An item with the value the draft gives it.
     fn item_line(&self, at: usize, opened: bool, words: &Phrasebook) -> String {
-        let item = ITEMS[at];
+        let item = self.items[at];
         let value = self
             .draft
             .as_ref()
@@ -422,6 +459,7 @@ fn value_text(value: &Value, words: &Phrasebook) -> String {
         Value::Rate(r) => words.menu_rate(*r),
         Value::Volume(v) => words.menu_volume(*v),
         Value::Language(l) => words.menu_language(l),
+        Value::Act(act) => words.menu_practice(*act),
     }
 }
 
@@ -437,7 +475,7 @@ mod tests {
 
     fn steps(menu: &mut Menu, chosen: &Choices, keys: &[MenuStep]) -> Vec<Outcome> {
         keys.iter()
-            .map(|&k| menu.step(k, chosen, false, &german()))
+            .map(|&k| menu.step(k, chosen, (false, false), &german()))
             .collect()
     }
 
@@ -445,7 +483,7 @@ mod tests {
         match o {
             Outcome::Say(s) => s,
             Outcome::Saved { say, .. } => say,
-            Outcome::Nothing | Outcome::BeginNow => "",
+            Outcome::Nothing | Outcome::BeginNow | Outcome::Ask(_) => "",
         }
     }
 
@@ -515,8 +553,41 @@ mod tests {
     }
 
     #[test]
-    fn the_time_control_stands_where_its_index_says() {
-        assert_eq!(ITEMS[TIME_CONTROL], MenuItem::TimeControl);
+    fn in_a_game_against_the_engine_the_practice_questions_come_first_and_are_asked_on_select() {
+        let chosen = Choices::default();
+        let words = german();
+        let mut menu = Menu::default();
+        let mut step = |k| menu.step(k, &chosen, (true, true), &words);
+        assert_eq!(said(&step(Open)), "Menü. Übung: Tipp.");
+        assert_eq!(said(&step(Select)), "Tipp");
+        let values: Vec<String> = (0..6).map(|_| said(&step(Next)).to_string()).collect();
+        assert_eq!(
+            values,
+            [
+                "Drohung",
+                "wer steht besser",
+                "Zug zurück",
+                "Auswertung",
+                "wer hat mehr",
+                "Tipp"
+            ]
+        );
+        step(Next);
+        assert_eq!(step(Next), Outcome::Say("wer steht besser".into()));
+        // Selected: the menu closes and the question is asked.
+        assert_eq!(step(Select), Outcome::Ask(PracticeAct::Evaluation));
+        assert!(!menu.is_open());
+        // The other items follow it; the own time control still comes
+        // back to the time item.
+        let mut step = |k| menu.step(k, &chosen, (true, true), &words);
+        step(Open);
+        assert_eq!(said(&step(Next)), "Gegner: Mensch am Brett.");
+        assert!(said(&step(Next)).starts_with("Zeit: "));
+        // Not against the engine: no practice item.
+        let mut plain = Menu::default();
+        assert!(
+            said(&plain.step(Open, &chosen, (false, false), &words)).starts_with("Menü. Gegner")
+        );
     }
 
     #[test]
@@ -623,21 +694,25 @@ mod tests {
         let chosen = Choices::default();
         let mut menu = Menu::default();
         for k in [Open, Next, Next, Select, Next, Select, Back] {
-            menu.step(k, &chosen, true, &words);
+            menu.step(k, &chosen, (true, false), &words);
         }
-        let Outcome::Saved { now, say, .. } = menu.step(Select, &chosen, true, &words) else {
+        let Outcome::Saved { now, say, .. } = menu.step(Select, &chosen, (true, false), &words)
+        else {
             panic!("not saved")
         };
         assert!(!now);
         assert!(say.contains("läuft noch"), "{say}");
         assert_eq!(
-            menu.step(Back, &chosen, true, &words),
+            menu.step(Back, &chosen, (true, false), &words),
             Outcome::Say("Das gilt ab der nächsten Partie.".into())
         );
         for k in [Open, Next, Next, Select, Next, Select, Back, Select] {
-            menu.step(k, &chosen, true, &words);
+            menu.step(k, &chosen, (true, false), &words);
         }
-        assert_eq!(menu.step(Select, &chosen, true, &words), Outcome::BeginNow);
+        assert_eq!(
+            menu.step(Select, &chosen, (true, false), &words),
+            Outcome::BeginNow
+        );
     }
 
     #[test]

@@ -21,12 +21,13 @@ pub mod menu;
 pub mod online;
 pub mod relay;
 pub mod replica;
+pub mod review;
 pub mod sections;
 pub mod settings;
 pub mod touch;
 pub mod tracker;
 
-pub use controller::Controller;
+pub use controller::{Controller, Judged, Wanted};
 pub use event::{Event, Stamped};
 pub use game::{Game, StartPosition};
 pub use input::{ClockSetting, Input};

@@ -144,6 +144,7 @@ mod tests {
             score: Some(lines[0].score),
             depth: Some(1),
             nodes: None,
+            line: vec![lines[0].uci],
             lines,
         }
     }

@@ -54,6 +54,9 @@ pub struct Thought {
     /// Its best lines' first moves and scores, best first: as many as it
     /// was asked to name (`MultiPV`), as deep as its search went for each.
     pub lines: Vec<Candidate>,
+    /// Its main line (the best line's moves, as deep as its search went),
+    /// beginning with the move it plays; empty when it named none.
+    pub line: Vec<UciMove>,
 }
 
 /// A running engine.
@@ -246,6 +249,7 @@ impl Engine {
         self.send(&go.command())?;
         let deadline = Instant::now() + within;
         let (mut score, mut depth, mut nodes) = (None, None, None);
+        let mut main_line = Vec::new();
         // Each line's latest first move and score, by its number.
         let mut lines: std::collections::BTreeMap<u32, Candidate> = Default::default();
         loop {
@@ -255,26 +259,35 @@ impl Engine {
                     nodes: n,
                     score: s,
                     multipv,
-                    first,
+                    pv,
                 } => {
                     depth = d.or(depth);
                     nodes = n.or(nodes);
                     if multipv.unwrap_or(1) == 1 {
                         score = s.or(score);
+                        if s.is_some() && !pv.is_empty() {
+                            main_line = pv.clone();
+                        }
                     }
-                    if let (Some(score), Some(uci)) = (s, first) {
+                    if let (Some(score), Some(&uci)) = (s, pv.first()) {
                         lines.insert(multipv.unwrap_or(1), Candidate { uci, score });
                     }
                 }
                 Line::BestMove(Ok(uci)) => {
                     let mut lines: Vec<Candidate> = lines.into_values().collect();
                     lines.sort_by_key(|c| std::cmp::Reverse(super::strength::centipawns(c.score)));
+                    // A line that does not begin with the move played
+                    // (a search stopped between two depths) is not its.
+                    if main_line.first() != Some(&uci) {
+                        main_line = vec![uci];
+                    }
                     return Ok(Thought {
                         uci,
                         score,
                         depth,
                         nodes,
                         lines,
+                        line: main_line,
                     });
                 }
                 Line::BestMove(Err(text)) => return Err(EngineError::Malformed(text)),

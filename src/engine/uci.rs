@@ -26,14 +26,15 @@ pub enum Line {
     },
     /// `info …`: how deep, how many nodes, the score; which of the
     /// engine's best lines it is (`multipv`, 1 the best) and the line's
-    /// first move. A score that is only a bound (`lowerbound`,
-    /// `upperbound`, from a search cut short) is none.
+    /// moves (`pv`, the first is the move it would play). A score that is
+    /// only a bound (`lowerbound`, `upperbound`, from a search cut short)
+    /// is none.
     Info {
         depth: Option<u32>,
         nodes: Option<u64>,
         score: Option<Score>,
         multipv: Option<u32>,
-        first: Option<UciMove>,
+        pv: Vec<UciMove>,
     },
     /// `bestmove MOVE …`: the move, read as UCI; `Err` with the text when
     /// it is none.
@@ -93,7 +94,18 @@ pub fn read(line: &str) -> Line {
                 nodes: after("nodes").and_then(|n| n.parse().ok()),
                 score,
                 multipv: after("multipv").and_then(|n| n.parse().ok()),
-                first: after("pv").and_then(|m| m.parse().ok()),
+                // The line runs from `pv` to the end, or to the first
+                // word that is no move.
+                pv: words
+                    .iter()
+                    .position(|w| *w == "pv")
+                    .map(|i| {
+                        words[i + 1..]
+                            .iter()
+                            .map_while(|m| m.parse::<UciMove>().ok())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             }
         }
         _ => Line::Other,
@@ -176,13 +188,18 @@ mod tests {
             }
         );
         assert_eq!(
-            read("info depth 12 seldepth 15 multipv 1 score cp -34 nodes 40211 nps 800000 pv e7e5"),
+            read(
+                "info depth 12 seldepth 15 multipv 1 score cp -34 nodes 40211 nps 800000 pv e7e5 g1f3 b8c6"
+            ),
             Line::Info {
                 depth: Some(12),
                 nodes: Some(40211),
                 score: Some(Score::Cp(-34)),
                 multipv: Some(1),
-                first: Some("e7e5".parse().expect("uci")),
+                pv: ["e7e5", "g1f3", "b8c6"]
+                    .iter()
+                    .map(|m| m.parse().expect("uci"))
+                    .collect(),
             }
         );
         assert_eq!(
@@ -192,9 +209,14 @@ mod tests {
                 nodes: Some(99),
                 score: Some(Score::Mate(-2)),
                 multipv: None,
-                first: None,
+                pv: Vec::new(),
             }
         );
+        // A line followed by another field ends before it.
+        assert!(matches!(
+            read("info depth 3 score cp 5 pv e2e4 e7e5 string a note"),
+            Line::Info { pv, .. } if pv.len() == 2
+        ));
         // A bound from a search cut short is no score.
         assert!(matches!(
             read("info depth 9 multipv 2 score cp 40 lowerbound nodes 5 pv d2d4"),

@@ -219,6 +219,8 @@ pub enum Action {
     Review,
     /// Say the material balance: who has what more.
     Material,
+    /// Practice: what the engine threatens.
+    Threat,
     /// Say the console's secret (or PIN) aloud, for the player to give to
     /// his assistant. It goes to the voices only: no event, no journal.
     ConsoleToken,
@@ -247,7 +249,7 @@ impl Action {
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_decline, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, menu, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_decline, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, material, threat, menu, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -282,6 +284,7 @@ impl Action {
             "takeback" => Action::TakeBack,
             "review" => Action::Review,
             "material" => Action::Material,
+            "threat" => Action::Threat,
             "menu" => Action::Menu,
             _ => match name
                 .strip_prefix("digit")
@@ -405,10 +408,11 @@ impl Keypad {
             Action::NewGame => Input::NewGame,
             Action::ToReplicate => Input::ToReplicate,
             Action::Hint => Input::Hint,
-            Action::Evaluation => Input::Evaluation,
+            Action::Evaluation => Input::Evaluation(None),
             Action::TakeBack => Input::PracticeTakeBack,
             Action::Review => Input::Review,
             Action::Material => Input::Material,
+            Action::Threat => Input::Threat,
             Action::Menu => Input::Menu(crate::core::input::MenuStep::Open),
             Action::Differences => Input::Differences,
             Action::PromoteNext => {

@@ -487,6 +487,8 @@ impl MirrorState {
             Event::Hint { say, .. } => self.status = status("hint", say, Vec::new()),
             Event::Evaluation { say, .. } => self.status = status("evaluation", say, Vec::new()),
             Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
+            Event::ReviewStep { say, .. } => self.status = status("review", say, Vec::new()),
+            Event::Threat { say, .. } => self.status = status("threat", say, Vec::new()),
             // The blind player's menu is his own.
             Event::Menu { .. }
             | Event::Choices { .. }

@@ -163,8 +163,11 @@ impl Scoresheet {
                 }
                 true
             }
-            // The review after a game against the engine.
-            Event::Review { moves, .. } => {
+            // The review after a game against the engine (of this game:
+            // a review of the game before belongs to its own scoresheet).
+            Event::Review {
+                moves, past: false, ..
+            } => {
                 for r in moves {
                     if let Some(m) = (r.ply as usize)
                         .checked_sub(1)

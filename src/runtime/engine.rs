@@ -11,7 +11,7 @@ use shakmaty::{ByColor, EnPassantMode, Position};
 
 use crate::core::analysis::{Analysis, Score};
 use crate::core::input::Relayed;
-use crate::core::{Controller, Input, Seat, Stamped};
+use crate::core::{Controller, Input, Judged, Seat, Stamped, Wanted};
 use crate::engine::pace::{Clock, Situation};
 use crate::engine::player::Player;
 use crate::engine::uci::{Go, position};
@@ -48,8 +48,9 @@ pub(crate) struct EngineTurns {
     /// The same engine at full strength, for hints, evaluations, draw
     /// offers and the review; started the first time it is needed.
     analyst: Option<crate::engine::Seat>,
-    /// The position last given to the analyst (its FEN and ply).
-    analysing: Option<(String, u32)>,
+    /// The position last given to the analyst (its FEN, and which the
+    /// game wants).
+    analysing: Option<(String, Wanted)>,
 }
 
 /// A search under way.
@@ -179,28 +180,18 @@ impl EngineTurns {
     /// asked a hint, an evaluation, or offered a draw; or the review),
     /// once.
     pub(crate) fn analyse(&mut self, c: &Controller) {
-        let Some(ply) = c.wanted_analysis() else {
+        let Some(wanted) = wanted_now(c) else {
             return;
         };
-        let game = c.game();
-        let Some(pos) = game.position_at(ply) else {
-            return;
-        };
-        let here = (
-            shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
-            ply,
-        );
-        if self.analysing.as_ref() == Some(&here) {
+        if self.analysing.as_ref() == Some(&(wanted.fen.clone(), wanted.which)) {
             return;
         }
-        let chess960 = game.castling_mode() == shakmaty::CastlingMode::Chess960;
-        let analyst = self
-            .analyst
-            .get_or_insert_with(|| crate::engine::Seat::open(self.config.analyst(), chess960));
-        let (_, command) = position_after(game, ply);
+        let analyst = self.analyst.get_or_insert_with(|| {
+            crate::engine::Seat::open(self.config.analyst(), wanted.chess960)
+        });
         analyst.ask(Ask {
-            ply,
-            position: command,
+            ply: wanted.which.ply,
+            position: wanted.command,
             go: Go {
                 depth: Some(self.config.analysis_depth),
                 ..Go::default()
@@ -208,7 +199,7 @@ impl EngineTurns {
             think: ANALYSIS_WITHIN,
             new_game: self.analysing.is_none(),
         });
-        self.analysing = Some(here);
+        self.analysing = Some((wanted.fen, wanted.which));
     }
 
     /// The move the engine decided on, held until the think time a person
@@ -331,17 +322,15 @@ impl EngineTurns {
         for report in analysed {
             match report {
                 Report::Move { ply, thought } => {
-                    let c = keeper.controller();
                     let asked = self.analysing.take();
-                    let Some(pos) = c.game().position_at(ply) else {
+                    let Some(wanted) = wanted_now(keeper.controller())
+                        .filter(|w| w.which.ply == ply)
+                        .filter(|w| asked.as_ref() == Some(&(w.fen.clone(), w.which)))
+                    else {
+                        // An answer about a position no longer wanted.
+                        self.analysing = asked.filter(|(_, w)| w.ply != ply);
                         continue;
                     };
-                    let fen = shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal);
-                    if asked != Some((fen.to_string(), ply)) || c.wanted_analysis() != Some(ply) {
-                        // An answer about a position no longer wanted.
-                        self.analysing = asked.filter(|(_, p)| *p != ply);
-                        continue;
-                    }
                     let Some(score) = thought.score else {
                         notes.push(format!(
                             "engine: its analysis of ply {ply} gave no score; it is asked again"
@@ -354,13 +343,24 @@ impl EngineTurns {
                         crate::engine::uci::Score::Cp(cp) => Score::Cp(cp),
                         crate::engine::uci::Score::Mate(n) => Score::Mate(n),
                     }
-                    .for_side(pos.turn());
-                    let input = Input::Analysis(Analysis {
+                    .for_side(wanted.turn);
+                    let analysis = Analysis {
                         ply,
                         best: Some(thought.uci),
                         score,
                         depth: thought.depth.unwrap_or(0),
-                    });
+                        line: thought
+                            .line
+                            .iter()
+                            .take(crate::core::analysis::MAX_LINE)
+                            .copied()
+                            .collect(),
+                    };
+                    let input = match wanted.which.of {
+                        Judged::Game => Input::Analysis(analysis),
+                        Judged::Review => Input::ReviewAnalysis(analysis),
+                        Judged::Threat => Input::ThreatAnalysis(analysis),
+                    };
                     keeper.input(t, input, events);
                 }
                 Report::Trouble(e) => {
@@ -387,6 +387,36 @@ fn position_after(game: &crate::core::Game, ply: u32) -> (String, String) {
         .collect();
     let command = position(&start, &moves);
     (start, command)
+}
+
+/// A position the game wants judged, as the analyst is given it.
+struct WantedHere {
+    which: Wanted,
+    /// Its FEN, and whose move it is there.
+    fen: String,
+    turn: shakmaty::Color,
+    /// The UCI `position` command: the start's FEN and the moves since.
+    command: String,
+    chess960: bool,
+}
+
+/// The position `c` wants judged now, if any.
+fn wanted_now(c: &Controller) -> Option<WantedHere> {
+    let which = c.wanted_analysis()?;
+    let (start, mode, moves) = c.analysis_position(which)?;
+    let mut pos = start.clone();
+    for m in &moves {
+        pos.play_unchecked(*m);
+    }
+    let uci: Vec<String> = moves.iter().map(|m| m.to_uci(mode).to_string()).collect();
+    let start = shakmaty::fen::Fen::from_position(&start, EnPassantMode::Legal).to_string();
+    Some(WantedHere {
+        which,
+        fen: shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+        turn: pos.turn(),
+        command: position(&start, &uci),
+        chess960: mode == shakmaty::CastlingMode::Chess960,
+    })
 }
 
 /// Tells whether `config` names an engine that starts and speaks UCI

@@ -219,8 +219,12 @@ impl Keeper {
                 None
             }
         };
+        // The newest game, when it is finished: its review can still be
+        // asked for in the new game.
+        let mut past = None;
         if let Some(store) = &store
-            && let Some(resumed) = Keeper::resume(config, store, boards, &mut notes, out)?
+            && let Some(resumed) =
+                Keeper::resume(config, store, boards, &mut notes, &mut past, out)?
         {
             return Ok(resumed);
         }
@@ -255,15 +259,21 @@ impl Keeper {
         if let Some(store) = store {
             keeper.begin_journal(store, t, start);
         }
+        if let Some(past) = past {
+            keeper.input(t, Input::PastGame(Box::new(past)), out);
+        }
         Ok((keeper, t))
     }
 
-    /// The newest game, if it is unfinished: rebuilt and restarted.
+    /// The newest game, if it is unfinished: rebuilt and restarted. If it
+    /// is finished, what it hands the next game for its review goes to
+    /// `past`.
     fn resume(
         config: &Config,
         store: &Store,
         boards: &[&str],
         notes: &mut Vec<String>,
+        past: &mut Option<crate::core::review::Review>,
         out: &mut Vec<Stamped>,
     ) -> Result<Option<(Keeper, u64)>> {
         let numbers = match store.numbers() {
@@ -297,6 +307,7 @@ impl Keeper {
         };
         let c = rebuilt.controller;
         if c.game().is_over() || c.new_game_given() || loaded.entries.is_empty() {
+            *past = c.review_to_keep();
             return Ok(None);
         }
         if loaded.damage.is_some() {
@@ -457,10 +468,17 @@ impl Keeper {
             k.store
         });
         let n = out.len();
-        // A position the arbiter set up is this game's start and the next's.
-        if let Some(start) = self.c.next_start() {
-            self.start = start.clone();
+        // A position the arbiter set up is this game's start and the next's;
+        // a mistake's position from the review is this game's alone.
+        let mut start = self.start.clone();
+        if let Some(set_up) = self.c.next_start() {
+            start = set_up.clone();
+            if !self.c.next_start_once() {
+                self.start = set_up.clone();
+            }
         }
+        // The game just finished, for its review in the next.
+        let past = self.c.review_to_keep();
         self.c = self.c.next_game(at, out);
         // The spoken menu may have changed who plays whom.
         self.tags = seat_tags(&self.base_tags, &self.engine_command, self.c.settings());
@@ -473,8 +491,10 @@ impl Keeper {
         }
         self.journaled = (0..self.journaled.len()).map(|i| self.c.raw(i)).collect();
         if let Some(store) = store {
-            let start = self.start.clone();
             self.begin_journal(store, at, &start);
+        }
+        if let Some(past) = past {
+            self.input(at, Input::PastGame(Box::new(past)), out);
         }
         self.changed = true;
     }

@@ -170,7 +170,8 @@ pub fn replay(
 }
 
 /// After a `new_game` event the next game is played, as `play` does:
-/// its controller takes over at `t`.
+/// its controller takes over at `t`, and is handed the game before for
+/// its review.
 pub(crate) fn next_game(c: &mut Controller, t: u64, out: &mut Vec<Stamped>) {
     if c.new_game_given() {
         let at = out
@@ -178,7 +179,11 @@ pub(crate) fn next_game(c: &mut Controller, t: u64, out: &mut Vec<Stamped>) {
             .rev()
             .find(|e| matches!(e.event, crate::core::Event::NewGame { .. }))
             .map_or(t, |e| e.t);
+        let past = c.review_to_keep();
         *c = c.next_game(at, out);
+        if let Some(past) = past {
+            c.input(at, crate::core::Input::PastGame(Box::new(past)), out);
+        }
     }
 }
 

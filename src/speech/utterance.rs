@@ -232,6 +232,8 @@ impl Utterance {
             | Event::Hint { .. }
             | Event::Evaluation { .. }
             | Event::Review { .. }
+            | Event::ReviewStep { .. }
+            | Event::Threat { .. }
             | Event::Menu { .. }
             | Event::OnlineGames { .. }
             | Event::OnlineChosen { .. }

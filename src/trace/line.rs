@@ -102,6 +102,11 @@ struct Line<'a> {
     mate: Option<i64>,
     depth: Option<u32>,
     #[serde(borrow)]
+    line: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    moves: Option<Cow<'a, str>>,
+    analyses: Option<Vec<crate::core::input::WrittenAnalysis>>,
+    #[serde(borrow)]
     menu: Option<Cow<'a, str>>,
     game: Option<crate::core::online::OnlineGame>,
     games: Option<Vec<crate::core::online::OnlineChoice>>,
@@ -171,6 +176,9 @@ fn input(line: &Line) -> Result<Input, String> {
             cp: line.cp,
             mate: line.mate,
             depth: line.depth,
+            line: line.line.as_deref(),
+            moves: line.moves.as_deref(),
+            analyses: line.analyses.as_deref(),
             menu: line.menu.as_deref(),
             game: line.game.as_ref(),
             games: line.games.as_deref(),

@@ -58,15 +58,34 @@ impl Header {
     /// `settings` with what this header fixes for its game: the time
     /// control and where each player moves.
     pub fn apply(&self, settings: &mut crate::core::Settings) {
+        use crate::core::Seat;
+        use crate::core::settings::{Opponent, Strength};
+        use shakmaty::Color;
         if self.time_control.is_some() {
             settings.clock.control = self.time_control.clone();
+            settings.preferences.control = self.time_control.clone();
         }
-        let seat = crate::core::Seat::parse;
+        let seat = Seat::parse;
         if let Some(w) = &self.white_moves_on {
             settings.seats.white = seat(w);
         }
         if let Some(b) = &self.black_moves_on {
             settings.seats.black = seat(b);
+        }
+        // The next game (after `new_game`) is what the spoken menu starts
+        // from, which follows this game's seats, as `play` makes it from
+        // the configuration that gave them: against the engine (at its
+        // default step when the settings name none), the blind player
+        // the other colour.
+        let engine = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| *settings.seats.of(*c) == Seat::Engine);
+        if let Some(engine) = engine
+            && !matches!(settings.preferences.opponent, Opponent::Engine(_))
+        {
+            settings.preferences.opponent =
+                Opponent::Engine(Strength::configured(None, None, None));
+            settings.preferences.color = !engine;
         }
         if let Some(laws) = self.laws {
             settings.laws = laws;

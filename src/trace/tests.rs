@@ -275,3 +275,48 @@ fn a_field_given_twice_on_a_line_is_refused() {
     assert!(e.starts_with("x.jsonl:2:"), "{e}");
     assert!(e.contains("duplicate field `t`"), "{e}");
 }
+
+#[test]
+fn the_reviews_inputs_round_trip_and_a_wrong_past_game_is_named() {
+    let text = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":10,"input":"past_game","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":"e2e4 e7e5 g1f3","color":"black","analyses":[{"ply":0,"uci":"e2e4","cp":30,"depth":12,"line":"e2e4 e7e5"},{"ply":2,"uci":"g1f3","mate":-4,"depth":12}]}
+{"t":20,"input":"review_analysis","ply":3,"uci":"b8c6","cp":25,"depth":14,"line":"b8c6 f1b5 a7a6"}
+{"t":30,"input":"evaluation","ply":2}"#;
+    let entries = read(text.as_bytes(), "x").expect("valid");
+    assert_eq!(entries.len(), 4);
+    for e in &entries {
+        let again = write_line(e.t, &e.reading);
+        let back = parse_line(&again, e.line == 1, 0)
+            .expect("ok")
+            .expect("entry");
+        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
+    }
+    for (line, says) in [
+        (
+            r#"{"t":1,"input":"past_game","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":"e2e4 e2e4","color":"white"}"#,
+            "move 2 (e2e4) is not legal there",
+        ),
+        (
+            r#"{"t":1,"input":"past_game","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":"e2e4","color":"white","analyses":[{"ply":5,"cp":0}]}"#,
+            "analysis 1: an analysis of ply 5",
+        ),
+        (
+            r#"{"t":1,"input":"past_game","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":"e2e4","color":"white","analyses":[{"ply":0,"cp":0,"colour":"x"}]}"#,
+            "colour",
+        ),
+        (
+            r#"{"t":1,"input":"past_game","moves":"e2e4","color":"white"}"#,
+            "needs a `fen`",
+        ),
+        (
+            r#"{"t":1,"input":"review_analysis","ply":1,"cp":0,"line":"e2e4 xx"}"#,
+            "`line` must be moves in UCI",
+        ),
+        (r#"{"t":1,"input":"hint","ply":1}"#, "`ply`"),
+    ] {
+        let e = err(&format!(
+            "{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}"
+        ));
+        assert!(e.contains(says), "{line}: {e}");
+    }
+}

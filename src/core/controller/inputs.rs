@@ -231,6 +231,7 @@ impl Controller {
             Input::Setup(setup) => {
                 if let Some(start) = setup.start().filter(|s| s.position().is_ok()) {
                     self.next_start = Some(start);
+                    self.next_start_once = false;
                     self.new_game(t, out);
                 }
             }
@@ -265,16 +266,29 @@ impl Controller {
                     self.play(t, None, m, false, out);
                 }
             }
-            Input::Hint | Input::Evaluation => self.ask_engine(t, &input, out),
+            Input::Evaluation(ply) if self.review_evaluation(t, ply, out) => {}
+            Input::Hint | Input::Evaluation(_) => self.ask_engine(t, &input, out),
             Input::Analysis(a) => self.analysis(t, a, out),
+            Input::ReviewAnalysis(a) => self.review_analysis(t, a, out),
+            Input::Threat => self.ask_threat(t, out),
+            Input::ThreatAnalysis(a) => self.threat_analysis(t, a, out),
+            Input::PastGame(review) => self.past_game(*review),
             Input::PracticeTakeBack => self.practice_take_back(t, out),
             Input::Review => self.review(t, out),
+            // In the review, the menu's keys step through it (the menu
+            // key leaves it).
+            Input::Menu(step) if !self.menu.is_open() && self.stepping_review() => {
+                self.review_key(t, step, out)
+            }
             Input::Menu(step) => self.menu_step(t, step, out),
             // A key that is also a menu key: its menu step while the menu
-            // is open, its own input otherwise.
+            // is open or the player is in the review, its own input
+            // otherwise.
             Input::Keyed { menu, input } => {
                 if self.menu.is_open() || self.online_choice.is_some() {
                     self.menu_step(t, menu, out);
+                } else if self.stepping_review() {
+                    self.review_key(t, menu, out);
                 } else {
                     self.input(t, *input, out);
                 }

@@ -20,7 +20,11 @@ impl Controller {
             return;
         }
         let under_way = self.under_way();
-        match self.menu.step(step, &self.chosen, under_way, &self.words) {
+        let practice = self.engine_color().is_some() || self.review_now().is_some();
+        match self
+            .menu
+            .step(step, &self.chosen, (under_way, practice), &self.words)
+        {
             Outcome::Nothing => {}
             Outcome::Say(say) => out.push(Stamped {
                 t,
@@ -37,6 +41,19 @@ impl Controller {
                 }
             }
             Outcome::BeginNow => self.new_game(t, out),
+            // A practice question selected: asked as its key asks it.
+            Outcome::Ask(act) => {
+                use crate::core::menu::PracticeAct;
+                let input = match act {
+                    PracticeAct::Hint => Input::Hint,
+                    PracticeAct::Evaluation => Input::Evaluation(None),
+                    PracticeAct::TakeBack => Input::PracticeTakeBack,
+                    PracticeAct::Review => Input::Review,
+                    PracticeAct::Material => Input::Material,
+                    PracticeAct::Threat => Input::Threat,
+                };
+                self.input(t, input, out);
+            }
         }
     }
 }

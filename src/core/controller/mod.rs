@@ -29,6 +29,9 @@ mod inputs;
 mod menu;
 mod online;
 mod practice;
+mod review;
+
+pub use practice::{Judged, Wanted};
 
 /// The boards a game is played with: `named`, and every board a player
 /// moves on (`settings.seats`), each once.
@@ -76,6 +79,9 @@ pub struct Controller {
     /// The position the next game starts from, when the arbiter set one
     /// up (`setup`); else the same as this game's.
     next_start: Option<StartPosition>,
+    /// `next_start` is for the next game only (a mistake's position from
+    /// the review): the game after it begins where this one began.
+    next_start_once: bool,
     /// The start the games here began from before an online game began
     /// from the server's (a Chess960 position, a set position): the next
     /// game begins there again.
@@ -227,6 +233,7 @@ impl Controller {
             resign_asked: ByColor::default(),
             new_game_given: false,
             next_start: None,
+            next_start_once: false,
             home_start: None,
             online_choice: None,
             online_draw_at: None,
@@ -277,7 +284,28 @@ impl Controller {
                 .unwrap_or_else(|| self.words.clone())
         };
         let mut next = Controller::with_game(game, settings, words, &names);
+        if self.next_start_once {
+            // The game after the set-up one begins where this one began.
+            next.home_start = Some(self.home_start.clone().unwrap_or_else(|| {
+                (
+                    self.game.start_position().clone(),
+                    self.game.castling_mode(),
+                )
+            }));
+        }
         next.start(t, out);
+        if self.next_start_once {
+            // A mistake's position from the review: a board that does not
+            // show it is to be set up square by square (the differences
+            // said once its reading holds), and no change on it is a move
+            // until it does.
+            let start = next.game.position().clone();
+            for i in 0..self.boards.len().min(next.boards.len()) {
+                if self.raw(i) != start.board().occupied() {
+                    next.boards[i].tracker.fall_behind(start.clone(), None);
+                }
+            }
+        }
         for i in 0..self.boards.len() {
             next.scan(t, i, self.raw(i), out);
         }
@@ -287,6 +315,12 @@ impl Controller {
     /// The start the arbiter set up for the next game, if any.
     pub fn next_start(&self) -> Option<&StartPosition> {
         self.next_start.as_ref()
+    }
+
+    /// The next game's start is for it alone (a mistake's position set up
+    /// from the review): the games after it begin where this one began.
+    pub fn next_start_once(&self) -> bool {
+        self.next_start_once
     }
 
     /// The `draw_declined` event: `color` rejected the opponent's offer

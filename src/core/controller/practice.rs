@@ -5,14 +5,12 @@
 //! hands the answer in as the `analysis` input, so that everything said
 //! here is decided from inputs alone, and a replay says the same.
 
-use std::collections::BTreeMap;
-
 use shakmaty::{Color, Position};
 
 use super::*;
 use crate::announce::phrases::PracticeNotice;
-use crate::core::analysis::{Analysis, Score, Standing, judge};
-use crate::core::event::Reviewed;
+use crate::core::analysis::{Analysis, Score, Standing};
+use crate::core::review::Review;
 use crate::core::settings::Seat;
 
 /// What practice keeps beside the game.
@@ -24,16 +22,25 @@ pub(super) struct Practice {
     hint: bool,
     evaluation: bool,
     draw: bool,
+    /// The player asked at this ply what the engine threatens.
+    threat_at: Option<u32>,
     /// The ply at which the first hint (the piece alone) was given: a
     /// second there gives the whole move.
     hinted: Option<u32>,
     /// The engine's last judgement of the position now, kept so that a
     /// second hint needs no second search.
     known: Option<Analysis>,
-    /// The review under way or done: the engine's answers by ply.
-    review: Option<BTreeMap<u32, Analysis>>,
-    /// The review event has gone out.
-    reviewed: bool,
+    /// The review: of this game once it is over, or of the game before
+    /// (the `past_game` input) until this one's first move.
+    pub(super) review: Option<Review>,
+    /// The review is of this game (else of the one before).
+    pub(super) review_of_this_game: bool,
+    /// The player asked for the review: the engine judges its positions,
+    /// and the review begins when it has.
+    pub(super) review_asked: bool,
+    /// The player is stepping through the review's mistakes: the menu's
+    /// next and back keys step, select sets the mistake's position up.
+    pub(super) reviewing: bool,
     /// The clock as it stood when each move was made (before it), with
     /// the instant: index `p` is the move that made ply `p + 1`.
     clocks: Vec<Option<(u64, Clock)>>,
@@ -60,24 +67,127 @@ impl Controller {
         }
     }
 
-    /// The ply of the position the game wants the engine's judgement of:
-    /// the position now, when the player asked something of it there;
-    /// else, during a review, the first position not yet analysed.
-    pub fn wanted_analysis(&self) -> Option<u32> {
+    /// The position the game wants the engine's judgement of: the
+    /// position now, when the player asked something of it there; else,
+    /// when the player asked for the review, the first of its positions
+    /// not yet judged.
+    pub fn wanted_analysis(&self) -> Option<Wanted> {
         let p = &self.practice;
-        if p.asked_at == Some(self.game.ply()) && (p.hint || p.evaluation || p.draw) {
-            return Some(self.game.ply());
+        let ply = self.game.ply();
+        if p.asked_at == Some(ply) && (p.hint || p.evaluation || p.draw) {
+            return Some(Wanted {
+                ply,
+                of: Judged::Game,
+            });
         }
-        let review = p.review.as_ref().filter(|_| !p.reviewed)?;
-        (0..=self.game.ply()).find(|ply| !review.contains_key(ply) && !self.ended_at(*ply))
+        if p.threat_at == Some(ply) {
+            return Some(Wanted {
+                ply,
+                of: Judged::Threat,
+            });
+        }
+        let review = self.review_now().filter(|_| p.review_asked)?;
+        review.wanted().map(|ply| Wanted {
+            ply,
+            of: Judged::Review,
+        })
     }
 
-    /// Whether the position after `ply` moves is mate or stalemate: no
-    /// engine is asked about it.
-    fn ended_at(&self, ply: u32) -> bool {
-        self.game
-            .position_at(ply)
-            .is_some_and(|pos| pos.is_checkmate() || pos.is_stalemate())
+    /// The position `wanted` names, as its start, castling rules and the
+    /// moves played from there to it.
+    pub fn analysis_position(
+        &self,
+        wanted: Wanted,
+    ) -> Option<(shakmaty::Chess, shakmaty::CastlingMode, Vec<shakmaty::Move>)> {
+        let n = wanted.ply as usize;
+        match wanted.of {
+            Judged::Review => {
+                let r = self.review_now()?;
+                Some((
+                    r.start().clone(),
+                    r.castling_mode(),
+                    r.moves().get(..n)?.to_vec(),
+                ))
+            }
+            Judged::Game => {
+                let moves = self.game.moves().get(..n)?.iter().map(|m| m.m).collect();
+                Some((
+                    self.game.start_position().clone(),
+                    self.game.castling_mode(),
+                    moves,
+                ))
+            }
+            Judged::Threat => Some((
+                self.threat_position()?,
+                self.game.castling_mode(),
+                Vec::new(),
+            )),
+        }
+    }
+
+    /// The position now with the engine to move: as it is on the engine's
+    /// turn, else with the turn passed to it (none when the player is in
+    /// check: his king is what is threatened).
+    fn threat_position(&self) -> Option<shakmaty::Chess> {
+        let engine = self.engine_color()?;
+        let pos = self.game.position();
+        if pos.turn() == engine {
+            return Some(pos.clone());
+        }
+        let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.turn = engine;
+        setup.ep_square = None;
+        setup.position(self.game.castling_mode()).ok()
+    }
+
+    /// The player asks what the engine threatens: answered when the
+    /// engine has judged the position with itself to move; at once when he
+    /// is in check.
+    pub(super) fn ask_threat(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        if self.engine_color().is_none() {
+            self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
+        } else if self.game.is_over() {
+            self.notice(t, Notice::GameOverAlready, out);
+        } else if self.threat_position().is_none() {
+            self.say(t, self.words.practice(PracticeNotice::InCheck), out);
+        } else {
+            self.practice.threat_at = Some(self.game.ply());
+        }
+    }
+
+    /// The engine's judgement of the position now with itself to move:
+    /// its best move there is the threat, when it takes something or
+    /// gives check; else there is none worth the name.
+    pub(super) fn threat_analysis(&mut self, t: u64, a: Analysis, out: &mut Vec<Stamped>) {
+        if self.practice.threat_at != Some(a.ply) || a.ply != self.game.ply() {
+            return;
+        }
+        self.practice.threat_at = None;
+        let Some(pos) = self.threat_position() else {
+            return;
+        };
+        let best = a
+            .best
+            .and_then(|u| u.to_move(&pos).ok())
+            .filter(|&m| pos.is_legal(m));
+        let threat = best.filter(|&m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            m.is_capture() || after.is_check()
+        });
+        let say = match threat {
+            Some(m) => self.words.threat(&pos, m),
+            None => self.words.practice(PracticeNotice::NoThreat),
+        };
+        out.push(Stamped {
+            t,
+            event: Event::Threat {
+                ply: a.ply,
+                uci: threat.map(|m| m.to_uci(self.game.castling_mode()).to_string()),
+                san: threat.map(|m| shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string()),
+                say,
+            },
+        });
     }
 
     /// Keeps the clock as it stands before a move is made, for a takeback.
@@ -98,11 +208,16 @@ impl Controller {
     pub(super) fn practice_retraced(&mut self, ply: u32) {
         let p = &mut self.practice;
         p.asked_at = None;
+        p.threat_at = None;
         p.hinted = None;
         p.known = None;
         p.clocks.truncate(ply as usize);
-        p.review = None;
-        p.reviewed = false;
+        if p.review_of_this_game {
+            p.review = None;
+            p.review_of_this_game = false;
+            p.review_asked = false;
+            p.reviewing = false;
+        }
     }
 
     /// The player asks for a hint, an evaluation, or offered a draw (the
@@ -128,7 +243,7 @@ impl Controller {
         // The engine has judged this position already: a hint is answered
         // from that at once.
         if matches!(input, Input::Hint)
-            && let Some(a) = self.practice.known.filter(|a| a.ply == ply)
+            && let Some(a) = self.practice.known.clone().filter(|a| a.ply == ply)
         {
             self.hint_answer(t, &a, out);
             return;
@@ -141,7 +256,7 @@ impl Controller {
         }
         match input {
             Input::Hint => self.practice.hint = true,
-            Input::Evaluation => self.practice.evaluation = true,
+            Input::Evaluation(_) => self.practice.evaluation = true,
             Input::DrawOffer(c) if *c != engine => self.practice.draw = true,
             _ => {}
         }
@@ -179,19 +294,14 @@ impl Controller {
     }
 
     /// The engine's judgement of the position after `a.ply` moves: what
-    /// the player asked there is answered, and a review takes it in.
+    /// the player asked there is answered, and a review of this game
+    /// takes it in.
     pub(super) fn analysis(&mut self, t: u64, a: Analysis, out: &mut Vec<Stamped>) {
+        if self.game.is_over() && self.practice.review_of_this_game {
+            self.review_analysis(t, a.clone(), out);
+        }
         if a.ply == self.game.ply() && self.practice.asked_at == Some(a.ply) {
             self.answer(t, a, out);
-        }
-        if a.ply <= self.game.ply()
-            && !self.practice.reviewed
-            && let Some(review) = self.practice.review.as_mut()
-        {
-            review.insert(a.ply, a);
-            if self.wanted_analysis().is_none() {
-                self.review_done(t, out);
-            }
         }
     }
 
@@ -207,7 +317,7 @@ impl Controller {
         self.practice.hint = false;
         self.practice.evaluation = false;
         self.practice.draw = false;
-        self.practice.known = Some(a);
+        self.practice.known = Some(a.clone());
         if hint {
             self.hint_answer(t, &a, out);
         }
@@ -284,82 +394,25 @@ impl Controller {
             self.clock_event(t, ClockCause::Set, out);
         }
     }
+}
 
-    /// The player asks for the review of the game just over.
-    pub(super) fn review(&mut self, t: u64, out: &mut Vec<Stamped>) {
-        if self.engine_color().is_none() {
-            self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
-        } else if !self.game.is_over() {
-            self.say(t, self.words.practice(PracticeNotice::ReviewAfterGame), out);
-        } else if self.practice.reviewed {
-            // Asked again: said again.
-            self.review_done(t, out);
-        } else {
-            self.practice.review.get_or_insert_with(BTreeMap::new);
-            self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
-            if self.wanted_analysis().is_none() {
-                self.review_done(t, out);
-            }
-        }
-    }
+/// A position the game wants the engine's judgement of: after `ply`
+/// moves of the game, or of the game under review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wanted {
+    pub ply: u32,
+    pub of: Judged,
+}
 
-    /// Every position is analysed: the review, each of the player's
-    /// serious mistakes said with the better move.
-    fn review_done(&mut self, t: u64, out: &mut Vec<Stamped>) {
-        let Some(review) = self.practice.review.as_ref() else {
-            return;
-        };
-        let engine = self.engine_color();
-        let score_at = |ply: u32| -> Option<Score> {
-            if let Some(a) = review.get(&ply) {
-                return Some(a.score);
-            }
-            // Mate or stalemate: no engine was asked.
-            let pos = self.game.position_at(ply)?;
-            Some(if pos.is_checkmate() {
-                Score::Mate(1).for_side(!pos.turn())
-            } else {
-                Score::Cp(0)
-            })
-        };
-        let mut moves = Vec::new();
-        let mut said = Vec::new();
-        for pm in self.game.moves() {
-            let (Some(before), Some(after)) = (score_at(pm.ply - 1), score_at(pm.ply)) else {
-                continue;
-            };
-            let mut reviewed = Reviewed {
-                ply: pm.ply,
-                // A mate or stalemate on the board needs no score.
-                eval: review.get(&pm.ply).map(|a| a.score.pgn()),
-                mark: None,
-                better: None,
-            };
-            if Some(pm.color) != engine
-                && let Some((mark, loss)) = judge(pm.color, before, after)
-                && let Some(pos) = self.game.position_at(pm.ply - 1)
-            {
-                let better = review
-                    .get(&(pm.ply - 1))
-                    .and_then(|a| a.best)
-                    .and_then(|u| u.to_move(&pos).ok())
-                    .filter(|&b| pos.is_legal(b) && b != pm.m);
-                reviewed.mark = Some(mark.as_str());
-                reviewed.better =
-                    better.map(|b| shakmaty::san::SanPlus::from_move(pos.clone(), b).to_string());
-                said.push(self.words.mistake(pm.number, &pos, pm.m, loss, better));
-            }
-            moves.push(reviewed);
-        }
-        let say = if said.is_empty() {
-            self.words.practice(PracticeNotice::NoMistakes)
-        } else {
-            said.join(" ")
-        };
-        self.practice.reviewed = true;
-        out.push(Stamped {
-            t,
-            event: Event::Review { moves, say },
-        });
-    }
+/// Which position a [`Wanted`] names, and which input answers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judged {
+    /// The game's position after `ply` moves (an `analysis`).
+    Game,
+    /// The position after `ply` moves of the game under review (a
+    /// `review_analysis`).
+    Review,
+    /// The game's position now as if the engine were to move there (a
+    /// `threat_analysis`): what it threatens.
+    Threat,
 }

@@ -1,0 +1,309 @@
+//! The review after a game against the engine, as the controller takes
+//! it: asked for, the engine's answers taken in, the player stepping
+//! through his mistakes with the menu's keys (next, back), the evaluation
+//! after any move, and a mistake's position set up (select) to play the
+//! better line against the engine from there. The menu key leaves it.
+
+use shakmaty::EnPassantMode;
+use shakmaty::san::SanPlus;
+
+use super::*;
+use crate::announce::phrases::PracticeNotice;
+use crate::core::analysis::{Analysis, Score, Standing};
+use crate::core::input::MenuStep;
+use crate::core::review::{Mistake, Review};
+
+impl Controller {
+    /// The review there is now: of this game once it is over, or of the
+    /// game before until this one's first move.
+    pub(super) fn review_now(&self) -> Option<&Review> {
+        let p = &self.practice;
+        self.review_open().then_some(p.review.as_ref()).flatten()
+    }
+
+    fn review_open(&self) -> bool {
+        if self.practice.review_of_this_game {
+            self.game.is_over()
+        } else {
+            self.game.ply() == 0 && !self.game.is_over()
+        }
+    }
+
+    fn review_now_mut(&mut self) -> Option<&mut Review> {
+        if self.review_open() {
+            self.practice.review.as_mut()
+        } else {
+            None
+        }
+    }
+
+    /// The player is stepping through a review: the menu's keys are its.
+    pub(super) fn stepping_review(&self) -> bool {
+        self.practice.reviewing && self.review_now().is_some()
+    }
+
+    /// The game before this one, handed over for its review (the
+    /// `past_game` input): taken before this game's first move only.
+    pub(super) fn past_game(&mut self, review: Review) {
+        if self.game.ply() > 0 || self.game.is_over() {
+            return;
+        }
+        let p = &mut self.practice;
+        p.review = Some(review);
+        p.review_of_this_game = false;
+        p.review_asked = false;
+        p.reviewing = false;
+    }
+
+    /// The review to hand to the next game: this game's, when it was a
+    /// game against the engine and is over (with what the engine has
+    /// judged of it so far), else the one this game was handed, while it
+    /// has no move.
+    pub fn review_to_keep(&self) -> Option<Review> {
+        if self.game.is_over() && self.engine_color().is_some() {
+            return Some(self.this_games_review());
+        }
+        self.review_now().cloned()
+    }
+
+    /// This game's review: the one under way, or a new one.
+    fn this_games_review(&self) -> Review {
+        match (&self.practice.review, self.practice.review_of_this_game) {
+            (Some(r), true) => r.clone(),
+            _ => {
+                let moves: Vec<shakmaty::Move> = self.game.moves().iter().map(|m| m.m).collect();
+                let player = self.engine_color().map_or(Color::White, |e| !e);
+                Review::of(
+                    self.game.start_position(),
+                    self.game.castling_mode(),
+                    &moves,
+                    player,
+                )
+            }
+        }
+    }
+
+    /// The player asks for the review: of the game just over, or of the
+    /// game before while this one has no move. Once the engine has judged
+    /// every position, it begins at the first mistake; asked again, the
+    /// mistake he is at is said again.
+    pub(super) fn review(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        if self.game.is_over()
+            && self.engine_color().is_some()
+            && !self.practice.review_of_this_game
+        {
+            let review = self.this_games_review();
+            let p = &mut self.practice;
+            p.review = Some(review);
+            p.review_of_this_game = true;
+            p.review_asked = false;
+            p.reviewing = false;
+        }
+        let Some(review) = self.review_now() else {
+            let notice = if self.engine_color().is_none() {
+                PracticeNotice::NotPractice
+            } else {
+                PracticeNotice::ReviewAfterGame
+            };
+            self.say(t, self.words.practice(notice), out);
+            return;
+        };
+        if self.practice.reviewing {
+            let at = review.at().unwrap_or(0);
+            self.review_go(t, at, out);
+            return;
+        }
+        let complete = review.complete();
+        self.practice.review_asked = true;
+        if complete {
+            self.review_begins(t, out);
+        } else {
+            self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
+        }
+    }
+
+    /// The engine's judgement of a position of the game under review.
+    pub(super) fn review_analysis(&mut self, t: u64, a: Analysis, out: &mut Vec<Stamped>) {
+        let asked = self.practice.review_asked && !self.practice.reviewing;
+        let Some(review) = self.review_now_mut() else {
+            return;
+        };
+        let was_complete = review.complete();
+        if review.take(a).is_err() {
+            return;
+        }
+        if asked && !was_complete && review.complete() {
+            self.review_begins(t, out);
+        }
+    }
+
+    /// Every position is judged: the `review` event, with the first
+    /// mistake, and the player is in the review.
+    fn review_begins(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        let Some(review) = self.review_now_mut() else {
+            return;
+        };
+        let moves = review.reviewed();
+        let mistakes = review.mistakes();
+        let first = review.go_to(0);
+        let past = !self.practice.review_of_this_game;
+        let say = match &first {
+            None => self.words.practice(PracticeNotice::NoMistakes),
+            Some(m) => self.step_words(0, mistakes.len(), m),
+        };
+        self.practice.reviewing = first.is_some();
+        out.push(Stamped {
+            t,
+            event: Event::Review {
+                moves,
+                mistakes: mistakes.len(),
+                past,
+                say,
+            },
+        });
+    }
+
+    /// The words for mistake `index` of `count`.
+    fn step_words(&self, index: usize, count: usize, m: &Mistake) -> String {
+        let said = self
+            .words
+            .mistake(m.number, &m.before, m.played, m.loss, m.better, &m.line);
+        self.words.review_step(index + 1, count, said)
+    }
+
+    /// Steps to mistake `index`; past the last, says there are no more.
+    fn review_go(&mut self, t: u64, index: usize, out: &mut Vec<Stamped>) {
+        let Some(review) = self.review_now_mut() else {
+            return;
+        };
+        let count = review.mistakes().len();
+        let Some(m) = review.go_to(index) else {
+            self.say(t, self.words.practice(PracticeNotice::NoMoreMistakes), out);
+            return;
+        };
+        let san = |before: &shakmaty::Chess, mv: shakmaty::Move| {
+            SanPlus::from_move(before.clone(), mv).to_string()
+        };
+        let mut line = Vec::new();
+        if let Some(b) = m.better {
+            let mut pos = m.before.clone();
+            line.push(san(&pos, b));
+            pos.play_unchecked(b);
+            for &mv in &m.line {
+                line.push(san(&pos, mv));
+                pos.play_unchecked(mv);
+            }
+        }
+        let say = self.step_words(index, count, &m);
+        out.push(Stamped {
+            t,
+            event: Event::ReviewStep {
+                index: index + 1,
+                mistakes: count,
+                ply: m.ply,
+                san: san(&m.before, m.played),
+                mark: m.mark.as_str(),
+                better: line.first().cloned(),
+                line: line.into_iter().skip(1).collect(),
+                say,
+            },
+        });
+    }
+
+    /// A menu key while the player is in the review: next and back step
+    /// through the mistakes, select sets the mistake's position up as a
+    /// new game against the engine, the menu key leaves the review.
+    pub(super) fn review_key(&mut self, t: u64, step: MenuStep, out: &mut Vec<Stamped>) {
+        let Some(at) = self.review_now().map(|r| r.at().unwrap_or(0)) else {
+            return;
+        };
+        match step {
+            MenuStep::Next => self.review_go(t, at + 1, out),
+            MenuStep::Back => self.review_go(t, at.saturating_sub(1), out),
+            MenuStep::Open => {
+                self.practice.reviewing = false;
+                self.say(t, self.words.practice(PracticeNotice::ReviewEnded), out);
+            }
+            MenuStep::Select => self.review_set_up(t, at, out),
+        }
+    }
+
+    /// The position the mistake `index` was made in becomes the next
+    /// game's start (for that game only): the player is guided to set it
+    /// up, and plays on from it against the engine.
+    fn review_set_up(&mut self, t: u64, index: usize, out: &mut Vec<Stamped>) {
+        let Some(review) = self.review_now() else {
+            return;
+        };
+        let Some(m) = review.mistakes().into_iter().nth(index) else {
+            return;
+        };
+        let chess960 = review.castling_mode() == shakmaty::CastlingMode::Chess960;
+        let fen = shakmaty::fen::Fen::from_position(&m.before, EnPassantMode::Legal).to_string();
+        self.practice.reviewing = false;
+        self.next_start = Some(StartPosition {
+            start: fen,
+            chess960,
+        });
+        self.next_start_once = true;
+        self.say(t, self.words.review_position(m.number), out);
+        self.new_game(t, out);
+    }
+
+    /// The evaluation after the move that made ply `ply` of the game under
+    /// review, or after the mistake the player is at: `false` when there
+    /// is no review to answer from.
+    pub(super) fn review_evaluation(
+        &mut self,
+        t: u64,
+        ply: Option<u32>,
+        out: &mut Vec<Stamped>,
+    ) -> bool {
+        let Some(review) = self.review_now() else {
+            return false;
+        };
+        let ply = match (ply, self.practice.reviewing) {
+            (Some(ply), _) => ply,
+            (None, true) => match review
+                .at()
+                .and_then(|i| review.mistakes().into_iter().nth(i))
+            {
+                Some(m) => m.ply,
+                None => return false,
+            },
+            (None, false) => return false,
+        };
+        // A ply the game does not reach, or a mate or stalemate on the
+        // board: nothing to judge (the game's end is said instead).
+        let (Some(before), Some(after)) = (
+            review
+                .position_at(ply.saturating_sub(1))
+                .filter(|_| ply > 0),
+            review.position_at(ply),
+        ) else {
+            return false;
+        };
+        if after.is_checkmate() || after.is_stalemate() {
+            return false;
+        }
+        let number = before.fullmoves().get();
+        let Some(score) = review.score_at(ply) else {
+            self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
+            return true;
+        };
+        let (cp, mate) = match score {
+            Score::Cp(cp) => (Some(cp), None),
+            Score::Mate(n) => (None, Some(n)),
+        };
+        out.push(Stamped {
+            t,
+            event: Event::Evaluation {
+                ply,
+                cp,
+                mate,
+                say: self.words.after_move(number, Standing::of(score)),
+            },
+        });
+        true
+    }
+}
