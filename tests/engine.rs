@@ -637,7 +637,7 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     assert_eq!(more["text"], "Keine Fehler mehr.");
     let after = ask(r#"{"input":"evaluation","ply":1}"#, "evaluation");
     assert_eq!(
-        after["say"], "Nach Zug 1: Weiß steht auf Gewinn.",
+        after["say"], "Nach Zug 1 von Weiß: Weiß steht auf Gewinn.",
         "{after}"
     );
     // The engine's answers are in the journal, so a replay says the same
@@ -669,11 +669,36 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
         "25",
     );
     let mut seen = Vec::new();
-    until_event(&mut out, &mut seen, "ready").expect("the new game");
+    let begun = until_event(&mut out, &mut seen, "ready").expect("the new game");
+    // (The console's setup was that session's; this one begins from the
+    // start.)
+    assert_eq!(
+        begun["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "{begun}"
+    );
     assert_eq!(console_input(addr, PIN, r#"{"input":"review"}"#), 200);
     let review = until_event(&mut out, &mut seen, "review").expect("the review after the restart");
     assert_eq!(review["past"], true, "{review}");
     assert_eq!(review["say"], MISSED, "{review}");
+    // Its position set up as the next game: that game's journal says
+    // where the game after it begins (where this session's games do).
+    assert_eq!(console_input(addr, PIN, r#"{"input":"menu_select"}"#), 200);
+    let set_up = until_event(&mut out, &mut seen, "ready").expect("the mistake's game");
+    assert_eq!(set_up["fen"], MATE_IN_ONE, "{set_up}");
+    let newest = std::fs::read_dir(dir.join("games"))
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "journal"))
+        .max()
+        .expect("a journal");
+    let journal = std::fs::read_to_string(&newest).unwrap_or_default();
+    let header = journal.lines().find(|l| l.contains(r#""trace":1"#));
+    assert!(
+        header.is_some_and(|l| l.contains(&format!(r#""start":"{MATE_IN_ONE}""#))
+            && l.contains(r#""after":"startpos""#)),
+        "{journal}"
+    );
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }

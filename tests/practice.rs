@@ -481,9 +481,15 @@ fn the_review_is_stepped_through_a_mistake_at_a_time_with_the_menus_next_and_bac
         // Back at the first stays at the first.
         (23500, FIRST_MISTAKE),
         // The evaluation after the mistake, and after any move.
-        (24000, "Nach Zug 1: Schwarz steht deutlich besser."),
-        (25000, "Nach Zug 2: Schwarz setzt im nächsten Zug matt."),
-        (25500, "Nach Zug 1: Schwarz steht deutlich besser."),
+        (24000, "Nach Zug 1 von Weiß: Schwarz steht deutlich besser."),
+        (
+            25000,
+            "Nach Zug 2 von Weiß: Schwarz setzt im nächsten Zug matt.",
+        ),
+        (
+            25500,
+            "Nach Zug 1 von Schwarz: Schwarz steht deutlich besser.",
+        ),
         // Asked again: the mistake he is at, again.
         (26000, FIRST_MISTAKE),
         // The menu key leaves the review; the keys are their own again
@@ -553,10 +559,7 @@ fn the_review_is_kept_when_the_pieces_are_set_up_again_and_a_mistakes_position_i
     assert_eq!(review["mistakes"], 2);
     let heard = heard(&ev, 31000);
     assert_eq!(heard[0], (31000, SECOND_MISTAKE.to_string()));
-    assert_eq!(
-        heard[1],
-        (32000, "Neue Partie: die Stellung von Zug 2.".to_string())
-    );
+    assert_eq!(heard[1], (32000, "Die Stellung von Zug 2.".to_string()));
     // The next game begins from the position 2. g4 was played in, with
     // White (the player) to move, against the engine again.
     let readies = of(&ev, "ready");
@@ -605,6 +608,101 @@ fn the_review_is_kept_when_the_pieces_are_set_up_again_and_a_mistakes_position_i
     assert_eq!(
         after["fen"],
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+}
+
+#[test]
+fn a_mistakes_game_replayed_from_its_own_journal_is_guided_and_played_as_it_was() {
+    // The journal of the game a review set up: its header names the start
+    // the game after it begins from (`after`), and the board's first
+    // reading (the pawn still on g4) follows it at the same instant. The
+    // replay guides the board as play did: g4 is no move.
+    let start = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2";
+    let shown: u64 = {
+        // The position after 1. f3 e5 2. g4: what the board still shows.
+        let mut occ: u64 = 0;
+        for sq in [
+            "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "h2",
+            "f3", "g4", "e5", "a7", "b7", "c7", "d7", "f7", "g7", "h7", "a8", "b8", "c8", "d8",
+            "e8", "f8", "g8", "h8",
+        ] {
+            let b = sq.as_bytes();
+            occ |= 1 << ((b[1] - b'1') * 8 + (b[0] - b'a'));
+        }
+        occ
+    };
+    let ev = run_with(
+        &parse(&format!(
+            r#"{{"t":32000,"trace":1,"start":"{start}","black_moves_on":"engine","after":"startpos"}}
+{{"t":32000,"occ":"{shown:016x}"}}
+{{"t":34000,"lift":"g4"}}
+{{"t":34500,"place":"g2"}}
+{{"t":38000,"lift":"b1"}}
+{{"t":38500,"place":"c3"}}
+{{"t":38600,"input":"announced","ply":1}}
+{{"t":40000,"input":"resign","color":"white"}}
+{{"t":41000,"input":"new_game"}}"#
+        )),
+        Settings::default(),
+    );
+    let told = of(&ev, "diverged");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(
+        told[0]["missing"],
+        serde_json::json!([{"square":"g2","piece":"P"}])
+    );
+    assert_eq!(told[0]["extra"], serde_json::json!(["g4"]));
+    assert_eq!(sans(&ev), ["Nc3"]);
+    let readies = of(&ev, "ready");
+    assert_eq!(
+        readies.last().map(|r| r["fen"].clone()),
+        Some(serde_json::json!(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        )),
+        "the game after it begins from `after`"
+    );
+}
+
+#[test]
+fn the_review_of_the_game_before_waits_for_the_persons_first_move_not_the_engines() {
+    // The person plays Black and mates (1. f3 e5 2. g4 Qh4#); in the
+    // next game the engine, White, moves first: the review of the game
+    // before is still his to ask for.
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"start":"startpos","white_moves_on":"engine"}
+{"t":1000,"input":"move","uci":"f2f3"}
+{"t":1100,"input":"announced","ply":1}
+{"t":1500,"lift":"f2"}
+{"t":1600,"place":"f3"}
+{"t":3000,"lift":"e7"}
+{"t":3100,"place":"e5"}
+{"t":3200,"input":"announced","ply":2}
+{"t":4000,"input":"move","uci":"g2g4"}
+{"t":4100,"input":"announced","ply":3}
+{"t":4500,"lift":"g2"}
+{"t":4600,"place":"g4"}
+{"t":6000,"lift":"d8"}
+{"t":6100,"place":"h4"}
+{"t":6200,"input":"announced","ply":4}
+{"t":8000,"input":"new_game"}
+{"t":9000,"input":"move","uci":"e2e4"}
+{"t":9100,"input":"announced","ply":1}
+{"t":10000,"input":"review"}
+{"t":10100,"input":"review_analysis","ply":0,"uci":"e2e4","cp":25,"depth":14}
+{"t":10200,"input":"review_analysis","ply":1,"uci":"e7e6","cp":-50,"depth":14,"line":"e7e6"}
+{"t":10300,"input":"review_analysis","ply":2,"uci":"d2d4","cp":300,"depth":14}
+{"t":10400,"input":"review_analysis","ply":3,"uci":"d8h4","mate":-1,"depth":14}"#,
+        ),
+        Settings::default(),
+    );
+    let review = of(&ev, "review");
+    assert_eq!(review.len(), 1, "{:?}", says(&ev));
+    assert_eq!(review[0]["t"], 10400);
+    assert_eq!(review[0]["past"], true);
+    assert_eq!(
+        review[0]["say"],
+        "Fehler 1 von 1. Zug 1: Bauer Eva fünf verliert eine Figur; besser war Bauer Eva sechs."
     );
 }
 

@@ -994,12 +994,18 @@ impl Phrasebook {
         )
     }
 
-    /// Who stands better after move `number`, in the review.
-    pub fn after_move(&self, number: u32, standing: crate::core::analysis::Standing) -> String {
+    /// Who stands better after move `number` of `mover`, in the review.
+    pub fn after_move(
+        &self,
+        number: u32,
+        mover: Color,
+        standing: crate::core::analysis::Standing,
+    ) -> String {
         fill(
             &self.words.practice.after_move,
             &[
                 ("number", &number.to_string()),
+                ("side", self.color(mover)),
                 ("standing", &self.standing(standing)),
             ],
         )

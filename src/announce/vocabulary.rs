@@ -484,8 +484,8 @@ pub struct PracticeWords {
     pub no_threat: String,
     /// The threat asked while the player is in check.
     pub in_check: String,
-    /// The evaluation after move `{number}` in the review: `{standing}`
-    /// is one of the sentences above.
+    /// The evaluation after move `{number}` of `{side}` in the review:
+    /// `{standing}` is one of the sentences above.
     pub after_move: String,
 }
 

@@ -20,6 +20,10 @@ pub enum Score {
 /// The largest centipawn score kept: beyond it, the game is won anyway.
 const CP_LIMIT: i32 = 2000;
 
+/// The score beyond which lichess counts a position as won in its
+/// chances (lila's `Cp.CEILING`).
+const CHANCES_CEILING: i32 = 1000;
+
 impl Score {
     /// The score from `color`'s side.
     pub fn for_side(self, color: Color) -> Score {
@@ -42,9 +46,10 @@ impl Score {
 
     /// White's chances, from −1 (Black wins) to 1 (White wins): the
     /// logistic curve lichess fits to its players' results, which makes a
-    /// pawn count more in a level position than in a won one.
+    /// pawn count more in a level position than in a won one; as lichess
+    /// does, ten pawns (`Cp.CEILING`) count as won.
     pub fn chances(self) -> f64 {
-        let cp = f64::from(self.centipawns());
+        let cp = f64::from(self.centipawns().clamp(-CHANCES_CEILING, CHANCES_CEILING));
         2.0 / (1.0 + (-0.003_682_08 * cp).exp()) - 1.0
     }
 
@@ -146,8 +151,9 @@ const BLUNDER: f64 = 0.3;
 /// mistake.
 pub fn judge(mover: Color, before: Score, after: Score) -> Option<(Mark, Loss)> {
     let (b, a) = (before.for_side(mover), after.for_side(mover));
-    // A mate let go while still winning (lichess's rule): far ahead it is
-    // no serious mistake, clearly ahead a mistake, else a blunder.
+    // A mate let go while still winning (lichess's rule, `MateLost`): far
+    // ahead it is no serious mistake, clearly ahead a mistake, else a
+    // blunder.
     if let (Score::Mate(n), Score::Cp(cp)) = (b, a)
         && n > 0
     {
@@ -155,6 +161,18 @@ pub fn judge(mover: Color, before: Score, after: Score) -> Option<(Mark, Loss)> 
             1000.. => None,
             701..1000 => Some((Mark::Mistake, Loss::MissesMate)),
             _ => Some((Mark::Blunder, Loss::MissesMate)),
+        };
+    }
+    // A mate allowed (lichess's `MateCreated`), judged by how the mover
+    // stood before it: far behind already it is no serious mistake,
+    // clearly behind a mistake, else a blunder.
+    if let (Score::Cp(cp), Score::Mate(n)) = (b, a)
+        && n < 0
+    {
+        return match cp {
+            ..-999 => None,
+            -999..-700 => Some((Mark::Mistake, Loss::AllowsMate)),
+            _ => Some((Mark::Blunder, Loss::AllowsMate)),
         };
     }
     let drop = b.chances() - a.chances();
@@ -244,6 +262,27 @@ mod tests {
         );
         // Won either way: a pawn less in a won game is no mistake.
         assert_eq!(judge(Color::White, Score::Cp(1200), Score::Cp(1050)), None);
+        // A mate allowed, by how the mover stood before (lila's
+        // MateAdvice): level, a blunder; at −6, still a blunder; at −8, a
+        // mistake; at −12, lost anyway.
+        for (before, judged) in [
+            (0, Some(Mark::Blunder)),
+            (-600, Some(Mark::Blunder)),
+            (-800, Some(Mark::Mistake)),
+            (-1200, None),
+        ] {
+            assert_eq!(
+                judge(Color::White, Score::Cp(before), Score::Mate(-2)).map(|(m, _)| m),
+                judged,
+                "{before}"
+            );
+        }
+        // Beyond ten pawns lichess counts the game won: +12 to +4.3 is a
+        // mistake there (its chances from +10), not a blunder.
+        assert_eq!(
+            judge(Color::White, Score::Cp(1200), Score::Cp(430)).map(|(m, _)| m),
+            Some(Mark::Mistake)
+        );
     }
 
     #[test]

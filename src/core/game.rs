@@ -66,6 +66,18 @@ impl StartPosition {
     }
 
     /// The position and castling mode this start describes.
+    /// The start `pos` with its castling rules: `startpos` for the
+    /// standard start, else its FEN.
+    pub fn of(pos: &Chess, mode: CastlingMode) -> StartPosition {
+        let chess960 = mode == CastlingMode::Chess960;
+        let start = if *pos == Chess::default() && !chess960 {
+            "startpos".to_string()
+        } else {
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+        };
+        StartPosition { start, chess960 }
+    }
+
     pub fn position(&self) -> Result<(Chess, CastlingMode), StartError> {
         if self.start == "startpos" {
             let mode = if self.chess960 {

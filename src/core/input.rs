@@ -665,6 +665,28 @@ fn analysis(f: &InputFields) -> Result<Analysis, String> {
     })
 }
 
+/// The longest `past_game` input pegboard writes: a trace line holds at
+/// most [`crate::trace::MAX_LINE_BYTES`], with room for its time.
+const PAST_GAME_BYTES: usize = 60_000;
+
+impl Input {
+    /// The `past_game` input for `review`, made to fit a trace line: for
+    /// a very long game the engine's main lines are left out, and beyond
+    /// that its answers (it is asked again when the review is).
+    pub fn past_game(mut review: crate::core::review::Review) -> Input {
+        let fits = |r: &crate::core::review::Review| {
+            Input::PastGame(Box::new(r.clone())).to_json().len() <= PAST_GAME_BYTES
+        };
+        if !fits(&review) {
+            review.drop_lines();
+        }
+        if !fits(&review) {
+            review.drop_analyses();
+        }
+        Input::PastGame(Box::new(review))
+    }
+}
+
 /// One analysis in a `past_game` input, written as an `analysis`
 /// input's fields are.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
@@ -1445,6 +1467,51 @@ impl Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_very_long_past_game_is_made_to_fit_a_trace_line() {
+        // 800 plies of knights going out and back, each judged with a
+        // main line of ten moves: far more than a line holds.
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<UciMove> = (0..800)
+            .map(|i| cycle[i % 4].parse().expect("uci"))
+            .collect();
+        let mut r = crate::core::review::Review::new(
+            shakmaty::Chess::default(),
+            shakmaty::CastlingMode::Standard,
+            &moves,
+            Color::White,
+        )
+        .expect("legal");
+        for ply in 0..=800u32 {
+            let line: Vec<UciMove> = (0..10)
+                .map(|i| cycle[(ply as usize + i) % 4].parse().expect("uci"))
+                .collect();
+            r.take(Analysis {
+                ply,
+                best: line.first().copied(),
+                score: Score::Cp(10),
+                depth: 14,
+                line,
+            })
+            .expect("taken");
+        }
+        assert!(
+            Input::PastGame(Box::new(r.clone())).to_json().len() > crate::trace::MAX_LINE_BYTES
+        );
+        let fitted = Input::past_game(r);
+        let json = fitted.to_json();
+        assert!(json.len() <= PAST_GAME_BYTES, "{}", json.len());
+        // The answers stay, without their lines; it reads back as written.
+        let Input::PastGame(review) = &fitted else {
+            panic!("a past game");
+        };
+        assert_eq!(review.analyses().count(), 801);
+        assert!(review.analyses().all(|a| a.line.is_empty()));
+        let line = format!("{{\"t\":0,\"trace\":1}}\n{{\"t\":1,{}", &json[1..]);
+        let read = crate::trace::read(line.as_bytes(), "x").expect("it reads");
+        assert_eq!(read[1].reading, crate::trace::Reading::Input(fitted));
+    }
 
     /// A past game with two judged positions, as the keeper hands it on.
     pub(crate) fn past() -> crate::core::review::Review {

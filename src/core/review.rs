@@ -264,6 +264,18 @@ impl Review {
         out
     }
 
+    /// Leaves out the engine's main lines (their first moves stay).
+    pub fn drop_lines(&mut self) {
+        for a in self.analyses.values_mut() {
+            a.line.clear();
+        }
+    }
+
+    /// Leaves out the engine's answers: they are asked for again.
+    pub fn drop_analyses(&mut self) {
+        self.analyses.clear();
+    }
+
     /// The mistake the player is at, if he has stepped to one.
     pub fn at(&self) -> Option<usize> {
         self.at

@@ -265,7 +265,10 @@ impl Engine {
                     nodes = n.or(nodes);
                     if multipv.unwrap_or(1) == 1 {
                         score = s.or(score);
-                        if s.is_some() && !pv.is_empty() {
+                        // A line whose score is only a bound (a new best
+                        // move found as the search stopped) is still the
+                        // line of the move it plays.
+                        if !pv.is_empty() {
                             main_line = pv.clone();
                         }
                     }

@@ -68,6 +68,11 @@ pub fn read(line: &str) -> Line {
             }
         }
         Some("info") => {
+            // Everything after `string` is free text (the UCI protocol).
+            let words = match words.iter().position(|w| *w == "string") {
+                Some(i) => &words[..i],
+                None => &words[..],
+            };
             let after = |key: &str| {
                 words
                     .iter()
@@ -212,10 +217,15 @@ mod tests {
                 pv: Vec::new(),
             }
         );
-        // A line followed by another field ends before it.
+        // A line followed by another field ends before it; after
+        // `string` nothing is read.
         assert!(matches!(
             read("info depth 3 score cp 5 pv e2e4 e7e5 string a note"),
             Line::Info { pv, .. } if pv.len() == 2
+        ));
+        assert!(matches!(
+            read("info depth 3 string the score cp 9 pv d2d4"),
+            Line::Info { score: None, pv, depth: Some(3), .. } if pv.is_empty()
         ));
         // A bound from a search cut short is no score.
         assert!(matches!(

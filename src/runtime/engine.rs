@@ -51,6 +51,8 @@ pub(crate) struct EngineTurns {
     /// The position last given to the analyst (its FEN, and which the
     /// game wants).
     analysing: Option<(String, Wanted)>,
+    /// The castling rules the analyst was started with (Chess960 or not).
+    analyst_960: Option<bool>,
 }
 
 /// A search under way.
@@ -113,6 +115,7 @@ impl EngineTurns {
             held: None,
             analyst: None,
             analysing: None,
+            analyst_960: None,
         })
     }
 
@@ -186,6 +189,13 @@ impl EngineTurns {
         if self.analysing.as_ref() == Some(&(wanted.fen.clone(), wanted.which)) {
             return;
         }
+        // The analyst plays by the castling rules of the game it judges
+        // (a review of a Chess960 game after a hint in a standard one).
+        if self.analyst_960 != Some(wanted.chess960) {
+            self.analyst = None;
+            self.analysing = None;
+        }
+        self.analyst_960 = Some(wanted.chess960);
         let analyst = self.analyst.get_or_insert_with(|| {
             crate::engine::Seat::open(self.config.analyst(), wanted.chess960)
         });

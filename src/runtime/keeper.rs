@@ -260,7 +260,7 @@ impl Keeper {
             keeper.begin_journal(store, t, start);
         }
         if let Some(past) = past {
-            keeper.input(t, Input::PastGame(Box::new(past)), out);
+            keeper.input(t, Input::past_game(past), out);
         }
         Ok((keeper, t))
     }
@@ -330,7 +330,17 @@ impl Keeper {
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
-            start: rebuilt.header.start.clone(),
+            // A mistake's position set up from the review is its game's
+            // start alone: the games after it begin from `after`.
+            start: rebuilt
+                .header
+                .after
+                .clone()
+                .map(|start| StartPosition {
+                    start,
+                    chess960: rebuilt.header.start.chess960,
+                })
+                .unwrap_or_else(|| rebuilt.header.start.clone()),
             keeping: Some(Keeping {
                 store: store.clone(),
                 writer,
@@ -377,6 +387,7 @@ impl Keeper {
             white_moves_on: self.c.settings().seats.white.written(),
             black_moves_on: self.c.settings().seats.black.written(),
             laws: Some(self.c.settings().laws),
+            after: self.c.after_start().map(|s| s.start),
         });
         match Writer::create(files, t, &header) {
             Ok(mut writer) => {
@@ -494,7 +505,7 @@ impl Keeper {
             self.begin_journal(store, at, &start);
         }
         if let Some(past) = past {
-            self.input(at, Input::PastGame(Box::new(past)), out);
+            self.input(at, Input::past_game(past), out);
         }
         self.changed = true;
     }

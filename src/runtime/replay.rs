@@ -110,6 +110,15 @@ where
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
     let mut out = Vec::new();
     c.start(start_t, &mut out);
+    if let Some(after) = &header.after {
+        c.set_up_once(
+            start_t,
+            &crate::core::StartPosition {
+                start: after.clone(),
+                chess960: header.start.chess960,
+            },
+        );
+    }
     let mut last_t = start_t;
     let mut entry = pending;
     loop {
@@ -182,7 +191,7 @@ pub(crate) fn next_game(c: &mut Controller, t: u64, out: &mut Vec<Stamped>) {
         let past = c.review_to_keep();
         *c = c.next_game(at, out);
         if let Some(past) = past {
-            c.input(at, crate::core::Input::PastGame(Box::new(past)), out);
+            c.input(at, crate::core::Input::past_game(past), out);
         }
     }
 }

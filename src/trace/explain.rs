@@ -47,6 +47,7 @@ const FIELD_KINDS: &[(&str, &str)] = &[
     ("white_moves_on", "a board's name or \"relay\", in quotes"),
     ("black_moves_on", "a board's name or \"relay\", in quotes"),
     ("laws", "\"2023\" or \"2008\", in quotes"),
+    ("after", "a FEN or \"startpos\", in quotes"),
 ];
 
 /// A JSON value, named for an error message, quoting at most a short

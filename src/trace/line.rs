@@ -124,6 +124,7 @@ struct Line<'a> {
     black_moves_on: Option<String>,
     #[serde(borrow)]
     laws: Option<Cow<'a, str>>,
+    after: Option<String>,
     keys: Option<u16>,
 }
 
@@ -257,11 +258,12 @@ pub(crate) fn parse_line(
             || line.tags.is_some()
             || line.white_moves_on.is_some()
             || line.black_moves_on.is_some()
-            || line.laws.is_some())
+            || line.laws.is_some()
+            || line.after.is_some())
     {
         return Err(
-            "`start`, `variant`, `time_control`, `tags`, `white_moves_on`, `black_moves_on` \
-             and `laws` belong to the header line"
+            "`start`, `variant`, `time_control`, `tags`, `white_moves_on`, `black_moves_on`, \
+             `laws` and `after` belong to the header line"
                 .to_string(),
         );
     }
@@ -327,6 +329,7 @@ pub(crate) fn parse_line(
             white_moves_on: line.white_moves_on.clone(),
             black_moves_on: line.black_moves_on.clone(),
             laws,
+            after: line.after.clone(),
         })
     } else if let Some(occ) = line.occ.as_deref() {
         Reading::Scan {

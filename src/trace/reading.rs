@@ -52,6 +52,11 @@ pub struct Header {
     /// The edition of the Laws the game is played under (overrides
     /// `[game] laws`); a journal's header always says it.
     pub laws: Option<crate::core::laws::Edition>,
+    /// This game's start is for it alone (a mistake's position the review
+    /// set up): the start the game after it begins from (a FEN or
+    /// `startpos`, of the same variant). A board that does not show this
+    /// game's start when it begins is guided to it before a move counts.
+    pub after: Option<String>,
 }
 
 impl Header {

@@ -24,6 +24,7 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
             white_moves_on,
             black_moves_on,
             laws,
+            after,
         }) => {
             let variant = if start.chess960 {
                 r#","variant":"chess960""#
@@ -52,8 +53,12 @@ pub fn write_line(t: u64, reading: &Reading) -> String {
             let laws = laws
                 .map(|l| format!(r#","laws":"{l}""#))
                 .unwrap_or_default();
+            let after = after
+                .as_ref()
+                .map(|a| format!(r#","after":{}"#, json_str(a)))
+                .unwrap_or_default();
             format!(
-                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}{seats}{laws}}}"#,
+                r#"{{"t":{t},"trace":1,"start":{}{variant}{control}{tags}{seats}{laws}{after}}}"#,
                 json_str(&start.start)
             )
         }

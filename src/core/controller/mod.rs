@@ -82,6 +82,11 @@ pub struct Controller {
     /// `next_start` is for the next game only (a mistake's position from
     /// the review): the game after it begins where this one began.
     next_start_once: bool,
+    /// The person's colour in that game (the colour of the mistake).
+    next_start_person: Option<Color>,
+    /// This game's start is for it alone, and it began at this instant:
+    /// a board whose first reading differs from the start is guided to it.
+    set_up_at: Option<u64>,
     /// The start the games here began from before an online game began
     /// from the server's (a Chess960 position, a set position): the next
     /// game begins there again.
@@ -234,6 +239,8 @@ impl Controller {
             new_game_given: false,
             next_start: None,
             next_start_once: false,
+            next_start_person: None,
+            set_up_at: None,
             home_start: None,
             online_choice: None,
             online_draw_at: None,
@@ -273,6 +280,21 @@ impl Controller {
         let names: Vec<&str> = self.board_names().collect();
         let mut settings = self.settings.clone();
         self.chosen.apply(&mut settings);
+        if let (true, Some(person)) = (self.next_start_once, self.next_start_person) {
+            // A mistake's position: the person moves there, on his board,
+            // against the engine, whatever the menu chose for later games.
+            let own = [&self.settings.seats.white, &self.settings.seats.black]
+                .into_iter()
+                .find(|s| matches!(s, Seat::Board(_)))
+                .cloned()
+                .unwrap_or_else(|| Seat::Board(BLIND_BOARD.to_string()));
+            let (white, black) = match person {
+                Color::White => (own, Seat::Engine),
+                Color::Black => (Seat::Engine, own),
+            };
+            settings.seats.white = white;
+            settings.seats.black = black;
+        }
         let game = game.with_laws(settings.laws);
         let words = if self.chosen.language == self.settings.preferences.language {
             self.words.clone()
@@ -284,32 +306,40 @@ impl Controller {
                 .unwrap_or_else(|| self.words.clone())
         };
         let mut next = Controller::with_game(game, settings, words, &names);
+        next.start(t, out);
         if self.next_start_once {
             // The game after the set-up one begins where this one began.
-            next.home_start = Some(self.home_start.clone().unwrap_or_else(|| {
+            let (pos, mode) = self.home_start.clone().unwrap_or_else(|| {
                 (
                     self.game.start_position().clone(),
                     self.game.castling_mode(),
                 )
-            }));
-        }
-        next.start(t, out);
-        if self.next_start_once {
-            // A mistake's position from the review: a board that does not
-            // show it is to be set up square by square (the differences
-            // said once its reading holds), and no change on it is a move
-            // until it does.
-            let start = next.game.position().clone();
-            for i in 0..self.boards.len().min(next.boards.len()) {
-                if self.raw(i) != start.board().occupied() {
-                    next.boards[i].tracker.fall_behind(start.clone(), None);
-                }
-            }
+            });
+            next.set_up_once(t, &StartPosition::of(&pos, mode));
         }
         for i in 0..self.boards.len() {
             next.scan(t, i, self.raw(i), out);
         }
         next
+    }
+
+    /// This game's start is for it alone (`after`: where the game after it
+    /// begins), and it began at `t`: a board whose first reading does not
+    /// show the start is guided to it square by square, and no change on
+    /// it is a move until it does. Both `play` (for a mistake's position
+    /// the review set up) and a replay (from the header's `after`) say so
+    /// right after the game's start, before its first readings.
+    pub fn set_up_once(&mut self, t: u64, after: &StartPosition) {
+        self.home_start = after.position().ok();
+        self.set_up_at = Some(t);
+    }
+
+    /// Where the game after this one begins, when this game's start is for
+    /// it alone (a journal's header keeps it as `after`).
+    pub fn after_start(&self) -> Option<StartPosition> {
+        self.set_up_at?;
+        let (pos, mode) = self.home_start.as_ref()?;
+        Some(StartPosition::of(pos, *mode))
     }
 
     /// The start the arbiter set up for the next game, if any.
@@ -589,6 +619,15 @@ impl Controller {
     pub fn scan(&mut self, t: u64, board: usize, occ: Bitboard, out: &mut Vec<Stamped>) {
         if occ == self.boards[board].debounce.raw() && self.deadline.is_none_or(|d| d > t) {
             return;
+        }
+        if self.set_up_at == Some(t)
+            && self.game.ply() == 0
+            && occ != self.game.start_position().board().occupied()
+            && self.boards[board].tracker.lag().is_none()
+        {
+            self.boards[board]
+                .tracker
+                .fall_behind(self.game.position().clone(), None);
         }
         self.advance(t, out);
         self.boards[board].debounce.scan(t, occ);

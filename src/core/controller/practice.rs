@@ -41,6 +41,9 @@ pub(super) struct Practice {
     /// The player is stepping through the review's mistakes: the menu's
     /// next and back keys step, select sets the mistake's position up.
     pub(super) reviewing: bool,
+    /// The evaluation after this ply of the game under review was asked
+    /// before the engine had judged it.
+    pub(super) evaluation_after: Option<u32>,
     /// The clock as it stood when each move was made (before it), with
     /// the instant: index `p` is the move that made ply `p + 1`.
     clocks: Vec<Option<(u64, Clock)>>,

@@ -15,7 +15,7 @@ use crate::core::review::{Mistake, Review};
 
 impl Controller {
     /// The review there is now: of this game once it is over, or of the
-    /// game before until this one's first move.
+    /// game before until the person's first move in this one.
     pub(super) fn review_now(&self) -> Option<&Review> {
         let p = &self.practice;
         self.review_open().then_some(p.review.as_ref()).flatten()
@@ -25,8 +25,28 @@ impl Controller {
         if self.practice.review_of_this_game {
             self.game.is_over()
         } else {
-            self.game.ply() == 0 && !self.game.is_over()
+            self.past_still_open()
         }
+    }
+
+    /// The game before this one is still to be reviewed: the person has
+    /// made no move in this one (the engine, playing White, may have).
+    fn past_still_open(&self) -> bool {
+        let Some(past) = self.practice.review.as_ref() else {
+            return false;
+        };
+        let person = self.engine_color().map_or(past.player(), |e| !e);
+        self.game.moves().iter().all(|m| m.color != person)
+    }
+
+    /// This game's own review is the one to give: it is a game against the
+    /// engine that is over, and has moves or no game before to review (a
+    /// flag fallen before the first move leaves the game before's review
+    /// as it was).
+    fn this_game_reviewed(&self) -> bool {
+        self.game.is_over()
+            && self.engine_color().is_some()
+            && (self.game.ply() > 0 || self.practice.review_of_this_game || !self.past_still_open())
     }
 
     fn review_now_mut(&mut self) -> Option<&mut Review> {
@@ -53,6 +73,7 @@ impl Controller {
         p.review_of_this_game = false;
         p.review_asked = false;
         p.reviewing = false;
+        p.evaluation_after = None;
     }
 
     /// The review to hand to the next game: this game's, when it was a
@@ -60,7 +81,7 @@ impl Controller {
     /// judged of it so far), else the one this game was handed, while it
     /// has no move.
     pub fn review_to_keep(&self) -> Option<Review> {
-        if self.game.is_over() && self.engine_color().is_some() {
+        if self.this_game_reviewed() {
             return Some(self.this_games_review());
         }
         self.review_now().cloned()
@@ -88,10 +109,7 @@ impl Controller {
     /// every position, it begins at the first mistake; asked again, the
     /// mistake he is at is said again.
     pub(super) fn review(&mut self, t: u64, out: &mut Vec<Stamped>) {
-        if self.game.is_over()
-            && self.engine_color().is_some()
-            && !self.practice.review_of_this_game
-        {
+        if self.this_game_reviewed() && !self.practice.review_of_this_game {
             let review = self.this_games_review();
             let p = &mut self.practice;
             p.review = Some(review);
@@ -114,10 +132,14 @@ impl Controller {
             return;
         }
         let complete = review.complete();
-        self.practice.review_asked = true;
         if complete {
+            self.practice.review_asked = true;
             self.review_begins(t, out);
+        } else if self.engine_color().is_none() {
+            // No engine in this game to judge the game before.
+            self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
         } else {
+            self.practice.review_asked = true;
             self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
         }
     }
@@ -132,7 +154,15 @@ impl Controller {
         if review.take(a).is_err() {
             return;
         }
-        if asked && !was_complete && review.complete() {
+        let complete = review.complete();
+        // An evaluation asked after a move not yet judged is answered.
+        if let Some(ply) = self.practice.evaluation_after
+            && self.review_now().and_then(|r| r.score_at(ply)).is_some()
+        {
+            self.practice.evaluation_after = None;
+            self.review_evaluation(t, Some(ply), out);
+        }
+        if asked && !was_complete && complete {
             self.review_begins(t, out);
         }
     }
@@ -239,6 +269,7 @@ impl Controller {
             return;
         };
         let chess960 = review.castling_mode() == shakmaty::CastlingMode::Chess960;
+        let person = review.player();
         let fen = shakmaty::fen::Fen::from_position(&m.before, EnPassantMode::Legal).to_string();
         self.practice.reviewing = false;
         self.next_start = Some(StartPosition {
@@ -246,6 +277,7 @@ impl Controller {
             chess960,
         });
         self.next_start_once = true;
+        self.next_start_person = Some(person);
         self.say(t, self.words.review_position(m.number), out);
         self.new_game(t, out);
     }
@@ -288,6 +320,9 @@ impl Controller {
         }
         let number = before.fullmoves().get();
         let Some(score) = review.score_at(ply) else {
+            // Answered when the engine has judged it.
+            self.practice.evaluation_after = Some(ply);
+            self.practice.review_asked = true;
             self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
             return true;
         };
@@ -301,7 +336,9 @@ impl Controller {
                 ply,
                 cp,
                 mate,
-                say: self.words.after_move(number, Standing::of(score)),
+                say: self
+                    .words
+                    .after_move(number, before.turn(), Standing::of(score)),
             },
         });
         true
