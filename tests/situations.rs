@@ -579,7 +579,10 @@ fn play_at_table(start: StartPosition, moves: &[Move], seed: u64, two_boards: bo
                 };
                 acts.insert(at, Act::Lift(board, sq));
                 early = Some(sq);
-                quick = table.rng.chance(50);
+                // Not after a Chess960 king put on its castling square: its
+                // move waits for the rook (4.6b) and is still the mover's
+                // turn, so the reply cannot begin at once.
+                quick = table.rng.chance(50) && !waits_for_its_rook(&pos, m, mode);
             }
             Aside::Knock => {
                 let (k, y) = knock_squares(&pos, m, &mut table.rng).expect("checked");
@@ -957,6 +960,19 @@ fn reseat(table: &mut Table, pos: &Chess, m: Move) -> u64 {
         table.act(&Act::Place(0, d));
     }
     last + WINDOW
+}
+
+/// A Chess960 king moved (not castling) onto a square castling would
+/// also put it on: pegboard waits `castling_wait_ms` for the rook before
+/// the move counts, and the turn is the mover's meanwhile.
+fn waits_for_its_rook(pos: &Chess, m: Move, mode: CastlingMode) -> bool {
+    mode == CastlingMode::Chess960
+        && m.role() == Role::King
+        && !m.is_castle()
+        && pos.legal_moves().iter().any(|c| {
+            c.castling_side()
+                .is_some_and(|side| side.king_to(pos.turn()) == m.to())
+        })
 }
 
 fn choose_aside(
