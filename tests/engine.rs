@@ -105,12 +105,26 @@ fn below_the_engines_lowest_rating_it_searches_one_ply_at_its_lowest_skill() {
     assert!(legal_at_start(&t.uci));
 }
 
-/// The process id of the one Stockfish this test process has started.
+/// The name the signalled test's Stockfish runs under (a link to it), so
+/// that no other test's Stockfish, started and ended beside it, is taken
+/// for it (a process's name is its program's, 15 characters at most).
+const SIGNALLED: &str = "sf-signalled";
+
+/// Stockfish, run under [`SIGNALLED`]'s name.
+fn signalled_stockfish() -> EngineConfig {
+    let dir = common::empty_dir("engine-signalled");
+    let link = dir.join(SIGNALLED);
+    let program = stockfish(|_| {}).program().expect("stockfish");
+    std::os::unix::fs::symlink(&program, &link).expect("a link to stockfish");
+    stockfish(|c| c.command = link.display().to_string())
+}
+
+/// The process id of the one signalled Stockfish this test process runs.
 fn our_stockfish() -> u32 {
     let began = Instant::now();
     loop {
         let out = std::process::Command::new("pgrep")
-            .args(["-P", &std::process::id().to_string(), "stockfish"])
+            .args(["-P", &std::process::id().to_string(), "-x", SIGNALLED])
             .output()
             .expect("pgrep");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
@@ -157,11 +171,11 @@ fn next(seat: &Seat) -> Report {
     seat.wait(Duration::from_secs(20)).expect("a report")
 }
 
-// One test, one engine at a time: the signals go to this process's only
-// Stockfish.
+// The signals go to this test's own Stockfish, told from the others'
+// (the tests run side by side) by the name it runs under.
 #[test]
 fn stockfish_killed_or_stopped_is_started_again_and_asked_again_each_told_once() {
-    let seat = Seat::open(stockfish(|_| {}), false);
+    let seat = Seat::open(signalled_stockfish(), false);
     // Killed while thinking (SIGKILL).
     ask(&seat, 0, &[], 3000);
     let pid = our_stockfish();
