@@ -33,6 +33,10 @@ packages=(
     # The engine a player practises against (Debian puts it in /usr/games),
     # and the public-domain Polyglot opening book it plays the opening from.
     stockfish gnuchess-book
+    # The classification of openings the `opening` question names the
+    # opening from (/usr/share/pgn-extract/eco.pgn), and pgn-extract
+    # itself, whose own classification the tests hold pegboard's against.
+    pgn-extract
 )
 missing=()
 for p in "${packages[@]}"; do

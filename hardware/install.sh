@@ -25,7 +25,7 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     build-essential pkg-config curl ca-certificates git \
     libspeechd-dev libclang-dev clang libasound2-dev \
     speech-dispatcher speech-dispatcher-espeak-ng espeak-ng \
-    stockfish gnuchess-book
+    stockfish gnuchess-book pgn-extract
 
 echo "== Rust (for $builder)"
 if ! sudo -u "$builder" -H bash -lc 'command -v cargo' >/dev/null 2>&1; then

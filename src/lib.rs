@@ -17,6 +17,7 @@ pub mod keys;
 pub mod lichess;
 pub mod mirror;
 pub mod net;
+pub mod openings;
 pub mod record;
 pub mod runtime;
 pub mod sensors;

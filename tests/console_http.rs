@@ -540,6 +540,38 @@ impl Played {
             .collect()
     }
 
+    /// Every event `play` wrote, and its journals' text, once it has
+    /// ended.
+    fn events_and_journal(self) -> (Vec<Value>, String) {
+        let games = self.dir.join("games");
+        let dir = self.dir.clone();
+        let copy = std::env::temp_dir().join(format!(
+            "{}-journal",
+            dir.file_name().and_then(|n| n.to_str()).unwrap_or("played")
+        ));
+        let events = {
+            let mut this = self;
+            let mut rest = String::new();
+            let _ = this.out.read_to_string(&mut rest);
+            this.seen.push_str(&rest);
+            assert!(this.child.0.wait().expect("ends").success());
+            this.seen
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .collect()
+        };
+        let mut journal = String::new();
+        for entry in std::fs::read_dir(&games).expect("journal dir").flatten() {
+            if entry.path().extension().is_some_and(|x| x == "journal") {
+                let text = std::fs::read_to_string(entry.path()).expect("journal");
+                std::fs::write(&copy, &text).expect("copy");
+                journal.push_str(&text);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        (events, journal)
+    }
+
     /// Everything `play` wrote, once it has ended.
     fn output(mut self) -> String {
         let mut rest = String::new();
@@ -614,6 +646,58 @@ fn the_arbiter_sets_up_a_position_or_a_chess960_start_and_the_next_game_begins_t
     );
     assert_eq!(common::of(&events, "new_game").len(), 2);
     assert_eq!(common::sans(&events), ["e4", "e4", "e4"]);
+}
+
+#[test]
+fn the_opening_is_named_from_pgn_extracts_classification_journaled_and_replayed() {
+    let p = Played::start("console-opening", "", 10);
+    // 1. e4 c5 2. Nf3 d6: the Sicilian, B50 in pgn-extract's data.
+    for san in ["e4", "c5", "Nf3", "d6"] {
+        assert_eq!(
+            common::sans(&p.done(&format!(r#"{{"input":"move","san":"{san}"}}"#))),
+            [san]
+        );
+    }
+    p.done(r#"{"input":"opening"}"#);
+    // What a console may not send: the classification's answer.
+    assert_eq!(
+        p.send(r#"{"input":"opening_classified","ply":4,"eco":"A00"}"#)
+            .code,
+        400
+    );
+    let (events, journal) = p.events_and_journal();
+    let named = common::of(&events, "opening");
+    assert_eq!(named.len(), 1, "{events:?}");
+    assert_eq!(named[0]["eco"], "B50");
+    assert_eq!(named[0]["ply"], 4);
+    assert_eq!(named[0]["say"], "Sizilianische Verteidigung, B 50.");
+    assert!(
+        journal.contains(r#""input":"opening_classified","ply":4,"eco":"B50""#),
+        "{journal}"
+    );
+    // Replayed from the journal alone, the same answer.
+    let copy = std::env::temp_dir().join(format!(
+        "pegboard-console-opening-{}-journal",
+        std::process::id()
+    ));
+    let out = common::pegboard_command()
+        .arg("replay")
+        .arg(&copy)
+        .output()
+        .expect("replay runs");
+    let _ = std::fs::remove_file(&copy);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replayed: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let again = common::of(&replayed, "opening");
+    assert_eq!(again.len(), 1, "{replayed:?}");
+    assert_eq!(again[0]["say"], "Sizilianische Verteidigung, B 50.");
 }
 
 #[test]

@@ -5,15 +5,18 @@ mod common;
 
 use common::{of, run};
 
+/// 1. e4 e5 2. Nf3 on the board.
+const THREE_PLIES: &str = r#"{"t":100,"lift":"e2"}
+{"t":200,"place":"e4"}
+{"t":1000,"lift":"e7"}
+{"t":1100,"place":"e5"}
+{"t":2000,"lift":"g1"}
+{"t":2100,"place":"f3"}"#;
+
 /// 1. e4 e5 2. Nf3, then a question at t = 9000.
 fn after_three_plies(question: &str) -> Vec<serde_json::Value> {
     run(&format!(
-        r#"{{"t":100,"lift":"e2"}}
-{{"t":200,"place":"e4"}}
-{{"t":1000,"lift":"e7"}}
-{{"t":1100,"place":"e5"}}
-{{"t":2000,"lift":"g1"}}
-{{"t":2100,"place":"f3"}}
+        r#"{THREE_PLIES}
 {{"t":9000,"input":{question}}}"#
     ))
 }
@@ -166,4 +169,99 @@ fn the_material_balance_is_said_as_players_count_it() {
         answer(&at("3qk3/8/8/8/8/8/8/1NB1K3 w - - 0 1")),
         "Weiß hat 2 Figuren mehr. Schwarz hat eine Dame mehr."
     );
+}
+
+/// The Italian (1. e4 e5 2. Nf3 Nc6 3. Bc4), the opening asked at
+/// t = 9000, and its classification given after it as the runtime
+/// journals it.
+fn italian_asked(answer: &str) -> Vec<serde_json::Value> {
+    run(&format!(
+        r#"{THREE_PLIES}
+{{"t":3000,"lift":"b8"}}
+{{"t":3100,"place":"c6"}}
+{{"t":4000,"lift":"f1"}}
+{{"t":4100,"place":"c4"}}
+{{"t":9000,"input":"opening"}}
+{answer}"#
+    ))
+}
+
+fn opening_said(events: &[serde_json::Value]) -> Vec<(u64, String, String)> {
+    of(events, "opening")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or_default(),
+                e["eco"].as_str().unwrap_or("-").to_string(),
+                e["say"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_opening_is_named_by_its_family_and_its_code() {
+    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C50"}"#);
+    assert_eq!(
+        opening_said(&ev),
+        [(9000, "C50".into(), "Italienische Partie, C 50.".into())]
+    );
+    // A family a code below ten belongs to: its digits said one by one.
+    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C03"}"#);
+    assert_eq!(opening_said(&ev)[0].2, "Französische Verteidigung, C 0 3.");
+    // A code of no family named in words: the code alone.
+    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C44"}"#);
+    assert_eq!(opening_said(&ev)[0].2, "Eröffnung C 44.");
+    // None known.
+    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5}"#);
+    assert_eq!(
+        opening_said(&ev),
+        [(9000, "-".into(), "Keine bekannte Eröffnung.".into())]
+    );
+    assert!(
+        of(&ev, "say").is_empty(),
+        "one answer, as an `opening` event"
+    );
+}
+
+#[test]
+fn the_opening_is_said_only_once_asked_and_only_for_the_ply_asked() {
+    // Asked, but no classification yet: nothing is said.
+    let ev = italian_asked("");
+    assert!(opening_said(&ev).is_empty(), "{ev:?}");
+    // A classification for another ply than the one asked: nothing.
+    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":4,"eco":"C44"}"#);
+    assert!(opening_said(&ev).is_empty(), "{ev:?}");
+    // Answered once: a second classification says nothing more.
+    let ev = italian_asked(
+        r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C50"}
+{"t":9500,"input":"opening_classified","ply":5,"eco":"C50"}"#,
+    );
+    assert_eq!(opening_said(&ev).len(), 1);
+    // Not asked at all: a classification alone says nothing.
+    let ev = run(r#"{"t":100,"lift":"e2"}
+{"t":200,"place":"e4"}
+{"t":9000,"input":"opening_classified","ply":1,"eco":"B00"}"#);
+    assert!(opening_said(&ev).is_empty(), "{ev:?}");
+}
+
+#[test]
+fn a_malformed_classification_is_named_at_its_line() {
+    for (line, why) in [
+        (
+            r#"{"t":9000,"input":"opening_classified","eco":"C50"}"#,
+            "needs a `ply`",
+        ),
+        (
+            r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"Z50"}"#,
+            "no ECO code",
+        ),
+        (r#"{"t":9000,"input":"opening","eco":"C50"}"#, "eco"),
+    ] {
+        let text = format!("{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}\n");
+        let e = pegboard::trace::read(text.as_bytes(), "asked.jsonl").expect_err(line);
+        let said = e.to_string();
+        assert!(said.starts_with("asked.jsonl:2:"), "{said}");
+        assert!(said.contains(why), "{line}: {said}");
+    }
 }

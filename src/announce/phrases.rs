@@ -736,6 +736,7 @@ impl Phrasebook {
             PracticeAct::Review => &m.practice_review,
             PracticeAct::Material => &m.practice_material,
             PracticeAct::Threat => &m.practice_threat,
+            PracticeAct::Opening => &m.practice_opening,
         }
         .clone()
     }
@@ -917,6 +918,45 @@ impl Phrasebook {
             PracticeNotice::ReviewEnded => &p.review_ended,
         }
         .clone()
+    }
+
+    /// The opening's name: its family in words where it is one named, and
+    /// its ECO code, spoken as a letter and its digits ("B 90", "C 0 3");
+    /// that none is known when `eco` is none.
+    pub fn opening(&self, eco: Option<crate::core::opening::Eco>) -> String {
+        use crate::core::opening::Family;
+        let o = &self.words.openings;
+        let Some(eco) = eco else {
+            return o.unknown.clone();
+        };
+        let number = if eco.number() < 10 {
+            format!("0 {}", eco.number())
+        } else {
+            eco.number().to_string()
+        };
+        let code = format!("{} {number}", eco.volume());
+        let name = Family::of(eco).map(|family| match family {
+            Family::English => &o.english,
+            Family::Dutch => &o.dutch,
+            Family::Scandinavian => &o.scandinavian,
+            Family::Sicilian => &o.sicilian,
+            Family::French => &o.french,
+            Family::Vienna => &o.vienna,
+            Family::KingsGambit => &o.kings_gambit,
+            Family::Russian => &o.russian,
+            Family::Scotch => &o.scotch,
+            Family::Italian => &o.italian,
+            Family::Spanish => &o.spanish,
+            Family::QueensGambit => &o.queens_gambit,
+            Family::Slav => &o.slav,
+            Family::QueensGambitAccepted => &o.queens_gambit_accepted,
+            Family::QueensGambitDeclined => &o.queens_gambit_declined,
+            Family::Catalan => &o.catalan,
+        });
+        match name {
+            Some(name) => fill(&o.named, &[("name", name), ("eco", &code)]),
+            None => fill(&o.coded, &[("eco", &code)]),
+        }
     }
 
     /// One of the player's mistakes in the review: move `number`, `m`
@@ -1432,6 +1472,7 @@ pub enum PracticeAct {
     Review,
     Material,
     Threat,
+    Opening,
 }
 
 /// What the spoken menu says without values.

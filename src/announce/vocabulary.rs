@@ -69,6 +69,10 @@ pub struct Vocabulary {
     /// without it).
     #[serde(default)]
     pub online: OnlineWords,
+    /// The opening's name: the families named in words, and the answer
+    /// (optional: English without it).
+    #[serde(default)]
+    pub openings: OpeningWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -489,6 +493,44 @@ pub struct PracticeWords {
     pub after_move: String,
 }
 
+/// `[openings]`: the answer to the `opening` question, and the names of
+/// the families of openings said in words (each spans ECO codes, see
+/// `core::opening`). `{name}` a family's name, `{eco}` the ECO code as
+/// spoken ("B 90", "C 0 3").
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningWords {
+    /// A family's opening: `{name}`, `{eco}`.
+    pub named: String,
+    /// An opening of no family named here: `{eco}`.
+    pub coded: String,
+    /// No position of the game is classified (or there is no
+    /// classification to look in).
+    pub unknown: String,
+    pub english: String,
+    pub dutch: String,
+    pub scandinavian: String,
+    pub sicilian: String,
+    pub french: String,
+    pub vienna: String,
+    pub kings_gambit: String,
+    pub russian: String,
+    pub scotch: String,
+    pub italian: String,
+    pub spanish: String,
+    pub queens_gambit: String,
+    pub slav: String,
+    pub queens_gambit_accepted: String,
+    pub queens_gambit_declined: String,
+    pub catalan: String,
+}
+
+impl Default for OpeningWords {
+    fn default() -> OpeningWords {
+        english("openings")
+    }
+}
+
 impl Default for PracticeWords {
     fn default() -> PracticeWords {
         english("practice")
@@ -533,6 +575,7 @@ pub struct MenuWords {
     pub practice_review: String,
     pub practice_material: String,
     pub practice_threat: String,
+    pub practice_opening: String,
     pub time_control: String,
     pub color: String,
     pub rate: String,

@@ -226,12 +226,14 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
             | Input::Analysis(_)
             | Input::ReviewAnalysis(_)
             | Input::ThreatAnalysis(_)
+            | Input::OpeningClassified { .. }
     ) {
         return refuse(
             StatusCode::BAD_REQUEST,
             "`announced`, `restarted`, `board_lost`, `board_back` and the engine's \
-             `analysis`, `review_analysis` and `threat_analysis` are pegboard's own inputs (the speaker's, the sensors' and the \
-             engine's), not a console's",
+             `analysis`, `review_analysis` and `threat_analysis` and the classification's \
+             `opening_classified` are pegboard's own inputs (the speaker's, the sensors', the \
+             engine's and the classification's), not a console's",
         );
     }
     let (reply, answered) = tokio::sync::oneshot::channel();

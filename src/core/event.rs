@@ -296,6 +296,16 @@ pub enum Event {
         san: Option<String>,
         say: String,
     },
+    /// The opening played, as the classification knows it after `ply`
+    /// moves: its ECO code, none when the position after no move of the
+    /// game is known (the opening's family is said where it is one of
+    /// those named).
+    Opening {
+        ply: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        eco: Option<String>,
+        say: String,
+    },
     /// The player steps to one of his mistakes in the review (`index`
     /// from 1, of `mistakes`): the move that made ply `ply` in SAN, its
     /// mark, the better move and the engine's main line after it (SAN).
@@ -508,6 +518,7 @@ impl Event {
             Event::Review { .. } => "review",
             Event::ReviewStep { .. } => "review_step",
             Event::Threat { .. } => "threat",
+            Event::Opening { .. } => "opening",
             Event::Menu { .. } => "menu",
             Event::Choices { .. } => "choices",
             Event::OnlineGame { .. } => "online_game",
@@ -550,6 +561,7 @@ impl Event {
             | Event::Review { say, .. }
             | Event::ReviewStep { say, .. }
             | Event::Threat { say, .. }
+            | Event::Opening { say, .. }
             | Event::Menu { say }
             | Event::Choices { say, .. }
             | Event::OnlineGame { say, .. }

@@ -152,6 +152,18 @@ pub enum Input {
     PracticeTakeBack,
     /// Say the material balance: who has what more.
     Material,
+    /// Name the opening played: its family in words where it is one of
+    /// those named, and its ECO code. Answered once the classification
+    /// is looked up at the edge (`opening_classified`).
+    Opening,
+    /// The classification of the game's opening after `ply` moves: the ECO
+    /// code of the deepest position the classification knows, none when
+    /// it knows none (or has no data). Journaled as `analysis` is, so that
+    /// a replay says the same without the data.
+    OpeningClassified {
+        ply: u32,
+        eco: Option<crate::core::opening::Eco>,
+    },
     /// After a game against the engine: go through it with the engine and
     /// say the player's serious mistakes.
     Review,
@@ -319,7 +331,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 64] = [
+    pub const NAMES: [&'static str; 66] = [
         "promote",
         "adjust",
         "clock",
@@ -368,6 +380,8 @@ impl Input {
         "practice_take_back",
         "review",
         "material",
+        "opening",
+        "opening_classified",
         "menu",
         "menu_next",
         "menu_select",
@@ -435,6 +449,8 @@ impl Input {
             Input::PracticeTakeBack => "practice_take_back",
             Input::Review => "review",
             Input::Material => "material",
+            Input::Opening => "opening",
+            Input::OpeningClassified { .. } => "opening_classified",
             Input::Menu(MenuStep::Open) => "menu",
             Input::Menu(MenuStep::Next) => "menu_next",
             Input::Menu(MenuStep::Select) => "menu_select",
@@ -547,6 +563,8 @@ pub struct InputFields<'a> {
     /// `analysis`: the engine's main line, moves in UCI separated by
     /// spaces.
     pub line: Option<&'a str>,
+    /// `opening_classified`: the ECO code found.
+    pub eco: Option<&'a str>,
     /// `past_game`: the game's moves in UCI, separated by spaces…
     pub moves: Option<&'a str>,
     /// …and the engine's judgements of its positions.
@@ -827,6 +845,7 @@ impl Input {
                         | "review_analysis"
                         | "threat_analysis"
                         | "evaluation"
+                        | "opening_classified"
                 ),
             ),
             (
@@ -853,6 +872,7 @@ impl Input {
             ("mate", f.mate.is_some(), analysed),
             ("depth", f.depth.is_some(), analysed),
             ("line", f.line.is_some(), analysed),
+            ("eco", f.eco.is_some(), name == "opening_classified"),
             ("moves", f.moves.is_some(), name == "past_game"),
             ("analyses", f.analyses.is_some(), name == "past_game"),
             ("game", f.game.is_some(), name == "online_game"),
@@ -1076,6 +1096,20 @@ impl Input {
             "practice_take_back" => Input::PracticeTakeBack,
             "review" => Input::Review,
             "material" => Input::Material,
+            "opening" => Input::Opening,
+            "opening_classified" => Input::OpeningClassified {
+                ply: f.ply.ok_or_else(|| {
+                    bad("input `opening_classified` needs a `ply`: the moves classified".into())
+                })?,
+                eco: f
+                    .eco
+                    .map(|e| {
+                        e.parse().map_err(|e: crate::core::opening::EcoError| {
+                            bad(format!("input `opening_classified`: {e}"))
+                        })
+                    })
+                    .transpose()?,
+            },
             "menu" => Input::Menu(MenuStep::Open),
             "menu_next" => Input::Menu(MenuStep::Next),
             "menu_select" => Input::Menu(MenuStep::Select),
@@ -1247,6 +1281,10 @@ impl Input {
             }
             Input::Setup(Setup::Chess960(n)) => format!(r#","chess960":{n}"#),
             Input::Evaluation(Some(ply)) => format!(r#","ply":{ply}"#),
+            Input::OpeningClassified { ply, eco } => match eco {
+                Some(eco) => format!(r#","ply":{ply},"eco":"{eco}""#),
+                None => format!(r#","ply":{ply}"#),
+            },
             Input::PastGame(review) => {
                 let start = shakmaty::fen::Fen::from_position(
                     review.start(),
@@ -1363,9 +1401,9 @@ impl Input {
         let UniqueObject(object) =
             serde_json::from_str(text).map_err(|e| bad(format!("not a JSON object: {e}")))?;
         let object = &object;
-        const TEXTS: [&str; 11] = [
+        const TEXTS: [&str; 12] = [
             "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen", "menu",
-            "line",
+            "line", "eco",
         ];
         const SIGNED: [&str; 2] = ["cp", "mate"];
         const NUMBERS: [&str; 9] = [
@@ -1443,6 +1481,7 @@ impl Input {
                 mate: object.get("mate").and_then(|x| x.as_i64()),
                 depth: small("depth")?,
                 line: s("line"),
+                eco: s("eco"),
                 moves: None,
                 analyses: None,
                 menu: s("menu"),
@@ -1672,6 +1711,12 @@ mod tests {
             Input::PracticeTakeBack,
             Input::Review,
             Input::Material,
+            Input::Opening,
+            Input::OpeningClassified {
+                ply: 6,
+                eco: Some("C50".parse().expect("eco")),
+            },
+            Input::OpeningClassified { ply: 1, eco: None },
             Input::Menu(MenuStep::Open),
             Input::Menu(MenuStep::Next),
             Input::Menu(MenuStep::Select),

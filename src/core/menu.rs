@@ -83,13 +83,14 @@ const ITEMS: [MenuItem; 6] = [
 ];
 
 /// The practice questions the practice item offers, in order.
-const PRACTICE: [PracticeAct; 6] = [
+const PRACTICE: [PracticeAct; 7] = [
     PracticeAct::Hint,
     PracticeAct::Threat,
     PracticeAct::Evaluation,
     PracticeAct::TakeBack,
     PracticeAct::Review,
     PracticeAct::Material,
+    PracticeAct::Opening,
 ];
 
 /// One value of an item.
@@ -553,6 +554,21 @@ mod tests {
     }
 
     #[test]
+    fn the_practice_item_asks_for_the_openings_name() {
+        let chosen = Choices::default();
+        let words = german();
+        let mut menu = Menu::default();
+        let mut step = |k| menu.step(k, &chosen, (true, true), &words);
+        step(Open);
+        assert_eq!(said(&step(Select)), "Tipp");
+        for _ in 0..5 {
+            step(Next);
+        }
+        assert_eq!(step(Next), Outcome::Say("Eröffnung".into()));
+        assert_eq!(step(Select), Outcome::Ask(PracticeAct::Opening));
+    }
+
+    #[test]
     fn in_a_game_against_the_engine_the_practice_questions_come_first_and_are_asked_on_select() {
         let chosen = Choices::default();
         let words = german();
@@ -560,7 +576,7 @@ mod tests {
         let mut step = |k| menu.step(k, &chosen, (true, true), &words);
         assert_eq!(said(&step(Open)), "Menü. Übung: Tipp.");
         assert_eq!(said(&step(Select)), "Tipp");
-        let values: Vec<String> = (0..6).map(|_| said(&step(Next)).to_string()).collect();
+        let values: Vec<String> = (0..7).map(|_| said(&step(Next)).to_string()).collect();
         assert_eq!(
             values,
             [
@@ -569,6 +585,7 @@ mod tests {
                 "Zug zurück",
                 "Auswertung",
                 "wer hat mehr",
+                "Eröffnung",
                 "Tipp"
             ]
         );

@@ -19,6 +19,7 @@ pub mod laws;
 pub mod material;
 pub mod menu;
 pub mod online;
+pub mod opening;
 pub mod relay;
 pub mod replica;
 pub mod review;

@@ -221,6 +221,8 @@ pub enum Action {
     Material,
     /// Practice: what the engine threatens.
     Threat,
+    /// Name the opening played.
+    Opening,
     /// Say the console's secret (or PIN) aloud, for the player to give to
     /// his assistant. It goes to the voices only: no event, no journal.
     ConsoleToken,
@@ -249,7 +251,7 @@ impl Action {
 
 impl Action {
     /// The names used in the configuration file.
-    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_decline, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, material, threat, menu, digit1 … digit8";
+    pub const NAMES: &'static str = "repeat, times, position, move_number, adjust, draw_offer, draw_decline, draw_claim, flag_claim, resign, clock, own_clock, promote, promote_queen, promote_rook, promote_bishop, promote_knight, square, rank, file, resume, new_game, to_replicate, differences, relay, console_token, hint, evaluation, takeback, review, material, threat, opening, menu, digit1 … digit8";
 
     pub(crate) fn parse(name: &str) -> Result<Action, String> {
         Ok(match name {
@@ -285,6 +287,7 @@ impl Action {
             "review" => Action::Review,
             "material" => Action::Material,
             "threat" => Action::Threat,
+            "opening" => Action::Opening,
             "menu" => Action::Menu,
             _ => match name
                 .strip_prefix("digit")
@@ -413,6 +416,7 @@ impl Keypad {
             Action::Review => Input::Review,
             Action::Material => Input::Material,
             Action::Threat => Input::Threat,
+            Action::Opening => Input::Opening,
             Action::Menu => Input::Menu(crate::core::input::MenuStep::Open),
             Action::Differences => Input::Differences,
             Action::PromoteNext => {

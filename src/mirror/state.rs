@@ -489,6 +489,7 @@ impl MirrorState {
             Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
             Event::ReviewStep { say, .. } => self.status = status("review", say, Vec::new()),
             Event::Threat { say, .. } => self.status = status("threat", say, Vec::new()),
+            Event::Opening { say, .. } => self.status = status("opening", say, Vec::new()),
             // The blind player's menu is his own.
             Event::Menu { .. }
             | Event::Choices { .. }

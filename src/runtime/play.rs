@@ -145,6 +145,7 @@ pub fn play(
         json,
         base: base.clone(),
         speak,
+        openings: openings(out)?,
     };
     let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
     waiting.push_back(Turn {
@@ -293,6 +294,22 @@ struct Session<'a> {
     /// Whether the engine was told Chess960's castling rules.
     chess960: bool,
     speak: bool,
+    /// The openings' classification the `opening` question is answered
+    /// from, when it could be read.
+    openings: Option<crate::openings::Classification>,
+}
+
+/// Debian's classification of openings, read once; without it the
+/// `opening` question is answered that none is known, and the log says
+/// why.
+fn openings(out: &mut dyn Write) -> Result<Option<crate::openings::Classification>> {
+    match crate::openings::Classification::debian() {
+        Ok(c) => Ok(Some(c)),
+        Err(e) => {
+            writeln!(out, "pegboard: {e}; the opening's name cannot be said")?;
+            Ok(None)
+        }
+    }
 }
 
 /// The engine's seat for the game `c` plays (its own seats: a game taken
@@ -430,6 +447,7 @@ impl Session<'_> {
             v.say_words(secret);
         }
         self.feed_console(t);
+        self.answer_opening(t);
         self.feed_engine(t, &mut notes);
         if let Some(l) = &mut self.lichess {
             l.feed(t, &mut self.keeper, &mut self.events, &mut notes);
@@ -448,6 +466,33 @@ impl Session<'_> {
         }
         notes.extend(self.keeper.notes());
         self.send_out(t, notes, out)
+    }
+
+    /// The opening's name the player asked for: the game's positions up to
+    /// the ply he asked at, looked up in the classification (a Chess960
+    /// game has none), and the answer given to the game as the journaled
+    /// `opening_classified`.
+    fn answer_opening(&mut self, t: u64) {
+        let c = self.keeper.controller();
+        let Some(ply) = c.opening_wanted() else {
+            return;
+        };
+        let game = c.game();
+        let eco = self
+            .openings
+            .as_ref()
+            .filter(|_| game.castling_mode() == shakmaty::CastlingMode::Standard)
+            .and_then(|openings| {
+                let moves: Vec<shakmaty::Move> = game
+                    .moves()
+                    .iter()
+                    .take(ply as usize)
+                    .map(|m| m.m)
+                    .collect();
+                openings.classify(game.start_position(), &moves)
+            });
+        self.keeper
+            .input(t, Input::OpeningClassified { ply, eco }, &mut self.events);
     }
 
     /// The boards' readings: the blind player's board lost and back, and

@@ -234,6 +234,7 @@ impl Utterance {
             | Event::Review { .. }
             | Event::ReviewStep { .. }
             | Event::Threat { .. }
+            | Event::Opening { .. }
             | Event::Menu { .. }
             | Event::OnlineGames { .. }
             | Event::OnlineChosen { .. }

@@ -104,6 +104,8 @@ struct Line<'a> {
     #[serde(borrow)]
     line: Option<Cow<'a, str>>,
     #[serde(borrow)]
+    eco: Option<Cow<'a, str>>,
+    #[serde(borrow)]
     moves: Option<Cow<'a, str>>,
     analyses: Option<Vec<crate::core::input::WrittenAnalysis>>,
     #[serde(borrow)]
@@ -178,6 +180,7 @@ fn input(line: &Line) -> Result<Input, String> {
             mate: line.mate,
             depth: line.depth,
             line: line.line.as_deref(),
+            eco: line.eco.as_deref(),
             moves: line.moves.as_deref(),
             analyses: line.analyses.as_deref(),
             menu: line.menu.as_deref(),

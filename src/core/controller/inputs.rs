@@ -271,6 +271,8 @@ impl Controller {
             Input::Analysis(a) => self.analysis(t, a, out),
             Input::ReviewAnalysis(a) => self.review_analysis(t, a, out),
             Input::Threat => self.ask_threat(t, out),
+            Input::Opening => self.ask_opening(),
+            Input::OpeningClassified { ply, eco } => self.opening_classified(t, ply, eco, out),
             Input::ThreatAnalysis(a) => self.threat_analysis(t, a, out),
             Input::PastGame(review) => self.past_game(*review),
             Input::PracticeTakeBack => self.practice_take_back(t, out),

@@ -51,6 +51,7 @@ impl Controller {
                     PracticeAct::Review => Input::Review,
                     PracticeAct::Material => Input::Material,
                     PracticeAct::Threat => Input::Threat,
+                    PracticeAct::Opening => Input::Opening,
                 };
                 self.input(t, input, out);
             }

@@ -28,6 +28,7 @@ mod arbiter;
 mod inputs;
 mod menu;
 mod online;
+mod opening;
 mod practice;
 mod review;
 
@@ -130,6 +131,9 @@ pub struct Controller {
     /// A draw claimed under the quickplay finish (10.2; today III.5),
     /// until the arbiter rules on it.
     quickplay: Option<QuickplayClaim>,
+    /// The ply at which the player asked for the opening's name, until
+    /// its classification answers.
+    opening_asked: Option<u32>,
 }
 
 /// A quickplay-finish claim the arbiter has yet to rule on.
@@ -255,6 +259,7 @@ impl Controller {
             rematch_offer: false,
             judged_late: None,
             quickplay: None,
+            opening_asked: None,
         }
     }
 
