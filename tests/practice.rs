@@ -526,6 +526,41 @@ fn the_review_is_stepped_through_a_mistake_at_a_time_with_the_menus_next_and_bac
 }
 
 #[test]
+fn a_review_judged_while_the_menu_is_open_begins_when_it_closes_not_over_it() {
+    let ev = run_with(
+        &parse(&format!(
+            "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_LINES}\n{}",
+            r#"{"t":19000,"input":"review"}
+{"t":19500,"input":"menu"}
+{"t":19800,"input":"menu_next"}"#,
+            r#"{"t":21000,"input":"menu_back"}
+{"t":22000,"input":"repeat","menu":"next"}"#
+        )),
+        Settings::default(),
+    );
+    let heard: Vec<(u64, String)> = heard(&ev, 19000)
+        .into_iter()
+        .filter(|(_, text)| !text.is_empty())
+        .collect();
+    let expected: Vec<(u64, String)> = [
+        (19000, "Die Partie wird analysiert."),
+        (19500, "Menü. Übung: Tipp."),
+        (19800, "Gegner: Maschine, Stufe 2, etwa 1100."),
+        // Judged whole at 20300, the menu open: nothing said then. The
+        // menu closed (back from its items): the review.
+        (21000, "Menü geschlossen."),
+        (21000, FIRST_MISTAKE),
+        // In the review: the next key steps.
+        (22000, SECOND_MISTAKE),
+    ]
+    .iter()
+    .map(|(t, s)| (*t, s.to_string()))
+    .collect();
+    assert_eq!(heard, expected);
+    assert_eq!(of(&ev, "review").len(), 1);
+}
+
+#[test]
 fn the_review_is_kept_when_the_pieces_are_set_up_again_and_a_mistakes_position_is_played_from() {
     // The game is over and the engine has judged it; the player asks for
     // a new game (the pieces set up again) before asking for the review.

@@ -56,6 +56,12 @@ impl Controller {
                 self.input(t, input, out);
             }
         }
+        // A review judged whole while the menu was open begins now that
+        // it is closed.
+        if self.practice.review_held && !self.menu.is_open() {
+            self.practice.review_held = false;
+            self.review_begins(t, out);
+        }
     }
 }
 

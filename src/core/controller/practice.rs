@@ -41,6 +41,9 @@ pub(super) struct Practice {
     /// The player is stepping through the review's mistakes: the menu's
     /// next and back keys step, select sets the mistake's position up.
     pub(super) reviewing: bool,
+    /// The review was judged whole while the spoken menu was open: it
+    /// begins when the menu closes, not over it.
+    pub(super) review_held: bool,
     /// The evaluation after this ply of the game under review was asked
     /// before the engine had judged it.
     pub(super) evaluation_after: Option<u32>,
@@ -220,6 +223,7 @@ impl Controller {
             p.review_of_this_game = false;
             p.review_asked = false;
             p.reviewing = false;
+            p.review_held = false;
         }
     }
 

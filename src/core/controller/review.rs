@@ -73,6 +73,7 @@ impl Controller {
         p.review_of_this_game = false;
         p.review_asked = false;
         p.reviewing = false;
+        p.review_held = false;
         p.evaluation_after = None;
     }
 
@@ -116,6 +117,7 @@ impl Controller {
             p.review_of_this_game = true;
             p.review_asked = false;
             p.reviewing = false;
+            p.review_held = false;
         }
         let Some(review) = self.review_now() else {
             let notice = if self.engine_color().is_none() {
@@ -163,13 +165,17 @@ impl Controller {
             self.review_evaluation(t, Some(ply), out);
         }
         if asked && !was_complete && complete {
-            self.review_begins(t, out);
+            if self.menu.is_open() {
+                self.practice.review_held = true;
+            } else {
+                self.review_begins(t, out);
+            }
         }
     }
 
     /// Every position is judged: the `review` event, with the first
     /// mistake, and the player is in the review.
-    fn review_begins(&mut self, t: u64, out: &mut Vec<Stamped>) {
+    pub(super) fn review_begins(&mut self, t: u64, out: &mut Vec<Stamped>) {
         let Some(review) = self.review_now_mut() else {
             return;
         };
