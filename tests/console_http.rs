@@ -670,9 +670,10 @@ fn the_opening_is_named_from_pgn_extracts_classification_journaled_and_replayed(
     assert_eq!(named.len(), 1, "{events:?}");
     assert_eq!(named[0]["eco"], "B50");
     assert_eq!(named[0]["ply"], 4);
-    assert_eq!(named[0]["say"], "Sizilianische Verteidigung, B 50.");
+    assert_eq!(named[0]["family"], "sicilian");
+    assert_eq!(named[0]["say"], "Sizilianische Verteidigung, B50.");
     assert!(
-        journal.contains(r#""input":"opening_classified","ply":4,"eco":"B50""#),
+        journal.contains(r#""input":"opening_classified","ply":4,"eco":"B50","family":"sicilian""#),
         "{journal}"
     );
     // Replayed from the journal alone, the same answer.
@@ -697,7 +698,7 @@ fn the_opening_is_named_from_pgn_extracts_classification_journaled_and_replayed(
         .collect();
     let again = common::of(&replayed, "opening");
     assert_eq!(again.len(), 1, "{replayed:?}");
-    assert_eq!(again[0]["say"], "Sizilianische Verteidigung, B 50.");
+    assert_eq!(again[0]["say"], "Sizilianische Verteidigung, B50.");
 }
 
 #[test]

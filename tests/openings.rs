@@ -71,27 +71,53 @@ fn move_of(token: &str, pos: &Chess) -> Option<Move> {
     san.parse::<shakmaty::san::San>().ok()?.to_move(pos).ok()
 }
 
-/// Every line of the data as its code and the position it ends in.
-fn data_lines() -> Vec<(Eco, Chess)> {
+/// A line of the data: its code, its `Opening` tag, its moves and the
+/// position it ends in.
+struct DataLine {
+    eco: Eco,
+    opening: String,
+    moves: Vec<Move>,
+    end: Chess,
+}
+
+/// Whether a token of the data's move text ends a line.
+fn is_result(token: &str) -> bool {
+    matches!(token, "*" | "1-0" | "0-1" | "1/2-1/2")
+}
+
+/// Every line of the data.
+fn data_lines() -> Vec<DataLine> {
     let text = std::fs::read_to_string(DEBIAN_ECO).expect("pgn-extract's data");
     let mut lines = Vec::new();
     let mut eco = None;
+    let mut opening = String::new();
+    let mut moves = Vec::new();
     let mut pos = Chess::default();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("[ECO \"") {
             eco = rest.trim_end_matches("\"]").parse().ok();
             continue;
         }
+        if let Some(rest) = line.strip_prefix("[Opening \"") {
+            opening = rest.trim_end_matches("\"]").to_string();
+            continue;
+        }
         if line.starts_with('[') {
             continue;
         }
         for token in line.split_whitespace() {
-            if token == "*" {
-                lines.push((eco.take().expect("a code"), std::mem::take(&mut pos)));
+            if is_result(token) {
+                lines.push(DataLine {
+                    eco: eco.take().expect("a code"),
+                    opening: std::mem::take(&mut opening),
+                    moves: std::mem::take(&mut moves),
+                    end: std::mem::take(&mut pos),
+                });
                 continue;
             }
             if let Some(m) = move_of(token, &pos) {
                 pos.play_unchecked(m);
+                moves.push(m);
             }
         }
     }
@@ -102,14 +128,14 @@ fn data_lines() -> Vec<(Eco, Chess)> {
 /// whose pieces stand as they stand after one of the game's first forty
 /// plies, with the other player to move or other rights to castle: its
 /// match by the pieces alone.
-fn matched_by_pieces_alone(moves: &[Move], theirs: Eco, data: &[(Eco, Chess)]) -> bool {
+fn matched_by_pieces_alone(moves: &[Move], theirs: Eco, data: &[DataLine]) -> bool {
     let mut pos = Chess::default();
     moves
         .iter()
         .take(pegboard::openings::SEARCH_PLIES)
         .any(|&m| {
             pos.play_unchecked(m);
-            data.iter().any(|(eco, line)| {
+            data.iter().any(|DataLine { eco, end: line, .. }| {
                 *eco == theirs
                     && line.board() == pos.board()
                     && (line.turn() != pos.turn()
@@ -131,7 +157,7 @@ fn lines_carried_on() -> Vec<Vec<Move>> {
         .filter(|l| !l.starts_with('['))
         .flat_map(str::split_whitespace)
     {
-        if token == "*" {
+        if is_result(token) {
             for _ in 0..rng.below(9) {
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
@@ -213,7 +239,7 @@ fn held_against_pgn_extract(games: &[Vec<Move>], what: &str) {
     let mut differ = Vec::new();
     let mut by_pieces = 0;
     for (i, (moves, expected)) in games.iter().zip(&theirs).enumerate() {
-        let got = ours.classify(&Chess::default(), moves);
+        let got = ours.classify(&Chess::default(), moves).map(|c| c.eco);
         if got != *expected && expected.is_some_and(|e| matched_by_pieces_alone(moves, e, &data)) {
             by_pieces += 1;
         } else if got != *expected {
@@ -260,4 +286,36 @@ fn every_line_of_the_data_carried_on_gets_the_code_pgn_extract_gives_it() {
     let games = lines_carried_on();
     assert!(games.len() >= 2000, "{}", games.len());
     held_against_pgn_extract(&games, "line");
+}
+
+#[test]
+fn no_line_of_the_data_is_longer_than_the_plies_looked_at() {
+    let longest = data_lines().iter().map(|l| l.moves.len()).max();
+    assert!(
+        longest.is_some_and(|n| n < pegboard::openings::SEARCH_PLIES),
+        "{longest:?}"
+    );
+}
+
+#[test]
+fn each_line_of_the_data_is_said_by_the_family_its_name_gives() {
+    let ours = Classification::debian().expect("pgn-extract's data");
+    let lines = data_lines();
+    let mut named = 0;
+    for line in &lines {
+        let found = ours
+            .classify(&Chess::default(), &line.moves)
+            .expect("a line of the data is classified");
+        assert_eq!(found.eco, line.eco, "{}", line.opening);
+        assert_eq!(
+            found.family,
+            pegboard::openings::family_of(&line.opening),
+            "{} ({})",
+            line.opening,
+            line.eco
+        );
+        named += usize::from(found.family.is_some());
+    }
+    // The families said in words take most of the data's lines.
+    assert!(named * 2 > lines.len(), "{named} of {}", lines.len());
 }

@@ -201,17 +201,22 @@ fn opening_said(events: &[serde_json::Value]) -> Vec<(u64, String, String)> {
 
 #[test]
 fn the_opening_is_named_by_its_family_and_its_code() {
-    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C50"}"#);
+    let ev = italian_asked(
+        r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C50","family":"italian"}"#,
+    );
     assert_eq!(
         opening_said(&ev),
-        [(9000, "C50".into(), "Italienische Partie, C 50.".into())]
+        [(9000, "C50".into(), "Italienische Partie, C50.".into())]
     );
-    // A family a code below ten belongs to: its digits said one by one.
-    let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C03"}"#);
-    assert_eq!(opening_said(&ev)[0].2, "Französische Verteidigung, C 0 3.");
-    // A code of no family named in words: the code alone.
+    assert_eq!(of(&ev, "opening")[0]["family"], "italian");
+    let ev = italian_asked(
+        r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C03","family":"french"}"#,
+    );
+    assert_eq!(opening_said(&ev)[0].2, "Französische Verteidigung, C03.");
+    // A line of no family said in words: the code alone.
     let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"C44"}"#);
-    assert_eq!(opening_said(&ev)[0].2, "Eröffnung C 44.");
+    assert_eq!(opening_said(&ev)[0].2, "Eröffnung C44.");
+    assert!(of(&ev, "opening")[0].get("family").is_none());
     // None known.
     let ev = italian_asked(r#"{"t":9000,"input":"opening_classified","ply":5}"#);
     assert_eq!(
@@ -257,6 +262,10 @@ fn a_malformed_classification_is_named_at_its_line() {
             "no ECO code",
         ),
         (r#"{"t":9000,"input":"opening","eco":"C50"}"#, "eco"),
+        (
+            r#"{"t":9000,"input":"opening_classified","ply":5,"eco":"B10","family":"caro_kann"}"#,
+            "no family of openings",
+        ),
     ] {
         let text = format!("{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}\n");
         let e = pegboard::trace::read(text.as_bytes(), "asked.jsonl").expect_err(line);

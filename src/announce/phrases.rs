@@ -920,22 +920,22 @@ impl Phrasebook {
         .clone()
     }
 
-    /// The opening's name: its family in words where it is one named, and
-    /// its ECO code, spoken as a letter and its digits ("B 90", "C 0 3");
-    /// that none is known when `eco` is none.
-    pub fn opening(&self, eco: Option<crate::core::opening::Eco>) -> String {
+    /// The opening's name: its family in words where it is one said so,
+    /// and its ECO code as it is written ("B07": the synthesizers say the
+    /// letter's name and the digits); that none is known when `eco` is
+    /// none.
+    pub fn opening(
+        &self,
+        eco: Option<crate::core::opening::Eco>,
+        family: Option<crate::core::opening::Family>,
+    ) -> String {
         use crate::core::opening::Family;
         let o = &self.words.openings;
         let Some(eco) = eco else {
             return o.unknown.clone();
         };
-        let number = if eco.number() < 10 {
-            format!("0 {}", eco.number())
-        } else {
-            eco.number().to_string()
-        };
-        let code = format!("{} {number}", eco.volume());
-        let name = Family::of(eco).map(|family| match family {
+        let code = eco.to_string();
+        let name = family.map(|family| match family {
             Family::English => &o.english,
             Family::Dutch => &o.dutch,
             Family::Scandinavian => &o.scandinavian,
@@ -946,12 +946,16 @@ impl Phrasebook {
             Family::Russian => &o.russian,
             Family::Scotch => &o.scotch,
             Family::Italian => &o.italian,
+            Family::TwoKnights => &o.two_knights,
+            Family::FourKnights => &o.four_knights,
             Family::Spanish => &o.spanish,
             Family::QueensGambit => &o.queens_gambit,
             Family::Slav => &o.slav,
             Family::QueensGambitAccepted => &o.queens_gambit_accepted,
             Family::QueensGambitDeclined => &o.queens_gambit_declined,
             Family::Catalan => &o.catalan,
+            Family::KingsIndian => &o.kings_indian,
+            Family::QueensIndian => &o.queens_indian,
         });
         match name {
             Some(name) => fill(&o.named, &[("name", name), ("eco", &code)]),

@@ -494,9 +494,8 @@ pub struct PracticeWords {
 }
 
 /// `[openings]`: the answer to the `opening` question, and the names of
-/// the families of openings said in words (each spans ECO codes, see
-/// `core::opening`). `{name}` a family's name, `{eco}` the ECO code as
-/// spoken ("B 90", "C 0 3").
+/// the families of openings said in words (`core::opening::Family`).
+/// `{name}` a family's name, `{eco}` the ECO code ("B90").
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpeningWords {
@@ -517,12 +516,16 @@ pub struct OpeningWords {
     pub russian: String,
     pub scotch: String,
     pub italian: String,
+    pub two_knights: String,
+    pub four_knights: String,
     pub spanish: String,
     pub queens_gambit: String,
     pub slav: String,
     pub queens_gambit_accepted: String,
     pub queens_gambit_declined: String,
     pub catalan: String,
+    pub kings_indian: String,
+    pub queens_indian: String,
 }
 
 impl Default for OpeningWords {
@@ -668,6 +671,9 @@ pub struct ConsoleWords {
     pub times: String,
     pub move_number: String,
     pub position: String,
+    /// The material balance and the opening's name, said aloud.
+    pub material: String,
+    pub opening: String,
     pub promotion: String,
     pub for_player: String,
     pub player: String,
@@ -698,6 +704,7 @@ pub struct ConsoleWords {
     pub practice: String,
     pub hint: String,
     pub evaluation: String,
+    pub threat: String,
     pub practice_take_back: String,
     pub review: String,
     pub scoresheet: String,

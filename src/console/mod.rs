@@ -22,7 +22,7 @@ pub use routes::routes;
 pub const PAGE: &str = include_str!("page.html");
 
 /// The console's page for a game with or without the engine: its
-/// practice buttons (hint, evaluation, takeback, review) only in a game
+/// practice buttons (hint, evaluation, threat, takeback, review) only in a game
 /// where one player is the engine.
 pub fn page(practice: bool) -> String {
     const FROM: &str = "<!-- practice -->";
@@ -71,7 +71,14 @@ mod tests {
         let without = super::page(false);
         assert!(with.contains(r#"{"input":"hint"}"#));
         assert!(with.contains(r#"{"input":"practice_take_back"}"#));
+        assert!(with.contains(r#"{"input":"threat"}"#));
         assert!(!without.contains(r#""input":"hint""#));
+        assert!(!without.contains(r#""input":"threat""#));
+        // The questions of any game are on both.
+        for question in ["material", "opening"] {
+            let button = format!(r#"{{"input":"{question}"}}"#);
+            assert!(with.contains(&button) && without.contains(&button));
+        }
         assert!(!without.contains("data-c=\"practice\""));
         // Only that part is left out.
         assert!(without.contains(r#"{"input":"times"}"#));

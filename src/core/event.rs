@@ -297,13 +297,14 @@ pub enum Event {
         say: String,
     },
     /// The opening played, as the classification knows it after `ply`
-    /// moves: its ECO code, none when the position after no move of the
-    /// game is known (the opening's family is said where it is one of
-    /// those named).
+    /// moves: its ECO code and, when it is one said in words, its family
+    /// (`sicilian`); none when no position of the game is named.
     Opening {
         ply: u32,
         #[serde(skip_serializing_if = "Option::is_none")]
         eco: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        family: Option<String>,
         say: String,
     },
     /// The player steps to one of his mistakes in the review (`index`

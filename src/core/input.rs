@@ -157,12 +157,14 @@ pub enum Input {
     /// is looked up at the edge (`opening_classified`).
     Opening,
     /// The classification of the game's opening after `ply` moves: the ECO
-    /// code of the deepest position the classification knows, none when
-    /// it knows none (or has no data). Journaled as `analysis` is, so that
-    /// a replay says the same without the data.
+    /// code of the last position the classification names, and its family
+    /// when it is one said in words; none when it names none (or has no
+    /// data). Journaled as `analysis` is, so that a replay says the same
+    /// without the data.
     OpeningClassified {
         ply: u32,
         eco: Option<crate::core::opening::Eco>,
+        family: Option<crate::core::opening::Family>,
     },
     /// After a game against the engine: go through it with the engine and
     /// say the player's serious mistakes.
@@ -563,8 +565,9 @@ pub struct InputFields<'a> {
     /// `analysis`: the engine's main line, moves in UCI separated by
     /// spaces.
     pub line: Option<&'a str>,
-    /// `opening_classified`: the ECO code found.
+    /// `opening_classified`: the ECO code found, and its family.
     pub eco: Option<&'a str>,
+    pub family: Option<&'a str>,
     /// `past_game`: the game's moves in UCI, separated by spaces…
     pub moves: Option<&'a str>,
     /// …and the engine's judgements of its positions.
@@ -873,6 +876,7 @@ impl Input {
             ("depth", f.depth.is_some(), analysed),
             ("line", f.line.is_some(), analysed),
             ("eco", f.eco.is_some(), name == "opening_classified"),
+            ("family", f.family.is_some(), name == "opening_classified"),
             ("moves", f.moves.is_some(), name == "past_game"),
             ("analyses", f.analyses.is_some(), name == "past_game"),
             ("game", f.game.is_some(), name == "online_game"),
@@ -1109,6 +1113,14 @@ impl Input {
                         })
                     })
                     .transpose()?,
+                family: f
+                    .family
+                    .map(|e| {
+                        e.parse().map_err(|e: crate::core::opening::FamilyError| {
+                            bad(format!("input `opening_classified`: {e}"))
+                        })
+                    })
+                    .transpose()?,
             },
             "menu" => Input::Menu(MenuStep::Open),
             "menu_next" => Input::Menu(MenuStep::Next),
@@ -1281,10 +1293,15 @@ impl Input {
             }
             Input::Setup(Setup::Chess960(n)) => format!(r#","chess960":{n}"#),
             Input::Evaluation(Some(ply)) => format!(r#","ply":{ply}"#),
-            Input::OpeningClassified { ply, eco } => match eco {
-                Some(eco) => format!(r#","ply":{ply},"eco":"{eco}""#),
-                None => format!(r#","ply":{ply}"#),
-            },
+            Input::OpeningClassified { ply, eco, family } => {
+                let eco = eco.map(|e| format!(r#","eco":"{e}""#));
+                let family = family.map(|f| format!(r#","family":"{f}""#));
+                format!(
+                    r#","ply":{ply}{}{}"#,
+                    eco.unwrap_or_default(),
+                    family.unwrap_or_default()
+                )
+            }
             Input::PastGame(review) => {
                 let start = shakmaty::fen::Fen::from_position(
                     review.start(),
@@ -1401,9 +1418,9 @@ impl Input {
         let UniqueObject(object) =
             serde_json::from_str(text).map_err(|e| bad(format!("not a JSON object: {e}")))?;
         let object = &object;
-        const TEXTS: [&str; 12] = [
+        const TEXTS: [&str; 13] = [
             "input", "piece", "color", "square", "file", "clocks", "uci", "san", "fen", "menu",
-            "line", "eco",
+            "line", "eco", "family",
         ];
         const SIGNED: [&str; 2] = ["cp", "mate"];
         const NUMBERS: [&str; 9] = [
@@ -1482,6 +1499,7 @@ impl Input {
                 depth: small("depth")?,
                 line: s("line"),
                 eco: s("eco"),
+                family: s("family"),
                 moves: None,
                 analyses: None,
                 menu: s("menu"),
@@ -1715,8 +1733,18 @@ mod tests {
             Input::OpeningClassified {
                 ply: 6,
                 eco: Some("C50".parse().expect("eco")),
+                family: Some(crate::core::opening::Family::Italian),
             },
-            Input::OpeningClassified { ply: 1, eco: None },
+            Input::OpeningClassified {
+                ply: 6,
+                eco: Some("C44".parse().expect("eco")),
+                family: None,
+            },
+            Input::OpeningClassified {
+                ply: 1,
+                eco: None,
+                family: None,
+            },
             Input::Menu(MenuStep::Open),
             Input::Menu(MenuStep::Next),
             Input::Menu(MenuStep::Select),

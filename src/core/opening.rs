@@ -1,11 +1,10 @@
 //! An opening's classification: its code in the Encyclopaedia of Chess
 //! Openings (ECO: a volume letter, A to E, and a number, 00 to 99), and
-//! the family of openings that code belongs to, for the families players
-//! name most.
+//! its family, for the families said in words.
 //!
-//! The code of a game comes from a classification read at the edge (the
-//! runtime's `openings` wing); here it is a value, so that an answer is
-//! journaled and replayed as it was given.
+//! Both come from a classification read at the edge (the `openings`
+//! wing); here they are values, so that an answer is journaled and
+//! replayed as it was given.
 
 use std::fmt;
 use std::str::FromStr;
@@ -75,8 +74,9 @@ impl FromStr for Eco {
     }
 }
 
-/// The families of openings named in words, each by the ECO codes it
-/// spans. A code outside them is said as its code.
+/// The families of openings said in words; an opening of another is said
+/// by its code. Each reads and writes its own name, the key of its words
+/// in a language file's `[openings]` table ("sicilian").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
     English,
@@ -89,45 +89,102 @@ pub enum Family {
     Russian,
     Scotch,
     Italian,
+    TwoKnights,
+    FourKnights,
     Spanish,
     QueensGambit,
     Slav,
     QueensGambitAccepted,
     QueensGambitDeclined,
     Catalan,
+    KingsIndian,
+    QueensIndian,
 }
 
-/// The codes of each family, as the ECO's own index divides them: first
-/// and last code, both in the family.
-const SPANS: [(&str, &str, Family); 16] = [
-    ("A10", "A39", Family::English),
-    ("A80", "A99", Family::Dutch),
-    ("B01", "B01", Family::Scandinavian),
-    ("B20", "B99", Family::Sicilian),
-    ("C00", "C19", Family::French),
-    ("C25", "C29", Family::Vienna),
-    ("C30", "C39", Family::KingsGambit),
-    ("C42", "C43", Family::Russian),
-    ("C45", "C45", Family::Scotch),
-    // The Giuoco Piano, the Evans Gambit and the Two Knights Defence.
-    ("C50", "C59", Family::Italian),
-    ("C60", "C99", Family::Spanish),
-    // The Queen's Gambit, Chigorin's defence and Albin's countergambit.
-    ("D06", "D09", Family::QueensGambit),
-    ("D10", "D19", Family::Slav),
-    ("D20", "D29", Family::QueensGambitAccepted),
-    // With the Tarrasch and the Semi-Slav.
-    ("D30", "D69", Family::QueensGambitDeclined),
-    ("E01", "E09", Family::Catalan),
-];
-
 impl Family {
-    /// The family `eco` belongs to, if it is one named in words.
-    pub fn of(eco: Eco) -> Option<Family> {
-        SPANS.iter().find_map(|&(first, last, family)| {
-            let (first, last) = (first.parse::<Eco>().ok()?, last.parse::<Eco>().ok()?);
-            (first..=last).contains(&eco).then_some(family)
-        })
+    /// Every family, in the order of the codes they begin at.
+    pub const ALL: [Family; 20] = [
+        Family::English,
+        Family::Dutch,
+        Family::Scandinavian,
+        Family::Sicilian,
+        Family::French,
+        Family::Vienna,
+        Family::KingsGambit,
+        Family::Russian,
+        Family::Scotch,
+        Family::Italian,
+        Family::TwoKnights,
+        Family::FourKnights,
+        Family::Spanish,
+        Family::QueensGambit,
+        Family::Slav,
+        Family::QueensGambitAccepted,
+        Family::QueensGambitDeclined,
+        Family::Catalan,
+        Family::KingsIndian,
+        Family::QueensIndian,
+    ];
+
+    /// Its name: the key of its words in a language file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::English => "english",
+            Family::Dutch => "dutch",
+            Family::Scandinavian => "scandinavian",
+            Family::Sicilian => "sicilian",
+            Family::French => "french",
+            Family::Vienna => "vienna",
+            Family::KingsGambit => "kings_gambit",
+            Family::Russian => "russian",
+            Family::Scotch => "scotch",
+            Family::Italian => "italian",
+            Family::TwoKnights => "two_knights",
+            Family::FourKnights => "four_knights",
+            Family::Spanish => "spanish",
+            Family::QueensGambit => "queens_gambit",
+            Family::Slav => "slav",
+            Family::QueensGambitAccepted => "queens_gambit_accepted",
+            Family::QueensGambitDeclined => "queens_gambit_declined",
+            Family::Catalan => "catalan",
+            Family::KingsIndian => "kings_indian",
+            Family::QueensIndian => "queens_indian",
+        }
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A text that names no family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FamilyError(pub String);
+
+impl fmt::Display for FamilyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+        write!(
+            f,
+            "{:?} is no family of openings (one of {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for FamilyError {}
+
+impl FromStr for Family {
+    type Err = FamilyError;
+
+    fn from_str(s: &str) -> Result<Family, FamilyError> {
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| FamilyError(s.to_string()))
     }
 }
 
@@ -156,28 +213,11 @@ mod tests {
     }
 
     #[test]
-    fn the_spans_are_codes_in_order_and_do_not_overlap() {
-        let mut last: Option<Eco> = None;
-        for (first, end, _) in SPANS {
-            let (first, end) = (eco(first), eco(end));
-            assert!(first <= end, "{first}..{end}");
-            assert!(last.is_none_or(|l| l < first), "{first} overlaps");
-            last = Some(end);
+    fn a_family_reads_and_writes_its_own_name() {
+        for family in Family::ALL {
+            assert_eq!(family.to_string().parse::<Family>(), Ok(family));
         }
-    }
-
-    #[test]
-    fn each_family_takes_its_codes_and_none_beside_them() {
-        assert_eq!(Family::of(eco("B20")), Some(Family::Sicilian));
-        assert_eq!(Family::of(eco("B99")), Some(Family::Sicilian));
-        assert_eq!(Family::of(eco("B19")), None, "the Caro-Kann");
-        assert_eq!(Family::of(eco("C44")), None);
-        assert_eq!(Family::of(eco("C45")), Some(Family::Scotch));
-        assert_eq!(Family::of(eco("C46")), None);
-        assert_eq!(Family::of(eco("C60")), Some(Family::Spanish));
-        assert_eq!(Family::of(eco("D69")), Some(Family::QueensGambitDeclined));
-        assert_eq!(Family::of(eco("D70")), None, "the Grünfeld");
-        assert_eq!(Family::of(eco("E00")), None);
-        assert_eq!(Family::of(eco("E09")), Some(Family::Catalan));
+        let e = "caro_kann".parse::<Family>().expect_err("no such family");
+        assert!(e.to_string().contains("sicilian"), "{e}");
     }
 }

@@ -1,16 +1,25 @@
 //! The classification of openings by their ECO codes, read from a file in
 //! the PGN form that Debian's `pgn-extract` package installs at
 //! [`DEBIAN_ECO`]: one short game per line of the Encyclopaedia of Chess
-//! Openings, its `ECO` tag the code, its moves the line from the start.
+//! Openings, its `ECO` tag the code, its `Opening` tag the name, its
+//! moves the line from the start.
 //!
-//! A game is classified as `pgn-extract` classifies one: by the positions
-//! it reached, not by its move order (a transposition counts), the
-//! deepest of its first [`SEARCH_PLIES`] positions that the file names
-//! giving the code. A position the file names twice (the Slav's
-//! Schlechter and the Grünfeld's, by other orders) takes the code of the
-//! line the game followed move for move, else the file's first. Unlike
-//! `pgn-extract`, which matches the pieces alone, a position is the
-//! pieces and who is to move (Art. 9.2.3), as lichess keys its openings.
+//! A game is classified as lichess classifies one (scalachess's
+//! `OpeningDb.search`): by the positions it reached, not by its move
+//! order, the last of its first [`SEARCH_PLIES`] positions that the file
+//! names giving the code; a position is the pieces, who is to move, the
+//! castling rights and the en passant square (Art. 9.2.3). Where the file
+//! names one position twice (the Slav's Schlechter and the Grünfeld's, by
+//! other orders), the line the game followed move for move is taken, else
+//! the file's first, as `pgn-extract` does. `pgn-extract` itself matches
+//! the pieces alone, and only within six plies of the line's length; a
+//! transposition counts here whenever it comes. Only a game from the
+//! standard start is classified, as on lichess.
+//!
+//! The family said in words comes from the line's `Opening` tag
+//! ([`family_of`]): the data names its lines (a Scotch in C44, a Catalan
+//! in E00), where a span of codes would not.
+//!
 //! Read once at the edge; looking up is pure.
 
 use std::collections::HashMap;
@@ -20,15 +29,68 @@ use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
-use crate::core::opening::Eco;
+use crate::core::opening::{Eco, Family};
 
 /// Where Debian's `pgn-extract` puts its classification.
 pub const DEBIAN_ECO: &str = "/usr/share/pgn-extract/eco.pgn";
 
-/// How many plies of a game are looked at: no opening line in the file is
-/// longer (its longest has 24), and a position deep in the middlegame
-/// that happens to repeat one is no longer its opening.
+/// How many plies of a game are looked at, as lichess looks: the file's
+/// longest line has 36 (`tests/openings.rs` holds it below), and a
+/// position deep in the middlegame that happens to repeat one is no
+/// longer its opening.
 pub const SEARCH_PLIES: usize = 40;
+
+/// The families said in words, by the start of the data's `Opening` tag
+/// (lowercase), the first that fits. A line of no family here is said by
+/// its code.
+const FAMILIES: [(&str, Family); 26] = [
+    ("sicilian", Family::Sicilian),
+    ("french", Family::French),
+    ("ruy lopez", Family::Spanish),
+    ("qgd slav", Family::Slav),
+    // The Semi-Slav is a Queen's Gambit declined.
+    ("qgd", Family::QueensGambitDeclined),
+    ("queen's gambit declined", Family::QueensGambitDeclined),
+    ("qga", Family::QueensGambitAccepted),
+    ("queen's gambit accepted", Family::QueensGambitAccepted),
+    ("queen's gambit", Family::QueensGambit),
+    ("kga", Family::KingsGambit),
+    ("kgd", Family::KingsGambit),
+    ("king's gambit", Family::KingsGambit),
+    ("king's knight's gambit", Family::KingsGambit),
+    ("english", Family::English),
+    ("dutch", Family::Dutch),
+    ("scandinavian", Family::Scandinavian),
+    ("vienna", Family::Vienna),
+    ("petrov", Family::Russian),
+    ("scotch", Family::Scotch),
+    // The Giuoco Piano and the Evans Gambit are the Italian Game's; the
+    // Two Knights Defence, in German its own opening, is said as such.
+    ("giuoco", Family::Italian),
+    ("evans", Family::Italian),
+    ("two knights", Family::TwoKnights),
+    ("four knights", Family::FourKnights),
+    ("catalan", Family::Catalan),
+    ("king's indian", Family::KingsIndian),
+    ("queen's indian", Family::QueensIndian),
+];
+
+/// The family of the line the data names `opening` (its `Opening` tag),
+/// if it is one said in words.
+pub fn family_of(opening: &str) -> Option<Family> {
+    let name = opening.to_lowercase();
+    FAMILIES
+        .iter()
+        .find(|(start, _)| name.starts_with(start))
+        .map(|&(_, family)| family)
+}
+
+/// A game's classification: the code, and the family said in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Classified {
+    pub eco: Eco,
+    pub family: Option<Family>,
+}
 
 /// Why a classification cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,31 +135,20 @@ impl std::error::Error for ClassificationError {}
 #[derive(Debug, Clone, Default)]
 pub struct Classification {
     /// By a position's key: each line that ends there, as the key of its
-    /// path (the sum of its positions' keys) and its code, in file order.
-    codes: HashMap<u64, Vec<(u64, Eco)>>,
+    /// path (the sum of its positions' keys) and its classification, in
+    /// file order.
+    codes: HashMap<u64, Vec<(u64, Classified)>>,
 }
 
 /// One game of the file as it is read: its code, and where it began.
 struct Entry {
     eco: Option<Eco>,
+    family: Option<Family>,
     line: usize,
     pos: Chess,
     /// The key of the path to `pos`.
     path: u64,
     moves: usize,
-}
-
-impl Entry {
-    /// A game of the file beginning on `line`, at the start.
-    fn at(line: usize) -> Entry {
-        Entry {
-            eco: None,
-            line,
-            pos: Chess::default(),
-            path: 0,
-            moves: 0,
-        }
-    }
 }
 
 impl Classification {
@@ -129,10 +180,10 @@ impl Classification {
 
     /// The classification in `text`.
     fn parse(text: &str) -> Result<Classification, Parse> {
-        let mut codes = HashMap::new();
+        let mut codes: HashMap<u64, Vec<(u64, Classified)>> = HashMap::new();
         let mut entry: Option<Entry> = None;
         let mut comment = false;
-        for (i, raw) in text.lines().enumerate() {
+        for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
             let line = i + 1;
             let mut rest = raw.trim();
             if comment {
@@ -155,62 +206,38 @@ impl Classification {
                     ));
                 }
                 let e = entry.get_or_insert_with(|| Entry::at(line));
-                if let Some(eco) = tag(rest, "ECO").map_err(|why| Parse::malformed(line, &why))? {
-                    e.eco = Some(eco.parse().map_err(|e: crate::core::opening::EcoError| {
-                        Parse::malformed(line, &e.to_string())
-                    })?);
-                }
+                e.tag(rest).map_err(|why| Parse::malformed(line, &why))?;
                 continue;
             }
-            for token in rest.split_whitespace() {
-                if comment {
-                    comment = !token.contains('}');
-                    continue;
-                }
-                if token.starts_with('{') {
-                    comment = !token.contains('}');
-                    continue;
-                }
-                if matches!(token, "*" | "1-0" | "0-1" | "1/2-1/2") {
-                    let Some(e) = entry.take() else {
-                        return Err(Parse::malformed(line, "a result with no game before it"));
-                    };
-                    let Some(eco) = e.eco else {
-                        return Err(Parse::malformed(
-                            e.line,
-                            "a game with no ECO tag: its code is what the file is for",
-                        ));
-                    };
-                    if e.moves > 0 {
-                        let lines: &mut Vec<(u64, Eco)> = codes.entry(key(&e.pos)).or_default();
-                        if !lines.contains(&(e.path, eco)) {
-                            lines.push((e.path, eco));
+            // What follows a `;` is a comment to the line's end.
+            let moves = rest.split(';').next().unwrap_or_default();
+            for token in moves.split_whitespace() {
+                let mut token = token;
+                if comment || token.starts_with('{') {
+                    // A comment ends within a token: what follows it counts.
+                    match token.find('}') {
+                        Some(end) => {
+                            comment = false;
+                            token = &token[end + 1..];
+                        }
+                        None => {
+                            comment = true;
+                            continue;
                         }
                     }
+                }
+                if matches!(token, "*" | "1-0" | "0-1" | "1/2-1/2") {
+                    let e = entry
+                        .take()
+                        .ok_or_else(|| Parse::malformed(line, "a result with no game before it"))?;
+                    e.end(&mut codes)?;
                     continue;
                 }
-                // A move number ("1.", "12...", or "1.e4" run together).
-                let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                if san.is_empty() {
+                let Some(san) = san_of(token) else {
                     continue;
-                }
+                };
                 let e = entry.get_or_insert_with(|| Entry::at(line));
-                let m = san
-                    .parse::<San>()
-                    .ok()
-                    .and_then(|s| s.to_move(&e.pos).ok())
-                    .ok_or_else(|| {
-                        Parse::malformed(
-                            line,
-                            &format!(
-                                "\"{}\" is no legal move there (SAN, from the start)",
-                                crate::text::quote::short(san)
-                            ),
-                        )
-                    })?;
-                e.pos.play_unchecked(m);
-                e.path = e.path.wrapping_add(key(&e.pos));
-                e.moves += 1;
+                e.play(san).map_err(|why| Parse::malformed(line, &why))?;
             }
         }
         if let Some(e) = entry.filter(|e| e.moves > 0 || e.eco.is_some()) {
@@ -236,9 +263,13 @@ impl Classification {
         self.codes.is_empty()
     }
 
-    /// The code of the game from `start` with `moves`: that of the deepest
-    /// of its first [`SEARCH_PLIES`] positions named, if any.
-    pub fn classify(&self, start: &Chess, moves: &[Move]) -> Option<Eco> {
+    /// The classification of the game from `start` with `moves`: that of
+    /// the last of its first [`SEARCH_PLIES`] positions named, if any. A
+    /// game from another start than the standard one has none.
+    pub fn classify(&self, start: &Chess, moves: &[Move]) -> Option<Classified> {
+        if *start != Chess::default() {
+            return None;
+        }
         let mut pos = start.clone();
         let mut path = 0u64;
         let mut found = None;
@@ -248,10 +279,104 @@ impl Classification {
             path = path.wrapping_add(here);
             if let Some(lines) = self.codes.get(&here) {
                 let followed = lines.iter().find(|(p, _)| *p == path);
-                found = followed.or(lines.first()).map(|&(_, eco)| eco);
+                found = followed.or(lines.first()).map(|&(_, c)| c);
             }
         }
         found
+    }
+}
+
+impl Entry {
+    /// A game of the file beginning on `line`, at the start.
+    fn at(line: usize) -> Entry {
+        Entry {
+            eco: None,
+            family: None,
+            line,
+            pos: Chess::default(),
+            path: 0,
+            moves: 0,
+        }
+    }
+
+    /// The tag on a line: its code (`ECO`) and its family (`Opening`) are
+    /// kept.
+    fn tag(&mut self, line: &str) -> Result<(), String> {
+        let (name, value) = tag(line)?;
+        match name {
+            "ECO" => {
+                self.eco = Some(
+                    value
+                        .parse()
+                        .map_err(|e: crate::core::opening::EcoError| e.to_string())?,
+                )
+            }
+            "Opening" => self.family = family_of(value),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `san` played in the game's position.
+    fn play(&mut self, san: &str) -> Result<(), String> {
+        let m = san
+            .parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(&self.pos).ok())
+            .ok_or_else(|| {
+                format!(
+                    "\"{}\" is no legal move there (SAN, from the start)",
+                    crate::text::quote::short(san)
+                )
+            })?;
+        self.pos.play_unchecked(m);
+        self.path = self.path.wrapping_add(key(&self.pos));
+        self.moves += 1;
+        Ok(())
+    }
+
+    /// The game ended by its result: the position it reached is named.
+    fn end(self, codes: &mut HashMap<u64, Vec<(u64, Classified)>>) -> Result<(), Parse> {
+        let eco = self.eco.ok_or_else(|| {
+            Parse::malformed(
+                self.line,
+                "a game with no ECO tag: its code is what the file is for",
+            )
+        })?;
+        if self.moves > 0 {
+            let classified = Classified {
+                eco,
+                family: self.family,
+            };
+            let lines = codes.entry(key(&self.pos)).or_default();
+            if !lines.contains(&(self.path, classified)) {
+                lines.push((self.path, classified));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The move a token of move text writes, none for a move number ("1.",
+/// "12..."), a numeric annotation (`$1`) or what is left of a comment;
+/// a move number run into its move ("1.e4") and annotations after it
+/// ("e4!?") are taken off, and castling written with zeros is read.
+fn san_of(token: &str) -> Option<&str> {
+    if token.starts_with('$') {
+        return None;
+    }
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let token = if digits > 0 && token[digits..].starts_with('.') {
+        token[digits..].trim_start_matches('.')
+    } else {
+        token
+    };
+    let san = token.trim_end_matches(['!', '?']);
+    match san {
+        "" => None,
+        "0-0" | "0-0+" | "0-0#" => Some("O-O"),
+        "0-0-0" | "0-0-0+" | "0-0-0#" => Some("O-O-O"),
+        _ => Some(san),
     }
 }
 
@@ -277,14 +402,14 @@ fn key(pos: &Chess) -> u64 {
     key.0
 }
 
-/// The value of the tag `name` on `line` (`[ECO "B90"]`), none for another
-/// tag; `Err` for a line that is no tag.
-fn tag<'a>(line: &'a str, name: &str) -> Result<Option<&'a str>, String> {
+/// The name and value of the tag on `line` (`[ECO "B90"]`); `Err` for a
+/// line that is no tag.
+fn tag(line: &str) -> Result<(&str, &str), String> {
     let inner = line
         .strip_prefix('[')
         .and_then(|l| l.strip_suffix(']'))
         .ok_or_else(|| "a tag is written [Name \"value\"]".to_string())?;
-    let (key, value) = inner
+    let (name, value) = inner
         .split_once(char::is_whitespace)
         .ok_or_else(|| "a tag is written [Name \"value\"]".to_string())?;
     let value = value
@@ -292,7 +417,7 @@ fn tag<'a>(line: &'a str, name: &str) -> Result<Option<&'a str>, String> {
         .strip_prefix('"')
         .and_then(|v| v.strip_suffix('"'))
         .ok_or_else(|| "a tag's value is in double quotes".to_string())?;
-    Ok((key == name).then_some(value))
+    Ok((name, value))
 }
 
 #[cfg(test)]

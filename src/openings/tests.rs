@@ -1,5 +1,7 @@
 use super::*;
 
+use crate::core::opening::Family;
+
 use shakmaty::uci::UciMove;
 
 const SMALL: &str = r#"{
@@ -55,6 +57,11 @@ fn moves(uci: &str) -> Vec<Move> {
         .collect()
 }
 
+/// The code `c` gives the game from `start` with `moves`.
+fn code(c: &Classification, start: &Chess, moves: &[Move]) -> Option<Eco> {
+    c.classify(start, moves).map(|found| found.eco)
+}
+
 fn eco(s: &str) -> Eco {
     s.parse().expect("eco")
 }
@@ -64,17 +71,14 @@ fn the_deepest_position_named_gives_the_code() {
     let c = parsed(SMALL).expect("classification");
     assert_eq!(c.len(), 5);
     let start = Chess::default();
-    assert_eq!(c.classify(&start, &moves("e2e4")), None);
-    assert_eq!(c.classify(&start, &moves("e2e4 e7e5")), Some(eco("C20")));
+    assert_eq!(code(&c, &start, &moves("e2e4")), None);
+    assert_eq!(code(&c, &start, &moves("e2e4 e7e5")), Some(eco("C20")));
     assert_eq!(
-        c.classify(&start, &moves("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3")),
+        code(&c, &start, &moves("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3")),
         Some(eco("C50")),
         "moves past the line keep its code"
     );
-    assert_eq!(
-        c.classify(&start, &moves("e2e4 c7c5 g1f3")),
-        Some(eco("B20"))
-    );
+    assert_eq!(code(&c, &start, &moves("e2e4 c7c5 g1f3")), Some(eco("B20")));
 }
 
 #[test]
@@ -82,7 +86,7 @@ fn a_transposition_finds_the_position() {
     let c = parsed(SMALL).expect("classification");
     // 1. Nf3 Nc6 2. e4 e5: the position of 1. e4 e5 2. Nf3 Nc6.
     assert_eq!(
-        c.classify(&Chess::default(), &moves("g1f3 b8c6 e2e4 e7e5")),
+        code(&c, &Chess::default(), &moves("g1f3 b8c6 e2e4 e7e5")),
         Some(eco("C44"))
     );
 }
@@ -101,7 +105,7 @@ fn only_the_first_plies_are_looked_at() {
     assert!(game.len() > SEARCH_PLIES);
     // The last position named within them is 1. e4 e5 2. Nf3 (its
     // knights back home and out again), not the C44 after them.
-    assert_eq!(c.classify(&Chess::default(), &game), Some(eco("C40")));
+    assert_eq!(code(&c, &Chess::default(), &game), Some(eco("C40")));
     // One round fewer: the same last two plies, within the forty.
     let shorter: Vec<Move> = game[..game.len() - 10]
         .iter()
@@ -109,7 +113,7 @@ fn only_the_first_plies_are_looked_at() {
         .copied()
         .collect();
     assert!(shorter.len() <= SEARCH_PLIES);
-    assert_eq!(c.classify(&Chess::default(), &shorter), Some(eco("C44")));
+    assert_eq!(code(&c, &Chess::default(), &shorter), Some(eco("C44")));
 }
 
 #[test]
@@ -168,16 +172,28 @@ fn a_position_named_twice_takes_the_code_of_the_line_followed() {
     assert_eq!(c.len(), 1, "one position");
     let start = Chess::default();
     assert_eq!(
-        c.classify(&start, &moves("d2d4 d7d5 c2c4 c7c6 g1f3 g8f6 b1c3 g7g6")),
+        code(
+            &c,
+            &start,
+            &moves("d2d4 d7d5 c2c4 c7c6 g1f3 g8f6 b1c3 g7g6")
+        ),
         Some(eco("D15"))
     );
     assert_eq!(
-        c.classify(&start, &moves("d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 g1f3 c7c6")),
+        code(
+            &c,
+            &start,
+            &moves("d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 g1f3 c7c6")
+        ),
         Some(eco("D90"))
     );
     // A third order: the file's first.
     assert_eq!(
-        c.classify(&start, &moves("c2c4 c7c6 d2d4 d7d5 g1f3 g8f6 b1c3 g7g6")),
+        code(
+            &c,
+            &start,
+            &moves("c2c4 c7c6 d2d4 d7d5 g1f3 g8f6 b1c3 g7g6")
+        ),
         Some(eco("D15"))
     );
 }
@@ -186,22 +202,127 @@ fn a_position_named_twice_takes_the_code_of_the_line_followed() {
 fn a_position_is_its_pieces_who_is_to_move_and_castling_left() {
     let c = parsed(SMALL).expect("classification");
     // 1. e3 e5 2. e4: the pieces of 1. e4 e5, Black to move.
-    assert_eq!(
-        c.classify(&Chess::default(), &moves("e2e3 e7e5 e3e4")),
-        None
-    );
+    assert_eq!(code(&c, &Chess::default(), &moves("e2e3 e7e5 e3e4")), None);
     // The king out and back: the pieces of 1. e4 e5, no castling left.
     assert_eq!(
-        c.classify(&Chess::default(), &moves("e2e4 e7e5 e1e2 g8f6 e2e1 f6g8")),
+        code(
+            &c,
+            &Chess::default(),
+            &moves("e2e4 e7e5 e1e2 g8f6 e2e1 f6g8")
+        ),
         Some(eco("C20")),
         "found at ply 2, not again at ply 6"
     );
     assert_eq!(
-        c.classify(
+        code(
+            &c,
             &Chess::default(),
             &moves("e2e4 e7e5 e1e2 g8f6 e2e1 f6g8 g1f3 b8c6")
         ),
         Some(eco("C20")),
         "1. e4 e5 2. Nf3 Nc6's pieces without White's castling: not C44"
+    );
+}
+
+#[test]
+fn the_family_is_the_one_the_data_names_the_line_by() {
+    let text = "[ECO \"C44\"]\n[Opening \"Scotch opening\"]\n1. e4 e5 2. Nf3 Nc6 3. d4 *\n\
+                [ECO \"C44\"]\n[Opening \"Ponziani opening\"]\n1. e4 e5 2. Nf3 Nc6 3. c3 *\n";
+    let c = parsed(text).expect("classification");
+    let start = Chess::default();
+    let scotch = c.classify(&start, &moves("e2e4 e7e5 g1f3 b8c6 d2d4"));
+    assert_eq!(
+        scotch,
+        Some(Classified {
+            eco: eco("C44"),
+            family: Some(Family::Scotch)
+        })
+    );
+    let ponziani = c.classify(&start, &moves("e2e4 e7e5 g1f3 b8c6 c2c3"));
+    assert_eq!(
+        ponziani.map(|p| (p.eco, p.family)),
+        Some((eco("C44"), None))
+    );
+}
+
+#[test]
+fn a_game_from_another_start_is_not_classified() {
+    let c = parsed(SMALL).expect("classification");
+    let mut start = Chess::default();
+    start.play_unchecked(moves("e2e4")[0]);
+    // 1...e5 from the position after 1. e4: the pieces of C20, but the
+    // game began elsewhere (lichess classifies no game from a position).
+    let mut reply = start.clone();
+    let e5 = shakmaty::uci::UciMove::from_ascii(b"e7e5")
+        .expect("uci")
+        .to_move(&reply)
+        .expect("legal");
+    reply.play_unchecked(e5);
+    assert_eq!(c.classify(&start, &[e5]), None);
+}
+
+#[test]
+fn the_families_are_read_from_the_datas_names() {
+    for (name, family) in [
+        ("Sicilian", Some(Family::Sicilian)),
+        ("Sicilian defence", Some(Family::Sicilian)),
+        ("Ruy Lopez (Spanish opening)", Some(Family::Spanish)),
+        ("QGD Slav accepted", Some(Family::Slav)),
+        ("QGD semi-Slav", Some(Family::QueensGambitDeclined)),
+        ("QGD", Some(Family::QueensGambitDeclined)),
+        (
+            "Queen's gambit declined",
+            Some(Family::QueensGambitDeclined),
+        ),
+        ("QGA, 4.Nc3", Some(Family::QueensGambitAccepted)),
+        ("Queen's Gambit", Some(Family::QueensGambit)),
+        ("KGA", Some(Family::KingsGambit)),
+        ("KGD", Some(Family::KingsGambit)),
+        ("King's knight's gambit", Some(Family::KingsGambit)),
+        ("King's knight opening", None),
+        ("King's pawn game", None),
+        ("English orang-utan", Some(Family::English)),
+        ("Dutch-Indian, Alekhine variation", Some(Family::Dutch)),
+        (
+            "Scandinavian (centre counter) defence",
+            Some(Family::Scandinavian),
+        ),
+        ("Vienna gambit", Some(Family::Vienna)),
+        ("Petrov three knights game", Some(Family::Russian)),
+        ("Scotch gambit", Some(Family::Scotch)),
+        ("Giuoco Pianissimo", Some(Family::Italian)),
+        ("Evans gambit declined", Some(Family::Italian)),
+        ("two knights defence", Some(Family::TwoKnights)),
+        ("Four knights game", Some(Family::FourKnights)),
+        ("Three knights", None),
+        ("Catalan opening", Some(Family::Catalan)),
+        ("King's Indian with e4 & g3", Some(Family::KingsIndian)),
+        ("Queen's Indian accelerated", Some(Family::QueensIndian)),
+        ("Neo-Gruenfeld defence", None),
+        ("Nimzo-Indian", None),
+        ("Reti v Dutch", None),
+        ("Hungarian defence", None),
+    ] {
+        assert_eq!(family_of(name), family, "{name}");
+    }
+}
+
+#[test]
+fn move_text_as_pgn_writes_it_is_read() {
+    // A byte-order mark, a comment to the line's end, a comment inside a
+    // token, numeric annotations, move numbers run into their moves,
+    // annotations after a move, castling with zeros.
+    let text = "\u{feff}[ECO \"C65\"] \n\
+                1.e4 e5 ; the king's pawn\n\
+                2. Nf3!? $1 {a knight}Nc6 3...\n\
+                Bb5 Nf6 4. 0-0 *\n";
+    let c = parsed(text).expect("classification");
+    assert_eq!(
+        code(
+            &c,
+            &Chess::default(),
+            &moves("e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 e1g1")
+        ),
+        Some(eco("C65"))
     );
 }

@@ -145,7 +145,7 @@ pub fn play(
         json,
         base: base.clone(),
         speak,
-        openings: openings(out)?,
+        openings: Openings::read(),
     };
     let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
     waiting.push_back(Turn {
@@ -295,19 +295,48 @@ struct Session<'a> {
     chess960: bool,
     speak: bool,
     /// The openings' classification the `opening` question is answered
-    /// from, when it could be read.
-    openings: Option<crate::openings::Classification>,
+    /// from.
+    openings: Openings,
 }
 
-/// Debian's classification of openings, read once; without it the
-/// `opening` question is answered that none is known, and the log says
-/// why.
-fn openings(out: &mut dyn Write) -> Result<Option<crate::openings::Classification>> {
-    match crate::openings::Classification::debian() {
-        Ok(c) => Ok(Some(c)),
-        Err(e) => {
-            writeln!(out, "pegboard: {e}; the opening's name cannot be said")?;
-            Ok(None)
+/// Debian's classification of openings, read in a thread of its own (a
+/// tenth of a second and more on a Pi: a game taken up after a power cut
+/// does not wait for it); without it the `opening` question is answered
+/// that none is known, and the log says why.
+enum Openings {
+    Reading(std::thread::JoinHandle<std::result::Result<crate::openings::Classification, String>>),
+    Read(Option<crate::openings::Classification>),
+}
+
+impl Openings {
+    fn read() -> Openings {
+        Openings::Reading(std::thread::spawn(|| {
+            crate::openings::Classification::debian().map_err(|e| e.to_string())
+        }))
+    }
+
+    /// The classification once read: `wait` for it (asked for), or only
+    /// when it is there; a failure goes to the log once.
+    fn settle(
+        &mut self,
+        wait: bool,
+        notes: &mut Vec<String>,
+    ) -> Option<&crate::openings::Classification> {
+        if let Openings::Reading(handle) = self
+            && (wait || handle.is_finished())
+        {
+            let Openings::Reading(handle) = std::mem::replace(self, Openings::Read(None)) else {
+                return None;
+            };
+            match handle.join() {
+                Ok(Ok(c)) => *self = Openings::Read(Some(c)),
+                Ok(Err(e)) => notes.push(format!("{e}; the opening's name cannot be said")),
+                Err(_) => notes.push("the openings' classification could not be read".into()),
+            }
+        }
+        match self {
+            Openings::Read(c) => c.as_ref(),
+            Openings::Reading(_) => None,
         }
     }
 }
@@ -447,7 +476,7 @@ impl Session<'_> {
             v.say_words(secret);
         }
         self.feed_console(t);
-        self.answer_opening(t);
+        self.answer_opening(t, &mut notes);
         self.feed_engine(t, &mut notes);
         if let Some(l) = &mut self.lichess {
             l.feed(t, &mut self.keeper, &mut self.events, &mut notes);
@@ -472,17 +501,26 @@ impl Session<'_> {
     /// the ply he asked at, looked up in the classification (a Chess960
     /// game has none), and the answer given to the game as the journaled
     /// `opening_classified`.
-    fn answer_opening(&mut self, t: u64) {
+    fn answer_opening(&mut self, t: u64, notes: &mut Vec<String>) {
         let c = self.keeper.controller();
-        let Some(ply) = c.opening_wanted() else {
+        let wanted = c.opening_wanted();
+        let Some(openings) = self.openings.settle(wanted.is_some(), notes) else {
+            if let Some(ply) = wanted {
+                let input = Input::OpeningClassified {
+                    ply,
+                    eco: None,
+                    family: None,
+                };
+                self.keeper.input(t, input, &mut self.events);
+            }
+            return;
+        };
+        let Some(ply) = wanted else {
             return;
         };
         let game = c.game();
-        let eco = self
-            .openings
-            .as_ref()
-            .filter(|_| game.castling_mode() == shakmaty::CastlingMode::Standard)
-            .and_then(|openings| {
+        let found = (game.castling_mode() == shakmaty::CastlingMode::Standard)
+            .then(|| {
                 let moves: Vec<shakmaty::Move> = game
                     .moves()
                     .iter()
@@ -490,9 +528,14 @@ impl Session<'_> {
                     .map(|m| m.m)
                     .collect();
                 openings.classify(game.start_position(), &moves)
-            });
-        self.keeper
-            .input(t, Input::OpeningClassified { ply, eco }, &mut self.events);
+            })
+            .flatten();
+        let input = Input::OpeningClassified {
+            ply,
+            eco: found.map(|f| f.eco),
+            family: found.and_then(|f| f.family),
+        };
+        self.keeper.input(t, input, &mut self.events);
     }
 
     /// The boards' readings: the blind player's board lost and back, and

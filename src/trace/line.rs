@@ -106,6 +106,8 @@ struct Line<'a> {
     #[serde(borrow)]
     eco: Option<Cow<'a, str>>,
     #[serde(borrow)]
+    family: Option<Cow<'a, str>>,
+    #[serde(borrow)]
     moves: Option<Cow<'a, str>>,
     analyses: Option<Vec<crate::core::input::WrittenAnalysis>>,
     #[serde(borrow)]
@@ -181,6 +183,7 @@ fn input(line: &Line) -> Result<Input, String> {
             depth: line.depth,
             line: line.line.as_deref(),
             eco: line.eco.as_deref(),
+            family: line.family.as_deref(),
             moves: line.moves.as_deref(),
             analyses: line.analyses.as_deref(),
             menu: line.menu.as_deref(),

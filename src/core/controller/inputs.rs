@@ -272,7 +272,9 @@ impl Controller {
             Input::ReviewAnalysis(a) => self.review_analysis(t, a, out),
             Input::Threat => self.ask_threat(t, out),
             Input::Opening => self.ask_opening(),
-            Input::OpeningClassified { ply, eco } => self.opening_classified(t, ply, eco, out),
+            Input::OpeningClassified { ply, eco, family } => {
+                self.opening_classified(t, ply, (eco, family), out)
+            }
             Input::ThreatAnalysis(a) => self.threat_analysis(t, a, out),
             Input::PastGame(review) => self.past_game(*review),
             Input::PracticeTakeBack => self.practice_take_back(t, out),

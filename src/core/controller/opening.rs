@@ -4,7 +4,7 @@
 
 use super::Controller;
 use crate::core::event::{Event, Stamped};
-use crate::core::opening::Eco;
+use crate::core::opening::{Eco, Family};
 
 impl Controller {
     /// The ply at which the player asked for the opening's name, while its
@@ -19,25 +19,28 @@ impl Controller {
         self.opening_asked = Some(self.game.ply());
     }
 
-    /// The classification after `ply` moves: said when it answers the
-    /// question asked at that ply; any other changes nothing.
+    /// The classification after `ply` moves (its code and family): said
+    /// when it answers the question asked at that ply; any other changes
+    /// nothing.
     pub(super) fn opening_classified(
         &mut self,
         t: u64,
         ply: u32,
-        eco: Option<Eco>,
+        (eco, family): (Option<Eco>, Option<Family>),
         out: &mut Vec<Stamped>,
     ) {
         if self.opening_asked != Some(ply) {
             return;
         }
         self.opening_asked = None;
-        let say = self.words.opening(eco);
+        let family = eco.and(family);
+        let say = self.words.opening(eco, family);
         out.push(Stamped {
             t,
             event: Event::Opening {
                 ply,
                 eco: eco.map(|e| e.to_string()),
+                family: family.map(|f| f.to_string()),
                 say,
             },
         });
