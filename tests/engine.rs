@@ -657,10 +657,9 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     // The engine's answers are in the journal, so a replay says the same
     // without an engine.
     drop(child);
-    let journal: String = std::fs::read_dir(dir.join("games"))
-        .expect("journal dir")
-        .filter_map(|e| e.ok())
-        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+    let journal: String = files_in(&dir.join("games"))
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
         .collect();
     assert!(
         journal.contains(r#""input":"analysis","ply":0,"uci":"d1d8","mate":1"#),
@@ -699,10 +698,8 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     assert_eq!(console_input(addr, PIN, r#"{"input":"menu_select"}"#), 200);
     let set_up = until_event(&mut out, &mut seen, "ready").expect("the mistake's game");
     assert_eq!(set_up["fen"], MATE_IN_ONE, "{set_up}");
-    let newest = std::fs::read_dir(dir.join("games"))
-        .expect("journal dir")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
+    let newest = files_in(&dir.join("games"))
+        .into_iter()
         .filter(|p| p.extension().is_some_and(|x| x == "journal"))
         .max()
         .expect("a journal");
@@ -715,6 +712,15 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     );
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The files in the folder `dir` (the journal's).
+fn files_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .expect("journal dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect()
 }
 
 /// Black to move in a Chess960 position (king g8, rook h8, castling

@@ -386,16 +386,26 @@ impl EngineTurns {
 /// The position after `ply` moves of `game` as a UCI `position` command,
 /// with the start position's FEN.
 fn position_after(game: &crate::core::Game, ply: u32) -> (String, String) {
-    let mode = game.castling_mode();
-    let start =
-        shakmaty::fen::Fen::from_position(game.start_position(), EnPassantMode::Legal).to_string();
-    let moves: Vec<String> = game
+    let moves: Vec<shakmaty::Move> = game
         .moves()
         .iter()
         .take(ply as usize)
-        .map(|m| m.m.to_uci(mode).to_string())
+        .map(|m| m.m)
         .collect();
-    let command = position(&start, &moves);
+    uci_position(game.start_position(), game.castling_mode(), &moves)
+}
+
+/// The game from `start` with `moves` (castling written as `mode` writes
+/// it) as a UCI `position` command, with the start's FEN: the one way the
+/// engine and the analyst are told a position.
+fn uci_position(
+    start: &shakmaty::Chess,
+    mode: shakmaty::CastlingMode,
+    moves: &[shakmaty::Move],
+) -> (String, String) {
+    let start = shakmaty::fen::Fen::from_position(start, EnPassantMode::Legal).to_string();
+    let uci: Vec<String> = moves.iter().map(|m| m.to_uci(mode).to_string()).collect();
+    let command = position(&start, &uci);
     (start, command)
 }
 
@@ -418,13 +428,12 @@ fn wanted_now(c: &Controller) -> Option<WantedHere> {
     for m in &moves {
         pos.play_unchecked(*m);
     }
-    let uci: Vec<String> = moves.iter().map(|m| m.to_uci(mode).to_string()).collect();
-    let start = shakmaty::fen::Fen::from_position(&start, EnPassantMode::Legal).to_string();
+    let (_, command) = uci_position(&start, mode, &moves);
     Some(WantedHere {
         which,
         fen: shakmaty::fen::Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
         turn: pos.turn(),
-        command: position(&start, &uci),
+        command,
         chess960: mode == shakmaty::CastlingMode::Chess960,
     })
 }

@@ -20,6 +20,17 @@ fn start_position_hex_is_as_specified() {
     assert!(occ_from_hex("ffff00000000fff").is_err());
 }
 
+/// Each of `entries` written and read back is itself.
+fn round_trips(entries: &[crate::trace::Entry]) {
+    for e in entries {
+        let again = write_line(e.t, &e.reading);
+        let back = parse_line(&again, e.line == 1, 0)
+            .expect("ok")
+            .expect("entry");
+        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
+    }
+}
+
 #[test]
 fn every_kind_of_line_round_trips() {
     let text = r#"{"t":0,"trace":1,"start":"startpos","variant":"chess960","time_control":"40/5400+30:1800+30"}
@@ -38,13 +49,7 @@ fn every_kind_of_line_round_trips() {
     let entries = read(text.as_bytes(), "x").expect("valid");
     assert_eq!(entries.len(), 11);
     assert_eq!(entries[1].line, 4);
-    for e in &entries {
-        let again = write_line(e.t, &e.reading);
-        let back = parse_line(&again, e.line == 1, 0)
-            .expect("ok")
-            .expect("entry");
-        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
-    }
+    round_trips(&entries);
 }
 
 #[test]
@@ -65,13 +70,7 @@ fn the_online_games_inputs_round_trip_and_nonsense_is_named() {
 {"t":110,"input":"online_game","game":{"id":"cd34","site":"s","color":"white","white":{"name":"Anna"},"black":{"name":"Carl"},"days":3,"initial_fen":"qnnrkbbr/pppppppp/8/8/8/8/PPPPPPPP/QNNRKBBR w KQkq - 0 1","chess960":true}}"#;
     let entries = read(text.as_bytes(), "x").expect("valid");
     assert_eq!(entries.len(), 14);
-    for e in &entries {
-        let again = write_line(e.t, &e.reading);
-        let back = parse_line(&again, e.line == 1, 0)
-            .expect("ok")
-            .expect("entry");
-        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
-    }
+    round_trips(&entries);
     for (line, says) in [
         (
             r#"{"t":1,"input":"online_end","status":"won"}"#,
@@ -284,13 +283,7 @@ fn the_reviews_inputs_round_trip_and_a_wrong_past_game_is_named() {
 {"t":30,"input":"evaluation","ply":2}"#;
     let entries = read(text.as_bytes(), "x").expect("valid");
     assert_eq!(entries.len(), 4);
-    for e in &entries {
-        let again = write_line(e.t, &e.reading);
-        let back = parse_line(&again, e.line == 1, 0)
-            .expect("ok")
-            .expect("entry");
-        assert_eq!(back, (e.t, e.reading.clone()), "{again}");
-    }
+    round_trips(&entries);
     for (line, says) in [
         (
             r#"{"t":1,"input":"past_game","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":"e2e4 e2e4","color":"white"}"#,
