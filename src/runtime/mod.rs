@@ -23,6 +23,7 @@ pub(crate) mod keeper;
 pub mod lichess;
 pub mod notify;
 pub mod open;
+pub(crate) mod openings;
 pub mod outputs;
 pub mod parts;
 pub mod play;

@@ -145,7 +145,7 @@ pub fn play(
         json,
         base: base.clone(),
         speak,
-        openings: Openings::read(),
+        openings: crate::runtime::openings::Openings::default(),
     };
     let mut waiting: std::collections::VecDeque<Turn> = std::collections::VecDeque::new();
     waiting.push_back(Turn {
@@ -295,50 +295,8 @@ struct Session<'a> {
     chess960: bool,
     speak: bool,
     /// The openings' classification the `opening` question is answered
-    /// from.
-    openings: Openings,
-}
-
-/// Debian's classification of openings, read in a thread of its own (a
-/// tenth of a second and more on a Pi: a game taken up after a power cut
-/// does not wait for it); without it the `opening` question is answered
-/// that none is known, and the log says why.
-enum Openings {
-    Reading(std::thread::JoinHandle<std::result::Result<crate::openings::Classification, String>>),
-    Read(Option<crate::openings::Classification>),
-}
-
-impl Openings {
-    fn read() -> Openings {
-        Openings::Reading(std::thread::spawn(|| {
-            crate::openings::Classification::debian().map_err(|e| e.to_string())
-        }))
-    }
-
-    /// The classification once read: `wait` for it (asked for), or only
-    /// when it is there; a failure goes to the log once.
-    fn settle(
-        &mut self,
-        wait: bool,
-        notes: &mut Vec<String>,
-    ) -> Option<&crate::openings::Classification> {
-        if let Openings::Reading(handle) = self
-            && (wait || handle.is_finished())
-        {
-            let Openings::Reading(handle) = std::mem::replace(self, Openings::Read(None)) else {
-                return None;
-            };
-            match handle.join() {
-                Ok(Ok(c)) => *self = Openings::Read(Some(c)),
-                Ok(Err(e)) => notes.push(format!("{e}; the opening's name cannot be said")),
-                Err(_) => notes.push("the openings' classification could not be read".into()),
-            }
-        }
-        match self {
-            Openings::Read(c) => c.as_ref(),
-            Openings::Reading(_) => None,
-        }
-    }
+    /// from, read when first asked.
+    openings: crate::runtime::openings::Openings,
 }
 
 /// The engine's seat for the game `c` plays (its own seats: a game taken
@@ -497,30 +455,24 @@ impl Session<'_> {
         self.send_out(t, notes, out)
     }
 
-    /// The opening's name the player asked for: the game's positions up to
-    /// the ply he asked at, looked up in the classification (a Chess960
-    /// game has none), and the answer given to the game as the journaled
-    /// `opening_classified`.
+    /// The opening's name the player asked for: once the classification
+    /// is read (his first question begins its reading), the game's
+    /// positions up to the ply he asked at are looked up in it (a Chess960
+    /// game has none), and the answer is given to the game as the
+    /// journaled `opening_classified`.
     fn answer_opening(&mut self, t: u64, notes: &mut Vec<String>) {
-        let c = self.keeper.controller();
-        let wanted = c.opening_wanted();
-        let Some(openings) = self.openings.settle(wanted.is_some(), notes) else {
-            if let Some(ply) = wanted {
-                let input = Input::OpeningClassified {
-                    ply,
-                    eco: None,
-                    family: None,
-                };
-                self.keeper.input(t, input, &mut self.events);
-            }
+        let wanted = self.keeper.controller().opening_wanted();
+        self.openings.settle(wanted.is_some(), notes);
+        // Asked, and the classification read (or found missing): answered.
+        let Some(ply) = wanted.filter(|_| self.openings.read_yet()) else {
             return;
         };
-        let Some(ply) = wanted else {
-            return;
-        };
-        let game = c.game();
-        let found = (game.castling_mode() == shakmaty::CastlingMode::Standard)
-            .then(|| {
+        let game = self.keeper.controller().game();
+        let found = self
+            .openings
+            .get()
+            .filter(|_| game.castling_mode() == shakmaty::CastlingMode::Standard)
+            .and_then(|openings| {
                 let moves: Vec<shakmaty::Move> = game
                     .moves()
                     .iter()
@@ -528,8 +480,7 @@ impl Session<'_> {
                     .map(|m| m.m)
                     .collect();
                 openings.classify(game.start_position(), &moves)
-            })
-            .flatten();
+            });
         let input = Input::OpeningClassified {
             ply,
             eco: found.map(|f| f.eco),
