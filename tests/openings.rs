@@ -309,7 +309,7 @@ fn each_line_of_the_data_is_said_by_the_family_its_name_gives() {
         assert_eq!(found.eco, line.eco, "{}", line.opening);
         assert_eq!(
             found.family,
-            pegboard::openings::family_of(&line.opening),
+            pegboard::openings::family_of(&line.opening, line.eco),
             "{} ({})",
             line.opening,
             line.eco

@@ -525,20 +525,27 @@ fn the_review_is_stepped_through_a_mistake_at_a_time_with_the_menus_next_and_bac
     assert!(steps.iter().all(|s| s["t"] != 28000));
 }
 
-#[test]
-fn a_review_judged_while_the_menu_is_open_begins_when_it_closes_not_over_it() {
-    let ev = run_with(
+/// The fool's mate, its review asked and judged (at 20000 to 20300),
+/// with `before` the judgement and `after` it.
+fn fools_judged(before: &str, after: &str) -> Vec<Value> {
+    run_with(
         &parse(&format!(
-            "{PRACTICE}\n{FOOLS_MATE}\n{}\n{FOOLS_LINES}\n{}",
-            r#"{"t":19000,"input":"review"}
-{"t":19500,"input":"menu"}
-{"t":19800,"input":"menu_next"}"#,
-            r#"{"t":21000,"input":"menu_back"}
-{"t":22000,"input":"repeat","menu":"next"}"#
+            "{PRACTICE}\n{FOOLS_MATE}\n{before}\n{FOOLS_LINES}\n{after}"
         )),
         Settings::default(),
+    )
+}
+
+#[test]
+fn a_review_judged_while_the_menu_is_open_begins_when_it_closes_not_over_it() {
+    let ev = fools_judged(
+        r#"{"t":19000,"input":"review"}
+{"t":19500,"input":"menu"}
+{"t":19800,"input":"menu_next"}"#,
+        r#"{"t":21000,"input":"menu_back"}
+{"t":22000,"input":"repeat","menu":"next"}"#,
     );
-    let heard: Vec<(u64, String)> = heard(&ev, 19000)
+    let said: Vec<(u64, String)> = heard(&ev, 19000)
         .into_iter()
         .filter(|(_, text)| !text.is_empty())
         .collect();
@@ -556,8 +563,38 @@ fn a_review_judged_while_the_menu_is_open_begins_when_it_closes_not_over_it() {
     .iter()
     .map(|(t, s)| (*t, s.to_string()))
     .collect();
-    assert_eq!(heard, expected);
+    assert_eq!(said, expected);
     assert_eq!(of(&ev, "review").len(), 1);
+    // Closed by asking for the review itself: said once.
+    let ev = fools_judged(
+        r#"{"t":19000,"input":"review"}
+{"t":19500,"input":"menu"}
+{"t":19600,"input":"menu_select"}
+{"t":19700,"input":"menu_next"}
+{"t":19800,"input":"menu_next"}
+{"t":19900,"input":"menu_next"}
+{"t":19950,"input":"menu_next"}"#,
+        r#"{"t":21000,"input":"menu_select"}"#,
+    );
+    let reviews = of(&ev, "review");
+    assert_eq!(reviews.len(), 1, "{ev:?}");
+    assert_eq!(reviews[0]["t"], 21000);
+    assert_eq!(reviews[0]["say"], FIRST_MISTAKE);
+    // Closed by a new game: the review is the next game's to ask for,
+    // not said over its beginning.
+    let ev = fools_judged(
+        r#"{"t":19000,"input":"review"}
+{"t":19500,"input":"menu"}
+{"t":19600,"input":"menu_next"}
+{"t":19700,"input":"menu_select"}
+{"t":19800,"input":"menu_next"}
+{"t":19900,"input":"menu_select"}"#,
+        r#"{"t":21000,"input":"menu_back"}
+{"t":21500,"input":"menu_select"}"#,
+    );
+    let said = heard(&ev, 19000);
+    assert!(of(&ev, "new_game").len() == 1, "{said:?}");
+    assert!(of(&ev, "review").is_empty(), "{said:?}");
 }
 
 #[test]

@@ -921,9 +921,9 @@ impl Phrasebook {
     }
 
     /// The opening's name: its family in words where it is one said so,
-    /// and its ECO code as it is written ("B07": the synthesizers say the
-    /// letter's name and the digits); that none is known when `eco` is
-    /// none.
+    /// and its ECO code ("B07": the synthesizers say the letter's name and
+    /// the digits; the letter as the language file writes it for that);
+    /// that none is known when `eco` is none.
     pub fn opening(
         &self,
         eco: Option<crate::core::opening::Eco>,
@@ -934,7 +934,14 @@ impl Phrasebook {
         let Some(eco) = eco else {
             return o.unknown.clone();
         };
-        let code = eco.to_string();
+        let letter = match eco.volume() {
+            'A' => &o.volume_a,
+            'B' => &o.volume_b,
+            'C' => &o.volume_c,
+            'D' => &o.volume_d,
+            _ => &o.volume_e,
+        };
+        let code = format!("{letter}{:02}", eco.number());
         let name = family.map(|family| match family {
             Family::English => &o.english,
             Family::Dutch => &o.dutch,
@@ -1700,6 +1707,46 @@ mod tests {
             "Bauer Eva acht Umwandlung in Dame, Schachmatt"
         );
         assert_eq!(say(fen, "e7e8n"), "Bauer Eva acht Umwandlung in Springer");
+    }
+
+    #[test]
+    fn the_openings_code_is_written_for_each_language_to_say_its_letter() {
+        use crate::core::opening::{Eco, Family};
+        let eco = |s: &str| s.parse::<Eco>().ok();
+        let cases = [
+            (
+                "de",
+                "A10",
+                Some(Family::English),
+                "Englische Eröffnung, A10.",
+            ),
+            (
+                "en",
+                "E60",
+                Some(Family::KingsIndian),
+                "King's Indian Defence, E60.",
+            ),
+            ("pt", "A10", Some(Family::English), "Abertura Inglesa, Á10."),
+            (
+                "pt",
+                "E60",
+                Some(Family::KingsIndian),
+                "Defesa Índia do Rei, É60.",
+            ),
+            ("pt", "B07", None, "Abertura B07."),
+            ("ca", "A10", Some(Family::English), "Obertura anglesa, À10."),
+            ("es", "C03", Some(Family::French), "Defensa francesa, C03."),
+        ];
+        for (language, code, family, said) in cases {
+            let words = Phrasebook::new(
+                Vocabulary::built_in(language)
+                    .expect(language)
+                    .expect("valid"),
+            );
+            assert_eq!(words.opening(eco(code), family), said, "{language}");
+        }
+        let none = Phrasebook::default().opening(None, Some(Family::English));
+        assert_eq!(none, "Keine bekannte Eröffnung.");
     }
 
     #[test]

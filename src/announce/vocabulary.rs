@@ -506,6 +506,13 @@ pub struct OpeningWords {
     /// No position of the game is classified (or there is no
     /// classification to look in).
     pub unknown: String,
+    /// The code's letter, A to E, as it is written for the synthesizer
+    /// to say the letter's name (Portuguese "Á", not the article "a").
+    pub volume_a: String,
+    pub volume_b: String,
+    pub volume_c: String,
+    pub volume_d: String,
+    pub volume_e: String,
     pub english: String,
     pub dutch: String,
     pub scandinavian: String,

@@ -102,7 +102,7 @@ pub enum Family {
 }
 
 impl Family {
-    /// Every family, in the order of the codes they begin at.
+    /// Every family.
     pub const ALL: [Family; 20] = [
         Family::English,
         Family::Dutch,

@@ -75,14 +75,29 @@ const FAMILIES: [(&str, Family); 26] = [
     ("queen's indian", Family::QueensIndian),
 ];
 
-/// The family of the line the data names `opening` (its `Opening` tag),
-/// if it is one said in words.
-pub fn family_of(opening: &str) -> Option<Family> {
+/// The family of the line of code `eco` the data names `opening` (its
+/// `Opening` tag), if it is one said in words.
+pub fn family_of(opening: &str, eco: Eco) -> Option<Family> {
+    // C50 to C54 all begin 1. e4 e5 2. Nf3 Nc6 3. Bc4, which the data
+    // names "King's pawn game" (and 3...Be7 the "Hungarian defence"):
+    // lichess names them all the Italian Game.
+    if eco.volume() == 'C' && (50..=54).contains(&eco.number()) {
+        return Some(Family::Italian);
+    }
     let name = opening.to_lowercase();
-    FAMILIES
+    let family = FAMILIES
         .iter()
         .find(|(start, _)| name.starts_with(start))
-        .map(|&(_, family)| family)
+        .map(|&(_, family)| family)?;
+    match family {
+        // D30's "QGD Slav" is the Semi-Slav's quiet line: a Queen's
+        // Gambit declined, as the Semi-Slav is said.
+        Family::Slav if eco.number() >= 20 => Some(Family::QueensGambitDeclined),
+        // A48 and A49, without c4: the East Indian and the London System
+        // on lichess, not the King's Indian.
+        Family::KingsIndian if eco.volume() != 'E' => None,
+        family => Some(family),
+    }
 }
 
 /// A game's classification: the code, and the family said in words.
@@ -143,7 +158,8 @@ pub struct Classification {
 /// One game of the file as it is read: its code, and where it began.
 struct Entry {
     eco: Option<Eco>,
-    family: Option<Family>,
+    /// Its `Opening` tag.
+    opening: Option<String>,
     line: usize,
     pos: Chess,
     /// The key of the path to `pos`.
@@ -209,9 +225,7 @@ impl Classification {
                 e.tag(rest).map_err(|why| Parse::malformed(line, &why))?;
                 continue;
             }
-            // What follows a `;` is a comment to the line's end.
-            let moves = rest.split(';').next().unwrap_or_default();
-            for token in moves.split_whitespace() {
+            for token in rest.split_whitespace() {
                 let mut token = token;
                 if comment || token.starts_with('{') {
                     // A comment ends within a token: what follows it counts.
@@ -226,6 +240,11 @@ impl Classification {
                         }
                     }
                 }
+                // Outside braces, a `;` begins a comment to the line's end.
+                let rest_of_line = token.find(';');
+                if let Some(at) = rest_of_line {
+                    token = &token[..at];
+                }
                 if matches!(token, "*" | "1-0" | "0-1" | "1/2-1/2") {
                     let e = entry
                         .take()
@@ -233,11 +252,13 @@ impl Classification {
                     e.end(&mut codes)?;
                     continue;
                 }
-                let Some(san) = san_of(token) else {
-                    continue;
-                };
-                let e = entry.get_or_insert_with(|| Entry::at(line));
-                e.play(san).map_err(|why| Parse::malformed(line, &why))?;
+                if let Some(san) = san_of(token) {
+                    let e = entry.get_or_insert_with(|| Entry::at(line));
+                    e.play(san).map_err(|why| Parse::malformed(line, &why))?;
+                }
+                if rest_of_line.is_some() {
+                    break;
+                }
             }
         }
         if let Some(e) = entry.filter(|e| e.moves > 0 || e.eco.is_some()) {
@@ -291,7 +312,7 @@ impl Entry {
     fn at(line: usize) -> Entry {
         Entry {
             eco: None,
-            family: None,
+            opening: None,
             line,
             pos: Chess::default(),
             path: 0,
@@ -311,7 +332,7 @@ impl Entry {
                         .map_err(|e: crate::core::opening::EcoError| e.to_string())?,
                 )
             }
-            "Opening" => self.family = family_of(value),
+            "Opening" => self.opening = Some(value.to_string()),
             _ => {}
         }
         Ok(())
@@ -346,7 +367,7 @@ impl Entry {
         if self.moves > 0 {
             let classified = Classified {
                 eco,
-                family: self.family,
+                family: self.opening.and_then(|o| family_of(&o, eco)),
             };
             let lines = codes.entry(key(&self.pos)).or_default();
             if !lines.contains(&(self.path, classified)) {

@@ -263,58 +263,78 @@ fn a_game_from_another_start_is_not_classified() {
 
 #[test]
 fn the_families_are_read_from_the_datas_names() {
-    for (name, family) in [
-        ("Sicilian", Some(Family::Sicilian)),
-        ("Sicilian defence", Some(Family::Sicilian)),
-        ("Ruy Lopez (Spanish opening)", Some(Family::Spanish)),
-        ("QGD Slav accepted", Some(Family::Slav)),
-        ("QGD semi-Slav", Some(Family::QueensGambitDeclined)),
-        ("QGD", Some(Family::QueensGambitDeclined)),
+    for (name, code, family) in [
+        ("Sicilian", "B20", Some(Family::Sicilian)),
+        ("Sicilian defence", "B50", Some(Family::Sicilian)),
+        ("Ruy Lopez (Spanish opening)", "C60", Some(Family::Spanish)),
+        ("QGD Slav accepted", "D15", Some(Family::Slav)),
+        // D30's "QGD Slav" is the Semi-Slav's quiet line.
+        ("QGD Slav", "D30", Some(Family::QueensGambitDeclined)),
+        ("QGD semi-Slav", "D45", Some(Family::QueensGambitDeclined)),
+        ("QGD", "D37", Some(Family::QueensGambitDeclined)),
         (
             "Queen's gambit declined",
+            "D30",
             Some(Family::QueensGambitDeclined),
         ),
-        ("QGA, 4.Nc3", Some(Family::QueensGambitAccepted)),
-        ("Queen's Gambit", Some(Family::QueensGambit)),
-        ("KGA", Some(Family::KingsGambit)),
-        ("KGD", Some(Family::KingsGambit)),
-        ("King's knight's gambit", Some(Family::KingsGambit)),
-        ("King's knight opening", None),
-        ("King's pawn game", None),
-        ("English orang-utan", Some(Family::English)),
-        ("Dutch-Indian, Alekhine variation", Some(Family::Dutch)),
+        ("QGA, 4.Nc3", "D24", Some(Family::QueensGambitAccepted)),
+        ("Queen's Gambit", "D06", Some(Family::QueensGambit)),
+        ("KGA", "C33", Some(Family::KingsGambit)),
+        ("KGD", "C30", Some(Family::KingsGambit)),
+        ("King's knight's gambit", "C34", Some(Family::KingsGambit)),
+        ("King's knight opening", "C40", None),
+        ("King's pawn game", "C44", None),
+        // 1. e4 e5 2. Nf3 Nc6 3. Bc4 itself, and 3...Be7: the Italian.
+        ("King's pawn game", "C50", Some(Family::Italian)),
+        ("Hungarian defence", "C50", Some(Family::Italian)),
+        ("English orang-utan", "A15", Some(Family::English)),
+        (
+            "Dutch-Indian, Alekhine variation",
+            "A90",
+            Some(Family::Dutch),
+        ),
         (
             "Scandinavian (centre counter) defence",
+            "B01",
             Some(Family::Scandinavian),
         ),
-        ("Vienna gambit", Some(Family::Vienna)),
-        ("Petrov three knights game", Some(Family::Russian)),
-        ("Scotch gambit", Some(Family::Scotch)),
-        ("Giuoco Pianissimo", Some(Family::Italian)),
-        ("Evans gambit declined", Some(Family::Italian)),
-        ("two knights defence", Some(Family::TwoKnights)),
-        ("Four knights game", Some(Family::FourKnights)),
-        ("Three knights", None),
-        ("Catalan opening", Some(Family::Catalan)),
-        ("King's Indian with e4 & g3", Some(Family::KingsIndian)),
-        ("Queen's Indian accelerated", Some(Family::QueensIndian)),
-        ("Neo-Gruenfeld defence", None),
-        ("Nimzo-Indian", None),
-        ("Reti v Dutch", None),
-        ("Hungarian defence", None),
+        ("Vienna gambit", "C29", Some(Family::Vienna)),
+        ("Petrov three knights game", "C42", Some(Family::Russian)),
+        ("Scotch gambit", "C44", Some(Family::Scotch)),
+        ("Giuoco Pianissimo", "C50", Some(Family::Italian)),
+        ("Evans gambit declined", "C51", Some(Family::Italian)),
+        ("two knights defence", "C55", Some(Family::TwoKnights)),
+        ("Four knights game", "C47", Some(Family::FourKnights)),
+        ("Three knights", "C46", None),
+        ("Catalan opening", "E00", Some(Family::Catalan)),
+        (
+            "King's Indian with e4 & g3",
+            "E72",
+            Some(Family::KingsIndian),
+        ),
+        // Without c4: the East Indian, the London System.
+        ("King's Indian", "A48", None),
+        (
+            "Queen's Indian accelerated",
+            "A50",
+            Some(Family::QueensIndian),
+        ),
+        ("Neo-Gruenfeld defence", "D70", None),
+        ("Nimzo-Indian", "E20", None),
+        ("Reti v Dutch", "A04", None),
     ] {
-        assert_eq!(family_of(name), family, "{name}");
+        assert_eq!(family_of(name, eco(code)), family, "{name} ({code})");
     }
 }
 
 #[test]
 fn move_text_as_pgn_writes_it_is_read() {
     // A byte-order mark, a comment to the line's end, a comment inside a
-    // token, numeric annotations, move numbers run into their moves,
+    // token (a `;` in it no comment to the line's end), numeric annotations, move numbers run into their moves,
     // annotations after a move, castling with zeros.
     let text = "\u{feff}[ECO \"C65\"] \n\
                 1.e4 e5 ; the king's pawn\n\
-                2. Nf3!? $1 {a knight}Nc6 3...\n\
+                2. Nf3!? $1 {a knight; not a bishop}Nc6 3...\n\
                 Bb5 Nf6 4. 0-0 *\n";
     let c = parsed(text).expect("classification");
     assert_eq!(

@@ -1,7 +1,8 @@
 //! Debian's classification of openings for the `opening` question: read
 //! the first time the player asks (most games never do), in a thread of
-//! its own at idle priority, so that neither a start nor the scan loop
-//! waits for it; the question is answered once it is read.
+//! its own, so that neither a start nor the scan loop waits for it (a
+//! tenth of a second of one core on a Pi); the question is answered once
+//! it is read.
 
 use std::thread::JoinHandle;
 
@@ -25,7 +26,6 @@ impl Openings {
     pub(crate) fn settle(&mut self, wanted: bool, notes: &mut Vec<String>) {
         if wanted && matches!(self, Openings::Unread) {
             *self = Openings::Reading(std::thread::spawn(|| {
-                idle();
                 Classification::debian().map_err(|e| e.to_string())
             }));
         }
@@ -54,18 +54,5 @@ impl Openings {
             Openings::Read(c) => c.as_ref(),
             _ => None,
         }
-    }
-}
-
-/// The calling thread runs at idle priority (SCHED_IDLE): it reads only
-/// on what no other thread wants, so the scan loop is never late for it.
-/// Where that is refused, it reads at the priority it has.
-fn idle() {
-    let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: sched_setscheduler with pid 0 changes the calling thread's
-    // policy only; `param` is an initialised value that outlives the call,
-    // and a refusal is an error code, ignored here.
-    unsafe {
-        libc::sched_setscheduler(0, libc::SCHED_IDLE, &param);
     }
 }

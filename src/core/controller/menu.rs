@@ -57,9 +57,9 @@ impl Controller {
             }
         }
         // A review judged whole while the menu was open begins now that
-        // it is closed.
-        if self.practice.review_held && !self.menu.is_open() {
-            self.practice.review_held = false;
+        // it is closed (a question asked on closing it may have begun it
+        // already; a new game begun on closing it takes it along).
+        if self.practice.review_held && !self.menu.is_open() && !self.new_game_given {
             self.review_begins(t, out);
         }
     }

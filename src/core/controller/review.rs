@@ -176,6 +176,7 @@ impl Controller {
     /// Every position is judged: the `review` event, with the first
     /// mistake, and the player is in the review.
     pub(super) fn review_begins(&mut self, t: u64, out: &mut Vec<Stamped>) {
+        self.practice.review_held = false;
         let Some(review) = self.review_now_mut() else {
             return;
         };
