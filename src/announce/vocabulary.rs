@@ -1106,6 +1106,7 @@ mod tests {
                 assert_ne!(v.practice, PracticeWords::default(), "{name}: [practice]");
                 assert_ne!(v.menu, MenuWords::default(), "{name}: [menu]");
                 assert_ne!(v.online, OnlineWords::default(), "{name}: [online]");
+                assert_ne!(v.openings, OpeningWords::default(), "{name}: [openings]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");
@@ -1150,6 +1151,52 @@ mod tests {
         let text = FIDE.replace("knight = \"Springer\"\n", "");
         let err = Vocabulary::parse(&text, "x.toml").unwrap_err();
         assert!(err.message.contains("missing field `knight`"), "{err}");
+    }
+
+    /// The tables and keys of a language file, as `table.key` in its
+    /// order; the synthesizers' tables (`[spoken]`, `[phonemes]`) are each
+    /// language's own.
+    fn keys_of(text: &str) -> Vec<String> {
+        fn walk(prefix: &str, table: &toml::Table, out: &mut Vec<String>) {
+            for (key, value) in table {
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                match value {
+                    toml::Value::Table(t) => walk(&path, t, out),
+                    _ => out.push(path),
+                }
+            }
+        }
+        let mut table: toml::Table = text.parse().expect("TOML");
+        table.remove("spoken");
+        table.remove("phonemes");
+        let mut out = Vec::new();
+        walk("", &table, &mut out);
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_built_in_language_file_has_exactly_fides_keys() {
+        let fide = keys_of(FIDE);
+        assert!(fide.len() > 400, "{}", fide.len());
+        for name in Vocabulary::built_in_names() {
+            let text = BUILT_IN
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, text)| *text)
+                .expect("listed");
+            let keys = keys_of(text);
+            let missing: Vec<&String> = fide.iter().filter(|k| !keys.contains(k)).collect();
+            let extra: Vec<&String> = keys.iter().filter(|k| !fide.contains(k)).collect();
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "{name}: missing {missing:?}, not in fide.toml {extra:?}"
+            );
+        }
     }
 
     #[test]
