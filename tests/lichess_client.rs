@@ -250,6 +250,17 @@ mod link {
         seen
     }
 
+    /// When the event stream was asked for, in seconds, in order.
+    fn event_streams_asked(server: &lichess::Lichess) -> Vec<f64> {
+        server
+            .state()
+            .received_at
+            .iter()
+            .filter(|(_, r)| r.contains("/api/stream/event"))
+            .map(|(at, _)| *at)
+            .collect()
+    }
+
     fn lost(seen: &[Report]) -> usize {
         seen.iter().filter(|r| matches!(r, Report::Lost(_))).count()
     }
@@ -324,21 +335,28 @@ mod link {
         let started = std::time::Instant::now();
         let link = Link::events(client.clone(), quick());
         let seen = reports_until(&link, |s| s.contains(&Report::Back));
+        // Told once that it is lost and once that it is back (the wait for
+        // `Back` above gives up after 10 s, so it must be asserted).
+        assert_eq!((lost(&seen), back(&seen)), (1, 1), "{seen:?}");
         assert!(started.elapsed() >= Duration::from_millis(1500), "{seen:?}");
-        assert_eq!(lost(&seen), 1, "{seen:?}");
-        let asked = server
-            .state()
-            .requests
-            .iter()
-            .filter(|r| r.contains("/api/stream/event"))
-            .count();
-        assert_eq!(asked, 2, "one refused, one after the wait");
+        let asked = event_streams_asked(&server);
+        assert_eq!(asked.len(), 2, "one refused, one after the wait");
+        assert!(asked[1] - asked[0] >= 1.5, "asked again after {asked:?}");
         drop(link);
         // 500s: asked again, each time after a longer wait, told once.
         server.state().faults.extend([500, 500, 500]);
         let link = Link::events(client.clone(), quick());
         let seen = reports_until(&link, |s| s.contains(&Report::Back));
         assert_eq!((lost(&seen), back(&seen)), (1, 1), "{seen:?}");
+        // Three refused and one let in: the waits between them double from
+        // the first (50, 100, 200 ms). Only their least is held, which no
+        // busy machine can shorten.
+        let asked = event_streams_asked(&server);
+        let asked = &asked[asked.len() - 4..];
+        let gaps: Vec<f64> = asked.windows(2).map(|w| w[1] - w[0]).collect();
+        for (gap, least) in gaps.iter().zip([0.050, 0.100, 0.200]) {
+            assert!(*gap >= least, "waits {gaps:?}, the least {least}");
+        }
         // Silent past its limit (no keep-alive line): lost, and opened
         // again when the server speaks.
         server.state().silent = true;
