@@ -31,8 +31,11 @@ if ! rustup target list --installed 2>/dev/null | grep -qx "$target"; then
 fi
 
 # 2. The cross compiler, the Pi's libraries (Debian multiarch) and qemu-user.
+# (libjack and ALSA's plugins for arm64: tests/cli.rs catches libjack's
+# noise under emulation as natively, so it must be there to make it.)
 packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-    libspeechd-dev:arm64 libasound2-dev:arm64)
+    libspeechd-dev:arm64 libasound2-dev:arm64
+    libasound2-plugins:arm64 libjack-jackd2-0:arm64)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -559,19 +559,22 @@ fn play_on_a_terminal_shows_the_clock_as_a_status_line_and_on_a_pipe_does_not() 
 /// catches them: a newcomer's first `say` or `demo` shows none.
 #[test]
 fn libjacks_noise_is_caught_when_an_audio_output_opens() {
-    let native = std::env::var_os("PEGBOARD_TEST_RUNNER").is_none();
-    if native {
-        // The test setup installs libjack (with ALSA's plugins), so that
-        // the noise would be there to catch.
-        let ldconfig = std::process::Command::new("/sbin/ldconfig")
-            .arg("-p")
-            .output()
-            .expect("ldconfig runs");
-        assert!(
-            String::from_utf8_lossy(&ldconfig.stdout).contains("libjack.so.0"),
-            "libjack is not installed; .ci/setup.sh installs it"
-        );
-    }
+    // The test setup installs libjack (with ALSA's plugins) for the
+    // machine's own architecture, and .ci/cross.sh the arm64 ones for the
+    // emulated run, so that the noise is there to catch.
+    let triple = if cfg!(target_arch = "aarch64") {
+        "aarch64-linux-gnu"
+    } else {
+        "x86_64-linux-gnu"
+    };
+    let libjack = std::path::Path::new("/usr/lib")
+        .join(triple)
+        .join("libjack.so.0");
+    assert!(
+        libjack.exists(),
+        "{} is not installed; .ci/setup.sh (and for arm64 .ci/cross.sh) installs it",
+        libjack.display()
+    );
     let out = common::pegboard_command()
         .args(["say", "--voice", "clips", "Anna"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))

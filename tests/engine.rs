@@ -105,6 +105,105 @@ fn below_the_engines_lowest_rating_it_searches_one_ply_at_its_lowest_skill() {
     assert!(legal_at_start(&t.uci));
 }
 
+/// Stockfish behind a script that keeps a copy of every line it is sent
+/// (`in`) and every line it answers (`out`) in `dir`.
+fn recorded_stockfish(dir: &std::path::Path, more: impl FnOnce(&mut EngineConfig)) -> EngineConfig {
+    use std::os::unix::fs::PermissionsExt;
+    let program = stockfish(|_| {}).program().expect("stockfish");
+    let script = dir.join("recorded-stockfish");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{0}/in' | '{1}' | tee -a '{0}/out'\n",
+            dir.display(),
+            program.display()
+        ),
+    )
+    .expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    stockfish(|c| {
+        c.command = script.display().to_string();
+        more(c);
+    })
+}
+
+#[test]
+fn the_strength_asked_reaches_stockfish_and_stockfish_takes_it() {
+    // (the configuration, the options Stockfish must be sent before it is
+    // asked to think)
+    type Case = (fn(&mut EngineConfig), &'static [&'static str]);
+    let cases: [Case; 4] = [
+        (
+            |c| c.elo = Some(1500),
+            &[
+                "setoption name UCI_LimitStrength value true",
+                "setoption name UCI_Elo value 1500",
+            ],
+        ),
+        // Above Stockfish's highest rating (2850 in its `uci` answer): its
+        // highest.
+        (
+            |c| c.elo = Some(4000),
+            &[
+                "setoption name UCI_LimitStrength value true",
+                "setoption name UCI_Elo value 2850",
+            ],
+        ),
+        // Below its lowest (1350): its lowest skill, and one ply.
+        (
+            |c| c.elo = Some(800),
+            &["setoption name Skill Level value 0"],
+        ),
+        (
+            |c| c.level = Some(5),
+            &["setoption name Skill Level value 5"],
+        ),
+    ];
+    for (i, (configure, wanted)) in cases.into_iter().enumerate() {
+        let dir = common::empty_dir(&format!("engine-recorded-{i}"));
+        let config = recorded_stockfish(&dir, configure);
+        let mut e = Engine::start(&config, false).expect("starts");
+        e.think(
+            &position(START, &[]),
+            &Go {
+                depth: Some(2),
+                ..Go::default()
+            },
+            Duration::from_secs(10),
+        )
+        .expect("a move");
+        drop(e);
+        let sent = std::fs::read_to_string(dir.join("in")).expect("what it was sent");
+        let sent: Vec<&str> = sent.lines().collect();
+        let go = sent
+            .iter()
+            .position(|l| l.starts_with("go "))
+            .unwrap_or_else(|| panic!("case {i}: asked to think: {sent:?}"));
+        for line in wanted {
+            let at = sent.iter().position(|l| l == line);
+            assert!(
+                at.is_some_and(|at| at < go),
+                "case {i}: {line:?} sent before it thinks: {sent:?}"
+            );
+        }
+        // No strength other than the one asked.
+        let strength = sent
+            .iter()
+            .filter(|l| l.contains("UCI_Elo") || l.contains("Skill Level"))
+            .count();
+        let asked = wanted
+            .iter()
+            .filter(|l| l.contains("UCI_Elo") || l.contains("Skill Level"))
+            .count();
+        assert_eq!(strength, asked, "case {i}: {sent:?}");
+        // Stockfish's own answer: it knows every option it was sent (an
+        // option it does not know, it answers "No such option").
+        let answered = std::fs::read_to_string(dir.join("out")).expect("what it answered");
+        assert!(answered.contains("bestmove"), "case {i}: {answered}");
+        assert!(!answered.contains("No such option"), "case {i}: {answered}");
+    }
+}
+
 /// The name the signalled test's Stockfish runs under (a link to it), so
 /// that no other test's Stockfish, started and ended beside it, is taken
 /// for it (a process's name is its program's, 15 characters at most).

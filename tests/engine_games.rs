@@ -258,9 +258,13 @@ fn whole_games_against_stockfish_made_on_the_pegged_board() {
             .collect();
         assert_eq!(said.len(), want.len(), "{label}");
         assert_eq!(made.len(), engine_moves, "{label}");
-        let start = of(&events, "clock")[0]["t"]
-            .as_u64()
-            .expect("the clock starts");
+        // The game begins with the trace, and White's clock with it (6.5).
+        let start = trace.first().map(|e| e.t).expect("a trace");
+        assert_eq!(
+            of(&events, "clock")[0]["t"].as_u64(),
+            Some(start),
+            "{label}: the clock starts with the game"
+        );
         let mut used = [0u64, 0u64];
         let mut before = start;
         let presses: Vec<&serde_json::Value> = of(&events, "clock")

@@ -598,7 +598,10 @@ fn the_clock_shown_follows_the_servers_clock_and_stops_when_the_server_is_gone()
         let mut reading: Option<(u64, u64, u64, bool)> = None;
         let mut worst = 0i64;
         let mut samples = 0;
-        while game_now() < 6_500 {
+        // Through the game's 6.5 s, and on (the clock running) until 20
+        // samples have come quickly enough to count: a busy machine makes
+        // the test longer, not its verdict different.
+        while game_now() < 6_500 || (samples < 20 && game_now() < 60_000) {
             while next < events.len() && events[next].t <= game_now() {
                 if let Event::Clock { running, white, .. } = &events[next].event {
                     reading = Some((
@@ -629,7 +632,7 @@ fn the_clock_shown_follows_the_servers_clock_and_stops_when_the_server_is_gone()
                     serde_json::from_value(shown).expect("the reading and the clock");
                 // A sample whose round trip took long says little of the
                 // instant it was read at: it is left out.
-                if page_t == t as i64 && after - before <= 60 {
+                if page_t == t as i64 && after - before <= 40 {
                     let at = (before + after) / 2;
                     let server = if runs {
                         ms.saturating_sub(at.saturating_sub(sent))
@@ -649,11 +652,9 @@ fn the_clock_shown_follows_the_servers_clock_and_stops_when_the_server_is_gone()
             tokio::time::sleep(Duration::from_millis(wake.saturating_sub(game_now()))).await;
         }
         eprintln!("the page's clock: at most {worst} ms off the server's over {samples} samples");
-        // Under an emulator (the Pi's build under qemu) fewer samples are quick
-        // enough to count; ten still cover the game's five status changes.
-        assert!(samples >= 10, "{samples} samples");
+        assert!(samples >= 20, "{samples} samples");
         assert!(
-            worst <= 200,
+            worst <= 100,
             "the page's clock was {worst} ms off the server's"
         );
         // The server is gone: the clocks stand, and the page says so.
