@@ -110,7 +110,7 @@ fn below_the_engines_lowest_rating_it_searches_one_ply_at_its_lowest_skill() {
 fn recorded_stockfish(dir: &std::path::Path, more: impl FnOnce(&mut EngineConfig)) -> EngineConfig {
     use std::os::unix::fs::PermissionsExt;
     let program = stockfish(|_| {}).program().expect("stockfish");
-    let script = dir.join("recorded-stockfish");
+    let script = dir.join("stockfish");
     std::fs::write(
         &script,
         format!(
@@ -384,8 +384,9 @@ fn play_gives_the_engines_reply_to_the_game_and_the_blind_player_makes_it() {
     let config = common::nf3_play_config(
         &dir,
         &format!(
-            "[game]\nblack_moves_on = \"engine\"\n[engine]\nelo = 1500\nmovetime_ms = 200\n\
-             [clock]\ncontrol = \"5+0\"\n[journal]\ndir = \"{}\"\n",
+            "[game]\nblack_moves_on = \"engine\"\n[engine]\ncommand = \"{}\"\nelo = 1500\n\
+             movetime_ms = 200\n[clock]\ncontrol = \"5+0\"\n[journal]\ndir = \"{}\"\n",
+            recorded_stockfish(&dir, |_| {}).command,
             journal.display()
         ),
     );
@@ -399,6 +400,15 @@ fn play_gives_the_engines_reply_to_the_game_and_the_blind_player_makes_it() {
         String::from_utf8_lossy(&check.stderr)
     );
     let (_, events) = play_four_seconds(&config);
+    // Stockfish, started once by `check-config` and once by `play`: the
+    // engine `play` starts to check its configuration is the one that
+    // plays.
+    let sent = std::fs::read_to_string(dir.join("in")).expect("what Stockfish was sent");
+    assert_eq!(
+        sent.lines().filter(|l| *l == "uci").count(),
+        2,
+        "check-config and play each start it once: {sent}"
+    );
     let moves = common::of(&events, "move");
     assert_eq!(moves.len(), 2, "Nf3 and the engine's reply: {events:?}");
     assert_eq!(moves[0]["san"], "Nf3");

@@ -69,6 +69,8 @@ pub struct Engine {
     /// The strength asked is below the lowest the engine plays at: its
     /// search is limited to one ply besides its lowest skill.
     pub below_lowest: bool,
+    /// It was told the game is Chess960.
+    pub chess960: bool,
 }
 
 impl Engine {
@@ -133,6 +135,7 @@ impl Engine {
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
             below_lowest: false,
+            chess960,
         };
         match engine.handshake(config, chess960) {
             Ok(()) => Ok(engine),

@@ -54,11 +54,19 @@ pub struct Seat {
 impl Seat {
     /// Opens the seat for `config`; the engine starts on the first ask.
     pub fn open(config: EngineConfig, chess960: bool) -> Seat {
+        Seat::taking_over(config, chess960, None)
+    }
+
+    /// The seat, taking over `started` (the engine started to check the
+    /// configuration) when it was told the same castling rules, so that
+    /// the engine is not started a second time.
+    pub fn taking_over(config: EngineConfig, chess960: bool, started: Option<Engine>) -> Seat {
         let (asks, ask_rx) = crossbeam_channel::unbounded::<Ask>();
         let (report_tx, reports) = crossbeam_channel::unbounded();
+        let started = started.filter(|e| e.chess960 == chess960);
         let spawned = std::thread::Builder::new()
             .name("engine".into())
-            .spawn(move || run(&config, chess960, &ask_rx, &report_tx));
+            .spawn(move || run(&config, chess960, started, &ask_rx, &report_tx));
         drop(spawned);
         Seat { asks, reports }
     }
@@ -79,8 +87,14 @@ impl Seat {
     }
 }
 
-fn run(config: &EngineConfig, chess960: bool, asks: &Receiver<Ask>, reports: &Sender<Report>) {
-    let mut engine: Option<Engine> = None;
+fn run(
+    config: &EngineConfig,
+    chess960: bool,
+    started: Option<Engine>,
+    asks: &Receiver<Ask>,
+    reports: &Sender<Report>,
+) {
+    let mut engine: Option<Engine> = started;
     // The trouble last reported, so that the same is told once.
     let mut told: Option<EngineError> = None;
     while let Ok(mut ask) = asks.recv() {

@@ -80,11 +80,13 @@ const ANALYSIS_WITHIN: Duration = Duration::from_secs(30);
 const RETRY_ILLEGAL_MS: u64 = 1000;
 
 impl EngineTurns {
-    /// The seat, when a player's moves are the engine's.
+    /// The seat, when a player's moves are the engine's, taking over the
+    /// engine `started` to check the configuration, if any.
     pub(crate) fn open(
         config: &EngineConfig,
         seats: &crate::core::Seats,
         chess960: bool,
+        started: Option<crate::engine::Engine>,
     ) -> Option<EngineTurns> {
         let plays = ByColor::new_with(|c| *seats.of(c) == Seat::Engine);
         if !(plays.white || plays.black) {
@@ -102,7 +104,7 @@ impl EngineTurns {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         Some(EngineTurns {
-            seat: crate::engine::Seat::open(config.clone(), chess960),
+            seat: crate::engine::Seat::taking_over(config.clone(), chess960, started),
             config: config.clone(),
             plays,
             asked: None,
@@ -436,10 +438,4 @@ fn wanted_now(c: &Controller) -> Option<WantedHere> {
         command,
         chess960: mode == shakmaty::CastlingMode::Chess960,
     })
-}
-
-/// Tells whether `config` names an engine that starts and speaks UCI
-/// (`check-config`): `Ok` with its name, else why not.
-pub fn check(config: &EngineConfig) -> Result<String, crate::engine::EngineError> {
-    crate::engine::Engine::start(config, false).map(|e| e.name.clone())
 }

@@ -121,10 +121,12 @@ fn seat_tags(
             crate::engine::EngineConfig::default().strength()
         }
     };
+    // The program's name, not where it lies ("/usr/games/stockfish").
+    let program = command.rsplit('/').next().unwrap_or(command);
     for (name, color) in [("White", Color::White), ("Black", Color::Black)] {
         if *settings.seats.of(color) == Seat::Engine {
             tags.entry(name.to_string())
-                .or_insert_with(|| format!("{command} ({strength})"));
+                .or_insert_with(|| format!("{program} ({strength})"));
         }
     }
     tags

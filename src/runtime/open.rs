@@ -74,12 +74,19 @@ pub fn open_keys(config: &ButtonsConfig) -> Result<KeySource> {
     Ok(KeySource::new(gpio, scanner_bits))
 }
 
+/// Whether everything `config` names can be opened by this pegboard: the
+/// parts ([`usable_parts_of`]) and the engine ([`usable_engine`]).
+/// `pegboard check-config` asks this, so that it agrees with `play`.
+pub fn usable(config: &Config) -> std::result::Result<(), ConfigError> {
+    usable_parts_of(config)?;
+    usable_engine(config).map(drop)
+}
+
 /// Whether the sensors, keys and clock modules `config` names can be
 /// opened by this pegboard: a source it was built for, a trace file that
 /// exists, GPIO pins only with Raspberry Pi support. `pegboard play`,
-/// `record`, `hw-test` and `calibrate` ask this before they open
-/// anything, and `pegboard check-config` asks the same, so they agree.
-pub fn usable(config: &Config) -> std::result::Result<(), ConfigError> {
+/// `record`, `hw-test` and `calibrate` ask this before they open anything.
+pub fn usable_parts_of(config: &Config) -> std::result::Result<(), ConfigError> {
     usable_parts(&config.sensors, &config.buttons, &config.display).map_err(|p| config.error(p))?;
     for (i, b) in config.boards.iter().enumerate() {
         usable_parts(
@@ -94,22 +101,33 @@ pub fn usable(config: &Config) -> std::result::Result<(), ConfigError> {
             ))
         })?;
     }
-    // A player's moves are the engine's: its program starts and speaks UCI.
+    Ok(())
+}
+
+/// Where a player's moves are the engine's, whether its program starts and
+/// speaks UCI: the engine, started, for the seat to take over.
+pub fn usable_engine(
+    config: &Config,
+) -> std::result::Result<Option<crate::engine::Engine>, ConfigError> {
     let engine_plays = [&config.game.white_moves_on, &config.game.black_moves_on]
         .iter()
         .any(|m| m.as_str() == "engine");
-    if engine_plays && let Err(e) = crate::runtime::engine::check(&config.engine) {
-        let key = if config.engine.program().is_none() {
-            "command"
-        } else {
-            "args"
-        };
-        return Err(config.error(KeyProblem::at(
-            &["engine", key],
-            format!("[engine] command \"{}\": {e}", config.engine.command),
-        )));
+    if !engine_plays {
+        return Ok(None);
     }
-    Ok(())
+    crate::engine::Engine::start(&config.engine, false)
+        .map(Some)
+        .map_err(|e| {
+            let key = if config.engine.program().is_none() {
+                "command"
+            } else {
+                "args"
+            };
+            config.error(KeyProblem::at(
+                &["engine", key],
+                format!("[engine] command \"{}\": {e}", config.engine.command),
+            ))
+        })
 }
 
 /// Whether this pegboard can open the sensors and keys as configured:

@@ -99,6 +99,8 @@ pub fn play(
     let (config, words, voices) = with_choices(base, speak, out)?;
     let config = &config;
     let mut station = Station::open(config)?;
+    // The engine, started once here to check it, is the seat's.
+    let started = crate::runtime::open::usable_engine(config)?;
     let mut events: Vec<Stamped> = Vec::new();
     let mut service = Notifier::from_env();
     // The first tick opens the game; its instant in game time is where
@@ -127,7 +129,7 @@ pub fn play(
         // keeper goes in.
         chess960: keeper.controller().game().castling_mode() == shakmaty::CastlingMode::Chess960,
         applied: keeper.controller().settings().preferences.clone(),
-        engine: engine_of(config, keeper.controller()),
+        engine: engine_of(config, keeper.controller(), started),
         lichess,
         keys_for: None,
         keeper,
@@ -304,9 +306,15 @@ struct Session<'a> {
 fn engine_of(
     config: &Config,
     c: &crate::core::Controller,
+    started: Option<crate::engine::Engine>,
 ) -> Option<crate::runtime::engine::EngineTurns> {
     let chess960 = c.game().castling_mode() == shakmaty::CastlingMode::Chess960;
-    crate::runtime::engine::EngineTurns::open(&config.engine, &c.settings().seats, chess960)
+    crate::runtime::engine::EngineTurns::open(
+        &config.engine,
+        &c.settings().seats,
+        chess960,
+        started,
+    )
 }
 
 impl Session<'_> {
@@ -336,7 +344,7 @@ impl Session<'_> {
         if (&now.opponent, now.color, chess960)
             != (&self.applied.opponent, self.applied.color, self.chess960)
         {
-            self.engine = engine_of(&config, self.keeper.controller());
+            self.engine = engine_of(&config, self.keeper.controller(), None);
             self.chess960 = chess960;
         }
         self.follow_lichess(t, &now, &config, out)?;

@@ -101,8 +101,9 @@ pub(crate) struct Station {
 
 impl Station {
     pub fn open(config: &Config) -> Result<Station> {
-        // What `pegboard check-config` checks: the same verdict here.
-        crate::runtime::open::usable(config)?;
+        // What `pegboard check-config` checks of the parts: the same
+        // verdict here (`play` checks the engine itself).
+        crate::runtime::open::usable_parts_of(config)?;
         Ok(Station {
             source: open_source(&config.sensors)?,
             layout: config.board.layout.clone(),
