@@ -984,5 +984,50 @@ fn a_hung_engine_is_noticed_within_its_think_time_not_its_clock() {
         "{logged}"
     );
     assert_eq!(common::sans(&events), ["Nf3"], "{logged}");
+    // Told once, as an event for every output (the voices, the mirror, the
+    // console), in the language file's words, and journaled.
+    let told = common::of(&events, "engine_trouble");
+    assert_eq!(told.len(), 1, "{events:?}");
+    assert_eq!(told[0]["trouble"], "hung");
+    let hung = pegboard::announce::Vocabulary::fide().opponent.hung;
+    assert_eq!(told[0]["say"], hung.as_str());
+    let journaled: String = files_in(&dir.join("games"))
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .collect();
+    assert!(
+        journaled.contains(r#""input":"engine_trouble","trouble":"hung""#),
+        "{journaled}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn each_trouble_of_the_engine_in_a_journal_is_told_as_an_event_in_the_language_files_words() {
+    let events = common::run(
+        r#"{"t":100,"input":"engine_trouble","trouble":"cannot_start"}
+{"t":200,"input":"engine_trouble","trouble":"crashed"}
+{"t":300,"input":"engine_trouble","trouble":"hung"}
+{"t":400,"input":"engine_trouble","trouble":"malformed"}"#,
+    );
+    let words = pegboard::announce::Vocabulary::fide().opponent;
+    let told: Vec<(u64, String, String)> = common::of(&events, "engine_trouble")
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_u64().unwrap_or(0),
+                e["trouble"].as_str().unwrap_or("").to_string(),
+                e["say"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        told,
+        [
+            (100, "cannot_start".into(), words.cannot_start),
+            (200, "crashed".into(), words.crashed),
+            (300, "hung".into(), words.hung),
+            (400, "malformed".into(), words.malformed),
+        ]
+    );
 }

@@ -1205,6 +1205,20 @@ impl Phrasebook {
         format!("{said} {start}")
     }
 
+    /// What the player hears when the engine that plays a seat is in
+    /// trouble.
+    pub fn engine_trouble(&self, trouble: crate::core::input::EngineTrouble) -> String {
+        use crate::core::input::EngineTrouble as T;
+        let words = &self.words.opponent;
+        match trouble {
+            T::CannotStart => &words.cannot_start,
+            T::Crashed => &words.crashed,
+            T::Hung => &words.hung,
+            T::Malformed => &words.malformed,
+        }
+        .clone()
+    }
+
     /// What the player hears of the server: the connection lost, back,
     /// the game aborted; what he asked of it.
     pub fn online_notice(&self, notice: OnlineNotice) -> String {

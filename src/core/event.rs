@@ -430,6 +430,13 @@ pub enum Event {
         seconds: Option<u64>,
         say: String,
     },
+    /// The engine that plays a seat is in trouble, and is started again:
+    /// `cannot_start`, `crashed`, `hung` or `malformed` (an answer that is
+    /// no move).
+    EngineTrouble {
+        trouble: &'static str,
+        say: String,
+    },
 }
 
 /// One move in a `review` event.
@@ -531,6 +538,7 @@ impl Event {
             Event::OnlineNotice { .. } => "online_notice",
             Event::OnlineGames { .. } => "online_games",
             Event::OnlineChosen { .. } => "online_chosen",
+            Event::EngineTrouble { .. } => "engine_trouble",
         }
     }
 
@@ -573,7 +581,8 @@ impl Event {
             | Event::OnlineOpponent { say, .. }
             | Event::OnlineChat { say, .. }
             | Event::OnlineRequest { say, .. }
-            | Event::OnlineNotice { say, .. } => Some(say),
+            | Event::OnlineNotice { say, .. }
+            | Event::EngineTrouble { say, .. } => Some(say),
             Event::Say { text } => Some(text),
             Event::Ready { say, .. } => say.as_deref(),
             Event::Touch { .. }

@@ -221,6 +221,46 @@ pub enum Input {
     /// What the server said that the player is to hear: another game
     /// under way, a refusal, a challenge declined, the first move's time.
     OnlineNotice(crate::core::online::ServerNotice),
+    /// The engine that plays a seat is in trouble (it cannot be started,
+    /// crashed, hangs, or answered no move); it is started again.
+    /// Journaled, so that a replay tells it as it was told.
+    EngineTrouble(EngineTrouble),
+}
+
+/// What went wrong with the engine, as `engine_trouble` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineTrouble {
+    /// Its program cannot be started, or does not speak UCI.
+    CannotStart,
+    /// It ended while it played.
+    Crashed,
+    /// It did not answer in time.
+    Hung,
+    /// It answered something that is no move.
+    Malformed,
+}
+
+impl EngineTrouble {
+    pub const ALL: [EngineTrouble; 4] = [
+        EngineTrouble::CannotStart,
+        EngineTrouble::Crashed,
+        EngineTrouble::Hung,
+        EngineTrouble::Malformed,
+    ];
+
+    /// Its name as written in a trace.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineTrouble::CannotStart => "cannot_start",
+            EngineTrouble::Crashed => "crashed",
+            EngineTrouble::Hung => "hung",
+            EngineTrouble::Malformed => "malformed",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<EngineTrouble> {
+        EngineTrouble::ALL.into_iter().find(|t| t.name() == name)
+    }
 }
 
 /// A step in the spoken menu.
@@ -333,7 +373,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 66] = [
+    pub const NAMES: [&'static str; 67] = [
         "promote",
         "adjust",
         "clock",
@@ -400,6 +440,7 @@ impl Input {
         "online_returned",
         "online_chat",
         "online_notice",
+        "engine_trouble",
     ];
 
     /// The input's name as written in a trace.
@@ -470,6 +511,7 @@ impl Input {
             Input::OnlineGone { seconds: None } => "online_returned",
             Input::OnlineChat { .. } => "online_chat",
             Input::OnlineNotice(_) => "online_notice",
+            Input::EngineTrouble(_) => "engine_trouble",
         }
     }
 }
@@ -589,6 +631,8 @@ pub struct InputFields<'a> {
     pub text: Option<&'a str>,
     /// `online_notice`: which.
     pub notice: Option<&'a str>,
+    /// `engine_trouble`: which.
+    pub trouble: Option<&'a str>,
 }
 
 fn square(field: &str, s: &str) -> Result<Square, String> {
@@ -898,6 +942,7 @@ impl Input {
                 matches!(name, "online_chat" | "online_notice"),
             ),
             ("notice", f.notice.is_some(), name == "online_notice"),
+            ("trouble", f.trouble.is_some(), name == "engine_trouble"),
         ] {
             if present && !used {
                 return Err(InputError::ForeignField {
@@ -1229,6 +1274,18 @@ impl Input {
                     ));
                 }
             },
+            "engine_trouble" => {
+                Input::EngineTrouble(f.trouble.and_then(EngineTrouble::from_name).ok_or_else(
+                    || {
+                        bad(format!(
+                            "input `engine_trouble` needs a `trouble`: one of {}",
+                            EngineTrouble::ALL
+                                .map(|t| format!("\"{}\"", t.name()))
+                                .join(", ")
+                        ))
+                    },
+                )?)
+            }
             "online_notice" => Input::OnlineNotice(
                 crate::core::online::ServerNotice::from_fields(
                     f.notice.unwrap_or_default(),
@@ -1374,6 +1431,7 @@ impl Input {
                 serde_json::to_string(name).unwrap_or_default(),
                 serde_json::to_string(text).unwrap_or_default()
             ),
+            Input::EngineTrouble(trouble) => format!(r#","trouble":"{}""#, trouble.name()),
             Input::OnlineNotice(notice) => {
                 let (who, text, seconds) = notice.fields();
                 let json = |s: &str| serde_json::to_string(s).unwrap_or_default();
@@ -1475,6 +1533,11 @@ impl Input {
                 "input `past_game` comes from pegboard's own journal only".to_string(),
             ));
         }
+        if name == "engine_trouble" {
+            return Err(bad(
+                "input `engine_trouble` comes from pegboard's engine only".to_string(),
+            ));
+        }
         Input::decode(
             name,
             &InputFields {
@@ -1510,6 +1573,7 @@ impl Input {
                 name: None,
                 text: None,
                 notice: None,
+                trouble: None,
             },
         )
     }
@@ -1799,13 +1863,20 @@ mod tests {
                 by: "Bert".into(),
                 why: "I'm not accepting challenges at the moment.".into(),
             }),
+            Input::EngineTrouble(EngineTrouble::CannotStart),
+            Input::EngineTrouble(EngineTrouble::Crashed),
+            Input::EngineTrouble(EngineTrouble::Hung),
+            Input::EngineTrouble(EngineTrouble::Malformed),
         ];
         let mut named: Vec<&str> = all.iter().map(Input::name).collect();
         named.dedup();
         assert_eq!(named, Input::NAMES, "every input, each name once");
         for input in all {
             let json = input.to_json();
-            if input.name().starts_with("online_") || input.name() == "past_game" {
+            if input.name().starts_with("online_")
+                || input.name() == "past_game"
+                || input.name() == "engine_trouble"
+            {
                 // The server's, never a console's (the trace reads them:
                 // trace::tests).
                 assert!(from_json(&json).is_err(), "{json}");

@@ -509,6 +509,10 @@ impl MirrorState {
             Event::OnlineNotice { say, .. } => {
                 self.status = status("online_notice", say, Vec::new());
             }
+            // The opponent at the table sees that the engine is in trouble.
+            Event::EngineTrouble { say, .. } => {
+                self.status = status("engine_trouble", say, Vec::new());
+            }
             // The blind player's chat is his own.
             Event::OnlineChat { .. } => {}
             Event::Replicate { .. }

@@ -99,7 +99,6 @@ pub fn play(
     let (config, words, voices) = with_choices(base, speak, out)?;
     let config = &config;
     let mut station = Station::open(config)?;
-    // The engine, started once here to check it, is the seat's.
     let started = crate::runtime::open::usable_engine(config)?;
     let mut events: Vec<Stamped> = Vec::new();
     let mut service = Notifier::from_env();
@@ -142,7 +141,6 @@ pub fn play(
         mirror,
         requests,
         spoken_secret,
-        opponent: words.words.opponent,
         faces,
         json,
         base: base.clone(),
@@ -285,8 +283,6 @@ struct Session<'a> {
     lichess: Option<crate::runtime::lichess::LichessSeat>,
     /// The colour the keys were given for an online game.
     keys_for: Option<shakmaty::Color>,
-    /// What the player hears when the engine is in trouble.
-    opponent: crate::announce::vocabulary::OpponentWords,
     faces: Faces,
     json: bool,
     /// The configuration as given, before the menu's choices.
@@ -302,7 +298,8 @@ struct Session<'a> {
 }
 
 /// The engine's seat for the game `c` plays (its own seats: a game taken
-/// up again keeps those it began with), when a seat is the engine's.
+/// up again keeps those it began with), when a seat is the engine's; it
+/// takes over the engine `started` to check the configuration, if any.
 fn engine_of(
     config: &Config,
     c: &crate::core::Controller,
@@ -384,7 +381,6 @@ impl Session<'_> {
             }
             self.voices = Some(SpeechSetup::of(&config, &words).spawn_in_background());
         }
-        self.opponent = words.words.opponent;
         Ok(())
     }
 
@@ -556,23 +552,23 @@ impl Session<'_> {
         }
     }
 
-    /// The engine's moves, handed to the game; its troubles, each told to
-    /// the player once in words (and logged).
+    /// The engine's moves, handed to the game; its troubles too, each an
+    /// input (journaled) that the game tells as an event (and logged).
     fn feed_engine(&mut self, t: u64, notes: &mut Vec<String>) {
         let Some(e) = &mut self.engine else {
             return;
         };
         for trouble in e.feed(t, &mut self.keeper, &mut self.events, notes) {
+            use crate::core::input::EngineTrouble;
             use crate::engine::EngineError;
-            let words = match trouble {
-                EngineError::Start(_) => &self.opponent.cannot_start,
-                EngineError::Crashed => &self.opponent.crashed,
-                EngineError::Hung => &self.opponent.hung,
-                EngineError::Malformed(_) => &self.opponent.malformed,
+            let trouble = match trouble {
+                EngineError::Start(_) => EngineTrouble::CannotStart,
+                EngineError::Crashed => EngineTrouble::Crashed,
+                EngineError::Hung => EngineTrouble::Hung,
+                EngineError::Malformed(_) => EngineTrouble::Malformed,
             };
-            if let Some(v) = &self.voices {
-                v.say_words(words);
-            }
+            self.keeper
+                .input(t, Input::EngineTrouble(trouble), &mut self.events);
         }
     }
 

@@ -256,7 +256,7 @@ impl Utterance {
             | Event::OnlineOffer { .. }
             | Event::OnlineOpponent { .. } => (Kind::Game, None, None),
             Event::OnlineRequest { .. } => (Kind::Answer, None, None),
-            Event::OnlineNotice { .. } => (Kind::Game, None, None),
+            Event::OnlineNotice { .. } | Event::EngineTrouble { .. } => (Kind::Game, None, None),
             Event::OnlineChat { .. } => (Kind::Notice, None, None),
         };
         let earcon = earcon.filter(|&e| delivery.earcons.on(e));

@@ -123,6 +123,8 @@ struct Line<'a> {
     text: Option<Cow<'a, str>>,
     #[serde(borrow)]
     notice: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    trouble: Option<Cow<'a, str>>,
     tags: Option<std::collections::BTreeMap<String, String>>,
     white_moves_on: Option<String>,
     black_moves_on: Option<String>,
@@ -194,6 +196,7 @@ fn input(line: &Line) -> Result<Input, String> {
             name: line.name.as_deref(),
             text: line.text.as_deref(),
             notice: line.notice.as_deref(),
+            trouble: line.trouble.as_deref(),
         },
     )
     .map_err(|e| e.to_string())

@@ -313,3 +313,32 @@ fn the_reviews_inputs_round_trip_and_a_wrong_past_game_is_named() {
         assert!(e.contains(says), "{line}: {e}");
     }
 }
+
+#[test]
+fn the_engines_trouble_round_trips_and_a_wrong_one_is_named() {
+    let text = r#"{"t":0,"trace":1,"start":"startpos"}
+{"t":10,"input":"engine_trouble","trouble":"cannot_start"}
+{"t":20,"input":"engine_trouble","trouble":"crashed"}
+{"t":30,"input":"engine_trouble","trouble":"hung"}
+{"t":40,"input":"engine_trouble","trouble":"malformed"}"#;
+    let entries = read(text.as_bytes(), "x").expect("valid");
+    assert_eq!(entries.len(), 5);
+    round_trips(&entries);
+    for (line, says) in [
+        (
+            r#"{"t":1,"input":"engine_trouble","trouble":"sulking"}"#,
+            "needs a `trouble`: one of \"cannot_start\", \"crashed\", \"hung\", \"malformed\"",
+        ),
+        (r#"{"t":1,"input":"engine_trouble"}"#, "needs a `trouble`"),
+        (
+            r#"{"t":1,"input":"hint","trouble":"hung"}"#,
+            "`trouble` does not belong",
+        ),
+    ] {
+        let e = err(&format!(
+            "{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{line}"
+        ));
+        assert!(e.starts_with("x.jsonl:2:"), "{line}: {e}");
+        assert!(e.contains(says), "{line}: {e}");
+    }
+}

@@ -202,6 +202,13 @@ impl Controller {
             Input::OnlineGone { seconds } => self.online_gone(t, seconds, out),
             Input::OnlineChat { name, text } => self.online_chat(t, name, text, out),
             Input::OnlineNotice(notice) => self.online_notice(t, &notice, out),
+            Input::EngineTrouble(trouble) => out.push(Stamped {
+                t,
+                event: Event::EngineTrouble {
+                    trouble: trouble.name(),
+                    say: self.words.engine_trouble(trouble),
+                },
+            }),
             // The blind player's board, whose sensors `play` watches.
             Input::BoardLost => {
                 if let Some(b) = self.boards.first_mut() {
