@@ -336,7 +336,7 @@ fn the_assistant_relays_presses_pauses_retraces_and_starts_again_from_the_consol
         .await;
         assert_eq!(
             answer,
-            "Der gemeldete Zug ist nicht möglich. Koenig auf Eva eins kann nicht so ziehen. \
+            "Der gemeldete Zug ist nicht möglich. König auf Eva eins kann nicht so ziehen. \
              Weiß ist am Zug. (Art. 3.8.1)"
         );
         assert_eq!(state(addr)["ply"], 2);

@@ -72,10 +72,12 @@ impl Console {
             strength,
         };
         let view = mirror_view::english();
-        let page = view.console_page.clone();
-        let mirror =
-            Mirror::with_routes("127.0.0.1:0", view, pegboard::console::routes(door, page))
-                .expect("starts");
+        let mirror = Mirror::with_routes(
+            "127.0.0.1:0",
+            view.clone(),
+            pegboard::console::routes(door, view.console_page.clone(), view.written.clone()),
+        )
+        .expect("starts");
         Console { mirror, game }
     }
 

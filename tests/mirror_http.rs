@@ -699,9 +699,12 @@ fn every_answer_carries_its_security_headers() {
         strength: pegboard::net::auth::Strength::Generated,
     };
     let view = english();
-    let page = view.console_page.clone();
-    let m = Mirror::with_routes("127.0.0.1:0", view, pegboard::console::routes(door, page))
-        .expect("the mirror starts");
+    let m = Mirror::with_routes(
+        "127.0.0.1:0",
+        view.clone(),
+        pegboard::console::routes(door, view.console_page.clone(), view.written.clone()),
+    )
+    .expect("the mirror starts");
     for page in ["/", "/console"] {
         let (head, body) = get_whole(m.addr(), page);
         let policy = header(&head, "content-security-policy").expect("a policy");
@@ -816,4 +819,56 @@ fn a_restarted_play_shows_the_game_as_it_was_on_the_mirror() {
     assert_eq!(held["moves"], before["moves"], "{held}");
     assert_eq!(held["repeat"]["figurine"], "♘f3", "{held}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_pages_write_the_words_the_laws_spell_in_ascii_as_a_reader_reads_them() {
+    // The Laws print "Koenig" and "Laeufer", and the `fide` language file
+    // keeps their spelling (the log shows it); a page shows "König" and
+    // "Läufer", from the file's [written] table.
+    let m = Mirror::start("127.0.0.1:0", mirror_view::view_in("fide")).expect("starts");
+    let page = get(m.addr(), "/").1;
+    let (open, mut stream) = stream_from(&m, [0, 7, 7]);
+    assert!(open);
+    // 1. e4 e5 2. Bc4 Ke7: a bishop's move and a king's.
+    let events = common::replayed(
+        &common::parse(
+            r#"{"t":100,"lift":"e2"}
+{"t":200,"place":"e4"}
+{"t":1000,"lift":"e7"}
+{"t":1100,"place":"e5"}
+{"t":2000,"lift":"f1"}
+{"t":2100,"place":"c4"}
+{"t":3000,"lift":"e8"}
+{"t":3100,"place":"e7"}"#,
+        ),
+        Settings::default(),
+    );
+    let said: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Move { say, .. } => Some(say.as_str()),
+            _ => None,
+        })
+        .collect();
+    // The moves as they are said (and logged): the Laws' spelling.
+    assert!(said[2].starts_with("Laeufer"), "{said:?}");
+    assert!(said[3].starts_with("Koenig"), "{said:?}");
+    m.send(&events);
+    let lines = sse_until(&mut stream, |d| d.contains(r#""san":"Ke7""#));
+    assert!(lines.last().is_some_and(|l| l.contains("Ke7")), "{lines:?}");
+    let shown = state(m.addr()).to_string();
+    for (what, text) in [
+        ("the page", page.as_str()),
+        ("the state", shown.as_str()),
+        ("the event stream", &lines.join("\n")),
+    ] {
+        assert!(text.contains("Läufer"), "{what}: {text}");
+        assert!(
+            !text.contains("Laeufer") && !text.contains("Koenig"),
+            "{what}: {text}"
+        );
+    }
+    assert!(shown.contains("König"), "{shown}");
+    m.stop();
 }

@@ -18,6 +18,10 @@
 //!   word must come out right too, but for the few no spelling can fix,
 //!   listed in `SPEECH_DISPATCHER_DEVIATIONS` with why.
 //!
+//! The default road puts the clips first: every sentence that holds one of
+//! those few is one the shipped clips say whole, so a newcomer hears them
+//! as the dictionaries say them.
+//!
 //! What is compared, for German: the syllable that carries the word's main
 //! stress, counted from the word's start, and that syllable's vowel: its
 //! quality (a, e, ɛ, i, o, ɔ, u, y, ø, œ, or a diphthong; tense and lax i,
@@ -32,6 +36,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
+
+mod common;
 
 use pegboard::announce::Vocabulary;
 use pegboard::announce::vocabulary::FileNaming;
@@ -415,7 +421,7 @@ fn spoken_words(name: &str) -> BTreeSet<String> {
     let mut stack: Vec<&toml::Value> = table
         .iter()
         .filter(|(section, _)| {
-            !["language", "spoken", "phonemes"].contains(&section.as_str())
+            !["language", "spoken", "phonemes", "written"].contains(&section.as_str())
                 && !pegboard::announce::vocabulary::PAGE_TABLES.contains(&section.as_str())
         })
         .map(|(_, v)| v)
@@ -520,6 +526,130 @@ fn the_clips_say_every_german_word_as_the_dictionaries_do() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The words of `text` as the clips' tokens are: lowercase, without
+/// punctuation.
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .flat_map(|w| w.split('-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The default road, the one a newcomer hears: the default configuration's
+/// first voice is the clips, and every sentence holding a word that
+/// speech-dispatcher says otherwise than the dictionaries (listed above) is
+/// one the shipped clips can say whole, so it never reaches
+/// speech-dispatcher. Shown on every move announced in the real games of
+/// `tests/games` (castling both ways, mates, en passant among them) and on
+/// every sentence of the language file that holds such a word, each made as
+/// pegboard makes it and taken by the clip set pegboard loads.
+#[test]
+fn on_the_default_road_the_words_speech_dispatcher_says_wrongly_are_said_by_the_clips() {
+    use pegboard::speech::{ClipSet, Kind, Utterance, VoiceName};
+    // The order as shipped and as built in: the clips first, for the
+    // language they were made for.
+    let shipped =
+        pegboard::config::Config::load(&format!("{}/config/pegboard.toml", root().display()))
+            .expect("the shipped configuration");
+    assert_eq!(
+        shipped.speech.voices,
+        pegboard::speech::SpeechConfig::default().voices
+    );
+    assert_eq!(shipped.speech.voices.first(), Some(&VoiceName::Clips));
+    assert_eq!(shipped.language.as_deref().unwrap_or("fide"), "fide");
+    let clips = ClipSet::load(&root().join("sounds"), "fide").expect("the shipped clips");
+    let deviating: BTreeSet<&str> = SPEECH_DISPATCHER_DEVIATIONS
+        .iter()
+        .map(|(w, _)| *w)
+        .collect();
+    let holds_one = |text: &str| {
+        words_of(text)
+            .iter()
+            .any(|w| deviating.contains(w.as_str()))
+    };
+    let taken = |text: &str| clips.render(&Utterance::words(Kind::Move, text)).map(drop);
+    // Every move of the real games, announced as pegboard announces it.
+    let mut said: BTreeMap<String, usize> = BTreeMap::new();
+    let dir = root().join("tests/games");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/games")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for file in files {
+        let pgn = std::fs::read(&file).expect("a game file");
+        let games = pegboard::record::pgn::read_games(&pgn).expect("PGN");
+        for (i, game) in games.iter().enumerate() {
+            let Ok(entries) = pegboard::sim::simulate(&game.record, i as u64, Default::default())
+            else {
+                continue;
+            };
+            for e in common::replayed(&entries, Default::default()) {
+                if let pegboard::core::Event::Move { say, .. } = &e.event
+                    && holds_one(say)
+                {
+                    if let Err(why) = taken(say) {
+                        panic!(
+                            "{}: {say:?} would reach speech-dispatcher: {why}",
+                            file.display()
+                        );
+                    }
+                    for w in words_of(say) {
+                        if deviating.contains(w.as_str()) {
+                            *said.entry(w).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Every listed word came up, so that each was shown.
+    for w in &deviating {
+        assert!(
+            said.get(*w).is_some_and(|n| *n > 0),
+            "{w} in no game: {said:?}"
+        );
+    }
+    // Every sentence of the language file that holds one, its places
+    // filled with a square's words ("Anna eins").
+    let text = std::fs::read_to_string(root().join("src/announce/lang/fide.toml")).expect("fide");
+    let table: toml::Table = text.parse().expect("TOML");
+    let mut sentences = Vec::new();
+    for (section, v) in &table {
+        if ["language", "spoken", "phonemes", "written"].contains(&section.as_str())
+            || pegboard::announce::vocabulary::PAGE_TABLES.contains(&section.as_str())
+        {
+            continue;
+        }
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                toml::Value::Table(t) => stack.extend(t.values()),
+                toml::Value::String(s) if holds_one(s) => sentences.push(s.clone()),
+                _ => {}
+            }
+        }
+    }
+    assert!(sentences.len() >= 7, "{sentences:?}");
+    for s in &sentences {
+        let mut filled = String::new();
+        let mut rest = s.as_str();
+        while let Some(open) = rest.find('{') {
+            filled.push_str(&rest[..open]);
+            filled.push_str("Anna eins");
+            rest = rest[open..]
+                .find('}')
+                .map_or("", |close| &rest[open + close + 1..]);
+        }
+        filled.push_str(rest);
+        if let Err(why) = taken(&filled) {
+            panic!("{s:?} would reach speech-dispatcher: {why}");
+        }
+    }
 }
 
 #[test]

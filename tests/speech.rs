@@ -43,7 +43,7 @@ fn the_shipped_clip_set_covers_every_word_of_the_fide_vocabulary() {
         // The pages' tables are never spoken; [spoken] and [phonemes] say
         // how words are said.
         .filter(|(k, _)| {
-            !["language", "spoken", "phonemes"].contains(&k.as_str())
+            !["language", "spoken", "phonemes", "written"].contains(&k.as_str())
                 && !pegboard::announce::vocabulary::PAGE_TABLES.contains(&k.as_str())
         })
         .collect();
@@ -293,5 +293,105 @@ fn art_12_6_clock_warnings_are_spoken_at_their_own_lower_volume() {
     assert_eq!(
         (u.kind, u.earcon),
         (Kind::Game, Some(pegboard::speech::Earcon::Flag))
+    );
+}
+
+#[test]
+fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_say_so_once() {
+    // The default order puts the clips first: words without a clip (an
+    // opening's code, a name) go to the next voice, and that the clips lack
+    // some words is told once, however often they speak between.
+    let dir = temp("clips-first");
+    let out = dir.clone();
+    let set = clips();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let speaker = Speaker::spawn(
+        move || {
+            let mut chain = Chain::new();
+            chain.push_voice(Box::new(FileVoice::open(set, &out).expect("file voice")));
+            chain.push_voice(Box::new(pegboard::speech::TextVoice::to(Box::new(
+                std::io::sink(),
+            ))));
+            chain
+        },
+        tx,
+    );
+    for text in [
+        "Kurze Rochade",
+        "Sizilianische Verteidigung, B50.",
+        "Springer Felix drei",
+        "Eröffnung B07.",
+        "Lange Rochade",
+    ] {
+        speaker.say(Utterance::words(Kind::Game, text));
+    }
+    assert!(speaker.wait_idle(Duration::from_secs(10)));
+    speaker.quit();
+    let reports: Vec<Report> = rx.try_iter().collect();
+    let voices: Vec<&str> = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::Started { voice, .. } => Some(*voice),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(voices, ["file", "text", "file", "text", "file"]);
+    let told: Vec<String> = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::VoiceFailed(f) => Some(format!("{}: {}", f.voice, f.error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        told,
+        ["file: cannot say this: no clip for \"b50\""],
+        "{reports:?}"
+    );
+    let index = std::fs::read_to_string(dir.join("utterances.tsv")).expect("index");
+    assert_eq!(
+        index,
+        "0001.wav\tKurze Rochade\n0002.wav\tSpringer Felix drei\n0003.wav\tLange Rochade\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_language_without_a_clip_set_is_spoken_by_speech_dispatcher_whole_unless_no_synthesizer_follows()
+ {
+    use pegboard::speech::{SpeechConfig, TextOutput, VoiceLanguage, VoiceName, build_chain};
+    let config = |voices: Vec<VoiceName>| SpeechConfig {
+        voices,
+        clips: pegboard::speech::ClipsConfig {
+            directory: Some(sounds()),
+            volume: 1.0,
+        },
+        ..SpeechConfig::default()
+    };
+    let language = |clips: &str| VoiceLanguage {
+        clips: clips.into(),
+        synthesizer: "de".into(),
+        spoken: Default::default(),
+    };
+    let names = |voices: Vec<VoiceName>, clips: &str| {
+        build_chain(
+            &config(voices),
+            &language(clips),
+            TextOutput::PrintedByCaller,
+        )
+        .names()
+    };
+    let default = SpeechConfig::default().voices;
+    // fide has its clips (shipped), first by default.
+    assert_eq!(
+        names(default.clone(), "fide"),
+        ["clips", "speech-dispatcher", "text"]
+    );
+    // en has none: the clips stand aside.
+    assert_eq!(names(default, "en"), ["speech-dispatcher", "text"]);
+    // Asked for alone, they stay, and their failure will be told.
+    assert_eq!(
+        names(vec![VoiceName::Clips, VoiceName::Text], "en"),
+        ["clips", "text"]
     );
 }

@@ -66,10 +66,11 @@ def words_of(value):
 
 def all_words(table):
     for section, content in table.items():
-        # [spoken] and [phonemes] say how words are said; their values are
-        # not words to show. [display] and [console] are the pages', never
-        # spoken (pegboard's announce::vocabulary::PAGE_TABLES).
-        if section in ("language", "spoken", "phonemes", "display", "console"):
+        # [spoken] and [phonemes] say how words are said, [written] how they
+        # are shown on the pages: none of their values is a word of its own.
+        # [display] and [console] are the pages', never spoken (pegboard's
+        # announce::vocabulary::PAGE_TABLES).
+        if section in ("language", "spoken", "phonemes", "written", "display", "console"):
             continue
         stack = [content]
         while stack:

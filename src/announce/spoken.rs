@@ -1,12 +1,15 @@
-//! What is written and what is spoken: a language file's `[spoken]` table.
+//! What is written and what is spoken: a language file's `[spoken]`,
+//! `[phonemes]` and `[written]` tables.
 //!
 //! The words of a language file are written as the Laws print them, in
-//! ASCII where the Laws do ("Koenig", "Laeufer"); that is what the mirror,
-//! the scoresheet and the log show. A synthesizer reads them as spelled,
-//! and some come out wrong ("Ko-e-nich"). The `[spoken]` table says how
-//! such a word is to be said ("König"); it is applied only on the way to a
-//! synthesizer (speech-dispatcher, and the clip maker that makes the
-//! recorded clips with espeak-ng), never to what is shown.
+//! ASCII where the Laws do ("Koenig", "Laeufer"); that is what the log
+//! shows. A synthesizer reads them as spelled, and some come out wrong
+//! ("Ko-e-nich"). The `[spoken]` table says how such a word is to be said
+//! ("König"); it is applied only on the way to a synthesizer
+//! (speech-dispatcher, and the clip maker that makes the recorded clips
+//! with espeak-ng). The `[written]` table says how it is written for a
+//! reader ("Läufer"); it is applied to everything a page shows (the
+//! mirror's and the console's words, moves and status lines).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;

@@ -76,6 +76,10 @@ pub struct Vocabulary {
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
+    /// How words the file spells as the Laws print them, in ASCII
+    /// ("Laeufer"), are written on the pages ("Läufer") (optional).
+    #[serde(default)]
+    pub written: super::spoken::Pronunciation,
     /// How the clip maker is to say the words no spelling gets right, in
     /// espeak-ng's phonemes (optional). Never handed to speech-dispatcher:
     /// its espeak-ng module reads `[[…]]` out letter by letter.
@@ -1154,8 +1158,8 @@ mod tests {
     }
 
     /// The tables and keys of a language file, as `table.key` in its
-    /// order; the synthesizers' tables (`[spoken]`, `[phonemes]`) are each
-    /// language's own.
+    /// order; the synthesizers' tables (`[spoken]`, `[phonemes]`) and the
+    /// pages' spellings (`[written]`) are each language's own.
     fn keys_of(text: &str) -> Vec<String> {
         fn walk(prefix: &str, table: &toml::Table, out: &mut Vec<String>) {
             for (key, value) in table {
@@ -1173,6 +1177,7 @@ mod tests {
         let mut table: toml::Table = text.parse().expect("TOML");
         table.remove("spoken");
         table.remove("phonemes");
+        table.remove("written");
         let mut out = Vec::new();
         walk("", &table, &mut out);
         out.sort();

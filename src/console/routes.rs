@@ -30,6 +30,9 @@ const COOKIE: &str = "pegboard-session";
 struct Guard {
     door: Door,
     page: String,
+    /// How the language file's ASCII spellings are written on the page:
+    /// applied to the events an answer carries.
+    written: crate::announce::spoken::Pronunciation,
     sessions: Mutex<Sessions>,
     limiter: Mutex<Limiter>,
     epoch: Instant,
@@ -40,12 +43,15 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The console's routes, whose inputs go through `door`; `page` is its
-/// page in the configured language (made by the runtime from [`super::PAGE`]).
-pub fn routes(door: Door, page: String) -> Router {
+/// page in the configured language (made by the runtime from
+/// [`super::PAGE`]), and `written` how the language file's words are
+/// written for a reader (`[written]`).
+pub fn routes(door: Door, page: String, written: crate::announce::spoken::Pronunciation) -> Router {
     let strength = door.strength;
     let guard = Arc::new(Guard {
         door,
         page,
+        written,
         sessions: Mutex::new(Sessions::default()),
         limiter: Mutex::new(Limiter::new(strength)),
         epoch: Instant::now(),
@@ -249,12 +255,15 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         );
     }
     let r = match tokio::time::timeout(ANSWER_WITHIN, answered).await {
-        Ok(Ok(Answer::Done(events))) => {
-            answer(StatusCode::OK, serde_json::json!({ "events": events }))
-        }
-        Ok(Ok(Answer::Refused(event))) => answer(
+        Ok(Ok(Answer::Done(events))) => written_answer(
+            StatusCode::OK,
+            &guard.written,
+            &serde_json::json!({ "events": events }),
+        ),
+        Ok(Ok(Answer::Refused(event))) => written_answer(
             StatusCode::UNPROCESSABLE_ENTITY,
-            serde_json::json!({ "refused": event }),
+            &guard.written,
+            &serde_json::json!({ "refused": event }),
         ),
         _ => refuse(StatusCode::SERVICE_UNAVAILABLE, "the game did not answer"),
     };
@@ -263,4 +272,19 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         Some(token) => with_cookie(r, &token, SESSION_IDLE_MS / 1000),
         None => r,
     }
+}
+
+/// A JSON answer of events, their words written as a reader reads them
+/// (`[written]`: "Läufer", not the Laws' "Laeufer").
+fn written_answer(
+    code: StatusCode,
+    written: &crate::announce::spoken::Pronunciation,
+    body: &serde_json::Value,
+) -> Response {
+    (
+        code,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        written.apply(&body.to_string()).into_owned(),
+    )
+        .into_response()
 }

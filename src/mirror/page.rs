@@ -4,6 +4,7 @@
 use serde::Serialize;
 use shakmaty::Color;
 
+use crate::announce::spoken::Pronunciation;
 use crate::announce::vocabulary::{ConsoleWords, DisplayWords, Vocabulary};
 
 /// The page, whole: no fonts, scripts or styles from elsewhere.
@@ -30,6 +31,9 @@ pub struct View {
     /// The console's page, with its words (served only with a console):
     /// see [`View::with_console`].
     pub console_page: String,
+    /// How the language file's ASCII spellings are written on a page
+    /// (`[written]`): applied to the moves and status lines shown.
+    pub written: Pronunciation,
 }
 
 impl View {
@@ -41,6 +45,7 @@ impl View {
             orientation,
             page: page(words),
             console_page: String::new(),
+            written: words.written.clone(),
         }
     }
 }
@@ -98,9 +103,9 @@ pub fn assemble(template: &str, words: &Vocabulary, console: bool) -> String {
     // Words are plain strings; they always serialize. Every "<" is written
     // "\u003c" (the same string to JSON), so no word can end the script
     // or look like a tag to the HTML parser.
-    let json = serde_json::to_string(&table)
-        .unwrap_or_default()
-        .replace('<', "\\u003c");
+    // Written as a reader reads them ("Läufer", not the Laws' "Laeufer").
+    let json = serde_json::to_string(&table).unwrap_or_default();
+    let json = words.written.apply(&json).replace('<', "\\u003c");
     let lang = escape_attribute(&words.language.synthesizer);
     template
         .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)

@@ -41,6 +41,9 @@ struct Inner {
 struct Shared {
     /// The page, in the configured language.
     page: Arc<str>,
+    /// How words are written for a reader: applied to every event and
+    /// state line served.
+    written: Arc<crate::announce::spoken::Pronunciation>,
     inner: Arc<Mutex<Inner>>,
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
@@ -94,6 +97,7 @@ impl Mirror {
         let shown = MirrorState::new(view.blind, view.orientation);
         let shared = Shared {
             page: view.page.into(),
+            written: Arc::new(view.written),
             inner: Arc::new(Mutex::new(Inner {
                 json: shown.to_json().into(),
                 state: shown,
@@ -188,16 +192,17 @@ fn receive(shared: &Shared, message: Message) {
 
 /// Events into the state, and out to every stream.
 fn take(shared: &Shared, events: &[Stamped]) {
+    let written = |json: String| -> Arc<str> { shared.written.apply(&json).into() };
     let mut lines: Vec<Line> = events
         .iter()
-        .map(|e| Line::Event(serde_json::to_string(e).unwrap_or_default().into()))
+        .map(|e| Line::Event(written(serde_json::to_string(e).unwrap_or_default())))
         .collect();
     let json = {
         let mut inner = shared.lock();
         for e in events {
             inner.state.observe(e);
         }
-        inner.json = inner.state.to_json().into();
+        inner.json = written(inner.state.to_json());
         inner.json.clone()
     };
     lines.push(Line::State(json));

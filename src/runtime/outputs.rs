@@ -28,7 +28,7 @@ pub fn open_mirror(
     }
     let console = door.is_some();
     let routes = door
-        .map(|d| crate::console::routes(d, view.console_page.clone()))
+        .map(|d| crate::console::routes(d, view.console_page.clone(), view.written.clone()))
         .unwrap_or_default();
     let started = Mirror::serve(listen, hosts, view, routes);
     match started {

@@ -202,6 +202,11 @@ impl Chain {
         self.slots[i].name
     }
 
+    /// The voices' names, in the chain's order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.slots.iter().map(|s| s.name).collect()
+    }
+
     pub fn reports_start(&self, i: usize) -> bool {
         match &self.slots[i].state {
             State::Open { voice, .. } => voice.reports_start(),

@@ -144,12 +144,15 @@ fn decode(path: &Path) -> Result<(rodio::SampleRate, rodio::ChannelCount, Vec<f3
     Ok((rate, channels, decoder.collect()))
 }
 
+/// The file of a clip set that names its words' clips.
+pub const MANIFEST: &str = "manifest.toml";
+
 impl ClipSet {
     /// Loads `dir/<language>/manifest.toml`, every clip it names, and the
     /// earcons in `dir/earcons/`. Errors name the file.
     pub fn load(dir: &Path, language: &str) -> Result<ClipSet, ClipError> {
         let folder = dir.join(language);
-        let manifest_path = folder.join("manifest.toml");
+        let manifest_path = folder.join(MANIFEST);
         let manifest_error = |why: String| ClipError::Manifest {
             path: manifest_path.clone(),
             why,

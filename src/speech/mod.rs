@@ -95,9 +95,13 @@ pub struct SpeechConfig {
 impl Default for SpeechConfig {
     fn default() -> Self {
         SpeechConfig {
+            // The clips first: they say the FIDE words as the dictionaries
+            // do (Rochade, Schachmatt, en passant), which espeak-ng behind
+            // speech-dispatcher cannot be made to; what they have no clip
+            // for, speech-dispatcher says.
             voices: vec![
-                VoiceName::SpeechDispatcher,
                 VoiceName::Clips,
+                VoiceName::SpeechDispatcher,
                 VoiceName::Text,
             ],
             muted: false,
@@ -211,6 +215,15 @@ pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text: TextOu
     let mut voices = config.voices.clone();
     if !matches!(voices.last(), Some(VoiceName::Text | VoiceName::Null)) {
         voices.push(VoiceName::Text);
+    }
+    // A language without a clip set (none is shipped but `fide`'s) is
+    // spoken by speech-dispatcher whole: the clips, first by default, stand
+    // aside without a word, unless no synthesizer follows them.
+    let no_set = cache
+        .lock()
+        .is_ok_and(|c| !c.dir.join(&c.language).join(clips::MANIFEST).exists());
+    if no_set && voices.contains(&VoiceName::SpeechDispatcher) {
+        voices.retain(|v| *v != VoiceName::Clips);
     }
     for name in voices {
         let cache = Arc::clone(&cache);

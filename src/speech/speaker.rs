@@ -139,15 +139,31 @@ impl Drop for Speaker {
     }
 }
 
+/// What a voice's failure was, for telling each kind once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FailureKind {
+    Broken,
+    Opening,
+    CannotSay,
+}
+
 /// The failures told so far: a voice's failure once, until that voice
 /// speaks again. That it is still being opened is told apart, so that why
-/// it then failed to open is told as well.
+/// it then failed to open is told as well. That a voice cannot say some
+/// words (a word without a clip) is told once only: with the clips first,
+/// the next voice saying what they lack is the chain's order at work, and
+/// the clips speak again between such words all the time.
 #[derive(Default)]
-struct Told(Vec<(&'static str, bool)>);
+struct Told(Vec<(&'static str, FailureKind)>);
 
 impl Told {
     fn failure(&mut self, f: Failure, reports: &Sender<Report>) {
-        let key = (f.voice, matches!(f.error, VoiceError::Opening(_)));
+        let kind = match f.error {
+            VoiceError::Broken(_) => FailureKind::Broken,
+            VoiceError::Opening(_) => FailureKind::Opening,
+            VoiceError::CannotSay(_) => FailureKind::CannotSay,
+        };
+        let key = (f.voice, kind);
         if !self.0.contains(&key) {
             self.0.push(key);
             let _ = reports.send(Report::VoiceFailed(f));
@@ -155,7 +171,8 @@ impl Told {
     }
 
     fn spoke(&mut self, voice: &'static str) {
-        self.0.retain(|(v, _)| *v != voice);
+        self.0
+            .retain(|(v, kind)| *v != voice || *kind == FailureKind::CannotSay);
     }
 }
 

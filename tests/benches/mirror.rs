@@ -215,7 +215,7 @@ fn page_weight(targets: &mut bench::Targets) {
         strength: pegboard::net::auth::Strength::Generated,
     };
     let view = english();
-    let console = pegboard::console::routes(door, view.console_page.clone());
+    let console = pegboard::console::routes(door, view.console_page.clone(), view.written.clone());
     let m = Mirror::with_routes("127.0.0.1:0", view, console).expect("mirror");
     let page = get(m.addr(), "/");
     let console = get(m.addr(), "/console");
