@@ -1,7 +1,8 @@
 //! The documentation tried as a new user would: every command in a shell
 //! block of the README and the docs is run as written (or, where it needs
-//! the Pi, a board or root, is named below with the reason), and the tiny
-//! trace of the README replays to what the text says.
+//! the Pi, a board or root, is named below with the reason), the tiny
+//! trace of the organiser's page replays to what the text says, and every
+//! link between the documents leads to a file and a heading that exist.
 
 mod common;
 
@@ -13,6 +14,11 @@ use std::process::Output;
 
 const DOCS: &[&str] = &[
     "README.md",
+    "docs/player.md",
+    "docs/assistant-and-arbiter.md",
+    "docs/organiser.md",
+    "docs/hardware.md",
+    "docs/developer.md",
     "hardware/README.md",
     "docs/architecture.md",
     "docs/cross-build.md",
@@ -195,8 +201,8 @@ fn every_command_in_the_documents_runs_as_written() {
 }
 
 #[test]
-fn the_readmes_tiny_trace_replays_as_the_text_says() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+fn the_documents_tiny_trace_replays_as_the_text_says() {
+    let readme = std::fs::read_to_string(root().join("docs/organiser.md")).expect("the page");
     let start = readme.find("```json\n").expect("the tiny trace") + "```json\n".len();
     let end = start + readme[start..].find("```").expect("its end");
     let dir = temp_dir("tiny");
@@ -287,4 +293,68 @@ fn every_test_the_laws_table_names_exists() {
         checked += 1;
     }
     assert!(checked > 40, "only {checked} tests named");
+}
+
+/// The anchor a heading gets (as GitHub makes it): lowercase, letters,
+/// digits, `-` and `_` kept, spaces made `-`, the rest dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// A document's text outside its fenced blocks.
+fn prose(doc: &str) -> String {
+    let text = std::fs::read_to_string(root().join(doc)).unwrap_or_else(|e| panic!("{doc}: {e}"));
+    text.split("```")
+        .step_by(2)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_link_between_the_documents_leads_to_a_file_and_heading_that_exist() {
+    let mut checked = 0;
+    for doc in DOCS {
+        let text = prose(doc);
+        let here = Path::new(doc).parent().unwrap_or(Path::new(""));
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.contains(char::is_whitespace)
+                || target.starts_with("http:")
+                || target.starts_with("https:")
+                || target.starts_with("mailto:")
+            {
+                continue;
+            }
+            let (path, heading) = target.split_once('#').unwrap_or((target, ""));
+            let file = if path.is_empty() {
+                PathBuf::from(doc)
+            } else {
+                here.join(path)
+            };
+            let full = root().join(&file);
+            assert!(full.exists(), "{doc}: the link ({target}) leads nowhere");
+            if !heading.is_empty() {
+                let anchors: Vec<String> = prose(&file.to_string_lossy())
+                    .lines()
+                    .filter_map(|l| l.strip_prefix('#'))
+                    .map(|h| anchor(h.trim_start_matches('#')))
+                    .collect();
+                assert!(
+                    anchors.iter().any(|a| a == heading),
+                    "{doc}: the link ({target}) names no heading of {}",
+                    file.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} links found");
 }
