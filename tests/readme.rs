@@ -310,10 +310,7 @@ fn anchor(heading: &str) -> String {
 /// A document's text outside its fenced blocks.
 fn prose(doc: &str) -> String {
     let text = std::fs::read_to_string(root().join(doc)).unwrap_or_else(|e| panic!("{doc}: {e}"));
-    text.split("```")
-        .step_by(2)
-        .collect::<Vec<_>>()
-        .join("\n")
+    text.split("```").step_by(2).collect::<Vec<_>>().join("\n")
 }
 
 #[test]
