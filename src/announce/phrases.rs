@@ -11,6 +11,9 @@ use serde::Deserialize;
 
 use super::vocabulary::{FileNaming, Vocabulary};
 use crate::core::laws::Reason;
+pub use crate::core::notices::{
+    MenuItem, MenuNotice, Notice, OnlineNotice, PracticeAct, PracticeNotice, Rematch,
+};
 use crate::core::settings::Strength;
 
 /// How a move is announced.
@@ -1379,166 +1382,9 @@ impl Phrasebook {
     }
 }
 
-/// What the player hears of the server in a game on lichess.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnlineNotice {
-    Lost,
-    Back,
-    Aborted,
-    TakebackAsked,
-    Claim,
-    ClaimNotYet,
-    AbortAsked,
-    /// A draw offered to lichess's AI, which takes none.
-    AiNoDraw,
-    /// A draw claimed (a repetition): lichess decides.
-    DrawClaimed,
-    /// The win claimed on the player's own move: not while he is to move.
-    ClaimOwnTurn,
-    /// The opponent's draw offer accepted: lichess ends the game.
-    DrawAccepted,
-    /// The opponent's takeback request declined.
-    TakebackDeclined,
-    /// A draw claimed: the opponent left.
-    ClaimDraw,
-    /// The draw claimed on the player's own move: not while he is to move.
-    ClaimDrawOwnTurn,
-    /// A draw offer lichess would not take now: before both have moved,
-    /// or within 20 plies of the player's last.
-    DrawNotNow,
-    /// A takeback request lichess takes only once both have moved: not
-    /// made.
-    TakebackNotNow,
-}
-
-/// What becomes of a rematch, after an online game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rematch {
-    /// The opponent offers one.
-    Offered,
-    /// The player offers one.
-    Asked,
-    /// The player accepts the opponent's.
-    Accepted,
-    /// The player declines the opponent's.
-    Declined,
-}
-
-/// The sentences without values the game says: answers that there is
-/// nothing to do, and notices of the clock and the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Notice {
-    NoClock,
-    GameOverAlready,
-    ClaimPending,
-    ClaimIncorrect,
-    ClaimNotYourMove,
-    ClockPaused,
-    ClockResumed,
-    BoardLost,
-    BoardBack,
-    QuickplayClaim,
-    QuickplayClaimIncorrect,
-    /// The quickplay finish claim is no rule of this game (blitz, or an
-    /// increment today; blitz without an arbiter watching in 2008).
-    QuickplayClaimNotHere,
-    /// The arbiter postponed his decision on the claim: the game goes on.
-    QuickplayPostponed,
-    /// The arbiter rejected the claim.
-    QuickplayRejected,
-    /// A flag fell while a quickplay-finish claim stands: the arbiter's
-    /// ruling decides the result.
-    QuickplayWaits,
-    /// A ruling with no quickplay-finish claim standing.
-    NoQuickplayClaim,
-    FlagClaimIncorrect,
-    Restored,
-    TouchViolationCastle,
-    Resumed,
-    /// After a restart, the clocks wait for the `resume` input.
-    ClocksHeld,
-    NewGame,
-    /// A `new_game` during a game under way asks to be confirmed.
-    NewGameConfirm,
-    /// The resign key pressed once: does he mean it?
-    ResignConfirm,
-    /// The board asked about shows the game.
-    BoardMatches,
-    /// A move waits while another board differs (`hold_on_divergence`).
-    Held,
-    /// The game was taken back (E2.8).
-    Retraced,
-    /// A relayed move cannot be played.
-    RelayRefused,
-    /// The game is adjourned, a move sealed (or a move given meanwhile).
-    Adjourned,
-}
-
-/// An item of the spoken menu.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MenuItem {
-    /// In a game against the engine (or with its review to ask for): the
-    /// practice questions, each asked when it is selected.
-    Practice,
-    Opponent,
-    TimeControl,
-    Color,
-    Rate,
-    Volume,
-    Language,
-}
-
-/// A practice question the spoken menu asks when it is selected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PracticeAct {
-    Hint,
-    Evaluation,
-    TakeBack,
-    Review,
-    Material,
-    Threat,
-    Opening,
-}
-
-/// What the spoken menu says without values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MenuNotice {
-    Closed,
-    Saved,
-    UnderWay,
-    NextGame,
-    Discarded,
-    /// Values: a person at the board, no clock, the player's own time.
-    Person,
-    NoClock,
-    OwnTime,
-}
-
 /// How many moves of the engine's main line after the better move a
 /// review says: more is hard to follow by ear.
 pub const LINE_SAID: usize = 3;
-
-/// What practice against the engine says without values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PracticeNotice {
-    /// Asked in a game without the engine.
-    NotPractice,
-    /// A hint asked while the engine is to move.
-    EngineToMove,
-    DrawDeclined,
-    NothingToTakeBack,
-    ReviewAfterGame,
-    Reviewing,
-    NoMistakes,
-    /// A step past the last mistake of the review.
-    NoMoreMistakes,
-    /// The engine threatens nothing worth the name.
-    NoThreat,
-    /// The player, asking for the threat, is in check.
-    InCheck,
-    /// The review is left.
-    ReviewEnded,
-}
 
 /// Why a move given in UCI notation cannot be announced.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,8 +15,9 @@ use shakmaty::Color;
 use super::clock::{Bonus, TimeControl};
 use super::input::MenuStep;
 pub use super::settings::{Choices, OnlineWay, Opponent, Strength};
-pub use crate::announce::phrases::PracticeAct;
-use crate::announce::phrases::{MenuItem, MenuNotice, Phrasebook};
+use crate::announce::phrases::Phrasebook;
+pub use crate::core::notices::PracticeAct;
+use crate::core::notices::{MenuItem, MenuNotice};
 
 /// The time controls offered, besides none and the player's own.
 const CONTROLS: [&str; 4] = ["5400+30", "40/5400+30:1800+30", "900+10", "300+3"];

@@ -18,6 +18,7 @@ pub mod input;
 pub mod laws;
 pub mod material;
 pub mod menu;
+pub mod notices;
 pub mod online;
 pub mod opening;
 pub mod relay;

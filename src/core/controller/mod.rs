@@ -22,7 +22,8 @@ use super::laws::Article;
 use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Seat, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
-use crate::announce::phrases::{Notice, Phrasebook};
+use crate::announce::phrases::Phrasebook;
+use crate::core::notices::Notice;
 
 mod arbiter;
 mod inputs;

@@ -6,12 +6,12 @@
 use shakmaty::{Color, Position as _};
 
 use super::Controller;
-use crate::announce::phrases::{OnlineNotice, Rematch};
 use crate::core::clock::IncrementTiming;
 use crate::core::event::{ClockCause, Event, Side, Stamped};
 use crate::core::game::{Ending, Game};
 use crate::core::input::{Input, MenuStep};
 use crate::core::laws::Reason;
+use crate::core::notices::{OnlineNotice, Rematch};
 use crate::core::online::{Finish, OnlineGame, ServerNotice};
 use crate::core::settings::ClockStart;
 

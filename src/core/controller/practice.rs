@@ -8,8 +8,8 @@
 use shakmaty::{Color, Position};
 
 use super::*;
-use crate::announce::phrases::PracticeNotice;
 use crate::core::analysis::{Analysis, Score, Standing};
+use crate::core::notices::PracticeNotice;
 use crate::core::review::Review;
 use crate::core::settings::Seat;
 

@@ -8,9 +8,9 @@ use shakmaty::EnPassantMode;
 use shakmaty::san::SanPlus;
 
 use super::*;
-use crate::announce::phrases::PracticeNotice;
 use crate::core::analysis::{Analysis, Score, Standing};
 use crate::core::input::MenuStep;
+use crate::core::notices::PracticeNotice;
 use crate::core::review::{Mistake, Review};
 
 impl Controller {
