@@ -1208,6 +1208,21 @@ impl Phrasebook {
         format!("{said} {start}")
     }
 
+    /// Makes the words of what `events` say as facts (the edge's one
+    /// place for it): each is said in these words.
+    pub fn tell(&self, events: &mut [crate::core::Stamped]) {
+        use crate::core::said::Said;
+        for e in events {
+            if let crate::core::Event::Say { text } = &mut e.event {
+                let words = match text {
+                    Said::Text(_) => continue,
+                    Said::Notice(n) => self.notice(*n),
+                };
+                *text = Said::Text(words);
+            }
+        }
+    }
+
     /// What the player hears when the engine that plays a seat is in
     /// trouble.
     pub fn engine_trouble(&self, trouble: crate::core::input::EngineTrouble) -> String {

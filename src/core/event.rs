@@ -159,7 +159,7 @@ pub enum Event {
         say: String,
     },
     Say {
-        text: String,
+        text: crate::core::said::Said,
     },
     /// The speech output started to announce this move (E2.3c).
     Announced {
@@ -583,7 +583,7 @@ impl Event {
             | Event::OnlineRequest { say, .. }
             | Event::OnlineNotice { say, .. }
             | Event::EngineTrouble { say, .. } => Some(say),
-            Event::Say { text } => Some(text),
+            Event::Say { text } => Some(text.as_str()),
             Event::Ready { say, .. } => say.as_deref(),
             Event::Touch { .. }
             | Event::Announced { .. }

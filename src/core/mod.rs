@@ -24,6 +24,7 @@ pub mod opening;
 pub mod relay;
 pub mod replica;
 pub mod review;
+pub mod said;
 pub mod sections;
 pub mod settings;
 pub mod touch;

@@ -438,7 +438,7 @@ impl MirrorState {
             }
             Event::Resumed { say, .. } => self.status = status("resumed", say, Vec::new()),
             Event::NewGame { say } => self.status = status("new_game", say, Vec::new()),
-            Event::Say { text } => self.status = status("say", text, Vec::new()),
+            Event::Say { text } => self.status = status("say", text.as_str(), Vec::new()),
             Event::Replicate {
                 board,
                 missing,

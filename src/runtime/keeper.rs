@@ -434,6 +434,8 @@ impl Keeper {
     /// Takes in the events the controller just concluded: the scoresheet,
     /// whether the game changed, and the next game after a `new_game`.
     fn took(&mut self, from: usize, out: &mut Vec<Stamped>) {
+        // In words at once: the console's answer is made of these.
+        self.c.words().tell(&mut out[from..]);
         let mut sheet_changed = false;
         for e in &out[from..] {
             sheet_changed |= self.sheet.observe(e);
@@ -650,5 +652,9 @@ impl Door for Keeper {
         let n = out.len();
         self.c.input(t, input, out);
         self.took(n, out);
+    }
+
+    fn tell(&self, events: &mut [Stamped]) {
+        self.c.words().tell(events);
     }
 }

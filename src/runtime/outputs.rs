@@ -134,14 +134,21 @@ pub fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Res
 }
 
 /// Where inputs that the outputs cause go in: the controller itself, or
-/// the keeper that journals what it is fed.
+/// the keeper that journals what it is fed; and who puts the game's facts
+/// into words, in the game's language.
 pub trait Door {
     fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>);
+    /// Makes the words of what `events` say as facts.
+    fn tell(&self, events: &mut [Stamped]);
 }
 
 impl Door for Controller {
     fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
         Controller::input(self, t, input, out);
+    }
+
+    fn tell(&self, events: &mut [Stamped]) {
+        self.words().tell(events);
     }
 }
 
@@ -157,7 +164,10 @@ pub fn emit(
     json: bool,
 ) -> std::io::Result<()> {
     while !events.is_empty() {
-        let batch = std::mem::take(events);
+        let mut batch = std::mem::take(events);
+        // The words are made here, at the edge, before any output sees
+        // the events.
+        door.tell(&mut batch);
         if let Some(m) = mirror {
             m.send(&batch);
         }

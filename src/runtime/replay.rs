@@ -128,6 +128,7 @@ where
             last_t = entry.t;
             next_game(&mut c, last_t, &mut out);
         }
+        c.words().tell(&mut out);
         sink(&out).map_err(ReplayError::Write)?;
         out.clear();
         entry = next_line(&mut torn)?;
@@ -142,6 +143,7 @@ where
     }
     let end = out.last().map_or(last_t, |e| e.t);
     next_game(&mut c, end, &mut out);
+    c.words().tell(&mut out);
     sink(&out).map_err(ReplayError::Write)?;
     Ok(Replayed {
         controller: c,

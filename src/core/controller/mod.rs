@@ -465,6 +465,12 @@ impl Controller {
         &self.settings
     }
 
+    /// The words the game is said in, for the edge to put its facts in
+    /// words.
+    pub fn words(&self) -> &Phrasebook {
+        &self.words
+    }
+
     pub fn board_index(&self, name: &str) -> Option<usize> {
         self.boards.iter().position(|b| b.name == name)
     }
@@ -655,13 +661,13 @@ impl Controller {
 
     /// Says a notice without values.
     fn notice(&self, t: u64, notice: Notice, out: &mut Vec<Stamped>) {
-        self.say(t, self.words.notice(notice), out);
+        self.say(t, notice, out);
     }
 
-    fn say(&self, t: u64, text: String, out: &mut Vec<Stamped>) {
+    fn say(&self, t: u64, text: impl Into<crate::core::said::Said>, out: &mut Vec<Stamped>) {
         out.push(Stamped {
             t,
-            event: Event::Say { text },
+            event: Event::Say { text: text.into() },
         });
     }
 

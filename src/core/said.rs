@@ -1,0 +1,63 @@
+//! What an event says: the words, or the facts they are made of.
+//!
+//! The core decides what the player is told and says it as facts
+//! ([`Said::Notice`] …); the words are made at the edge, in the configured
+//! language, by `announce` (`Phrasebook::tell`), before any output sees
+//! the event. Where the core still makes its own words, they come as
+//! [`Said::Text`].
+
+use serde::{Serialize, Serializer};
+
+use crate::core::notices::Notice;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    /// The words, made.
+    Text(String),
+    /// A notice of the game, the clock or the board.
+    Notice(Notice),
+}
+
+impl Said {
+    /// The words, once made at the edge; empty while they are facts.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Said::Text(words) => words,
+            Said::Notice(_) => "",
+        }
+    }
+
+    /// Whether the words are made.
+    pub fn is_words(&self) -> bool {
+        matches!(self, Said::Text(_))
+    }
+}
+
+impl From<String> for Said {
+    fn from(words: String) -> Said {
+        Said::Text(words)
+    }
+}
+
+impl From<&str> for Said {
+    fn from(words: &str) -> Said {
+        Said::Text(words.to_string())
+    }
+}
+
+impl From<Notice> for Said {
+    fn from(notice: Notice) -> Said {
+        Said::Notice(notice)
+    }
+}
+
+/// Written as its words. Facts never reach an output unmade; should one,
+/// it is written as the fact's name in braces, for the error to be seen.
+impl Serialize for Said {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Said::Text(words) => s.serialize_str(words),
+            fact => s.serialize_str(&format!("{{{fact:?}}}")),
+        }
+    }
+}
