@@ -562,8 +562,11 @@ fn libjacks_noise_is_caught_when_an_audio_output_opens() {
     // The test setup installs libjack (with ALSA's plugins) for the
     // machine's own architecture, and .ci/cross.sh the arm64 ones for the
     // emulated run, so that the noise is there to catch.
+    // Debian's multiarch folder for the architecture this test was built for.
     let triple = if cfg!(target_arch = "aarch64") {
         "aarch64-linux-gnu"
+    } else if cfg!(target_arch = "arm") {
+        "arm-linux-gnueabihf"
     } else {
         "x86_64-linux-gnu"
     };

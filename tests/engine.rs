@@ -140,16 +140,17 @@ fn the_strength_asked_reaches_stockfish_and_stockfish_takes_it() {
                 "setoption name UCI_Elo value 1500",
             ],
         ),
-        // Above Stockfish's highest rating (2850 in its `uci` answer): its
-        // highest.
+        // Above Stockfish's highest rating: its highest, as its own `uci`
+        // answer gives it (`{max}`).
         (
             |c| c.elo = Some(4000),
             &[
                 "setoption name UCI_LimitStrength value true",
-                "setoption name UCI_Elo value 2850",
+                "setoption name UCI_Elo value {max}",
             ],
         ),
-        // Below its lowest (1350): its lowest skill, and one ply.
+        // Below its lowest (1350 in Stockfish 15): its lowest skill, and
+        // one ply.
         (
             |c| c.elo = Some(800),
             &["setoption name Skill Level value 0"],
@@ -175,12 +176,19 @@ fn the_strength_asked_reaches_stockfish_and_stockfish_takes_it() {
         drop(e);
         let sent = std::fs::read_to_string(dir.join("in")).expect("what it was sent");
         let sent: Vec<&str> = sent.lines().collect();
+        let answered = std::fs::read_to_string(dir.join("out")).expect("what it answered");
+        let highest = answered
+            .lines()
+            .find_map(|l| l.strip_prefix("option name UCI_Elo type spin"))
+            .and_then(|l| l.split_whitespace().skip_while(|w| *w != "max").nth(1))
+            .expect("Stockfish names its highest rating");
         let go = sent
             .iter()
             .position(|l| l.starts_with("go "))
             .unwrap_or_else(|| panic!("case {i}: asked to think: {sent:?}"));
         for line in wanted {
-            let at = sent.iter().position(|l| l == line);
+            let line = line.replace("{max}", highest);
+            let at = sent.iter().position(|l| *l == line);
             assert!(
                 at.is_some_and(|at| at < go),
                 "case {i}: {line:?} sent before it thinks: {sent:?}"
@@ -196,9 +204,12 @@ fn the_strength_asked_reaches_stockfish_and_stockfish_takes_it() {
             .filter(|l| l.contains("UCI_Elo") || l.contains("Skill Level"))
             .count();
         assert_eq!(strength, asked, "case {i}: {sent:?}");
+        // Below the lowest rating, one ply (depth 2 was asked).
+        if i == 2 {
+            assert_eq!(sent[go], "go depth 1", "case {i}: {sent:?}");
+        }
         // Stockfish's own answer: it knows every option it was sent (an
         // option it does not know, it answers "No such option").
-        let answered = std::fs::read_to_string(dir.join("out")).expect("what it answered");
         assert!(answered.contains("bestmove"), "case {i}: {answered}");
         assert!(!answered.contains("No such option"), "case {i}: {answered}");
     }

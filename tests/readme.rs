@@ -25,6 +25,7 @@ const DOCS: &[&str] = &[
     "docs/laws.md",
     "docs/trace-format.md",
     "sounds/README.md",
+    "tests/README.md",
 ];
 
 /// Commands the documents show that are not run here, and why. A command

@@ -297,7 +297,7 @@ fn art_12_6_clock_warnings_are_spoken_at_their_own_lower_volume() {
 }
 
 #[test]
-fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_say_so_once() {
+fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_name_each_word_once() {
     // The default order puts the clips first: words without a clip (an
     // opening's code, a name) go to the next voice, and that the clips lack
     // some words is told once, however often they speak between.
@@ -322,6 +322,7 @@ fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_say_so_once() {
         "Springer Felix drei",
         "Eröffnung B07.",
         "Lange Rochade",
+        "Sizilianische Verteidigung, B50.",
     ] {
         speaker.say(Utterance::words(Kind::Game, text));
     }
@@ -335,7 +336,7 @@ fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_say_so_once() {
             _ => None,
         })
         .collect();
-    assert_eq!(voices, ["file", "text", "file", "text", "file"]);
+    assert_eq!(voices, ["file", "text", "file", "text", "file", "text"]);
     let told: Vec<String> = reports
         .iter()
         .filter_map(|r| match r {
@@ -343,9 +344,13 @@ fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_say_so_once() {
             _ => None,
         })
         .collect();
+    // Each word they lack named once, however often it comes.
     assert_eq!(
         told,
-        ["file: cannot say this: no clip for \"b50\""],
+        [
+            "file: cannot say this: no clip for \"b50\"",
+            "file: cannot say this: no clip for \"b07\""
+        ],
         "{reports:?}"
     );
     let index = std::fs::read_to_string(dir.join("utterances.tsv")).expect("index");
@@ -357,7 +362,7 @@ fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_say_so_once() {
 }
 
 #[test]
-fn a_language_without_a_clip_set_is_spoken_by_speech_dispatcher_whole_unless_no_synthesizer_follows()
+fn a_language_without_a_clip_set_is_spoken_by_speech_dispatcher_whole_but_fides_missing_clips_are_told()
  {
     use pegboard::speech::{SpeechConfig, TextOutput, VoiceLanguage, VoiceName, build_chain};
     let config = |voices: Vec<VoiceName>| SpeechConfig {
@@ -388,7 +393,22 @@ fn a_language_without_a_clip_set_is_spoken_by_speech_dispatcher_whole_unless_no_
         ["clips", "speech-dispatcher", "text"]
     );
     // en has none: the clips stand aside.
-    assert_eq!(names(default, "en"), ["speech-dispatcher", "text"]);
+    assert_eq!(names(default.clone(), "en"), ["speech-dispatcher", "text"]);
+    // fide's are shipped: not found (a wrong folder), they stay, and their
+    // failure will be told.
+    let nowhere = temp("no-clips");
+    let missing = SpeechConfig {
+        voices: default,
+        clips: pegboard::speech::ClipsConfig {
+            directory: Some(nowhere),
+            volume: 1.0,
+        },
+        ..SpeechConfig::default()
+    };
+    assert_eq!(
+        build_chain(&missing, &language("fide"), TextOutput::PrintedByCaller).names(),
+        ["clips", "speech-dispatcher", "text"]
+    );
     // Asked for alone, they stay, and their failure will be told.
     assert_eq!(
         names(vec![VoiceName::Clips, VoiceName::Text], "en"),

@@ -52,34 +52,75 @@ impl Pronunciation {
         if self.words.is_empty() {
             return Cow::Borrowed(text);
         }
-        let mut out = String::with_capacity(text.len() + 8);
-        let mut changed = false;
-        let mut rest = text;
-        while !rest.is_empty() {
-            let word_len = rest
-                .find(|c: char| !c.is_alphanumeric())
-                .unwrap_or(rest.len());
-            if word_len == 0 {
-                let c = rest.chars().next().map_or(1, char::len_utf8);
-                out.push_str(&rest[..c]);
-                rest = &rest[c..];
-                continue;
-            }
-            let (word, tail) = rest.split_at(word_len);
-            match self.word(word) {
-                Some(spoken) => {
-                    out.push_str(spoken);
-                    changed = true;
-                }
-                None => out.push_str(word),
-            }
-            rest = tail;
+        replace_words(text, |word| self.word(word).map(Cow::Borrowed))
+    }
+}
+
+/// `[written]`: how a word the language file spells as the Laws print it,
+/// in ASCII ("Laeufer"), is written on a page ("Läufer"). A word is
+/// matched exactly as the table writes it, case and all.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(from = "BTreeMap<String, String>")]
+pub struct Written {
+    words: BTreeMap<String, String>,
+}
+
+impl From<BTreeMap<String, String>> for Written {
+    fn from(words: BTreeMap<String, String>) -> Written {
+        Written { words }
+    }
+}
+
+impl Written {
+    /// `json` (a page's words, an event or state line) with every whole
+    /// word the table names written as a reader reads it, each written as
+    /// JSON writes a string's characters.
+    pub fn apply_to_json<'a>(&self, json: &'a str) -> Cow<'a, str> {
+        if self.words.is_empty() {
+            return Cow::Borrowed(json);
         }
-        if changed {
-            Cow::Owned(out)
-        } else {
-            Cow::Borrowed(text)
+        replace_words(json, |word| {
+            self.words.get(word).map(|w| {
+                let quoted = serde_json::to_string(w).unwrap_or_default();
+                Cow::Owned(quoted[1..quoted.len().saturating_sub(1).max(1)].to_string())
+            })
+        })
+    }
+}
+
+/// `text` with every whole word (a run of letters and digits) that
+/// `replacement` gives another form replaced by it.
+fn replace_words<'a, 'w>(
+    text: &'a str,
+    replacement: impl Fn(&str) -> Option<Cow<'w, str>>,
+) -> Cow<'a, str> {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut changed = false;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let word_len = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if word_len == 0 {
+            let c = rest.chars().next().map_or(1, char::len_utf8);
+            out.push_str(&rest[..c]);
+            rest = &rest[c..];
+            continue;
         }
+        let (word, tail) = rest.split_at(word_len);
+        match replacement(word) {
+            Some(other) => {
+                out.push_str(&other);
+                changed = true;
+            }
+            None => out.push_str(word),
+        }
+        rest = tail;
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
     }
 }
 
@@ -105,5 +146,25 @@ mod tests {
         assert_eq!(p.apply("Koenigin Rochaden"), "Koenigin Rochaden");
         assert!(matches!(p.apply("Dame Eva fünf"), Cow::Borrowed(_)));
         assert_eq!(p.apply(""), "");
+    }
+
+    #[test]
+    fn written_forms_match_exactly_and_stay_valid_json() {
+        let w: Written = [("Laeufer", "Läufer"), ("Turm", "a \"quoted\" tower")]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect::<BTreeMap<_, _>>()
+            .into();
+        let json = r#"{"say":"Laeufer Cesar vier, laeufer, Turm","name":"LAEUFER"}"#;
+        let out = w.apply_to_json(json);
+        assert_eq!(
+            out,
+            r#"{"say":"Läufer Cesar vier, laeufer, a \"quoted\" tower","name":"LAEUFER"}"#
+        );
+        let back: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+        assert_eq!(
+            back["say"],
+            "Läufer Cesar vier, laeufer, a \"quoted\" tower"
+        );
     }
 }

@@ -79,7 +79,7 @@ pub struct Vocabulary {
     /// How words the file spells as the Laws print them, in ASCII
     /// ("Laeufer"), are written on the pages ("Läufer") (optional).
     #[serde(default)]
-    pub written: super::spoken::Pronunciation,
+    pub written: super::spoken::Written,
     /// How the clip maker is to say the words no spelling gets right, in
     /// espeak-ng's phonemes (optional). Never handed to speech-dispatcher:
     /// its espeak-ng module reads `[[…]]` out letter by letter.

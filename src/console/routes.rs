@@ -32,7 +32,7 @@ struct Guard {
     page: String,
     /// How the language file's ASCII spellings are written on the page:
     /// applied to the events an answer carries.
-    written: crate::announce::spoken::Pronunciation,
+    written: crate::announce::spoken::Written,
     sessions: Mutex<Sessions>,
     limiter: Mutex<Limiter>,
     epoch: Instant,
@@ -46,7 +46,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// page in the configured language (made by the runtime from
 /// [`super::PAGE`]), and `written` how the language file's words are
 /// written for a reader (`[written]`).
-pub fn routes(door: Door, page: String, written: crate::announce::spoken::Pronunciation) -> Router {
+pub fn routes(door: Door, page: String, written: crate::announce::spoken::Written) -> Router {
     let strength = door.strength;
     let guard = Arc::new(Guard {
         door,
@@ -278,13 +278,13 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
 /// (`[written]`: "Läufer", not the Laws' "Laeufer").
 fn written_answer(
     code: StatusCode,
-    written: &crate::announce::spoken::Pronunciation,
+    written: &crate::announce::spoken::Written,
     body: &serde_json::Value,
 ) -> Response {
     (
         code,
         [(axum::http::header::CONTENT_TYPE, "application/json")],
-        written.apply(&body.to_string()).into_owned(),
+        written.apply_to_json(&body.to_string()).into_owned(),
     )
         .into_response()
 }

@@ -94,6 +94,9 @@ fn run(
     asks: &Receiver<Ask>,
     reports: &Sender<Report>,
 ) {
+    // An engine taken over has not been told a game begins: its first ask
+    // is a new game's.
+    let mut fresh = started.is_some();
     let mut engine: Option<Engine> = started;
     // The trouble last reported, so that the same is told once.
     let mut told: Option<EngineError> = None;
@@ -106,6 +109,7 @@ fn run(
                 ..later
             };
         }
+        ask.new_game |= std::mem::take(&mut fresh);
         loop {
             let answer = match engine.as_mut() {
                 Some(e) => {

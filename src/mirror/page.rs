@@ -4,7 +4,7 @@
 use serde::Serialize;
 use shakmaty::Color;
 
-use crate::announce::spoken::Pronunciation;
+use crate::announce::spoken::Written;
 use crate::announce::vocabulary::{ConsoleWords, DisplayWords, Vocabulary};
 
 /// The page, whole: no fonts, scripts or styles from elsewhere.
@@ -33,7 +33,7 @@ pub struct View {
     pub console_page: String,
     /// How the language file's ASCII spellings are written on a page
     /// (`[written]`): applied to the moves and status lines shown.
-    pub written: Pronunciation,
+    pub written: Written,
 }
 
 impl View {
@@ -105,7 +105,7 @@ pub fn assemble(template: &str, words: &Vocabulary, console: bool) -> String {
     // or look like a tag to the HTML parser.
     // Written as a reader reads them ("Läufer", not the Laws' "Laeufer").
     let json = serde_json::to_string(&table).unwrap_or_default();
-    let json = words.written.apply(&json).replace('<', "\\u003c");
+    let json = words.written.apply_to_json(&json).replace('<', "\\u003c");
     let lang = escape_attribute(&words.language.synthesizer);
     template
         .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)

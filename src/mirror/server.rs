@@ -43,7 +43,7 @@ struct Shared {
     page: Arc<str>,
     /// How words are written for a reader: applied to every event and
     /// state line served.
-    written: Arc<crate::announce::spoken::Pronunciation>,
+    written: Arc<crate::announce::spoken::Written>,
     inner: Arc<Mutex<Inner>>,
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
@@ -192,7 +192,7 @@ fn receive(shared: &Shared, message: Message) {
 
 /// Events into the state, and out to every stream.
 fn take(shared: &Shared, events: &[Stamped]) {
-    let written = |json: String| -> Arc<str> { shared.written.apply(&json).into() };
+    let written = |json: String| -> Arc<str> { shared.written.apply_to_json(&json).into() };
     let mut lines: Vec<Line> = events
         .iter()
         .map(|e| Line::Event(written(serde_json::to_string(e).unwrap_or_default())))

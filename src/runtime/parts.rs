@@ -11,7 +11,7 @@ use crate::core::settings::{Choices, OnlineWay, Opponent, Strength};
 use crate::core::{BLIND_BOARD, Seat, Settings};
 use crate::keys::PlayerColor;
 use crate::mirror::View;
-use crate::speech::{Delivery, VoiceLanguage};
+use crate::speech::{Delivery, VoiceLanguage, VoiceName};
 use crate::text::key::KeyProblem;
 use shakmaty::Color;
 
@@ -145,7 +145,19 @@ pub fn with_choices(config: &Config, choices: &Choices) -> Config {
         Color::White => PlayerColor::White,
         Color::Black => PlayerColor::Black,
     };
-    c.speech.speech_dispatcher.rate = choices.rate.clamp(-100, 100);
+    let rate = choices.rate.clamp(-100, 100);
+    if rate != c.speech.speech_dispatcher.rate {
+        // The clips were recorded at one tempo; a tempo the player chose
+        // is speech-dispatcher's to give, so it speaks before them.
+        let at = |v: VoiceName| c.speech.voices.iter().position(|x| *x == v);
+        if let (Some(clips), Some(synthesizer)) =
+            (at(VoiceName::Clips), at(VoiceName::SpeechDispatcher))
+            && clips < synthesizer
+        {
+            c.speech.voices.swap(clips, synthesizer);
+        }
+    }
+    c.speech.speech_dispatcher.rate = rate;
     let volume = choices.volume.min(100);
     c.speech.speech_dispatcher.volume = volume as i32 * 2 - 100;
     c.speech.clips.volume = volume as f32 / 100.0;
@@ -239,6 +251,27 @@ mod tests {
         );
         assert_eq!(c.buttons.player, PlayerColor::Black);
         assert_eq!(c.speech.speech_dispatcher.rate, -20);
+        // A tempo of the player's own: speech-dispatcher speaks first.
+        assert_eq!(
+            c.speech.voices,
+            [
+                VoiceName::SpeechDispatcher,
+                VoiceName::Clips,
+                VoiceName::Text
+            ]
+        );
+        // The configuration's own tempo: the clips first, as by default.
+        let same = with_choices(
+            &config,
+            &Choices {
+                rate: 40,
+                ..chosen.clone()
+            },
+        );
+        assert_eq!(
+            same.speech.voices,
+            crate::speech::SpeechConfig::default().voices
+        );
         // 70 % of the way from silent: speech-dispatcher's -100 … 100, the
         // clips' 0 … 1.
         assert_eq!(c.speech.speech_dispatcher.volume, 40);

@@ -147,6 +147,9 @@ fn decode(path: &Path) -> Result<(rodio::SampleRate, rodio::ChannelCount, Vec<f3
 /// The file of a clip set that names its words' clips.
 pub const MANIFEST: &str = "manifest.toml";
 
+/// The language whose clip set ships with pegboard.
+pub const SHIPPED: &str = "fide";
+
 impl ClipSet {
     /// Loads `dir/<language>/manifest.toml`, every clip it names, and the
     /// earcons in `dir/earcons/`. Errors name the file.

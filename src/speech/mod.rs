@@ -218,10 +218,11 @@ pub fn build_chain(config: &SpeechConfig, language: &VoiceLanguage, text: TextOu
     }
     // A language without a clip set (none is shipped but `fide`'s) is
     // spoken by speech-dispatcher whole: the clips, first by default, stand
-    // aside without a word, unless no synthesizer follows them.
-    let no_set = cache
-        .lock()
-        .is_ok_and(|c| !c.dir.join(&c.language).join(clips::MANIFEST).exists());
+    // aside without a word, unless no synthesizer follows them. `fide`'s
+    // are shipped: if they are not found, that is told.
+    let no_set = cache.lock().is_ok_and(|c| {
+        c.language != clips::SHIPPED && !c.dir.join(&c.language).join(clips::MANIFEST).exists()
+    });
     if no_set && voices.contains(&VoiceName::SpeechDispatcher) {
         voices.retain(|v| *v != VoiceName::Clips);
     }

@@ -139,12 +139,13 @@ impl Drop for Speaker {
     }
 }
 
-/// What a voice's failure was, for telling each kind once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a voice's failure was, for telling each kind once: that it cannot
+/// say some words, once for each reason (each word it lacks).
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum FailureKind {
     Broken,
     Opening,
-    CannotSay,
+    CannotSay(String),
 }
 
 /// The failures told so far: a voice's failure once, until that voice
@@ -152,16 +153,17 @@ enum FailureKind {
 /// it then failed to open is told as well. That a voice cannot say some
 /// words (a word without a clip) is told once only: with the clips first,
 /// the next voice saying what they lack is the chain's order at work, and
-/// the clips speak again between such words all the time.
+/// the clips speak again between such words all the time; each word they
+/// lack is named once.
 #[derive(Default)]
 struct Told(Vec<(&'static str, FailureKind)>);
 
 impl Told {
     fn failure(&mut self, f: Failure, reports: &Sender<Report>) {
-        let kind = match f.error {
+        let kind = match &f.error {
             VoiceError::Broken(_) => FailureKind::Broken,
             VoiceError::Opening(_) => FailureKind::Opening,
-            VoiceError::CannotSay(_) => FailureKind::CannotSay,
+            VoiceError::CannotSay(why) => FailureKind::CannotSay(why.clone()),
         };
         let key = (f.voice, kind);
         if !self.0.contains(&key) {
@@ -172,7 +174,7 @@ impl Told {
 
     fn spoke(&mut self, voice: &'static str) {
         self.0
-            .retain(|(v, kind)| *v != voice || *kind == FailureKind::CannotSay);
+            .retain(|(v, kind)| *v != voice || matches!(kind, FailureKind::CannotSay(_)));
     }
 }
 

@@ -286,7 +286,7 @@ fn idle_mirror(targets: &mut bench::Targets) {
     )
     .expect("config");
     let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-        .args(["play", "--silent", "--seconds", "9", "--config"])
+        .args(["play", "--silent", "--seconds", "20", "--config"])
         .arg(&config)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -302,6 +302,8 @@ fn idle_mirror(targets: &mut bench::Targets) {
     std::thread::sleep(Duration::from_secs(5));
     let used = thread_ticks(child.id(), "mirror") - before;
     let over = began.elapsed().as_secs_f64();
+    // Measured: `play` is stopped as a service is (SIGTERM).
+    let _ = Command::new("kill").arg(child.id().to_string()).status();
     let _ = child.wait();
     for h in held {
         let _ = h.join();
