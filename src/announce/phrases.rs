@@ -1213,10 +1213,12 @@ impl Phrasebook {
     pub fn tell(&self, events: &mut [crate::core::Stamped]) {
         use crate::core::said::Said;
         for e in events {
-            if let crate::core::Event::Say { text } = &mut e.event {
+            if let Some(text) = e.event.said_mut() {
                 let words = match text {
                     Said::Text(_) => continue,
                     Said::Notice(n) => self.notice(*n),
+                    Said::Practice(n) => self.practice(*n),
+                    Said::Online(n) => self.online_notice(*n),
                 };
                 *text = Said::Text(words);
             }

@@ -378,7 +378,7 @@ pub enum Event {
     /// The connection to the online game's server: `lost` or `back`.
     Online {
         connection: &'static str,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// The online opponent asks something of the player: `takeback`, his
     /// last move taken back.
@@ -418,7 +418,7 @@ pub enum Event {
     /// began).
     OnlineRequest {
         request: &'static str,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// What the server or the online game has the player told, beyond
     /// moves, offers and the end: `other_game`, `find_refused`,
@@ -428,7 +428,7 @@ pub enum Event {
         notice: &'static str,
         #[serde(skip_serializing_if = "Option::is_none")]
         seconds: Option<u64>,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// The engine that plays a seat is in trouble, and is started again:
     /// `cannot_start`, `crashed`, `hung` or `malformed` (an answer that is
@@ -574,22 +574,35 @@ impl Event {
             | Event::Menu { say }
             | Event::Choices { say, .. }
             | Event::OnlineGame { say, .. }
-            | Event::Online { say, .. }
             | Event::OnlineOffer { say, .. }
             | Event::OnlineGames { say, .. }
             | Event::OnlineChosen { say, .. }
             | Event::OnlineOpponent { say, .. }
             | Event::OnlineChat { say, .. }
-            | Event::OnlineRequest { say, .. }
-            | Event::OnlineNotice { say, .. }
             | Event::EngineTrouble { say, .. } => Some(say),
-            Event::Say { text } => Some(text.as_str()),
+            Event::Say { text: said }
+            | Event::Online { say: said, .. }
+            | Event::OnlineRequest { say: said, .. }
+            | Event::OnlineNotice { say: said, .. } => Some(said.as_str()),
             Event::Ready { say, .. } => say.as_deref(),
             Event::Touch { .. }
             | Event::Announced { .. }
             | Event::Replicated { .. }
             | Event::TouchReported { .. }
             | Event::Clock { .. } => None,
+        }
+    }
+}
+
+impl Event {
+    /// What this event says as facts, for the edge to put in words.
+    pub fn said_mut(&mut self) -> Option<&mut crate::core::said::Said> {
+        match self {
+            Event::Say { text: said }
+            | Event::Online { say: said, .. }
+            | Event::OnlineRequest { say: said, .. }
+            | Event::OnlineNotice { say: said, .. } => Some(said),
+            _ => None,
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::core::notices::Notice;
+use crate::core::notices::{Notice, OnlineNotice, PracticeNotice};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
@@ -16,6 +16,10 @@ pub enum Said {
     Text(String),
     /// A notice of the game, the clock or the board.
     Notice(Notice),
+    /// A notice of practice against the engine.
+    Practice(PracticeNotice),
+    /// A notice of a game online.
+    Online(OnlineNotice),
 }
 
 impl Said {
@@ -23,7 +27,7 @@ impl Said {
     pub fn as_str(&self) -> &str {
         match self {
             Said::Text(words) => words,
-            Said::Notice(_) => "",
+            Said::Notice(_) | Said::Practice(_) | Said::Online(_) => "",
         }
     }
 
@@ -48,6 +52,18 @@ impl From<&str> for Said {
 impl From<Notice> for Said {
     fn from(notice: Notice) -> Said {
         Said::Notice(notice)
+    }
+}
+
+impl From<PracticeNotice> for Said {
+    fn from(notice: PracticeNotice) -> Said {
+        Said::Practice(notice)
+    }
+}
+
+impl From<OnlineNotice> for Said {
+    fn from(notice: OnlineNotice) -> Said {
+        Said::Online(notice)
     }
 }
 

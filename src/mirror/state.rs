@@ -497,17 +497,17 @@ impl MirrorState {
             | Event::OnlineChosen { .. } => {}
             Event::OnlineGame { say, .. } => self.status = status("online_game", say, Vec::new()),
             Event::Online { connection, say } => {
-                self.status = status(connection, say, Vec::new());
+                self.status = status(connection, say.as_str(), Vec::new());
             }
             Event::OnlineOffer { say, .. } => self.status = status("online_offer", say, Vec::new()),
             Event::OnlineOpponent { say, .. } => {
                 self.status = status("online_opponent", say, Vec::new());
             }
             Event::OnlineRequest { say, .. } => {
-                self.status = status("online_request", say, Vec::new());
+                self.status = status("online_request", say.as_str(), Vec::new());
             }
             Event::OnlineNotice { say, .. } => {
-                self.status = status("online_notice", say, Vec::new());
+                self.status = status("online_notice", say.as_str(), Vec::new());
             }
             // The opponent at the table sees that the engine is in trouble.
             Event::EngineTrouble { say, .. } => {

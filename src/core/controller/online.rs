@@ -230,8 +230,7 @@ impl Controller {
                 }
             }
             Some(Finish::Aborted) => {
-                let say = self.words.online_notice(OnlineNotice::Aborted);
-                self.say(t, say, out);
+                self.say(t, OnlineNotice::Aborted, out);
                 self.new_game(t, out);
             }
             None => {}
@@ -268,7 +267,7 @@ impl Controller {
             event: Event::OnlineNotice {
                 notice: notice.name(),
                 seconds,
-                say: self.words.online_server_notice(notice),
+                say: self.words.online_server_notice(notice).into(),
             },
         });
     }
@@ -284,7 +283,7 @@ impl Controller {
             t,
             event: Event::Online {
                 connection,
-                say: self.words.online_notice(notice),
+                say: notice.into(),
             },
         });
     }
@@ -319,7 +318,7 @@ impl Controller {
                     event: Event::OnlineNotice {
                         notice: "takeback_not_now",
                         seconds: None,
-                        say: self.words.online_notice(OnlineNotice::TakebackNotNow),
+                        say: OnlineNotice::TakebackNotNow.into(),
                     },
                 });
                 return true;
@@ -336,8 +335,7 @@ impl Controller {
             }
             Input::FlagClaim(c) if *c == mine && gone => return self.gone_claim(t, false, out),
             Input::FlagClaim(c) if *c == mine => {
-                let say = self.words.online_notice(OnlineNotice::ClaimNotYet);
-                self.say(t, say, out);
+                self.say(t, OnlineNotice::ClaimNotYet, out);
                 return true;
             }
             // The opponent who left: a draw claimed as lichess takes it
@@ -377,7 +375,7 @@ impl Controller {
                     event: Event::OnlineNotice {
                         notice: "ai_no_draw",
                         seconds: None,
-                        say: self.words.online_notice(OnlineNotice::AiNoDraw),
+                        say: OnlineNotice::AiNoDraw.into(),
                     },
                 });
                 return true;
@@ -397,7 +395,7 @@ impl Controller {
                     event: Event::OnlineNotice {
                         notice: "draw_not_now",
                         seconds: None,
-                        say: self.words.online_notice(OnlineNotice::DrawNotNow),
+                        say: OnlineNotice::DrawNotNow.into(),
                     },
                 });
                 return true;
@@ -412,7 +410,7 @@ impl Controller {
             t,
             event: Event::OnlineRequest {
                 request,
-                say: self.words.online_notice(notice),
+                say: notice.into(),
             },
         });
         true
@@ -433,7 +431,7 @@ impl Controller {
             } else {
                 ("claim_own_turn", OnlineNotice::ClaimOwnTurn)
             };
-            (name, None, self.words.online_notice(notice))
+            (name, None, crate::core::said::Said::from(notice))
         } else if t < at {
             // lichess grants the claim only after its wait: told how long
             // is left, nothing asked.
@@ -442,7 +440,7 @@ impl Controller {
             (
                 name,
                 Some(seconds),
-                self.words.online_claim_in(seconds, draw),
+                self.words.online_claim_in(seconds, draw).into(),
             )
         } else {
             let (request, notice) = if draw {
@@ -454,7 +452,7 @@ impl Controller {
                 t,
                 event: Event::OnlineRequest {
                     request,
-                    say: self.words.online_notice(notice),
+                    say: notice.into(),
                 },
             });
             return true;
@@ -495,7 +493,7 @@ impl Controller {
             t,
             event: Event::OnlineRequest {
                 request,
-                say: self.words.online_rematch(rematch, &name),
+                say: self.words.online_rematch(rematch, &name).into(),
             },
         });
         if rematch != Rematch::Declined {
@@ -548,7 +546,7 @@ impl Controller {
             event: Event::OnlineRequest {
                 request,
                 // The new game is what the player hears.
-                say: String::new(),
+                say: String::new().into(),
             },
         });
     }

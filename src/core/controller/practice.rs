@@ -151,11 +151,11 @@ impl Controller {
     /// is in check.
     pub(super) fn ask_threat(&mut self, t: u64, out: &mut Vec<Stamped>) {
         if self.engine_color().is_none() {
-            self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
+            self.say(t, PracticeNotice::NotPractice, out);
         } else if self.game.is_over() {
             self.notice(t, Notice::GameOverAlready, out);
         } else if self.threat_position().is_none() {
-            self.say(t, self.words.practice(PracticeNotice::InCheck), out);
+            self.say(t, PracticeNotice::InCheck, out);
         } else {
             self.practice.threat_at = Some(self.game.ply());
         }
@@ -232,7 +232,7 @@ impl Controller {
     pub(super) fn ask_engine(&mut self, t: u64, input: &Input, out: &mut Vec<Stamped>) {
         let Some(engine) = self.engine_color() else {
             if !matches!(input, Input::DrawOffer(_)) {
-                self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
+                self.say(t, PracticeNotice::NotPractice, out);
             }
             return;
         };
@@ -243,7 +243,7 @@ impl Controller {
             return;
         }
         if matches!(input, Input::Hint) && self.game.turn() == engine {
-            self.say(t, self.words.practice(PracticeNotice::EngineToMove), out);
+            self.say(t, PracticeNotice::EngineToMove, out);
             return;
         }
         let ply = self.game.ply();
@@ -355,7 +355,7 @@ impl Controller {
                 None => {
                     // Rejected in words (9.1b): the offer lapses now.
                     self.game.decline_draw();
-                    self.say(t, self.words.practice(PracticeNotice::DrawDeclined), out)
+                    self.say(t, PracticeNotice::DrawDeclined, out)
                 }
             }
         }
@@ -367,16 +367,12 @@ impl Controller {
     /// runs.
     pub(super) fn practice_take_back(&mut self, t: u64, out: &mut Vec<Stamped>) {
         let Some(engine) = self.engine_color() else {
-            self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
+            self.say(t, PracticeNotice::NotPractice, out);
             return;
         };
         let player = !engine;
         let Some(last) = self.game.moves().iter().rev().find(|m| m.color == player) else {
-            self.say(
-                t,
-                self.words.practice(PracticeNotice::NothingToTakeBack),
-                out,
-            );
+            self.say(t, PracticeNotice::NothingToTakeBack, out);
             return;
         };
         let back_to = last.ply - 1;

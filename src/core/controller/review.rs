@@ -125,7 +125,7 @@ impl Controller {
             } else {
                 PracticeNotice::ReviewAfterGame
             };
-            self.say(t, self.words.practice(notice), out);
+            self.say(t, notice, out);
             return;
         };
         if self.practice.reviewing {
@@ -139,10 +139,10 @@ impl Controller {
             self.review_begins(t, out);
         } else if self.engine_color().is_none() {
             // No engine in this game to judge the game before.
-            self.say(t, self.words.practice(PracticeNotice::NotPractice), out);
+            self.say(t, PracticeNotice::NotPractice, out);
         } else {
             self.practice.review_asked = true;
-            self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
+            self.say(t, PracticeNotice::Reviewing, out);
         }
     }
 
@@ -215,7 +215,7 @@ impl Controller {
         };
         let count = review.mistakes().len();
         let Some(m) = review.go_to(index) else {
-            self.say(t, self.words.practice(PracticeNotice::NoMoreMistakes), out);
+            self.say(t, PracticeNotice::NoMoreMistakes, out);
             return;
         };
         let san = |before: &shakmaty::Chess, mv: shakmaty::Move| {
@@ -259,7 +259,7 @@ impl Controller {
             MenuStep::Back => self.review_go(t, at.saturating_sub(1), out),
             MenuStep::Open => {
                 self.practice.reviewing = false;
-                self.say(t, self.words.practice(PracticeNotice::ReviewEnded), out);
+                self.say(t, PracticeNotice::ReviewEnded, out);
             }
             MenuStep::Select => self.review_set_up(t, at, out),
         }
@@ -330,7 +330,7 @@ impl Controller {
             // Answered when the engine has judged it.
             self.practice.evaluation_after = Some(ply);
             self.practice.review_asked = true;
-            self.say(t, self.words.practice(PracticeNotice::Reviewing), out);
+            self.say(t, PracticeNotice::Reviewing, out);
             return true;
         };
         let (cp, mate) = match score {
