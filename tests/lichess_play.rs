@@ -243,12 +243,15 @@ impl Table {
             format!("[[buttons.key]]\nbit = {bit}\npress = \"{action}\"\n{role}")
         })
         .collect();
+        // The simulated scanner's thread shares a machine that runs many
+        // tests at once: asleep past the usual 500 ms, it is no unplugged
+        // board here (tests/serial_scanner.rs tries a stale scanner).
         std::fs::write(
             &config,
             format!(
                 "[game]\nwhite_moves_on = \"blind\"\nblack_moves_on = \"lichess\"\n\
                  [lichess]\nserver = \"{}\"\n{lichess}\n[journal]\ndir = \"{}\"\n\
-                 [sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+                 [sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\nstale_ms = 5000\n\
                  [mirror]\nlisten = \"127.0.0.1:0\"\n[buttons]\nplayer = \"white\"\n{keys}",
                 server.url(),
                 dir.join("games").display(),

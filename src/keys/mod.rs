@@ -150,15 +150,16 @@ impl KeySource {
 
     /// The keys now; `scanner_buttons` are the bits of the scan just read.
     pub fn read(&mut self, scanner_buttons: Option<u16>) -> u16 {
-        let mut word = self.gpio.as_mut().map_or(0, |read| read());
-        if let Some(bits) = scanner_buttons {
-            for &(key, bit) in &self.scanner_bits {
-                if bits & (1 << bit) != 0 {
-                    word |= 1 << key;
-                }
-            }
-        }
-        word
+        let word = self.gpio.as_mut().map_or(0, |read| read());
+        word | scanner_buttons.map_or(0, |bits| self.scanner_keys(bits))
+    }
+
+    /// The keys the scanner's button bits `bits` stand for.
+    pub fn scanner_keys(&self, bits: u16) -> u16 {
+        self.scanner_bits
+            .iter()
+            .filter(|(_, bit)| bits & (1 << bit) != 0)
+            .fold(0, |word, (key, _)| word | (1 << key))
     }
 }
 

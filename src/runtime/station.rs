@@ -142,6 +142,16 @@ impl Station {
         let scan = self.source.scan(t);
         let word = self.keys.read(scan.as_ref().ok().and_then(|s| s.buttons));
         self.presses.clear();
+        // A press the scanner saw held while this loop was kept from
+        // looking: short, and before whatever the keys show now.
+        let missed = scan
+            .as_ref()
+            .map_or(0, |s| self.keys.scanner_keys(s.missed));
+        self.presses.extend(
+            (0..16u8)
+                .filter(|k| missed & (1 << k) != 0)
+                .map(Press::Short),
+        );
         self.debouncer.sample(t, word, &mut self.presses);
         let inputs = self
             .presses

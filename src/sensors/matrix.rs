@@ -125,6 +125,7 @@ impl<O: OutputPin, I: InputPin, D: DelayNs> SensorSource for MatrixScanner<O, I,
         Ok(RawScan {
             occ: self.read()?,
             buttons: None,
+            missed: 0,
         })
     }
 

@@ -143,6 +143,7 @@ impl<B: I2c> SensorSource for Mcp23017Bank<B> {
         Ok(RawScan {
             occ: self.read()?,
             buttons: None,
+            missed: 0,
         })
     }
 

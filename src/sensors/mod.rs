@@ -39,6 +39,10 @@ pub struct RawScan {
     /// Buttons the source itself carries (the serial scanner's button
     /// bits), 1 = pressed; `None` for sources without buttons.
     pub buttons: Option<u16>,
+    /// Buttons pressed and released again since the source was last asked,
+    /// each held across two of its scans (so no bounce): a press the host,
+    /// busy, never saw down. The serial scanner's only.
+    pub missed: u16,
 }
 
 /// Why a source gave no scan. None of these ends the game: the last good

@@ -64,6 +64,7 @@ impl SensorSource for TraceSource {
         Ok(RawScan {
             occ: self.occ,
             buttons: self.keys,
+            missed: 0,
         })
     }
 

@@ -56,6 +56,12 @@ pub struct Link {
     last_heard_ms: u64,
     hello_sent_ms: u64,
     latest: Option<(u16, RawScan)>,
+    /// The buttons of the last scan taken in.
+    frame_buttons: u16,
+    /// Buttons down in two scans in a row since the last poll.
+    held: u16,
+    /// The buttons the last poll gave.
+    reported: u16,
     lost_scans: u64,
     handshakes: u64,
     /// Messages the scanner sent in its ERROR frames, not yet collected.
@@ -78,6 +84,9 @@ impl Link {
             last_heard_ms: 0,
             hello_sent_ms: 0,
             latest: None,
+            frame_buttons: 0,
+            held: 0,
+            reported: 0,
             lost_scans: 0,
             handshakes: 0,
             device_errors: Vec::new(),
@@ -135,6 +144,8 @@ impl Link {
                         // is not handed out again on the WELCOME alone.
                         // Sequence numbers start afresh with the next scan.
                         self.latest = None;
+                        self.frame_buttons = 0;
+                        self.held = 0;
                     } else {
                         self.state = LinkState::Refused(format!(
                             "the scanner speaks protocol version {version}; this pegboard speaks {}–{}",
@@ -164,17 +175,26 @@ impl Link {
                         }
                         self.lost_scans += u64::from(seq.wrapping_sub(last).wrapping_sub(1));
                     }
+                    // A button down in this scan and the one before was
+                    // held, not bounced: a press, even should the host
+                    // look only after it was let go.
+                    self.held |= buttons & self.frame_buttons;
+                    self.frame_buttons = buttons;
                     self.latest = Some((
                         seq,
                         RawScan {
                             occ,
                             buttons: Some(buttons),
+                            missed: 0,
                         },
                     ));
                 }
                 Message::Heartbeat { .. } => {
                     if matches!(self.state, LinkState::Streaming { .. }) {
                         self.last_heard_ms = now_ms;
+                        // Nothing changed for 100 ms: the buttons down are
+                        // held.
+                        self.held |= self.frame_buttons;
                     }
                 }
                 Message::Hello { .. } | Message::Unknown { .. } => {}
@@ -215,7 +235,15 @@ impl Link {
                     return (Err(SourceError::Stale { silent_ms }), Some(hello()));
                 }
                 match self.latest {
-                    Some((_, scan)) => (Ok(scan), None),
+                    Some((_, scan)) => {
+                        // Held and let go since the last poll, and never
+                        // given down: a press a busy host missed.
+                        let now = scan.buttons.unwrap_or(0);
+                        let missed = self.held & !now & !self.reported;
+                        self.reported = now;
+                        self.held &= now;
+                        (Ok(RawScan { missed, ..scan }), None)
+                    }
                     None => (
                         Err(SourceError::Disconnected(
                             "the scanner has not sent a scan yet".to_string(),
@@ -247,6 +275,65 @@ mod tests {
             occ,
             buttons: 0,
         })
+    }
+
+    fn buttons(seq: u16, buttons: u16) -> Vec<u8> {
+        encode(&Message::Scan {
+            seq,
+            occ: 0xFF,
+            buttons,
+        })
+    }
+
+    #[test]
+    fn a_press_held_across_scans_and_let_go_before_the_host_looked_is_given_once_as_missed() {
+        let mut link = Link::new(LinkTiming::default());
+        link.connected(0);
+        link.receive(1, &welcome(1));
+        link.receive(2, &buttons(0, 0));
+        assert_eq!(
+            link.poll(3).0.map(|s| (s.buttons, s.missed)),
+            Ok((Some(0), 0))
+        );
+        // A busy host: the press (two scans) and its release come at once.
+        let mut burst = buttons(1, 0b100);
+        burst.extend(buttons(2, 0b100));
+        burst.extend(buttons(3, 0));
+        link.receive(400, &burst);
+        assert_eq!(
+            link.poll(401).0.map(|s| (s.buttons, s.missed)),
+            Ok((Some(0), 0b100))
+        );
+        // Given once.
+        assert_eq!(link.poll(402).0.map(|s| s.missed), Ok(0));
+        // Down in one scan, then a heartbeat (nothing changed for 100 ms):
+        // held too.
+        let mut beat = buttons(4, 0b1000);
+        beat.extend(encode(&Message::Heartbeat {
+            seq: 4,
+            uptime_ms: 5000,
+        }));
+        beat.extend(buttons(5, 0));
+        link.receive(402, &beat);
+        assert_eq!(link.poll(402).0.map(|s| s.missed), Ok(0b1000));
+        // A bounce (one scan down) is no press.
+        let mut bounce = buttons(6, 0b1);
+        bounce.extend(buttons(7, 0));
+        link.receive(403, &bounce);
+        assert_eq!(link.poll(404).0.map(|s| s.missed), Ok(0));
+        // A press the host saw down is its own to time, not missed.
+        let mut held = buttons(8, 0b10);
+        held.extend(buttons(9, 0b10));
+        link.receive(405, &held);
+        assert_eq!(
+            link.poll(406).0.map(|s| (s.buttons, s.missed)),
+            Ok((Some(0b10), 0))
+        );
+        link.receive(407, &buttons(10, 0));
+        assert_eq!(
+            link.poll(408).0.map(|s| (s.buttons, s.missed)),
+            Ok((Some(0), 0))
+        );
     }
 
     #[test]
