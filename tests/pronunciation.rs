@@ -530,7 +530,7 @@ fn the_clips_say_every_german_word_as_the_dictionaries_do() {
 
 /// The words of `text` as the clips' tokens are: lowercase, without
 /// punctuation.
-fn words_of(text: &str) -> Vec<String> {
+fn in_words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
         .flat_map(|w| w.split('-'))
         .filter(|w| !w.is_empty())
@@ -568,7 +568,7 @@ fn on_the_default_road_the_words_speech_dispatcher_says_wrongly_are_said_by_the_
         .map(|(w, _)| *w)
         .collect();
     let holds_one = |text: &str| {
-        words_of(text)
+        in_words(text)
             .iter()
             .any(|w| deviating.contains(w.as_str()))
     };
@@ -600,7 +600,7 @@ fn on_the_default_road_the_words_speech_dispatcher_says_wrongly_are_said_by_the_
                             file.display()
                         );
                     }
-                    for w in words_of(say) {
+                    for w in in_words(say) {
                         if deviating.contains(w.as_str()) {
                             *said.entry(w).or_default() += 1;
                         }

@@ -1213,14 +1213,48 @@ impl Phrasebook {
     pub fn tell(&self, events: &mut [crate::core::Stamped]) {
         use crate::core::said::Said;
         for e in events {
-            if let Some(text) = e.event.said_mut() {
-                let words = match text {
-                    Said::Text(_) => continue,
-                    Said::Notice(n) => self.notice(*n),
-                    Said::Practice(n) => self.practice(*n),
-                    Said::Online(n) => self.online_notice(*n),
-                };
-                *text = Said::Text(words);
+            if let Some(text) = e.event.said_mut()
+                && !text.is_words()
+            {
+                *text = Said::Text(self.in_words(text));
+            }
+        }
+    }
+
+    /// The words of `said`.
+    pub fn in_words(&self, said: &crate::core::said::Said) -> String {
+        use crate::core::said::{Joint, Said};
+        match said {
+            Said::Text(words) => words.clone(),
+            Said::Notice(n) => self.notice(*n),
+            Said::Practice(n) => self.practice(*n),
+            Said::Online(n) => self.online_notice(*n),
+            Said::MoveNumber(pos) => self.move_number(pos),
+            Said::NumberedMove { number, before, m } => self.numbered_move(*number, before, *m),
+            Said::LongMove { before, m } => self.long_move_text(before, *m),
+            Said::Times {
+                completed,
+                white_ms,
+                black_ms,
+                moves_to_control,
+            } => self.times(*completed, *white_ms, *black_ms, *moves_to_control),
+            Said::Mismatch { missing, extra } => self.mismatch(missing, extra),
+            Said::Joined(parts, joint) => {
+                let parts = parts.iter().map(|p| self.in_words(p));
+                match joint {
+                    Joint::Space => parts.collect::<Vec<_>>().join(" "),
+                    Joint::Stops => parts.collect::<Vec<_>>().join(". "),
+                    Joint::Sentences => parts
+                        .map(|p| {
+                            if p.ends_with(['.', '!', '?']) {
+                                p
+                            } else {
+                                format!("{p}.")
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                }
             }
         }
     }
@@ -1477,6 +1511,58 @@ pub fn announce_uci(words: &Phrasebook, fen: Option<&str>, uci: &str) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn facts_are_put_in_words_at_the_edge_and_joined_as_they_say() {
+        use crate::core::said::{Joint, Said};
+        use crate::core::{Event, Stamped};
+        let w = Phrasebook::default();
+        let parts = || {
+            vec![
+                Said::Notice(Notice::Resumed),
+                Said::MoveNumber(Box::default()),
+                Said::Text("Ohne Uhr".into()),
+            ]
+        };
+        let resumed = w.notice(Notice::Resumed);
+        let number = w.move_number(&Chess::default());
+        assert_eq!(
+            w.in_words(&Said::Joined(parts(), Joint::Space)),
+            format!("{resumed} {number} Ohne Uhr")
+        );
+        // As sentences: a full stop where none ends a part.
+        let stopped = |s: &str| {
+            if s.ends_with(['.', '!', '?']) {
+                s.to_string()
+            } else {
+                format!("{s}.")
+            }
+        };
+        assert_eq!(
+            w.in_words(&Said::Joined(parts(), Joint::Sentences)),
+            format!("{} {} Ohne Uhr.", stopped(&resumed), stopped(&number))
+        );
+        assert_eq!(
+            w.in_words(&Said::Joined(parts(), Joint::Stops)),
+            format!("{resumed}. {number}. Ohne Uhr")
+        );
+        // `tell` makes every fact in the events words, once.
+        let mut events = vec![Stamped {
+            t: 5,
+            event: Event::Say {
+                text: Said::Notice(Notice::NoClock),
+            },
+        }];
+        w.tell(&mut events);
+        assert_eq!(
+            events[0].event,
+            Event::Say {
+                text: Said::Text(w.notice(Notice::NoClock))
+            }
+        );
+        let json = serde_json::to_value(&events[0]).expect("JSON");
+        assert_eq!(json["text"], w.notice(Notice::NoClock));
+    }
 
     #[test]
     fn lichess_reasons_are_said_in_the_players_words_and_its_own_words_as_english() {

@@ -197,7 +197,7 @@ pub enum Event {
     /// where the game stands.
     Resumed {
         ply: u32,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// This game is over for pegboard: the start position was set up
     /// again after its end, or a `new_game` was given. The next game
@@ -218,7 +218,7 @@ pub enum Event {
         moves: Vec<String>,
         missing: Vec<MissingPiece>,
         extra: Vec<String>,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// `board` shows the game's position after `ply` moves again: the
     /// replication is done (and was done right).
@@ -240,7 +240,7 @@ pub enum Event {
     Retraced {
         ply: u32,
         fen: String,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// The game is adjourned: `color` sealed his move (not shown until the
     /// game resumes, when it comes as a `move`), the clocks stand.
@@ -558,11 +558,8 @@ impl Event {
             | Event::Flag { say, .. }
             | Event::TimeWarning { say, .. }
             | Event::DrawOffer { say, .. }
-            | Event::Resumed { say, .. }
             | Event::NewGame { say }
-            | Event::Replicate { say, .. }
             | Event::Diverged { say, .. }
-            | Event::Retraced { say, .. }
             | Event::Refused { say, .. }
             | Event::Adjourned { say, .. }
             | Event::Hint { say, .. }
@@ -583,7 +580,10 @@ impl Event {
             Event::Say { text: said }
             | Event::Online { say: said, .. }
             | Event::OnlineRequest { say: said, .. }
-            | Event::OnlineNotice { say: said, .. } => Some(said.as_str()),
+            | Event::OnlineNotice { say: said, .. }
+            | Event::Replicate { say: said, .. }
+            | Event::Retraced { say: said, .. }
+            | Event::Resumed { say: said, .. } => Some(said.as_str()),
             Event::Ready { say, .. } => say.as_deref(),
             Event::Touch { .. }
             | Event::Announced { .. }
@@ -601,7 +601,10 @@ impl Event {
             Event::Say { text: said }
             | Event::Online { say: said, .. }
             | Event::OnlineRequest { say: said, .. }
-            | Event::OnlineNotice { say: said, .. } => Some(said),
+            | Event::OnlineNotice { say: said, .. }
+            | Event::Replicate { say: said, .. }
+            | Event::Retraced { say: said, .. }
+            | Event::Resumed { say: said, .. } => Some(said),
             _ => None,
         }
     }

@@ -7,8 +7,21 @@
 //! [`Said::Text`].
 
 use serde::{Serialize, Serializer};
+use shakmaty::{Chess, Move, Piece, Square};
 
 use crate::core::notices::{Notice, OnlineNotice, PracticeNotice};
+
+/// How the parts of a [`Said::Joined`] are put together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Joint {
+    /// With a space between them.
+    Space,
+    /// As sentences: each ends with a full stop (unless it ends with one,
+    /// or `!` or `?`), a space between them.
+    Sentences,
+    /// With a full stop and a space between them (moves said in turn).
+    Stops,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
@@ -20,6 +33,32 @@ pub enum Said {
     Practice(PracticeNotice),
     /// A notice of a game online.
     Online(OnlineNotice),
+    /// The move number and who is to move in `position`.
+    MoveNumber(Box<Chess>),
+    /// A move with its number, by the player to move in `before`.
+    NumberedMove {
+        number: u32,
+        before: Box<Chess>,
+        m: Move,
+    },
+    /// A move in the long form (from where to where), in `before`.
+    LongMove { before: Box<Chess>, m: Move },
+    /// Both clocks' times; the moves completed and, in a period with a
+    /// move count, the moves left to the control.
+    Times {
+        completed: u32,
+        white_ms: u64,
+        black_ms: u64,
+        moves_to_control: Option<u32>,
+    },
+    /// What differs between a board and the game: pieces missing where
+    /// they belong, and squares to empty.
+    Mismatch {
+        missing: Vec<(Square, Piece)>,
+        extra: Vec<Square>,
+    },
+    /// Parts said together.
+    Joined(Vec<Said>, Joint),
 }
 
 impl Said {
@@ -27,7 +66,7 @@ impl Said {
     pub fn as_str(&self) -> &str {
         match self {
             Said::Text(words) => words,
-            Said::Notice(_) | Said::Practice(_) | Said::Online(_) => "",
+            _ => "",
         }
     }
 

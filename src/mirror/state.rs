@@ -436,7 +436,7 @@ impl MirrorState {
                 self.legal.clear();
                 self.status = status("game_over", say, Vec::new());
             }
-            Event::Resumed { say, .. } => self.status = status("resumed", say, Vec::new()),
+            Event::Resumed { say, .. } => self.status = status("resumed", say.as_str(), Vec::new()),
             Event::NewGame { say } => self.status = status("new_game", say, Vec::new()),
             Event::Say { text } => self.status = status("say", text.as_str(), Vec::new()),
             Event::Replicate {
@@ -473,7 +473,7 @@ impl MirrorState {
                 self.touched = None;
                 self.result = None;
                 self.set_position(fen);
-                self.status = status("retraced", say, Vec::new());
+                self.status = status("retraced", say.as_str(), Vec::new());
             }
             Event::TouchReported { color } => self.report("touch_reported", side(color.0), None),
             Event::Refused { say, article, .. } => {

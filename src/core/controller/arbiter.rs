@@ -18,19 +18,19 @@ impl Controller {
 
     /// Both times at `t` and the moves to the next control of the player
     /// to move, as said aloud (E2.9d); `None` without a clock.
-    pub(super) fn times_text(&self, t: u64) -> Option<String> {
+    pub(super) fn times_said(&self, t: u64) -> Option<crate::core::said::Said> {
         let clock = self.clock.as_ref()?;
         let face = clock.face(t);
         let to_move = clock.running().unwrap_or(self.game.turn());
         // The moves completed, as the clock counts them (the arbiter can
         // set its counters, 6.13).
         let completed = clock.moves(Color::White).max(clock.moves(Color::Black));
-        Some(self.words.times(
+        Some(crate::core::said::Said::Times {
             completed,
-            face.remaining(Color::White),
-            face.remaining(Color::Black),
-            clock.moves_to_control(to_move),
-        ))
+            white_ms: face.remaining(Color::White),
+            black_ms: face.remaining(Color::Black),
+            moves_to_control: clock.moves_to_control(to_move),
+        })
     }
 
     /// `color` presses his clock at `t` (6.7): a hand on the clock, which
@@ -177,7 +177,10 @@ impl Controller {
                 clock.set_time(t, color, ms);
             }
         }
-        let times = self.times_text(t).unwrap_or_default();
+        let times = self
+            .times_said(t)
+            .map(|s| self.words.in_words(&s))
+            .unwrap_or_default();
         self.clock_event(t, ClockCause::Set, out);
         let text = self.words.clock_set(&times);
         self.say(t, text, out);

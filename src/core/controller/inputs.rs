@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::core::input::Relayed;
+use crate::core::said::{Joint, Said};
 
 impl Controller {
     /// A button, keypad or console action at `t`.
@@ -68,9 +69,7 @@ impl Controller {
             }
             Input::Announced(ply) => self.announce(t, ply, out),
             Input::Times => {
-                let text = self
-                    .times_text(t)
-                    .unwrap_or_else(|| self.words.notice(Notice::NoClock));
+                let text = self.times_said(t).unwrap_or(Notice::NoClock.into());
                 self.say(t, text, out);
             }
             Input::Position => {
@@ -228,8 +227,8 @@ impl Controller {
             Input::TakeBack(ply) => self.take_back(t, ply, out),
             Input::ToReplicate => {
                 let text = match self.board_index(BLIND_BOARD) {
-                    Some(b) => self.replication_text(b),
-                    None => self.words.notice(Notice::BoardMatches),
+                    Some(b) => self.replication_said(b),
+                    None => Notice::BoardMatches.into(),
                 };
                 self.say(t, text, out);
             }
@@ -305,7 +304,7 @@ impl Controller {
                 }
             }
             Input::Differences => {
-                let text = self.differences_text(BLIND_BOARD);
+                let text = self.differences_said(BLIND_BOARD);
                 self.say(t, text, out);
             }
             Input::NewGame => {
@@ -569,10 +568,12 @@ impl Controller {
         self.relayed_last = None;
         self.announced = self.announced.min(ply);
         self.new_game_asked = None;
-        let say = format!(
-            "{} {}",
-            self.words.notice(Notice::Retraced),
-            self.words.move_number(self.game.position())
+        let say = Said::Joined(
+            vec![
+                Notice::Retraced.into(),
+                Said::MoveNumber(Box::new(self.game.position().clone())),
+            ],
+            Joint::Space,
         );
         out.push(Stamped {
             t,
@@ -599,17 +600,17 @@ impl Controller {
         }
     }
 
-    /// What differs between the board `name` and the game, in words.
-    fn differences_text(&self, name: &str) -> String {
+    /// What differs between the board `name` and the game.
+    fn differences_said(&self, name: &str) -> Said {
         let Some(b) = self.board_index(name) else {
-            return self.words.notice(Notice::BoardMatches);
+            return Notice::BoardMatches.into();
         };
         let (missing, extra) =
             super::super::replica::against(self.game.position(), self.boards[b].tracker.occupied());
         if missing.is_empty() && extra.is_empty() {
-            return self.words.notice(Notice::BoardMatches);
+            return Notice::BoardMatches.into();
         }
-        self.words.mismatch(&missing, &extra)
+        Said::Mismatch { missing, extra }
     }
 
     /// The speech output has begun to say the move of `ply` (E2.3c).
@@ -671,31 +672,26 @@ impl Controller {
         if hold && !self.game.is_over() && self.clock.as_mut().is_some_and(|c| c.pause(t)) {
             self.clock_event(t, ClockCause::Pause, out);
         }
-        let mut parts = vec![self.words.notice(Notice::Resumed)];
+        let mut parts: Vec<Said> = vec![Notice::Resumed.into()];
         if self.game.is_over() {
-            parts.push(self.words.notice(Notice::GameOverAlready));
+            parts.push(Notice::GameOverAlready.into());
         } else {
-            parts.push(self.words.move_number(self.game.position()));
+            let pos = self.game.position();
+            parts.push(Said::MoveNumber(Box::new(pos.clone())));
             if let Some((before, pm)) = self.game.last_moves(1).first() {
-                parts.push(self.words.numbered_move(pm.number, before, pm.m));
+                parts.push(Said::NumberedMove {
+                    number: pm.number,
+                    before: Box::new(before.clone()),
+                    m: pm.m,
+                });
             }
-            parts.extend(self.times_text(t));
+            parts.extend(self.times_said(t));
             if self.clock.as_ref().is_some_and(|c| c.is_paused()) {
-                parts.push(self.words.notice(Notice::ClocksHeld));
+                parts.push(Notice::ClocksHeld.into());
             }
         }
         // Each part a sentence of its own.
-        let say = parts
-            .iter()
-            .map(|p| {
-                if p.ends_with(['.', '!', '?']) {
-                    p.clone()
-                } else {
-                    format!("{p}.")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
+        let say = Said::Joined(parts, Joint::Sentences);
         out.push(Stamped {
             t,
             event: Event::Resumed { ply, say },

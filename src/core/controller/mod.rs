@@ -862,7 +862,7 @@ impl Controller {
         let target = self.game.position();
         let (missing, extra) = super::replica::changes(&lag.base, target);
         let moves: Vec<shakmaty::Move> = lag.moves.clone().unwrap_or_default();
-        let say = self.replication_text(i);
+        let say = self.replication_said(i);
         out.push(Stamped {
             t,
             event: Event::Replicate {
@@ -881,22 +881,26 @@ impl Controller {
 
     /// What board `i` must do to catch up, in words: the one move in the
     /// long form, else square by square; `None` when it shows the game.
-    fn replication_text(&self, i: usize) -> String {
+    fn replication_said(&self, i: usize) -> crate::core::said::Said {
+        use crate::core::said::{Joint, Said};
         let Some(lag) = self.boards[i].tracker.lag() else {
-            return self.words.notice(Notice::BoardMatches);
+            return Notice::BoardMatches.into();
         };
         if let Some(moves) = lag.moves.as_deref() {
             // Each move in turn, in the long form.
             let mut pos = lag.base.clone();
             let mut said = Vec::new();
             for &m in moves {
-                said.push(self.words.long_move_text(&pos, m));
+                said.push(Said::LongMove {
+                    before: Box::new(pos.clone()),
+                    m,
+                });
                 pos.play_unchecked(m);
             }
-            return said.join(". ");
+            return Said::Joined(said, Joint::Stops);
         }
         let (missing, extra) = super::replica::changes(&lag.base, self.game.position());
-        self.words.mismatch(&missing, &extra)
+        Said::Mismatch { missing, extra }
     }
 
     /// A board was put right: moves held for it go ahead.
