@@ -52,6 +52,8 @@ impl Console {
                     None => {
                         let mut out = Vec::new();
                         c.input(t, request.input, &mut out);
+                        // In words, as the runtime hands them on.
+                        c.words().tell(&mut out);
                         Answer::Done(out)
                     }
                 };

@@ -696,7 +696,7 @@ fn a_screen_reader_hears_each_move_once_in_the_blind_players_words() {
     let said: Vec<String> = events
         .iter()
         .filter_map(|e| match &e.event {
-            Event::Move { say, .. } => Some(say.clone()),
+            Event::Move { say, .. } => Some(say.as_str().to_string()),
             _ => None,
         })
         .collect();

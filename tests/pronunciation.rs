@@ -592,6 +592,7 @@ fn on_the_default_road_the_words_speech_dispatcher_says_wrongly_are_said_by_the_
             };
             for e in common::replayed(&entries, Default::default()) {
                 if let pegboard::core::Event::Move { say, .. } = &e.event
+                    && let say = say.as_str()
                     && holds_one(say)
                 {
                     if let Err(why) = taken(say) {

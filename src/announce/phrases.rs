@@ -1231,6 +1231,7 @@ impl Phrasebook {
             Said::Online(n) => self.online_notice(*n),
             Said::MoveNumber(pos) => self.move_number(pos),
             Said::NumberedMove { number, before, m } => self.numbered_move(*number, before, *m),
+            Said::Move { before, m } => self.move_text(before, *m),
             Said::LongMove { before, m } => self.long_move_text(before, *m),
             Said::Times {
                 completed,

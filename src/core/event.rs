@@ -87,7 +87,7 @@ pub enum Event {
         color: Side,
         uci: String,
         san: String,
-        say: String,
+        say: crate::core::said::Said,
         fen: String,
         /// The instant the move was made (its release, 4.6, E2.3), when
         /// pegboard had to wait to be sure of it and so judged it later
@@ -545,8 +545,7 @@ impl Event {
     /// What this event gives the speech output, if anything.
     pub fn spoken(&self) -> Option<&str> {
         match self {
-            Event::Move { say, .. }
-            | Event::PromotionPending { say, .. }
+            Event::PromotionPending { say, .. }
             | Event::PromotionUnmade { say, .. }
             | Event::DrawDeclined { say, .. }
             | Event::TouchViolation { say, .. }
@@ -578,6 +577,7 @@ impl Event {
             | Event::OnlineChat { say, .. }
             | Event::EngineTrouble { say, .. } => Some(say),
             Event::Say { text: said }
+            | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
             | Event::OnlineRequest { say: said, .. }
             | Event::OnlineNotice { say: said, .. }
@@ -599,6 +599,7 @@ impl Event {
     pub fn said_mut(&mut self) -> Option<&mut crate::core::said::Said> {
         match self {
             Event::Say { text: said }
+            | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
             | Event::OnlineRequest { say: said, .. }
             | Event::OnlineNotice { say: said, .. }

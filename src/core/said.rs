@@ -41,6 +41,8 @@ pub enum Said {
         before: Box<Chess>,
         m: Move,
     },
+    /// A move in the style its player's moves are said in, in `before`.
+    Move { before: Box<Chess>, m: Move },
     /// A move in the long form (from where to where), in `before`.
     LongMove { before: Box<Chess>, m: Move },
     /// Both clocks' times; the moves completed and, in a period with a

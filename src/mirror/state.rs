@@ -314,7 +314,7 @@ impl MirrorState {
                 fen,
                 ..
             } => {
-                let entry = self.entry(*ply, color.0, uci, san, say);
+                let entry = self.entry(*ply, color.0, uci, san, say.as_str());
                 self.repeat = (color.0 == self.blind_color).then(|| entry.clone());
                 // A touch violation is reported just before the move it
                 // concerns (4.3): it stays shown with that move.

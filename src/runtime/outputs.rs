@@ -124,7 +124,7 @@ pub fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Res
         Event::Move { ply, san, say, .. } => {
             let number = ply.div_ceil(2);
             let dots = if ply % 2 == 1 { "." } else { "..." };
-            writeln!(out, "[{t}] {number}{dots} {san:<8} « {say} »")
+            writeln!(out, "[{t}] {number}{dots} {san:<8} « {} »", say.as_str())
         }
         other => match other.spoken() {
             Some(text) => writeln!(out, "[{t}] {:<12} « {text} »", other.name()),

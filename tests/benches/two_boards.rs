@@ -228,13 +228,15 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped], targets: &mut bench:
             }
             feed(&mut c, &entries[i], &mut out).expect("fed");
             i += 1;
+            // Its words made, as the runtime makes them before the voices.
+            c.words().tell(&mut out);
             for e in out.drain(..) {
                 if let Event::Move { ply, say, .. } = &e.event {
                     decided.push(began.elapsed().as_secs_f64() * 1000.0);
                     speaker.say(Utterance {
                         kind: Kind::Move,
                         earcon: None,
-                        text: say.clone(),
+                        text: say.as_str().to_string(),
                         ply: Some(*ply),
                         volume: 100,
                         private: false,

@@ -783,9 +783,15 @@ impl Controller {
             .board_index(BLIND_BOARD)
             .is_some_and(|b| Some(b) != board);
         let say = if blind_follows {
-            self.words.long_move_text(&before, m)
+            crate::core::said::Said::LongMove {
+                before: Box::new(before.clone()),
+                m,
+            }
         } else {
-            self.words.move_text(&before, m)
+            crate::core::said::Said::Move {
+                before: Box::new(before.clone()),
+                m,
+            }
         };
         let shown: Vec<shakmaty::Chess> = self
             .boards
