@@ -39,9 +39,9 @@ pub struct RawScan {
     /// Buttons the source itself carries (the serial scanner's button
     /// bits), 1 = pressed; `None` for sources without buttons.
     pub buttons: Option<u16>,
-    /// Buttons pressed and released again since the source was last asked,
-    /// each held across two of its scans (so no bounce): a press the host,
-    /// busy, never saw down. The serial scanner's only.
+    /// Buttons pressed and released again, each held across two of the
+    /// source's scans (so no bounce), that the host saw down no more than
+    /// once: a press a busy host could not time. The serial scanner's only.
     pub missed: u16,
 }
 

@@ -60,8 +60,10 @@ pub struct Link {
     frame_buttons: u16,
     /// Buttons down in two scans in a row since the last poll.
     held: u16,
-    /// The buttons the last poll gave.
-    reported: u16,
+    /// Buttons a poll has given down, once…
+    seen_once: u16,
+    /// …and twice or more: enough for the host's own debounce to time.
+    seen_twice: u16,
     lost_scans: u64,
     handshakes: u64,
     /// Messages the scanner sent in its ERROR frames, not yet collected.
@@ -86,7 +88,8 @@ impl Link {
             latest: None,
             frame_buttons: 0,
             held: 0,
-            reported: 0,
+            seen_once: 0,
+            seen_twice: 0,
             lost_scans: 0,
             handshakes: 0,
             device_errors: Vec::new(),
@@ -146,6 +149,8 @@ impl Link {
                         self.latest = None;
                         self.frame_buttons = 0;
                         self.held = 0;
+                        self.seen_once = 0;
+                        self.seen_twice = 0;
                     } else {
                         self.state = LinkState::Refused(format!(
                             "the scanner speaks protocol version {version}; this pegboard speaks {}–{}",
@@ -236,11 +241,15 @@ impl Link {
                 }
                 match self.latest {
                     Some((_, scan)) => {
-                        // Held and let go since the last poll, and never
-                        // given down: a press a busy host missed.
+                        // Held, let go again, and given down to no more
+                        // than one poll: a press a busy host could not
+                        // time (its debounce needs two looks).
                         let now = scan.buttons.unwrap_or(0);
-                        let missed = self.held & !now & !self.reported;
-                        self.reported = now;
+                        let missed = self.held & !now & !self.seen_twice;
+                        self.seen_twice |= self.seen_once & now;
+                        self.seen_once |= now;
+                        self.seen_once &= now;
+                        self.seen_twice &= now;
                         self.held &= now;
                         (Ok(RawScan { missed, ..scan }), None)
                     }
@@ -321,19 +330,22 @@ mod tests {
         bounce.extend(buttons(7, 0));
         link.receive(403, &bounce);
         assert_eq!(link.poll(404).0.map(|s| s.missed), Ok(0));
-        // A press the host saw down is its own to time, not missed.
+        // A press the host looked at twice is its own to time, not missed.
         let mut held = buttons(8, 0b10);
         held.extend(buttons(9, 0b10));
         link.receive(405, &held);
-        assert_eq!(
-            link.poll(406).0.map(|s| (s.buttons, s.missed)),
-            Ok((Some(0b10), 0))
-        );
-        link.receive(407, &buttons(10, 0));
-        assert_eq!(
-            link.poll(408).0.map(|s| (s.buttons, s.missed)),
-            Ok((Some(0), 0))
-        );
+        let looked = |link: &mut Link, t| link.poll(t).0.map(|s| (s.buttons, s.missed));
+        assert_eq!(looked(&mut link, 406), Ok((Some(0b10), 0)));
+        assert_eq!(looked(&mut link, 430), Ok((Some(0b10), 0)));
+        link.receive(431, &buttons(10, 0));
+        assert_eq!(looked(&mut link, 432), Ok((Some(0), 0)));
+        // Looked at once only (a busy host), then let go: missed.
+        let mut once = buttons(11, 0b10);
+        once.extend(buttons(12, 0b10));
+        link.receive(433, &once);
+        assert_eq!(looked(&mut link, 434), Ok((Some(0b10), 0)));
+        link.receive(900, &buttons(13, 0));
+        assert_eq!(looked(&mut link, 901), Ok((Some(0), 0b10)));
     }
 
     #[test]
