@@ -1240,6 +1240,15 @@ impl Phrasebook {
                 moves_to_control,
             } => self.times(*completed, *white_ms, *black_ms, *moves_to_control),
             Said::Mismatch { missing, extra } => self.mismatch(missing, extra),
+            Said::MovesAgain(moves) => {
+                let numbered: Vec<String> = moves.iter().map(|m| self.in_words(m)).collect();
+                self.moves_again(&numbered)
+            }
+            Said::Rank { position, rank } => self.rank_scan(position, *rank),
+            Said::File { position, file } => self.file_scan(position, *file),
+            Said::Square { position, square } => self.square_query(position, *square),
+            Said::Position(position) => self.position(position),
+            Said::Material(balance) => self.material(balance),
             Said::Joined(parts, joint) => {
                 let parts = parts.iter().map(|p| self.in_words(p));
                 match joint {

@@ -59,6 +59,27 @@ pub enum Said {
         missing: Vec<(Square, Piece)>,
         extra: Vec<Square>,
     },
+    /// The last moves again, each a [`Said::NumberedMove`], oldest first.
+    MovesAgain(Vec<Said>),
+    /// What stands on each square of `rank` in `position`, a- to h-file.
+    Rank {
+        position: Box<Chess>,
+        rank: shakmaty::Rank,
+    },
+    /// What stands on each square of `file`, from the first rank up.
+    File {
+        position: Box<Chess>,
+        file: shakmaty::File,
+    },
+    /// What stands on `square`.
+    Square {
+        position: Box<Chess>,
+        square: Square,
+    },
+    /// The whole position, as piece lists.
+    Position(Box<Chess>),
+    /// The material balance.
+    Material(crate::core::material::Balance),
     /// Parts said together.
     Joined(Vec<Said>, Joint),
 }

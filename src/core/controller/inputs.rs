@@ -46,26 +46,29 @@ impl Controller {
             // 6.7: a player (or his assistant, E2.9c) presses the clock.
             Input::Clock(color) => self.press(t, color, out),
             Input::Repeat(n) => {
-                let numbered: Vec<String> = self
+                let numbered = self
                     .game
                     .last_moves(n as usize)
                     .iter()
-                    .map(|(before, pm)| self.words.numbered_move(pm.number, before, pm.m))
+                    .map(|(before, pm)| Said::NumberedMove {
+                        number: pm.number,
+                        before: Box::new(before.clone()),
+                        m: pm.m,
+                    })
                     .collect();
-                let text = self.words.moves_again(&numbered);
-                self.say(t, text, out);
+                self.say(t, Said::MovesAgain(numbered), out);
             }
             Input::MoveNumber => {
-                let text = self.words.move_number(self.game.position());
-                self.say(t, text, out);
+                let here = Box::new(self.game.position().clone());
+                self.say(t, Said::MoveNumber(here), out);
             }
             Input::Rank(rank) => {
-                let text = self.words.rank_scan(self.game.position(), rank);
-                self.say(t, text, out);
+                let position = Box::new(self.game.position().clone());
+                self.say(t, Said::Rank { position, rank }, out);
             }
             Input::File(file) => {
-                let text = self.words.file_scan(self.game.position(), file);
-                self.say(t, text, out);
+                let position = Box::new(self.game.position().clone());
+                self.say(t, Said::File { position, file }, out);
             }
             Input::Announced(ply) => self.announce(t, ply, out),
             Input::Times => {
@@ -73,17 +76,16 @@ impl Controller {
                 self.say(t, text, out);
             }
             Input::Position => {
-                let text = self.words.position(self.game.position());
-                self.say(t, text, out);
+                let here = Box::new(self.game.position().clone());
+                self.say(t, Said::Position(here), out);
             }
             Input::Material => {
                 let balance = crate::core::material::Balance::of(self.game.position().board());
-                let text = self.words.material(&balance);
-                self.say(t, text, out);
+                self.say(t, Said::Material(balance), out);
             }
-            Input::Square(sq) => {
-                let text = self.words.square_query(self.game.position(), sq);
-                self.say(t, text, out);
+            Input::Square(square) => {
+                let position = Box::new(self.game.position().clone());
+                self.say(t, Said::Square { position, square }, out);
             }
             Input::DrawOffer(color) => {
                 if self.game.is_over() {
