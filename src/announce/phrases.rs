@@ -1249,6 +1249,8 @@ impl Phrasebook {
             Said::Square { position, square } => self.square_query(position, *square),
             Said::Position(position) => self.position(position),
             Said::Material(balance) => self.material(balance),
+            Said::DrawOffer(color) => self.draw_offer(*color),
+            Said::EngineTrouble(trouble) => self.engine_trouble(*trouble),
             Said::Joined(parts, joint) => {
                 let parts = parts.iter().map(|p| self.in_words(p));
                 match joint {

@@ -143,7 +143,7 @@ pub enum Event {
     },
     Restored {
         board: String,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// After time the board was not seen: moves that may have been made
     /// meanwhile (UCI), none of them taken on a guess; `say` tells how to
@@ -190,7 +190,7 @@ pub enum Event {
     /// `color` offers a draw (9.1); the scoresheet marks it `(=)`.
     DrawOffer {
         color: Side,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// pegboard started again on an unfinished game: its journal was fed
     /// through the controller up to `ply`, and `say` tells the player
@@ -203,7 +203,7 @@ pub enum Event {
     /// again after its end, or a `new_game` was given. The next game
     /// begins at once, from the same start position.
     NewGame {
-        say: String,
+        say: crate::core::said::Said,
     },
     /// The game moved on through another board or a relayed move, or was
     /// retraced: `board` now shows an earlier position, and its player is
@@ -246,7 +246,7 @@ pub enum Event {
     /// game resumes, when it comes as a `move`), the clocks stand.
     Adjourned {
         color: Side,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// The assistant reported that `color` touched a piece (E2.9e), kept
     /// with its time for the arbiter. Not spoken.
@@ -435,7 +435,7 @@ pub enum Event {
     /// no move).
     EngineTrouble {
         trouble: &'static str,
-        say: String,
+        say: crate::core::said::Said,
     },
 }
 
@@ -551,16 +551,12 @@ impl Event {
             | Event::TouchViolation { say, .. }
             | Event::Illegal { say, .. }
             | Event::Mismatch { say, .. }
-            | Event::Restored { say, .. }
             | Event::Unconfirmed { say, .. }
             | Event::GameOver { say, .. }
             | Event::Flag { say, .. }
             | Event::TimeWarning { say, .. }
-            | Event::DrawOffer { say, .. }
-            | Event::NewGame { say }
             | Event::Diverged { say, .. }
             | Event::Refused { say, .. }
-            | Event::Adjourned { say, .. }
             | Event::Hint { say, .. }
             | Event::Evaluation { say, .. }
             | Event::Review { say, .. }
@@ -574,8 +570,7 @@ impl Event {
             | Event::OnlineGames { say, .. }
             | Event::OnlineChosen { say, .. }
             | Event::OnlineOpponent { say, .. }
-            | Event::OnlineChat { say, .. }
-            | Event::EngineTrouble { say, .. } => Some(say),
+            | Event::OnlineChat { say, .. } => Some(say),
             Event::Say { text: said }
             | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
@@ -583,7 +578,12 @@ impl Event {
             | Event::OnlineNotice { say: said, .. }
             | Event::Replicate { say: said, .. }
             | Event::Retraced { say: said, .. }
-            | Event::Resumed { say: said, .. } => Some(said.as_str()),
+            | Event::Resumed { say: said, .. }
+            | Event::DrawOffer { say: said, .. }
+            | Event::EngineTrouble { say: said, .. }
+            | Event::Adjourned { say: said, .. }
+            | Event::NewGame { say: said, .. }
+            | Event::Restored { say: said, .. } => Some(said.as_str()),
             Event::Ready { say, .. } => say.as_deref(),
             Event::Touch { .. }
             | Event::Announced { .. }
@@ -605,7 +605,12 @@ impl Event {
             | Event::OnlineNotice { say: said, .. }
             | Event::Replicate { say: said, .. }
             | Event::Retraced { say: said, .. }
-            | Event::Resumed { say: said, .. } => Some(said),
+            | Event::Resumed { say: said, .. }
+            | Event::DrawOffer { say: said, .. }
+            | Event::EngineTrouble { say: said, .. }
+            | Event::Adjourned { say: said, .. }
+            | Event::NewGame { say: said, .. }
+            | Event::Restored { say: said, .. } => Some(said),
             _ => None,
         }
     }

@@ -2,6 +2,7 @@
 //! fields an input is written with, in a trace line, a journal record or a
 //! console request (`{"input":"clock","color":"black"}`).
 
+pub use crate::core::notices::EngineTrouble;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, File, Rank, Role, Square};
@@ -225,42 +226,6 @@ pub enum Input {
     /// crashed, hangs, or answered no move); it is started again.
     /// Journaled, so that a replay tells it as it was told.
     EngineTrouble(EngineTrouble),
-}
-
-/// What went wrong with the engine, as `engine_trouble` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EngineTrouble {
-    /// Its program cannot be started, or does not speak UCI.
-    CannotStart,
-    /// It ended while it played.
-    Crashed,
-    /// It did not answer in time.
-    Hung,
-    /// It answered something that is no move.
-    Malformed,
-}
-
-impl EngineTrouble {
-    pub const ALL: [EngineTrouble; 4] = [
-        EngineTrouble::CannotStart,
-        EngineTrouble::Crashed,
-        EngineTrouble::Hung,
-        EngineTrouble::Malformed,
-    ];
-
-    /// Its name as written in a trace.
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineTrouble::CannotStart => "cannot_start",
-            EngineTrouble::Crashed => "crashed",
-            EngineTrouble::Hung => "hung",
-            EngineTrouble::Malformed => "malformed",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<EngineTrouble> {
-        EngineTrouble::ALL.into_iter().find(|t| t.name() == name)
-    }
 }
 
 /// A step in the spoken menu.

@@ -158,3 +158,39 @@ pub enum PracticeNotice {
     /// The review is left.
     ReviewEnded,
 }
+
+/// What went wrong with the engine, as `engine_trouble` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineTrouble {
+    /// Its program cannot be started, or does not speak UCI.
+    CannotStart,
+    /// It ended while it played.
+    Crashed,
+    /// It did not answer in time.
+    Hung,
+    /// It answered something that is no move.
+    Malformed,
+}
+
+impl EngineTrouble {
+    pub const ALL: [EngineTrouble; 4] = [
+        EngineTrouble::CannotStart,
+        EngineTrouble::Crashed,
+        EngineTrouble::Hung,
+        EngineTrouble::Malformed,
+    ];
+
+    /// Its name as written in a trace.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineTrouble::CannotStart => "cannot_start",
+            EngineTrouble::Crashed => "crashed",
+            EngineTrouble::Hung => "hung",
+            EngineTrouble::Malformed => "malformed",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<EngineTrouble> {
+        EngineTrouble::ALL.into_iter().find(|t| t.name() == name)
+    }
+}

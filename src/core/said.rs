@@ -80,6 +80,10 @@ pub enum Said {
     Position(Box<Chess>),
     /// The material balance.
     Material(crate::core::material::Balance),
+    /// `Color` offers a draw (9.1).
+    DrawOffer(shakmaty::Color),
+    /// The engine is in trouble.
+    EngineTrouble(crate::core::notices::EngineTrouble),
     /// Parts said together.
     Joined(Vec<Said>, Joint),
 }

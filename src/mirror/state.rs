@@ -370,11 +370,15 @@ impl MirrorState {
                 ..
             } => {
                 self.report("touch_violation", side(color.0), None);
-                self.status = status("touch_violation", say, vec![touched.clone(), moved.clone()])
-                    .map(|s| Status {
-                        article: Some(article),
-                        ..s
-                    });
+                self.status = status(
+                    "touch_violation",
+                    say.as_str(),
+                    vec![touched.clone(), moved.clone()],
+                )
+                .map(|s| Status {
+                    article: Some(article),
+                    ..s
+                });
             }
             Event::Illegal {
                 color,
@@ -386,7 +390,7 @@ impl MirrorState {
             } => {
                 self.report("illegal", side(color.0), Some(*count));
                 let squares = differing(missing, extra);
-                self.status = status("illegal", say, squares);
+                self.status = status("illegal", say.as_str(), squares);
             }
             Event::Mismatch {
                 missing,
@@ -405,14 +409,14 @@ impl MirrorState {
                     .flatten()
                     .map(str::to_string)
                     .collect();
-                self.status = status("unconfirmed", say, squares);
+                self.status = status("unconfirmed", say.as_str(), squares);
             }
             Event::Restored { say, .. } => {
                 self.touched = None;
-                self.status = status("restored", say, Vec::new());
+                self.status = status("restored", say.as_str(), Vec::new());
             }
             Event::PromotionPending { square, say, .. } => {
-                self.status = status("promotion_pending", say, vec![square.clone()]);
+                self.status = status("promotion_pending", say.as_str(), vec![square.clone()]);
             }
             Event::PromotionUnmade {
                 square,
@@ -421,23 +425,27 @@ impl MirrorState {
                 ..
             } => {
                 self.status =
-                    status("promotion_unmade", say, vec![square.clone()]).map(|s| Status {
-                        article: Some(article),
-                        ..s
+                    status("promotion_unmade", say.as_str(), vec![square.clone()]).map(|s| {
+                        Status {
+                            article: Some(article),
+                            ..s
+                        }
                     });
             }
             Event::DrawDeclined { say, .. } => {
-                self.status = status("draw_declined", say, Vec::new())
+                self.status = status("draw_declined", say.as_str(), Vec::new())
             }
-            Event::Flag { say, .. } => self.status = status("flag", say, Vec::new()),
-            Event::DrawOffer { say, .. } => self.status = status("draw_offer", say, Vec::new()),
+            Event::Flag { say, .. } => self.status = status("flag", say.as_str(), Vec::new()),
+            Event::DrawOffer { say, .. } => {
+                self.status = status("draw_offer", say.as_str(), Vec::new())
+            }
             Event::GameOver { result, say, .. } => {
                 self.result = Some(result);
                 self.legal.clear();
-                self.status = status("game_over", say, Vec::new());
+                self.status = status("game_over", say.as_str(), Vec::new());
             }
             Event::Resumed { say, .. } => self.status = status("resumed", say.as_str(), Vec::new()),
-            Event::NewGame { say } => self.status = status("new_game", say, Vec::new()),
+            Event::NewGame { say } => self.status = status("new_game", say.as_str(), Vec::new()),
             Event::Say { text } => self.status = status("say", text.as_str(), Vec::new()),
             Event::Replicate {
                 board,
@@ -463,7 +471,7 @@ impl MirrorState {
                 ..
             } => {
                 let squares = differing(missing, extra);
-                self.status = status("diverged", say, squares);
+                self.status = status("diverged", say.as_str(), squares);
             }
             Event::Retraced { ply, fen, say } => {
                 self.moves.truncate(*ply as usize);
@@ -477,31 +485,41 @@ impl MirrorState {
             }
             Event::TouchReported { color } => self.report("touch_reported", side(color.0), None),
             Event::Refused { say, article, .. } => {
-                self.status = status("refused", say, Vec::new()).map(|s| Status {
+                self.status = status("refused", say.as_str(), Vec::new()).map(|s| Status {
                     article: *article,
                     ..s
                 });
             }
-            Event::Adjourned { say, .. } => self.status = status("adjourned", say, Vec::new()),
+            Event::Adjourned { say, .. } => {
+                self.status = status("adjourned", say.as_str(), Vec::new())
+            }
             // Practice: shown as said, for a player who can read some.
-            Event::Hint { say, .. } => self.status = status("hint", say, Vec::new()),
-            Event::Evaluation { say, .. } => self.status = status("evaluation", say, Vec::new()),
-            Event::Review { say, .. } => self.status = status("review", say, Vec::new()),
-            Event::ReviewStep { say, .. } => self.status = status("review", say, Vec::new()),
-            Event::Threat { say, .. } => self.status = status("threat", say, Vec::new()),
-            Event::Opening { say, .. } => self.status = status("opening", say, Vec::new()),
+            Event::Hint { say, .. } => self.status = status("hint", say.as_str(), Vec::new()),
+            Event::Evaluation { say, .. } => {
+                self.status = status("evaluation", say.as_str(), Vec::new())
+            }
+            Event::Review { say, .. } => self.status = status("review", say.as_str(), Vec::new()),
+            Event::ReviewStep { say, .. } => {
+                self.status = status("review", say.as_str(), Vec::new())
+            }
+            Event::Threat { say, .. } => self.status = status("threat", say.as_str(), Vec::new()),
+            Event::Opening { say, .. } => self.status = status("opening", say.as_str(), Vec::new()),
             // The blind player's menu is his own.
             Event::Menu { .. }
             | Event::Choices { .. }
             | Event::OnlineGames { .. }
             | Event::OnlineChosen { .. } => {}
-            Event::OnlineGame { say, .. } => self.status = status("online_game", say, Vec::new()),
+            Event::OnlineGame { say, .. } => {
+                self.status = status("online_game", say.as_str(), Vec::new())
+            }
             Event::Online { connection, say } => {
                 self.status = status(connection, say.as_str(), Vec::new());
             }
-            Event::OnlineOffer { say, .. } => self.status = status("online_offer", say, Vec::new()),
+            Event::OnlineOffer { say, .. } => {
+                self.status = status("online_offer", say.as_str(), Vec::new())
+            }
             Event::OnlineOpponent { say, .. } => {
-                self.status = status("online_opponent", say, Vec::new());
+                self.status = status("online_opponent", say.as_str(), Vec::new());
             }
             Event::OnlineRequest { say, .. } => {
                 self.status = status("online_request", say.as_str(), Vec::new());
@@ -511,7 +529,7 @@ impl MirrorState {
             }
             // The opponent at the table sees that the engine is in trouble.
             Event::EngineTrouble { say, .. } => {
-                self.status = status("engine_trouble", say, Vec::new());
+                self.status = status("engine_trouble", say.as_str(), Vec::new());
             }
             // The blind player's chat is his own.
             Event::OnlineChat { .. } => {}

@@ -100,7 +100,7 @@ impl Controller {
                         t,
                         event: Event::DrawOffer {
                             color: Side(color),
-                            say: self.words.draw_offer(color),
+                            say: Said::DrawOffer(color),
                         },
                     });
                     // Against the engine, its judgement answers.
@@ -207,7 +207,7 @@ impl Controller {
                 t,
                 event: Event::EngineTrouble {
                     trouble: trouble.name(),
-                    say: self.words.engine_trouble(trouble),
+                    say: Said::EngineTrouble(trouble),
                 },
             }),
             // The blind player's board, whose sensors `play` watches.
@@ -259,7 +259,7 @@ impl Controller {
                         t,
                         event: Event::Adjourned {
                             color: Side(self.game.turn()),
-                            say: self.words.notice(Notice::Adjourned),
+                            say: Notice::Adjourned.into(),
                         },
                     });
                 }
@@ -343,7 +343,7 @@ impl Controller {
             t,
             event: Event::DrawOffer {
                 color: Side(color),
-                say: self.words.draw_offer(color),
+                say: Said::DrawOffer(color),
             },
         });
         // Against the engine, its judgement answers, as to any offer.

@@ -393,7 +393,7 @@ impl Controller {
         out.push(Stamped {
             t,
             event: Event::NewGame {
-                say: self.words.notice(Notice::NewGame),
+                say: Notice::NewGame.into(),
             },
         });
     }
@@ -1059,7 +1059,7 @@ impl Controller {
                         t,
                         event: Event::Restored {
                             board: name.clone(),
-                            say: self.words.notice(Notice::Restored),
+                            say: Notice::Restored.into(),
                         },
                     });
                     self.release_held(t, out);
