@@ -461,6 +461,8 @@ impl Keeper {
                 .find(|e| matches!(e.event, Event::NewGame { .. }))
                 .map_or(self.last_record_t, |e| e.t);
             self.next_game(at, out);
+            // The next game's first events, in its own language.
+            self.c.words().tell(&mut out[from..]);
         }
     }
 
