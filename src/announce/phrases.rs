@@ -1250,6 +1250,14 @@ impl Phrasebook {
             Said::Position(position) => self.position(position),
             Said::Material(balance) => self.material(balance),
             Said::DrawOffer(color) => self.draw_offer(*color),
+            Said::TimeWarning { color, ms } => self.time_warning(*color, *ms),
+            Said::Flag(color) => self.flag(*color),
+            Said::TimeAdded { color, ms } => self.time_added(*color, *ms),
+            Said::DrawDeclined(color) => self.draw_declined(*color),
+            Said::PromotionPending(square) => self.promotion_pending(*square),
+            Said::PromotionUnmade(square) => self.promotion_unmade(*square),
+            Said::Illegal { missing, extra } => self.illegal(missing, extra),
+            Said::Unconfirmed { before, moves } => self.unconfirmed(before, moves),
             Said::EngineTrouble(trouble) => self.engine_trouble(*trouble),
             Said::Joined(parts, joint) => {
                 let parts = parts.iter().map(|p| self.in_words(p));

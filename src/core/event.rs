@@ -98,7 +98,7 @@ pub enum Event {
     PromotionPending {
         board: String,
         square: String,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// Under the 2008 Laws: the new piece was put on the promotion square
     /// before the pawn was taken off; the move is made when the piece is
@@ -107,14 +107,14 @@ pub enum Event {
         board: String,
         square: String,
         article: &'static str,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// A standing draw offer lapsed: `color`, the player it was made to,
     /// touched a piece with the intention of moving it (9.1b; today
     /// 9.1.2.1).
     DrawDeclined {
         color: Side,
-        say: String,
+        say: crate::core::said::Said,
     },
     TouchViolation {
         board: String,
@@ -133,13 +133,13 @@ pub enum Event {
         count: u32,
         missing: Vec<MissingPiece>,
         extra: Vec<String>,
-        say: String,
+        say: crate::core::said::Said,
     },
     Mismatch {
         board: String,
         missing: Vec<MissingPiece>,
         extra: Vec<String>,
-        say: String,
+        say: crate::core::said::Said,
     },
     Restored {
         board: String,
@@ -151,7 +151,7 @@ pub enum Event {
     Unconfirmed {
         board: String,
         moves: Vec<String>,
-        say: String,
+        say: crate::core::said::Said,
     },
     GameOver {
         result: &'static str,
@@ -179,13 +179,13 @@ pub enum Event {
     /// in a `game_over` event (or not, A4d, 6.11a).
     Flag {
         color: Side,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// A player's own time reached a warning threshold.
     TimeWarning {
         color: Side,
         remaining_ms: u64,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// `color` offers a draw (9.1); the scoresheet marks it `(=)`.
     DrawOffer {
@@ -233,7 +233,7 @@ pub enum Event {
         board: String,
         missing: Vec<MissingPiece>,
         extra: Vec<String>,
-        say: String,
+        say: crate::core::said::Said,
     },
     /// The game was taken back to the position after `ply` moves (E2.8);
     /// every board then replicates back to it.
@@ -545,17 +545,8 @@ impl Event {
     /// What this event gives the speech output, if anything.
     pub fn spoken(&self) -> Option<&str> {
         match self {
-            Event::PromotionPending { say, .. }
-            | Event::PromotionUnmade { say, .. }
-            | Event::DrawDeclined { say, .. }
-            | Event::TouchViolation { say, .. }
-            | Event::Illegal { say, .. }
-            | Event::Mismatch { say, .. }
-            | Event::Unconfirmed { say, .. }
+            Event::TouchViolation { say, .. }
             | Event::GameOver { say, .. }
-            | Event::Flag { say, .. }
-            | Event::TimeWarning { say, .. }
-            | Event::Diverged { say, .. }
             | Event::Refused { say, .. }
             | Event::Hint { say, .. }
             | Event::Evaluation { say, .. }
@@ -583,7 +574,16 @@ impl Event {
             | Event::EngineTrouble { say: said, .. }
             | Event::Adjourned { say: said, .. }
             | Event::NewGame { say: said, .. }
-            | Event::Restored { say: said, .. } => Some(said.as_str()),
+            | Event::Restored { say: said, .. }
+            | Event::TimeWarning { say: said, .. }
+            | Event::Flag { say: said, .. }
+            | Event::DrawDeclined { say: said, .. }
+            | Event::PromotionPending { say: said, .. }
+            | Event::PromotionUnmade { say: said, .. }
+            | Event::Illegal { say: said, .. }
+            | Event::Mismatch { say: said, .. }
+            | Event::Diverged { say: said, .. }
+            | Event::Unconfirmed { say: said, .. } => Some(said.as_str()),
             Event::Ready { say, .. } => say.as_deref(),
             Event::Touch { .. }
             | Event::Announced { .. }
@@ -610,7 +610,16 @@ impl Event {
             | Event::EngineTrouble { say: said, .. }
             | Event::Adjourned { say: said, .. }
             | Event::NewGame { say: said, .. }
-            | Event::Restored { say: said, .. } => Some(said),
+            | Event::Restored { say: said, .. }
+            | Event::TimeWarning { say: said, .. }
+            | Event::Flag { say: said, .. }
+            | Event::DrawDeclined { say: said, .. }
+            | Event::PromotionPending { say: said, .. }
+            | Event::PromotionUnmade { say: said, .. }
+            | Event::Illegal { say: said, .. }
+            | Event::Mismatch { say: said, .. }
+            | Event::Diverged { say: said, .. }
+            | Event::Unconfirmed { say: said, .. } => Some(said),
             _ => None,
         }
     }

@@ -84,6 +84,29 @@ pub enum Said {
     DrawOffer(shakmaty::Color),
     /// The engine is in trouble.
     EngineTrouble(crate::core::notices::EngineTrouble),
+    /// `Color`'s time is low: `ms` left (12.6's warning).
+    TimeWarning { color: shakmaty::Color, ms: u64 },
+    /// `Color`'s flag has fallen.
+    Flag(shakmaty::Color),
+    /// `ms` added to `Color`'s time (a penalty of the opponent's).
+    TimeAdded { color: shakmaty::Color, ms: u64 },
+    /// `Color`, offered a draw, touched a piece: the offer lapsed.
+    DrawDeclined(shakmaty::Color),
+    /// A pawn on its last rank without its new piece yet.
+    PromotionPending(Square),
+    /// The new piece put on the promotion square before the pawn was taken
+    /// off (2008's 4.6c): not yet a move.
+    PromotionUnmade(Square),
+    /// An illegal move: what the board must become again.
+    Illegal {
+        missing: Vec<(Square, Piece)>,
+        extra: Vec<Square>,
+    },
+    /// Moves that may have been made unseen, from `before`.
+    Unconfirmed {
+        before: Box<Chess>,
+        moves: Vec<Move>,
+    },
     /// Parts said together.
     Joined(Vec<Said>, Joint),
 }
@@ -133,13 +156,23 @@ impl From<OnlineNotice> for Said {
     }
 }
 
+/// Its words; a fact not yet put in words shows as its name in braces.
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Said::Text(words) => f.write_str(words),
+            fact => write!(f, "{{{fact:?}}}"),
+        }
+    }
+}
+
 /// Written as its words. Facts never reach an output unmade; should one,
 /// it is written as the fact's name in braces, for the error to be seen.
 impl Serialize for Said {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Said::Text(words) => s.serialize_str(words),
-            fact => s.serialize_str(&format!("{{{fact:?}}}")),
+            fact => s.serialize_str(&fact.to_string()),
         }
     }
 }

@@ -400,7 +400,7 @@ impl MirrorState {
             } => {
                 let kind = e.event.name();
                 let squares = differing(missing, extra);
-                self.status = status(kind, say, squares);
+                self.status = status(kind, say.as_str(), squares);
             }
             Event::Unconfirmed { moves, say, .. } => {
                 let squares = moves

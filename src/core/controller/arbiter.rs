@@ -4,6 +4,7 @@
 //! 6.13).
 
 use super::*;
+use crate::core::said::Said;
 
 impl Controller {
     /// The clock's state at `t` as a `clock` event.
@@ -109,7 +110,7 @@ impl Controller {
                 event: Event::TimeWarning {
                     color: Side(color),
                     remaining_ms: ms,
-                    say: self.words.time_warning(color, ms),
+                    say: Said::TimeWarning { color, ms },
                 },
             }),
             // Online, the server keeps the time: only its `outoftime`
@@ -124,7 +125,7 @@ impl Controller {
                     && clock.control().class(self.settings.laws) != Class::Standard;
                 let both = clock.flag(!color).is_some();
                 self.clock_event(t, ClockCause::Flag, out);
-                let say = self.words.flag(color);
+                let say = Said::Flag(color);
                 out.push(Stamped {
                     t,
                     event: Event::Flag {
@@ -157,7 +158,7 @@ impl Controller {
         }
         clock.add(t, color, ms);
         self.clock_event(t, ClockCause::Penalty, out);
-        let text = self.words.time_added(color, ms);
+        let text = Said::TimeAdded { color, ms };
         self.say(t, text, out);
     }
 

@@ -366,7 +366,7 @@ impl Controller {
             t,
             event: Event::DrawDeclined {
                 color: Side(color),
-                say: self.words.draw_declined(color),
+                say: crate::core::said::Said::DrawDeclined(color),
             },
         }
     }
@@ -989,14 +989,17 @@ impl Controller {
                         board: name.clone(),
                         missing: self.missing_list(&missing),
                         extra: extra.iter().map(|s| s.to_string()).collect(),
-                        say: self.words.mismatch(&missing, &extra),
+                        say: crate::core::said::Said::Mismatch {
+                            missing: missing.clone(),
+                            extra: extra.clone(),
+                        },
                     },
                 }),
                 Verdict::Rejected { m, obligation } => {
                     self.touch_violation(t, &name, m, &obligation, true, out);
                 }
                 Verdict::PromotionUnmade(sq) => {
-                    let say = self.words.promotion_unmade(sq);
+                    let say = crate::core::said::Said::PromotionUnmade(sq);
                     out.push(Stamped {
                         t,
                         event: Event::PromotionUnmade {
@@ -1008,7 +1011,7 @@ impl Controller {
                     });
                 }
                 Verdict::PromotionPending(sq) => {
-                    let say = self.words.promotion_pending(sq);
+                    let say = crate::core::said::Said::PromotionPending(sq);
                     out.push(Stamped {
                         t,
                         event: Event::PromotionPending {
@@ -1029,7 +1032,10 @@ impl Controller {
                             count,
                             missing: self.missing_list(&missing),
                             extra: extra.iter().map(|s| s.to_string()).collect(),
-                            say: self.words.illegal(&missing, &extra),
+                            say: crate::core::said::Said::Illegal {
+                                missing: missing.clone(),
+                                extra: extra.clone(),
+                            },
                         },
                     });
                 }
@@ -1039,11 +1045,17 @@ impl Controller {
                         board: name.clone(),
                         missing: self.missing_list(&missing),
                         extra: extra.iter().map(|s| s.to_string()).collect(),
-                        say: self.words.mismatch(&missing, &extra),
+                        say: crate::core::said::Said::Mismatch {
+                            missing: missing.clone(),
+                            extra: extra.clone(),
+                        },
                     },
                 }),
                 Verdict::Unconfirmed(moves) => {
-                    let say = self.words.unconfirmed(self.game.position(), &moves);
+                    let say = crate::core::said::Said::Unconfirmed {
+                        before: Box::new(self.game.position().clone()),
+                        moves: moves.clone(),
+                    };
                     let mode = self.game.castling_mode();
                     out.push(Stamped {
                         t,
