@@ -557,8 +557,14 @@ fn play_at_table(start: StartPosition, moves: &[Move], seed: u64, two_boards: bo
             {
                 aside = Aside::Plain;
             }
-            // (With a piece in the hand already, the move rejects it.)
-            declines_due += 1;
+            // (With a piece in the hand already, the move rejects it;
+            // unless it ends the game, which concludes the offer with it,
+            // 9.1.2.3: a mate says no more of it.)
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            if in_hand.is_none() || !after.is_game_over() {
+                declines_due += 1;
+            }
             offer = None;
         }
         let think = if quick {
