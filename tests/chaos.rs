@@ -185,8 +185,28 @@ impl Daemon {
         d.wait_for("is kept in", Duration::from_secs(30));
         // The serial link begins with a handshake (the source is told
         // disconnected until the scanner answers it): the hands wait for
-        // the board to be read, as they wait while pegboard is down.
-        d.wait_for("sensors are back", Duration::from_secs(30));
+        // the board to be read, as they wait while pegboard is down. A
+        // scanner that answered before pegboard's first look was never
+        // lost, and no loss is told: then no "disconnected" line comes.
+        let began = Instant::now();
+        loop {
+            let lines = d.lines();
+            if lines.iter().any(|l| l.contains("sensors are back")) {
+                break;
+            }
+            let lost = lines
+                .iter()
+                .any(|l| l.contains("sensor source disconnected"));
+            if !lost && began.elapsed() > Duration::from_secs(10) {
+                break;
+            }
+            assert!(
+                began.elapsed() < Duration::from_secs(30),
+                "pegboard never printed \"sensors are back\":\n{}",
+                lines.join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
         d
     }
 

@@ -105,7 +105,9 @@ pub fn usable_parts_of(config: &Config) -> std::result::Result<(), ConfigError> 
 }
 
 /// Where a player's moves are the engine's, whether its program starts and
-/// speaks UCI: the engine, started, for the seat to take over.
+/// speaks UCI: the engine, started, for the seat to take over. `play` asks
+/// before it opens the sensors, whose first scan is due once they are
+/// open: starting an engine takes a while.
 pub fn usable_engine(
     config: &Config,
 ) -> std::result::Result<Option<crate::engine::Engine>, ConfigError> {

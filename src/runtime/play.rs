@@ -98,8 +98,8 @@ pub fn play(
     let base = config;
     let (config, words, voices) = with_choices(base, speak, out)?;
     let config = &config;
-    let mut station = Station::open(config)?;
     let started = crate::runtime::open::usable_engine(config)?;
+    let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
     let mut service = Notifier::from_env();
     // The first tick opens the game; its instant in game time is where
