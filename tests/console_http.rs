@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use pegboard::announce::Phrasebook;
+use pegboard::announce::{Narrator, Phrasebook};
 use pegboard::console::Door;
 use pegboard::console::{Answer, Request};
 use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
@@ -37,23 +37,22 @@ impl Console {
         let game = std::thread::spawn(move || {
             let mut settings = Settings::default();
             settings.seats.black = pegboard::core::Seat::Relay;
-            let mut c = Controller::new(
-                &StartPosition::default(),
-                settings,
-                Phrasebook::default(),
-                &[BLIND_BOARD],
-            )
-            .expect("start");
+            let mut narrator = Narrator::new(Phrasebook::default(), &settings.preferences.language);
+            let mut c = Controller::new(&StartPosition::default(), settings, &[BLIND_BOARD])
+                .expect("start");
             let mut t = 0;
             for request in rx {
                 t += 1000;
                 let answer = match c.refusal(t, &request.input) {
-                    Some(refused) => Answer::Refused(refused),
+                    Some(mut refused) => {
+                        narrator.tell(std::slice::from_mut(&mut refused));
+                        Answer::Refused(Box::new(refused))
+                    }
                     None => {
                         let mut out = Vec::new();
                         c.input(t, request.input, &mut out);
                         // In words, as the runtime hands them on.
-                        c.words().tell(&mut out);
+                        narrator.tell(&mut out);
                         Answer::Done(out)
                     }
                 };

@@ -5,7 +5,6 @@
 mod common;
 
 use common::{run_with, to_json};
-use pegboard::announce::Phrasebook;
 use pegboard::core::{BLIND_BOARD, Controller, Settings, StartPosition};
 use pegboard::record::pgn::GameRecord;
 use pegboard::sim::{Style, simulate_moves};
@@ -65,7 +64,7 @@ proptest! {
         steps in prop::collection::vec((0u64..3000, any::<u64>(), 0u8..6, 0u32..64), 1..300),
     ) {
         let mut c = Controller::new(
-            &StartPosition::default(), Settings::default(), Phrasebook::default(), &[BLIND_BOARD],
+            &StartPosition::default(), Settings::default(), &[BLIND_BOARD],
         ).expect("start");
         let mut out = Vec::new();
         let mut t = 0;

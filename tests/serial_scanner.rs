@@ -68,7 +68,6 @@ fn handshake_garbage_corruption_staleness_and_unplug_without_losing_the_move() {
     let mut game = Controller::new(
         &StartPosition::default(),
         Settings::default(),
-        Phrasebook::default(),
         &[BLIND_BOARD],
     )
     .expect("start position");

@@ -34,7 +34,6 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use pegboard::announce::Phrasebook;
 use pegboard::core::clock::TimeControl;
 use pegboard::core::footprint::Footprint;
 use pegboard::core::{
@@ -456,8 +455,7 @@ fn play_at_table(start: StartPosition, moves: &[Move], seed: u64, two_boards: bo
     }
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut events = Vec::new();
-    let mut c =
-        Controller::new(&start, settings, Phrasebook::default(), &name_refs).expect("a controller");
+    let mut c = Controller::new(&start, settings, &name_refs).expect("a controller");
     c.start(0, &mut events);
     let mut table = Table {
         c,

@@ -29,6 +29,25 @@ fn temp(name: &str) -> PathBuf {
     dir
 }
 
+/// A speaker thread whose chain is `voices`, made on it, in order; its
+/// reports to read.
+fn speaker_of(
+    voices: impl FnOnce() -> Vec<Box<dyn Voice>> + Send + 'static,
+) -> (Speaker, crossbeam_channel::Receiver<Report>) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let speaker = Speaker::spawn(
+        move || {
+            let mut chain = Chain::new();
+            for voice in voices() {
+                chain.push_voice(voice);
+            }
+            chain
+        },
+        tx,
+    );
+    (speaker, rx)
+}
+
 #[test]
 fn the_shipped_clip_set_covers_every_word_of_the_fide_vocabulary() {
     let set = clips();
@@ -187,16 +206,12 @@ fn a_voice_failing_mid_game_loses_no_move_and_every_move_is_reported_announced()
     let dir = temp("speaker");
     let out = dir.clone();
     let set = clips();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let speaker = Speaker::spawn(
-        move || {
-            let mut chain = Chain::new();
-            chain.push_voice(Box::new(Breaks));
-            chain.push_voice(Box::new(FileVoice::open(set, &out).expect("file voice")));
-            chain
-        },
-        tx,
-    );
+    let (speaker, rx) = speaker_of(move || {
+        vec![
+            Box::new(Breaks),
+            Box::new(FileVoice::open(set, &out).expect("file voice")),
+        ]
+    });
     let delivery = Delivery {
         earcons: EarconSwitches::all_off(),
         warning_volume: 100,
@@ -304,18 +319,12 @@ fn the_clips_first_leave_what_they_lack_to_the_next_voice_and_name_each_word_onc
     let dir = temp("clips-first");
     let out = dir.clone();
     let set = clips();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let speaker = Speaker::spawn(
-        move || {
-            let mut chain = Chain::new();
-            chain.push_voice(Box::new(FileVoice::open(set, &out).expect("file voice")));
-            chain.push_voice(Box::new(pegboard::speech::TextVoice::to(Box::new(
-                std::io::sink(),
-            ))));
-            chain
-        },
-        tx,
-    );
+    let (speaker, rx) = speaker_of(move || {
+        vec![
+            Box::new(FileVoice::open(set, &out).expect("file voice")),
+            Box::new(pegboard::speech::TextVoice::to(Box::new(std::io::sink()))),
+        ]
+    });
     for text in [
         "Kurze Rochade",
         "Sizilianische Verteidigung, B50.",

@@ -1208,19 +1208,6 @@ impl Phrasebook {
         format!("{said} {start}")
     }
 
-    /// Makes the words of what `events` say as facts (the edge's one
-    /// place for it): each is said in these words.
-    pub fn tell(&self, events: &mut [crate::core::Stamped]) {
-        use crate::core::said::Said;
-        for e in events {
-            if let Some(text) = e.event.said_mut()
-                && !text.is_words()
-            {
-                *text = Said::Text(self.in_words(text));
-            }
-        }
-    }
-
     /// The words of `said`.
     pub fn in_words(&self, said: &crate::core::said::Said) -> String {
         use crate::core::said::{Joint, Said};
@@ -1259,6 +1246,72 @@ impl Phrasebook {
             Said::Illegal { missing, extra } => self.illegal(missing, extra),
             Said::Unconfirmed { before, moves } => self.unconfirmed(before, moves),
             Said::EngineTrouble(trouble) => self.engine_trouble(*trouble),
+            Said::AdjustRefused(color) => self.adjust_refused(*color),
+            Said::DrawTooEarly => self.draw_too_early(),
+            Said::NoDrawOffer(color) => self.no_draw_offer(*color),
+            Said::ClaimAfterTouch => self.claim_after_touch(),
+            Said::Unplayable { why, to_move } => self.refusal(*why, *to_move),
+            Said::TakeBackRefused => self.take_back_refused(),
+            Said::TouchViolation {
+                role,
+                square,
+                capture,
+            } => self.touch_violation(*role, *square, *capture),
+            Said::ReleasedViolation { role, square } => self.released_violation(*role, *square),
+            Said::ClockSet(times) => {
+                let times = times.as_deref().map(|t| self.in_words(t));
+                self.clock_set(times.as_deref().unwrap_or_default())
+            }
+            Said::GameBegins {
+                opponent,
+                color,
+                control,
+            } => self.game_begins(opponent, *color, control.as_ref()),
+            Said::GameOver {
+                reason,
+                outcome,
+                by,
+            } => self.game_over(*reason, *outcome, *by),
+            Said::Opening { eco, family } => self.opening(*eco, *family),
+            Said::Hint { before, m } => self.hint(before, *m),
+            Said::HintPiece(m) => self.hint_piece(*m),
+            Said::Threat { position, m } => self.threat(position, *m),
+            Said::Standing(standing) => self.standing(*standing),
+            Said::AfterMove {
+                number,
+                mover,
+                standing,
+            } => self.after_move(*number, *mover, *standing),
+            Said::ReviewStep {
+                index,
+                count,
+                number,
+                before,
+                played,
+                loss,
+                better,
+                line,
+            } => {
+                let said = self.mistake(*number, before, *played, *loss, *better, line);
+                self.review_step(*index, *count, said)
+            }
+            Said::ReviewPosition(number) => self.review_position(*number),
+            Said::OnlineGame(game) => self.online_game(game),
+            Said::OnlineGames { count, first } => self.online_games(*count, &self.in_words(first)),
+            Said::OnlineGameItem {
+                number,
+                name,
+                my_turn,
+            } => self.online_game_item(*number, name.as_deref(), *my_turn),
+            Said::OnlineGameChosen(item) => self.online_game_chosen(&self.in_words(item)),
+            Said::OnlineServerNotice(notice) => self.online_server_notice(notice),
+            Said::OnlineClaimIn { seconds, draw } => self.online_claim_in(*seconds, *draw),
+            Said::OnlineRematch { rematch, name } => self.online_rematch(*rematch, name),
+            Said::OnlineTakeback(color) => self.online_takeback(*color),
+            Said::OnlineOpponent { color, seconds } => self.online_opponent(*color, *seconds),
+            Said::OnlineChat { name, text } => self.online_chat(name, text),
+            Said::Menu(said) => self.menu_said(said),
+            Said::Nothing => String::new(),
             Said::Joined(parts, joint) => {
                 let parts = parts.iter().map(|p| self.in_words(p));
                 match joint {
@@ -1276,6 +1329,52 @@ impl Phrasebook {
                         .join(" "),
                 }
             }
+        }
+    }
+
+    /// What a step of the spoken menu says.
+    pub fn menu_said(&self, said: &crate::core::menu::MenuSaid) -> String {
+        use crate::core::menu::MenuSaid;
+        match said {
+            MenuSaid::Notice(notice) => self.menu(*notice),
+            MenuSaid::Value(value) => self.menu_value(value),
+            MenuSaid::Line {
+                item,
+                value,
+                opened,
+            } => {
+                let value = value.as_ref().map(|v| self.menu_value(v));
+                self.menu_line(*item, value.as_deref().unwrap_or_default(), *opened)
+            }
+            MenuSaid::Chosen { item, value } => self.menu_chosen(*item, &self.menu_value(value)),
+            MenuSaid::Confirm(changes) => {
+                let changes: Vec<(MenuItem, String)> = changes
+                    .iter()
+                    .map(|(item, value)| (*item, self.menu_value(value)))
+                    .collect();
+                self.menu_confirm(&changes)
+            }
+            MenuSaid::Minutes(ms) => self.duration(*ms),
+            MenuSaid::Increment(ms) => self.menu_increment(*ms),
+        }
+    }
+
+    /// A value of the menu, as the menu says it.
+    pub fn menu_value(&self, value: &crate::core::menu::Value) -> String {
+        use crate::core::menu::Value;
+        use crate::core::settings::Opponent;
+        match value {
+            Value::Opponent(Opponent::Person) => self.menu(MenuNotice::Person),
+            Value::Opponent(Opponent::Engine(strength)) => self.menu_engine(*strength),
+            Value::Opponent(Opponent::Lichess(way)) => self.menu_lichess(way),
+            Value::Control(None) => self.menu(MenuNotice::NoClock),
+            Value::Control(Some(c)) => self.menu_control(c),
+            Value::OwnTime => self.menu(MenuNotice::OwnTime),
+            Value::Color(c) => self.color(*c).to_string(),
+            Value::Rate(r) => self.menu_rate(*r),
+            Value::Volume(v) => self.menu_volume(*v),
+            Value::Language(l) => self.menu_language(l),
+            Value::Act(act) => self.menu_practice(*act),
         }
     }
 
@@ -1566,14 +1665,14 @@ mod tests {
             w.in_words(&Said::Joined(parts(), Joint::Stops)),
             format!("{resumed}. {number}. Ohne Uhr")
         );
-        // `tell` makes every fact in the events words, once.
+        // The narrator makes every fact in the events words.
         let mut events = vec![Stamped {
             t: 5,
             event: Event::Say {
                 text: Said::Notice(Notice::NoClock),
             },
         }];
-        w.tell(&mut events);
+        super::super::Narrator::new(w.clone(), "fide").tell(&mut events);
         assert_eq!(
             events[0].event,
             Event::Say {

@@ -60,7 +60,7 @@ pub enum Answer {
     /// Carried out: the events it caused.
     Done(Vec<Stamped>),
     /// Refused, and not journaled: the `refused` event says why.
-    Refused(Stamped),
+    Refused(Box<Stamped>),
 }
 
 #[cfg(test)]

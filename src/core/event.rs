@@ -6,6 +6,7 @@ use shakmaty::{Color, Role};
 
 use super::clock::Face;
 use super::game::Reason;
+use super::said::Said;
 
 /// A colour, written `white` or `black`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +64,56 @@ pub struct MissingPiece {
     pub piece: String,
 }
 
+/// What an event says, found the same way for reading and for making its
+/// words: the one list of the events that say something (but `Ready`,
+/// whose saying is optional).
+macro_rules! said_of {
+    ($event:expr) => {
+        match $event {
+            Event::TouchViolation { say: said, .. }
+            | Event::GameOver { say: said, .. }
+            | Event::Refused { say: said, .. }
+            | Event::Hint { say: said, .. }
+            | Event::Evaluation { say: said, .. }
+            | Event::Review { say: said, .. }
+            | Event::ReviewStep { say: said, .. }
+            | Event::Threat { say: said, .. }
+            | Event::Opening { say: said, .. }
+            | Event::Menu { say: said }
+            | Event::Choices { say: said, .. }
+            | Event::OnlineGame { say: said, .. }
+            | Event::OnlineOffer { say: said, .. }
+            | Event::OnlineGames { say: said, .. }
+            | Event::OnlineChosen { say: said, .. }
+            | Event::OnlineOpponent { say: said, .. }
+            | Event::OnlineChat { say: said, .. }
+            | Event::Say { text: said }
+            | Event::Move { say: said, .. }
+            | Event::Online { say: said, .. }
+            | Event::OnlineRequest { say: said, .. }
+            | Event::OnlineNotice { say: said, .. }
+            | Event::Replicate { say: said, .. }
+            | Event::Retraced { say: said, .. }
+            | Event::Resumed { say: said, .. }
+            | Event::DrawOffer { say: said, .. }
+            | Event::EngineTrouble { say: said, .. }
+            | Event::Adjourned { say: said, .. }
+            | Event::NewGame { say: said, .. }
+            | Event::Restored { say: said, .. }
+            | Event::TimeWarning { say: said, .. }
+            | Event::Flag { say: said, .. }
+            | Event::DrawDeclined { say: said, .. }
+            | Event::PromotionPending { say: said, .. }
+            | Event::PromotionUnmade { say: said, .. }
+            | Event::Illegal { say: said, .. }
+            | Event::Mismatch { say: said, .. }
+            | Event::Diverged { say: said, .. }
+            | Event::Unconfirmed { say: said, .. } => Some(said),
+            _ => None,
+        }
+    };
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
@@ -73,7 +124,12 @@ pub enum Event {
         /// strength, the blind player's colour and the clock. None for a
         /// game on lichess, whose own news says it.
         #[serde(skip_serializing_if = "Option::is_none")]
-        say: Option<String>,
+        say: Option<Said>,
+        /// The language the game is said in: the configured one, or the
+        /// one chosen in the menu. For the edge that makes the words; the
+        /// stream does not carry it.
+        #[serde(skip)]
+        language: String,
     },
     Touch {
         board: String,
@@ -124,7 +180,7 @@ pub enum Event {
         article: &'static str,
         /// `true` under the `enforce` policy: the move was not accepted.
         rejected: bool,
-        say: String,
+        say: Said,
     },
     Illegal {
         board: String,
@@ -156,7 +212,7 @@ pub enum Event {
     GameOver {
         result: &'static str,
         reason: Reason,
-        say: String,
+        say: Said,
     },
     Say {
         text: crate::core::said::Said,
@@ -261,7 +317,7 @@ pub enum Event {
         part: &'static str,
         uci: String,
         san: String,
-        say: String,
+        say: Said,
     },
     /// Practice: who stands better after `ply` moves, from White's side:
     /// `cp` centipawns, or a mate in `mate` moves (negative: Black mates).
@@ -271,7 +327,7 @@ pub enum Event {
         cp: Option<i32>,
         #[serde(skip_serializing_if = "Option::is_none")]
         mate: Option<i32>,
-        say: String,
+        say: Said,
     },
     /// The review after a game against the engine begins: each move with
     /// the engine's score after it, and the player's serious mistakes
@@ -283,7 +339,7 @@ pub enum Event {
         mistakes: usize,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         past: bool,
-        say: String,
+        say: Said,
     },
     /// Practice: what the engine threatens after `ply` moves, its best
     /// move were it to move (`uci`, `san`), when that takes something or
@@ -294,7 +350,7 @@ pub enum Event {
         uci: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         san: Option<String>,
-        say: String,
+        say: Said,
     },
     /// The opening played, as the classification knows it after `ply`
     /// moves: its ECO code and, when it is one said in words, its family
@@ -305,7 +361,7 @@ pub enum Event {
         eco: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         family: Option<String>,
-        say: String,
+        say: Said,
     },
     /// The player steps to one of his mistakes in the review (`index`
     /// from 1, of `mistakes`): the move that made ply `ply` in SAN, its
@@ -320,12 +376,12 @@ pub enum Event {
         better: Option<String>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         line: Vec<String>,
-        say: String,
+        say: Said,
     },
     /// The spoken menu says where the player is: an item with its value,
     /// a value, a choice said back, a question.
     Menu {
-        say: String,
+        say: Said,
     },
     /// The player saved choices in the spoken menu: the next game starts
     /// with them (`now`: it begins at once, no game being under way). The
@@ -356,7 +412,7 @@ pub enum Event {
         volume: u32,
         language: String,
         now: bool,
-        say: String,
+        say: Said,
     },
     /// A relayed move (the `move` input) or a retrace was refused and the
     /// game is unchanged: `given` is what was given (`Nf7`, `g8f6`, a
@@ -367,13 +423,13 @@ pub enum Event {
         reason: &'static str,
         #[serde(skip_serializing_if = "Option::is_none")]
         article: Option<&'static str>,
-        say: String,
+        say: Said,
     },
     /// The server started the online game: its id and page, the blind
     /// player's colour, the players with their ratings, the clock.
     OnlineGame {
         game: crate::core::online::OnlineGame,
-        say: String,
+        say: Said,
     },
     /// The connection to the online game's server: `lost` or `back`.
     Online {
@@ -385,7 +441,7 @@ pub enum Event {
     OnlineOffer {
         offer: &'static str,
         color: Side,
-        say: String,
+        say: Said,
     },
     /// The online opponent left the game (`gone`, the win claimable in
     /// `seconds`), or is back.
@@ -393,25 +449,25 @@ pub enum Event {
         gone: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         seconds: Option<u32>,
-        say: String,
+        say: Said,
     },
     /// A chat message in the online game.
     OnlineChat {
         name: String,
         text: String,
-        say: String,
+        say: Said,
     },
     /// The games under way on the server the player may take up, said
     /// with the first to choose (the menu's keys go through them).
     OnlineGames {
         games: Vec<crate::core::online::OnlineChoice>,
-        say: String,
+        say: Said,
     },
     /// The player chose the game under way `game` to play now, or (none)
     /// a new game.
     OnlineChosen {
         game: Option<String>,
-        say: String,
+        say: Said,
     },
     /// The player asks the server: `takeback` (or agrees to it),
     /// `claim_victory` (the opponent left), `abort` (before the game
@@ -542,85 +598,20 @@ impl Event {
         }
     }
 
-    /// What this event gives the speech output, if anything.
+    /// What this event gives the speech output, if anything: its words,
+    /// once the edge has made them.
     pub fn spoken(&self) -> Option<&str> {
         match self {
-            Event::TouchViolation { say, .. }
-            | Event::GameOver { say, .. }
-            | Event::Refused { say, .. }
-            | Event::Hint { say, .. }
-            | Event::Evaluation { say, .. }
-            | Event::Review { say, .. }
-            | Event::ReviewStep { say, .. }
-            | Event::Threat { say, .. }
-            | Event::Opening { say, .. }
-            | Event::Menu { say }
-            | Event::Choices { say, .. }
-            | Event::OnlineGame { say, .. }
-            | Event::OnlineOffer { say, .. }
-            | Event::OnlineGames { say, .. }
-            | Event::OnlineChosen { say, .. }
-            | Event::OnlineOpponent { say, .. }
-            | Event::OnlineChat { say, .. } => Some(say),
-            Event::Say { text: said }
-            | Event::Move { say: said, .. }
-            | Event::Online { say: said, .. }
-            | Event::OnlineRequest { say: said, .. }
-            | Event::OnlineNotice { say: said, .. }
-            | Event::Replicate { say: said, .. }
-            | Event::Retraced { say: said, .. }
-            | Event::Resumed { say: said, .. }
-            | Event::DrawOffer { say: said, .. }
-            | Event::EngineTrouble { say: said, .. }
-            | Event::Adjourned { say: said, .. }
-            | Event::NewGame { say: said, .. }
-            | Event::Restored { say: said, .. }
-            | Event::TimeWarning { say: said, .. }
-            | Event::Flag { say: said, .. }
-            | Event::DrawDeclined { say: said, .. }
-            | Event::PromotionPending { say: said, .. }
-            | Event::PromotionUnmade { say: said, .. }
-            | Event::Illegal { say: said, .. }
-            | Event::Mismatch { say: said, .. }
-            | Event::Diverged { say: said, .. }
-            | Event::Unconfirmed { say: said, .. } => Some(said.as_str()),
-            Event::Ready { say, .. } => say.as_deref(),
-            Event::Touch { .. }
-            | Event::Announced { .. }
-            | Event::Replicated { .. }
-            | Event::TouchReported { .. }
-            | Event::Clock { .. } => None,
+            Event::Ready { say, .. } => say.as_ref().map(Said::as_str),
+            _ => said_of!(self).map(Said::as_str),
         }
     }
-}
 
-impl Event {
-    /// What this event says as facts, for the edge to put in words.
-    pub fn said_mut(&mut self) -> Option<&mut crate::core::said::Said> {
+    /// What this event says, for the edge to put in words.
+    pub fn said_mut(&mut self) -> Option<&mut Said> {
         match self {
-            Event::Say { text: said }
-            | Event::Move { say: said, .. }
-            | Event::Online { say: said, .. }
-            | Event::OnlineRequest { say: said, .. }
-            | Event::OnlineNotice { say: said, .. }
-            | Event::Replicate { say: said, .. }
-            | Event::Retraced { say: said, .. }
-            | Event::Resumed { say: said, .. }
-            | Event::DrawOffer { say: said, .. }
-            | Event::EngineTrouble { say: said, .. }
-            | Event::Adjourned { say: said, .. }
-            | Event::NewGame { say: said, .. }
-            | Event::Restored { say: said, .. }
-            | Event::TimeWarning { say: said, .. }
-            | Event::Flag { say: said, .. }
-            | Event::DrawDeclined { say: said, .. }
-            | Event::PromotionPending { say: said, .. }
-            | Event::PromotionUnmade { say: said, .. }
-            | Event::Illegal { say: said, .. }
-            | Event::Mismatch { say: said, .. }
-            | Event::Diverged { say: said, .. }
-            | Event::Unconfirmed { say: said, .. } => Some(said),
-            _ => None,
+            Event::Ready { say, .. } => say.as_mut(),
+            _ => said_of!(self),
         }
     }
 }

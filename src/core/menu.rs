@@ -15,9 +15,9 @@ use shakmaty::Color;
 use super::clock::{Bonus, TimeControl};
 use super::input::MenuStep;
 pub use super::settings::{Choices, OnlineWay, Opponent, Strength};
-use crate::announce::phrases::Phrasebook;
 pub use crate::core::notices::PracticeAct;
 use crate::core::notices::{MenuItem, MenuNotice};
+pub use crate::core::notices::{MenuSaid, Value};
 
 /// The time controls offered, besides none and the player's own.
 const CONTROLS: [&str; 4] = ["5400+30", "40/5400+30:1800+30", "900+10", "300+3"];
@@ -93,21 +93,6 @@ const PRACTICE: [PracticeAct; 7] = [
     PracticeAct::Material,
     PracticeAct::Opening,
 ];
-
-/// One value of an item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Value {
-    Opponent(Opponent),
-    Control(Option<TimeControl>),
-    /// The player's own time control, chosen in two steps.
-    OwnTime,
-    Color(Color),
-    Rate(i32),
-    Volume(u32),
-    Language(String),
-    /// A practice question, asked when it is selected.
-    Act(PracticeAct),
-}
 
 /// The opponents on lichess offered, `friends` the ones to challenge:
 /// a seek, casual and rated; its AI at each level; each friend, casual
@@ -222,14 +207,14 @@ pub struct Menu {
 pub enum Outcome {
     /// Nothing (a menu key while the menu is closed).
     Nothing,
-    /// Words to say.
-    Say(String),
+    /// Something to say.
+    Say(MenuSaid),
     /// The choices were saved; `now`: the game begins again with them
     /// (none was under way).
     Saved {
         choices: Choices,
         now: bool,
-        say: String,
+        say: MenuSaid,
     },
     /// After saving during a game under way: a new game now, with them.
     BeginNow,
@@ -271,7 +256,6 @@ impl Menu {
         step: MenuStep,
         chosen: &Choices,
         (under_way, practice): (bool, bool),
-        words: &Phrasebook,
     ) -> Outcome {
         let state = std::mem::take(&mut self.state);
         if step == MenuStep::Open {
@@ -283,44 +267,44 @@ impl Menu {
                     .chain(ITEMS)
                     .collect();
                 self.state = State::Items(0);
-                return Outcome::Say(self.item_line(0, true, words));
+                return Outcome::Say(self.item_line(0, true));
             }
             // The menu key in the menu leaves it, unsaved.
             self.draft = None;
-            return Outcome::Say(words.menu(MenuNotice::Closed));
+            return Outcome::Say(MenuSaid::Notice(MenuNotice::Closed));
         }
         let Some(draft) = self.draft.clone() else {
             return Outcome::Nothing;
         };
-        let say = |n: MenuNotice| Outcome::Say(words.menu(n));
+        let say = |n: MenuNotice| Outcome::Say(MenuSaid::Notice(n));
         match (state, step) {
             (State::Closed, _) => Outcome::Nothing,
             (State::Items(at), MenuStep::Next) => {
                 let at = (at + 1) % self.items.len();
                 self.state = State::Items(at);
-                Outcome::Say(self.item_line(at, false, words))
+                Outcome::Say(self.item_line(at, false))
             }
             (State::Items(item), MenuStep::Select) => {
                 let list = self.values_of(self.items[item], &draft);
                 let now = draft.value(self.items[item]);
                 let at = list.iter().position(|v| *v == now).unwrap_or(0);
                 self.state = State::Values { item, at };
-                Outcome::Say(value_text(&list[at], words))
+                Outcome::Say(MenuSaid::Value(list[at].clone()))
             }
             (State::Items(_), MenuStep::Back) => {
-                let changes = changes(chosen, &draft, words);
+                let changes = changes(chosen, &draft);
                 if changes.is_empty() {
                     self.draft = None;
                     return say(MenuNotice::Closed);
                 }
                 self.state = State::Confirm;
-                Outcome::Say(words.menu_confirm(&changes))
+                Outcome::Say(MenuSaid::Confirm(changes))
             }
             (State::Values { item, at }, MenuStep::Next) => {
                 let list = self.values_of(self.items[item], &draft);
                 let at = (at + 1) % list.len();
                 self.state = State::Values { item, at };
-                Outcome::Say(value_text(&list[at], words))
+                Outcome::Say(MenuSaid::Value(list[at].clone()))
             }
             (State::Values { item, at }, MenuStep::Select) => {
                 let list = self.values_of(self.items[item], &draft);
@@ -332,29 +316,29 @@ impl Menu {
                     Value::OwnTime => {
                         let at = OWN_MINUTES.iter().position(|&n| n == 15).unwrap_or(0);
                         self.state = State::OwnMinutes(at);
-                        Outcome::Say(words.duration(OWN_MINUTES[at] * 60_000))
+                        Outcome::Say(MenuSaid::Minutes(OWN_MINUTES[at] * 60_000))
                     }
-                    value => self.choose(item, value, words),
+                    value => self.choose(item, value),
                 }
             }
             (State::Values { item, .. }, MenuStep::Back) => {
                 self.state = State::Items(item);
-                Outcome::Say(self.item_line(item, false, words))
+                Outcome::Say(self.item_line(item, false))
             }
             (State::OwnMinutes(at), MenuStep::Next) => {
                 let at = (at + 1) % OWN_MINUTES.len();
                 self.state = State::OwnMinutes(at);
-                Outcome::Say(words.duration(OWN_MINUTES[at] * 60_000))
+                Outcome::Say(MenuSaid::Minutes(OWN_MINUTES[at] * 60_000))
             }
             (State::OwnMinutes(at), MenuStep::Select) => {
                 let minutes = OWN_MINUTES[at];
                 self.state = State::OwnSeconds { minutes, at: 0 };
-                Outcome::Say(words.menu_increment(OWN_SECONDS[0] * 1000))
+                Outcome::Say(MenuSaid::Increment(OWN_SECONDS[0] * 1000))
             }
             (State::OwnSeconds { minutes, at }, MenuStep::Next) => {
                 let at = (at + 1) % OWN_SECONDS.len();
                 self.state = State::OwnSeconds { minutes, at };
-                Outcome::Say(words.menu_increment(OWN_SECONDS[at] * 1000))
+                Outcome::Say(MenuSaid::Increment(OWN_SECONDS[at] * 1000))
             }
             (State::OwnSeconds { minutes, at }, MenuStep::Select) => {
                 let bonus = match OWN_SECONDS[at] {
@@ -363,12 +347,12 @@ impl Menu {
                 };
                 let control = TimeControl::sudden_death(minutes * 60_000, bonus);
                 let item = self.index(MenuItem::TimeControl);
-                self.choose(item, Value::Control(Some(control)), words)
+                self.choose(item, Value::Control(Some(control)))
             }
             (State::OwnMinutes(_) | State::OwnSeconds { .. }, MenuStep::Back) => {
                 let item = self.index(MenuItem::TimeControl);
                 self.state = State::Items(item);
-                Outcome::Say(self.item_line(item, false, words))
+                Outcome::Say(self.item_line(item, false))
             }
             (State::Confirm, MenuStep::Select) => {
                 if under_way {
@@ -379,7 +363,7 @@ impl Menu {
                 Outcome::Saved {
                     choices: draft,
                     now: !under_way,
-                    say: words.menu(if under_way {
+                    say: MenuSaid::Notice(if under_way {
                         MenuNotice::UnderWay
                     } else {
                         MenuNotice::Saved
@@ -401,7 +385,7 @@ impl Menu {
             // `next` while a question waits: the question again.
             (state @ State::Confirm, MenuStep::Next) => {
                 self.state = state;
-                Outcome::Say(words.menu_confirm(&changes(chosen, &draft, words)))
+                Outcome::Say(MenuSaid::Confirm(changes(chosen, &draft)))
             }
             (state @ State::UnderWay, MenuStep::Next) => {
                 self.state = state;
@@ -412,8 +396,8 @@ impl Menu {
     }
 
     /// A value chosen: kept in the draft, said back, and back at its item.
-    fn choose(&mut self, item: usize, value: Value, words: &Phrasebook) -> Outcome {
-        let said = value_text(&value, words);
+    fn choose(&mut self, item: usize, value: Value) -> Outcome {
+        let said = value.clone();
         if let Some(draft) = &mut self.draft {
             draft.set(value);
             // lichess plays some clocks only: the nearest it plays.
@@ -424,51 +408,38 @@ impl Menu {
             }
         }
         self.state = State::Items(item);
-        Outcome::Say(words.menu_chosen(self.items[item], &said))
+        Outcome::Say(MenuSaid::Chosen {
+            item: self.items[item],
+            value: said,
+        })
     }
 
     /// An item with the value the draft gives it.
-    fn item_line(&self, at: usize, opened: bool, words: &Phrasebook) -> String {
+    fn item_line(&self, at: usize, opened: bool) -> MenuSaid {
         let item = self.items[at];
-        let value = self
-            .draft
-            .as_ref()
-            .map(|d| value_text(&d.value(item), words))
-            .unwrap_or_default();
-        words.menu_line(item, &value, opened)
+        MenuSaid::Line {
+            item,
+            value: self.draft.as_ref().map(|d| d.value(item)),
+            opened,
+        }
     }
 }
 
 /// Every item whose value changed, with its new value.
-fn changes(chosen: &Choices, draft: &Choices, words: &Phrasebook) -> Vec<(MenuItem, String)> {
+fn changes(chosen: &Choices, draft: &Choices) -> Vec<(MenuItem, Value)> {
     ITEMS
         .iter()
         .filter(|&&item| chosen.value(item) != draft.value(item))
-        .map(|&item| (item, value_text(&draft.value(item), words)))
+        .map(|&item| (item, draft.value(item)))
         .collect()
-}
-
-/// A value as the menu says it.
-fn value_text(value: &Value, words: &Phrasebook) -> String {
-    match value {
-        Value::Opponent(Opponent::Person) => words.menu(MenuNotice::Person),
-        Value::Opponent(Opponent::Engine(strength)) => words.menu_engine(*strength),
-        Value::Opponent(Opponent::Lichess(way)) => words.menu_lichess(way),
-        Value::Control(None) => words.menu(MenuNotice::NoClock),
-        Value::Control(Some(c)) => words.menu_control(c),
-        Value::OwnTime => words.menu(MenuNotice::OwnTime),
-        Value::Color(c) => words.color(*c).to_string(),
-        Value::Rate(r) => words.menu_rate(*r),
-        Value::Volume(v) => words.menu_volume(*v),
-        Value::Language(l) => words.menu_language(l),
-        Value::Act(act) => words.menu_practice(*act),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::announce::Vocabulary;
+    // The menu's words are tested where its facts become words, with
+    // the menu's steps: a test may read the words, the menu may not.
+    use crate::announce::{Phrasebook, Vocabulary};
     use crate::core::settings::{BLIND_BOARD, Seat, Seats};
 
     fn german() -> Phrasebook {
@@ -477,15 +448,14 @@ mod tests {
 
     fn steps(menu: &mut Menu, chosen: &Choices, keys: &[MenuStep]) -> Vec<Outcome> {
         keys.iter()
-            .map(|&k| menu.step(k, chosen, (false, false), &german()))
+            .map(|&k| menu.step(k, chosen, (false, false)))
             .collect()
     }
 
-    fn said(o: &Outcome) -> &str {
+    fn said(o: &Outcome) -> String {
         match o {
-            Outcome::Say(s) => s,
-            Outcome::Saved { say, .. } => say,
-            Outcome::Nothing | Outcome::BeginNow | Outcome::Ask(_) => "",
+            Outcome::Say(s) | Outcome::Saved { say: s, .. } => german().menu_said(s),
+            Outcome::Nothing | Outcome::BeginNow | Outcome::Ask(_) => String::new(),
         }
     }
 
@@ -503,10 +473,7 @@ mod tests {
         // rated, a challenge accepted.
         assert_eq!(opponents.len(), 9 + 2 + 8 + 2 + 1);
         let words = german();
-        let said: Vec<String> = opponents[9..]
-            .iter()
-            .map(|v| value_text(v, &words))
-            .collect();
+        let said: Vec<String> = opponents[9..].iter().map(|v| words.menu_value(v)).collect();
         assert_eq!(said[0], "Netz, Suche, ohne Elo");
         assert_eq!(said[1], "Netz, Suche, mit Elo");
         assert_eq!(said[4], "Netz, Maschine, Stufe 3");
@@ -557,24 +524,22 @@ mod tests {
     #[test]
     fn the_practice_item_asks_for_the_openings_name() {
         let chosen = Choices::default();
-        let words = german();
         let mut menu = Menu::default();
-        let mut step = |k| menu.step(k, &chosen, (true, true), &words);
+        let mut step = |k| menu.step(k, &chosen, (true, true));
         step(Open);
         assert_eq!(said(&step(Select)), "Tipp");
         for _ in 0..5 {
             step(Next);
         }
-        assert_eq!(step(Next), Outcome::Say("Eröffnung".into()));
+        assert_eq!(said(&step(Next)), "Eröffnung");
         assert_eq!(step(Select), Outcome::Ask(PracticeAct::Opening));
     }
 
     #[test]
     fn in_a_game_against_the_engine_the_practice_questions_come_first_and_are_asked_on_select() {
         let chosen = Choices::default();
-        let words = german();
         let mut menu = Menu::default();
-        let mut step = |k| menu.step(k, &chosen, (true, true), &words);
+        let mut step = |k| menu.step(k, &chosen, (true, true));
         assert_eq!(said(&step(Open)), "Menü. Übung: Tipp.");
         assert_eq!(said(&step(Select)), "Tipp");
         let values: Vec<String> = (0..7).map(|_| said(&step(Next)).to_string()).collect();
@@ -591,21 +556,19 @@ mod tests {
             ]
         );
         step(Next);
-        assert_eq!(step(Next), Outcome::Say("wer steht besser".into()));
+        assert_eq!(said(&step(Next)), "wer steht besser");
         // Selected: the menu closes and the question is asked.
         assert_eq!(step(Select), Outcome::Ask(PracticeAct::Evaluation));
         assert!(!menu.is_open());
         // The other items follow it; the own time control still comes
         // back to the time item.
-        let mut step = |k| menu.step(k, &chosen, (true, true), &words);
+        let mut step = |k| menu.step(k, &chosen, (true, true));
         step(Open);
         assert_eq!(said(&step(Next)), "Gegner: Mensch am Brett.");
         assert!(said(&step(Next)).starts_with("Zeit: "));
         // Not against the engine: no practice item.
         let mut plain = Menu::default();
-        assert!(
-            said(&plain.step(Open, &chosen, (false, false), &words)).starts_with("Menü. Gegner")
-        );
+        assert!(said(&plain.step(Open, &chosen, (false, false))).starts_with("Menü. Gegner"));
     }
 
     #[test]
@@ -617,7 +580,7 @@ mod tests {
             &chosen,
             &[Open, Next, Next, Next, Next, Next, Next],
         );
-        let lines: Vec<&str> = out.iter().map(said).collect();
+        let lines: Vec<String> = out.iter().map(said).collect();
         assert_eq!(
             lines,
             [
@@ -708,29 +671,25 @@ mod tests {
 
     #[test]
     fn a_game_under_way_changes_only_when_confirmed() {
-        let words = german();
         let chosen = Choices::default();
         let mut menu = Menu::default();
         for k in [Open, Next, Next, Select, Next, Select, Back] {
-            menu.step(k, &chosen, (true, false), &words);
+            menu.step(k, &chosen, (true, false));
         }
-        let Outcome::Saved { now, say, .. } = menu.step(Select, &chosen, (true, false), &words)
-        else {
+        let Outcome::Saved { now, say, .. } = menu.step(Select, &chosen, (true, false)) else {
             panic!("not saved")
         };
         assert!(!now);
+        let say = german().menu_said(&say);
         assert!(say.contains("läuft noch"), "{say}");
         assert_eq!(
-            menu.step(Back, &chosen, (true, false), &words),
-            Outcome::Say("Das gilt ab der nächsten Partie.".into())
+            said(&menu.step(Back, &chosen, (true, false))),
+            "Das gilt ab der nächsten Partie."
         );
         for k in [Open, Next, Next, Select, Next, Select, Back, Select] {
-            menu.step(k, &chosen, (true, false), &words);
+            menu.step(k, &chosen, (true, false));
         }
-        assert_eq!(
-            menu.step(Select, &chosen, (true, false), &words),
-            Outcome::BeginNow
-        );
+        assert_eq!(menu.step(Select, &chosen, (true, false)), Outcome::BeginNow);
     }
 
     #[test]
@@ -788,7 +747,7 @@ mod tests {
     #[test]
     fn a_configured_strength_off_the_steps_is_said_as_it_is() {
         let words = german();
-        let v = |s| value_text(&Value::Opponent(Opponent::Engine(s)), &words);
+        let v = |s| words.menu_value(&Value::Opponent(Opponent::Engine(s)));
         assert_eq!(v(Strength::Elo(1234)), "Maschine, Elo 1234");
         assert_eq!(v(Strength::Level(5)), "Maschine, Stärke 5");
         assert_eq!(v(Strength::Step(8)), "Maschine, Stufe 8, volle Stärke");

@@ -2,6 +2,11 @@
 //! clock and the board, of practice, of the spoken menu and of a game
 //! online. The core decides which; `announce` puts them in words.
 
+use shakmaty::Color;
+
+use super::clock::TimeControl;
+use super::settings::Opponent;
+
 /// What the player hears of the server in a game on lichess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnlineNotice {
@@ -193,4 +198,42 @@ impl EngineTrouble {
     pub fn from_name(name: &str) -> Option<EngineTrouble> {
         EngineTrouble::ALL.into_iter().find(|t| t.name() == name)
     }
+}
+
+/// One value of an item of the spoken menu.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Opponent(Opponent),
+    Control(Option<TimeControl>),
+    /// The player's own time control, chosen in two steps.
+    OwnTime,
+    Color(Color),
+    Rate(i32),
+    Volume(u32),
+    Language(String),
+    /// A practice question, asked when it is selected.
+    Act(PracticeAct),
+}
+
+/// What a step of the menu says, as facts: `announce` puts them in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MenuSaid {
+    /// A notice of the menu.
+    Notice(MenuNotice),
+    /// A value offered.
+    Value(Value),
+    /// An item with its value; `opened`: the menu has just opened.
+    Line {
+        item: MenuItem,
+        value: Option<Value>,
+        opened: bool,
+    },
+    /// A value chosen for an item.
+    Chosen { item: MenuItem, value: Value },
+    /// The changes to save, each item with its new value.
+    Confirm(Vec<(MenuItem, Value)>),
+    /// Minutes offered for the player's own clock, as milliseconds.
+    Minutes(u64),
+    /// Seconds a move offered for the player's own clock, as milliseconds.
+    Increment(u64),
 }

@@ -2,14 +2,20 @@
 //!
 //! The core decides what the player is told and says it as facts
 //! ([`Said::Notice`] …); the words are made at the edge, in the configured
-//! language, by `announce` (`Phrasebook::tell`), before any output sees
-//! the event. Where the core still makes its own words, they come as
-//! [`Said::Text`].
+//! language, by `announce`'s narrator, before any output sees
+//! the event, which then carries them as [`Said::Text`].
 
 use serde::{Serialize, Serializer};
-use shakmaty::{Chess, Move, Piece, Square};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Piece, Role, Square};
 
-use crate::core::notices::{Notice, OnlineNotice, PracticeNotice};
+use crate::core::analysis::{Loss, Standing};
+use crate::core::clock::TimeControl;
+use crate::core::laws::Reason;
+use crate::core::notices::{MenuSaid, Notice, OnlineNotice, PracticeNotice, Rematch};
+use crate::core::online::{OnlineGame, ServerNotice};
+use crate::core::opening::{Eco, Family};
+use crate::core::relay::Unplayable;
+use crate::core::settings::Opponent;
 
 /// How the parts of a [`Said::Joined`] are put together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,8 +113,106 @@ pub enum Said {
         before: Box<Chess>,
         moves: Vec<Move>,
     },
+    /// `Color` may not adjust a piece: it is not his move (4.2).
+    AdjustRefused(Color),
+    /// A draw offered before both players have moved (today's 5.2.3).
+    DrawTooEarly,
+    /// There is no draw offer of `Color`'s to decline (9.1).
+    NoDrawOffer(Color),
+    /// A claim made after the claimant touched a piece (9.4).
+    ClaimAfterTouch,
+    /// A relayed move that cannot be played, `to_move` having the move.
+    Unplayable { why: Unplayable, to_move: Color },
+    /// A relayed move that can no longer be taken back.
+    TakeBackRefused,
+    /// A touched piece (`role` on `square`) must be moved, or, `capture`,
+    /// taken (4.3).
+    TouchViolation {
+        role: Role,
+        square: Square,
+        capture: bool,
+    },
+    /// A piece (`role`) let go on `square` must stay there (4.6).
+    ReleasedViolation { role: Role, square: Square },
+    /// The arbiter set the clocks, to these times (a [`Said::Times`]) if
+    /// there are any.
+    ClockSet(Option<Box<Said>>),
+    /// What the game is, as it begins.
+    GameBegins {
+        opponent: Opponent,
+        color: Color,
+        control: Option<TimeControl>,
+    },
+    /// How the game ended.
+    GameOver {
+        reason: Reason,
+        outcome: KnownOutcome,
+        by: Option<Color>,
+    },
+    /// The opening played: its code and family, as far as they are known.
+    Opening {
+        eco: Option<Eco>,
+        family: Option<Family>,
+    },
+    /// The engine's hint: the whole move.
+    Hint { before: Box<Chess>, m: Move },
+    /// The engine's hint: the piece to move only.
+    HintPiece(Move),
+    /// What the opponent threatens.
+    Threat { position: Box<Chess>, m: Move },
+    /// Who stands better.
+    Standing(Standing),
+    /// Who stands better after move `number` of `mover`'s.
+    AfterMove {
+        number: u32,
+        mover: Color,
+        standing: Standing,
+    },
+    /// Mistake `index` (from 1) of `count` in a review: move `number`,
+    /// `played` in `before`, what it gave away, the engine's better move
+    /// and its line after it.
+    ReviewStep {
+        index: usize,
+        count: usize,
+        number: u32,
+        before: Box<Chess>,
+        played: Move,
+        loss: Loss,
+        better: Option<Move>,
+        line: Vec<Move>,
+    },
+    /// The review's position before move `number` is set up to play on.
+    ReviewPosition(u32),
+    /// A game online begins: the opponent, the colour, the start.
+    OnlineGame(Box<OnlineGame>),
+    /// The games online to choose from: how many, and the first.
+    OnlineGames { count: usize, first: Box<Said> },
+    /// Game `number` of those to choose from.
+    OnlineGameItem {
+        number: usize,
+        name: Option<String>,
+        my_turn: bool,
+    },
+    /// The game online chosen (its [`Said::OnlineGameItem`]).
+    OnlineGameChosen(Box<Said>),
+    /// The server's news of the game.
+    OnlineServerNotice(ServerNotice),
+    /// The player may claim (a draw, `draw`, or the win) in `seconds`.
+    OnlineClaimIn { seconds: u64, draw: bool },
+    /// What becomes of a rematch with `name`.
+    OnlineRematch { rematch: Rematch, name: String },
+    /// `Color` offers to take a move back.
+    OnlineTakeback(Color),
+    /// `Color` left (and may claim in `seconds`), or is back (`None`).
+    OnlineOpponent { color: Color, seconds: Option<u32> },
+    /// A chat line of `name`'s.
+    OnlineChat { name: String, text: String },
+    /// A step of the spoken menu.
+    Menu(MenuSaid),
     /// Parts said together.
     Joined(Vec<Said>, Joint),
+    /// Nothing: the events around it say what there is to say.
+    Nothing,
 }
 
 impl Said {
@@ -123,18 +227,6 @@ impl Said {
     /// Whether the words are made.
     pub fn is_words(&self) -> bool {
         matches!(self, Said::Text(_))
-    }
-}
-
-impl From<String> for Said {
-    fn from(words: String) -> Said {
-        Said::Text(words)
-    }
-}
-
-impl From<&str> for Said {
-    fn from(words: &str) -> Said {
-        Said::Text(words.to_string())
     }
 }
 

@@ -70,6 +70,7 @@ struct Spoken {
 /// speaker.
 struct Session<'a> {
     c: Controller,
+    narrator: crate::announce::Narrator,
     events: Vec<Stamped>,
     voices: Option<Spoken>,
     mirror: Option<crate::mirror::Mirror>,
@@ -86,7 +87,10 @@ impl Session<'_> {
     fn emit(&mut self) -> Result<()> {
         let voices = self.voices.as_ref().map(|s| &s.voices);
         emit(
-            &mut self.c,
+            &mut crate::runtime::outputs::Narrated {
+                controller: &mut self.c,
+                narrator: &mut self.narrator,
+            },
             &mut self.events,
             voices,
             self.mirror.as_ref(),
@@ -213,10 +217,11 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
         used: Vec::new(),
         unsaid_noted: false,
     });
+    let narrator =
+        crate::announce::Narrator::new(options.words.clone(), &settings.preferences.language);
     let mut c = Controller::new(
         &crate::core::StartPosition::default(),
         settings,
-        options.words.clone(),
         &[BLIND_BOARD],
     )
     .map_err(|e| Error::Game(e.to_string()))?;
@@ -231,6 +236,7 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     let mut s = Session {
         events,
         c,
+        narrator,
         voices,
         mirror,
         out,

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Position as _};
 
-use crate::announce::Phrasebook;
+use crate::announce::{Narrator, Phrasebook};
 use crate::config::Config;
 use crate::core::settings::Opponent;
 use crate::core::{Controller, Event, Input, Seat, Settings, Stamped, StartPosition};
@@ -46,6 +46,8 @@ struct Keeping {
 
 pub(crate) struct Keeper {
     c: Controller,
+    /// Who puts the game's events in words.
+    narrator: Narrator,
     /// The start position every game of this session begins from.
     start: StartPosition,
     keeping: Option<Keeping>,
@@ -136,6 +138,8 @@ fn seat_tags(
 /// stands, and its scoresheet.
 pub(crate) struct Rebuilt {
     pub controller: Controller,
+    /// Who put its events in words, in the language of its last game.
+    pub narrator: Narrator,
     pub sheet: Scoresheet,
     pub header: Header,
     /// The game's events as the replay made them again: what the mirror
@@ -181,6 +185,7 @@ pub(crate) fn rebuild(
     .map_err(|e| e.to_string())?;
     Ok(Rebuilt {
         controller: replayed.controller,
+        narrator: replayed.narrator,
         sheet,
         header,
         events: history,
@@ -231,7 +236,8 @@ impl Keeper {
             return Ok(resumed);
         }
         tags.insert("Date".into(), today());
-        let mut c = Controller::new(start, settings.clone(), words, boards)
+        let narrator = Narrator::new(words, &settings.preferences.language);
+        let mut c = Controller::new(start, settings.clone(), boards)
             .map_err(|e| Error::Game(e.to_string()))?;
         let control = settings.clock.control.as_ref().map(|c| c.to_pgn());
         let mut sheet = Scoresheet::new(&tags, control);
@@ -243,6 +249,7 @@ impl Keeper {
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
+            narrator,
             start: start.clone(),
             keeping: None,
             closing: Vec::new(),
@@ -308,6 +315,7 @@ impl Keeper {
             }
         };
         let c = rebuilt.controller;
+        let narrator = rebuilt.narrator;
         if c.game().is_over() || c.new_game_given() || loaded.entries.is_empty() {
             *past = c.review_to_keep();
             return Ok(None);
@@ -332,6 +340,7 @@ impl Keeper {
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
+            narrator,
             // A mistake's position set up from the review is its game's
             // start alone: the games after it begin from `after`.
             start: rebuilt
@@ -435,7 +444,7 @@ impl Keeper {
     /// whether the game changed, and the next game after a `new_game`.
     fn took(&mut self, from: usize, out: &mut Vec<Stamped>) {
         // In words at once: the console's answer is made of these.
-        self.c.words().tell(&mut out[from..]);
+        self.narrator.tell(&mut out[from..]);
         let mut sheet_changed = false;
         for e in &out[from..] {
             sheet_changed |= self.sheet.observe(e);
@@ -462,7 +471,7 @@ impl Keeper {
                 .map_or(self.last_record_t, |e| e.t);
             self.next_game(at, out);
             // The next game's first events, in its own language.
-            self.c.words().tell(&mut out[from..]);
+            self.narrator.tell(&mut out[from..]);
         }
     }
 
@@ -656,7 +665,7 @@ impl Door for Keeper {
         self.took(n, out);
     }
 
-    fn tell(&self, events: &mut [Stamped]) {
-        self.c.words().tell(events);
+    fn tell(&mut self, events: &mut [Stamped]) {
+        self.narrator.tell(events);
     }
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use shakmaty::ByColor;
 
+use crate::announce::Narrator;
 use crate::core::clock::Face;
 use crate::core::{Controller, Event, Input, Stamped};
 use crate::display::TerminalDisplay;
@@ -139,16 +140,23 @@ pub fn print_event(out: &mut dyn Write, e: &Stamped, json: bool) -> std::io::Res
 pub trait Door {
     fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>);
     /// Makes the words of what `events` say as facts.
-    fn tell(&self, events: &mut [Stamped]);
+    fn tell(&mut self, events: &mut [Stamped]);
 }
 
-impl Door for Controller {
+/// A controller with the narrator that puts its events in words: a door
+/// that journals nothing (the demo's).
+pub struct Narrated<'a> {
+    pub controller: &'a mut Controller,
+    pub narrator: &'a mut Narrator,
+}
+
+impl Door for Narrated<'_> {
     fn input(&mut self, t: u64, input: Input, out: &mut Vec<Stamped>) {
-        Controller::input(self, t, input, out);
+        self.controller.input(t, input, out);
     }
 
-    fn tell(&self, events: &mut [Stamped]) {
-        self.words().tell(events);
+    fn tell(&mut self, events: &mut [Stamped]) {
+        self.narrator.tell(events);
     }
 }
 

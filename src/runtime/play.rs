@@ -538,9 +538,11 @@ impl Session<'_> {
         };
         for request in requests.try_iter() {
             let answer = match self.keeper.controller().refusal(t, &request.input) {
-                Some(refused) => {
+                Some(mut refused) => {
+                    // In words at once: the console's answer says them.
+                    self.keeper.tell(std::slice::from_mut(&mut refused));
                     self.events.push(refused.clone());
-                    Answer::Refused(refused)
+                    Answer::Refused(Box::new(refused))
                 }
                 None => {
                     let from = self.events.len();

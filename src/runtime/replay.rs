@@ -7,7 +7,7 @@
 
 use std::borrow::Borrow;
 
-use crate::announce::Phrasebook;
+use crate::announce::{Narrator, Phrasebook};
 use crate::core::{Controller, Settings, Stamped};
 use crate::trace::{Entry, ErrorKind, Header, Reading, TraceError};
 
@@ -49,6 +49,8 @@ impl std::error::Error for ReplayError {}
 pub struct Replayed {
     /// The controller at the end.
     pub controller: Controller,
+    /// Who put the events in words, in the language of the last game.
+    pub narrator: Narrator,
     /// The trace's last line was torn (a power cut in the middle of a
     /// write): everything before it was replayed.
     pub torn: Option<TraceError>,
@@ -106,7 +108,8 @@ where
     header.apply(&mut settings);
     let boards = crate::core::controller::boards_of(boards, &settings);
     let boards: Vec<&str> = boards.iter().map(String::as_str).collect();
-    let mut c = Controller::new(&header.start, settings, words, &boards)
+    let mut narrator = Narrator::new(words, &settings.preferences.language);
+    let mut c = Controller::new(&header.start, settings, &boards)
         .map_err(|e| error(start_line, format!("`start`: {e}")))?;
     let mut out = Vec::new();
     c.start(start_t, &mut out);
@@ -128,7 +131,7 @@ where
             last_t = entry.t;
             next_game(&mut c, last_t, &mut out);
         }
-        c.words().tell(&mut out);
+        narrator.tell(&mut out);
         sink(&out).map_err(ReplayError::Write)?;
         out.clear();
         entry = next_line(&mut torn)?;
@@ -143,10 +146,11 @@ where
     }
     let end = out.last().map_or(last_t, |e| e.t);
     next_game(&mut c, end, &mut out);
-    c.words().tell(&mut out);
+    narrator.tell(&mut out);
     sink(&out).map_err(ReplayError::Write)?;
     Ok(Replayed {
         controller: c,
+        narrator,
         torn,
     })
 }

@@ -279,6 +279,7 @@ impl Utterance {
 mod tests {
     use super::*;
     use crate::core::event::MissingPiece;
+    use crate::core::said::Said;
 
     fn said(event: Event) -> Option<String> {
         Utterance::of(&Stamped { t: 0, event }, &Delivery::default()).map(|u| u.text)
@@ -291,7 +292,7 @@ mod tests {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             missing: Vec::new(),
             extra: Vec::new(),
-            say: "Springer Gustav acht nach Felix sechs".into(),
+            say: Said::Text("Springer Gustav acht nach Felix sechs".into()),
         }
     }
 
@@ -304,7 +305,7 @@ mod tests {
                 piece: "N".into(),
             }],
             extra: vec!["h3".into()],
-            say: "Brett stimmt nicht.".into(),
+            say: Said::Text("Brett stimmt nicht.".into()),
         };
         assert_eq!(
             said(diverged("blind")).as_deref(),
@@ -318,7 +319,7 @@ mod tests {
             color: crate::core::event::Side(shakmaty::Color::Black),
             uci: "g8f6".into(),
             san: "Nf6".into(),
-            say: "Springer Gustav acht nach Felix sechs".into(),
+            say: Said::Text("Springer Gustav acht nach Felix sechs".into()),
             fen: String::new(),
             made: None,
         };

@@ -20,9 +20,9 @@ mod audio;
 #[path = "../support/bench.rs"]
 mod bench;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use pegboard::record::pgn::read_games;
@@ -84,16 +84,9 @@ fn move_to_speech(targets: &mut bench::Targets) {
             env!("CARGO_MANIFEST_DIR")
         ),
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-        .args(["play", "--events", "--seconds", "120", "--config"])
-        .arg(&config)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("play");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let addr = mirror_address(&mut out);
+    let (mut child, mut out) =
+        bench::play(&["--events", "--seconds", "120"], &config, Stdio::piped());
+    let addr = bench::mirror_address(&mut out);
     let mut line = String::new();
     std::thread::sleep(Duration::from_secs(2));
     let mut took = Vec::new();
@@ -140,18 +133,13 @@ fn scan_loop_under_requests() -> LoopRun {
     std::fs::create_dir_all(&dir).expect("dir");
     let config = play_config(&dir, "");
     let seconds = bench::pick(10u64, 3);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-        .args(["play", "--silent", "--scan-timing", "--seconds"])
-        .arg(format!("{}", seconds + 2))
-        .arg("--config")
-        .arg(&config)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("play");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let addr = mirror_address(&mut out);
+    let seconds_arg = format!("{}", seconds + 2);
+    let (mut child, mut out) = bench::play(
+        &["--silent", "--scan-timing", "--seconds", &seconds_arg],
+        &config,
+        Stdio::null(),
+    );
+    let addr = bench::mirror_address(&mut out);
     let drain = std::thread::spawn(move || {
         let mut rest = String::new();
         let _ = out.read_to_string(&mut rest);
@@ -238,21 +226,6 @@ fn play_config(dir: &std::path::Path, speech: &str) -> std::path::PathBuf {
     )
     .expect("config");
     config
-}
-
-/// Reads `play`'s lines up to the one with the mirror's address.
-fn mirror_address(out: &mut impl BufRead) -> SocketAddr {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(out.read_line(&mut line).expect("line") > 0, "no mirror");
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            return rest.trim_end_matches('/').parse().expect("address");
-        }
-    }
 }
 
 fn child() {

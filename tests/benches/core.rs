@@ -31,7 +31,6 @@ fn idle_scan(c: &mut Criterion) {
     let mut ctl = Controller::new(
         &StartPosition::default(),
         Settings::default(),
-        Phrasebook::default(),
         &[BLIND_BOARD],
     )
     .expect("start");
@@ -67,13 +66,8 @@ fn clock_tick(c: &mut Criterion) {
     });
     let mut settings = Settings::default();
     settings.clock.control = Some(control);
-    let mut ctl = Controller::new(
-        &StartPosition::default(),
-        settings,
-        Phrasebook::default(),
-        &[BLIND_BOARD],
-    )
-    .expect("start");
+    let mut ctl =
+        Controller::new(&StartPosition::default(), settings, &[BLIND_BOARD]).expect("start");
     let mut out = Vec::new();
     ctl.start(0, &mut out);
     let occ = Bitboard(0xffff_0000_0000_ffff);

@@ -27,8 +27,8 @@ mod audio;
 #[path = "../support/bench.rs"]
 mod bench;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::io::BufRead;
+use std::process::Stdio;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const CHILD: &str = "PEGBOARD_ENGINE_BENCH_CHILD";
@@ -111,16 +111,12 @@ fn child() {
     )
     .expect("config");
     let seconds = bench::pick(60u64, 14);
-    let mut play = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-        .args(["play", "--events", "--scan-timing", "--seconds"])
-        .arg(seconds.to_string())
-        .arg("--config")
-        .arg(&config)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("play");
+    let seconds_arg = seconds.to_string();
+    let (mut play, out) = bench::play(
+        &["--events", "--scan-timing", "--seconds", &seconds_arg],
+        &config,
+        Stdio::null(),
+    );
     let pid = play.id();
     // Memory near the end, while the engine still thinks.
     let memory = std::thread::spawn(move || {
@@ -132,7 +128,6 @@ fn child() {
             .sum();
         (own, engine)
     });
-    let out = BufReader::new(play.stdout.take().expect("stdout"));
     let mut announced = Vec::new();
     let mut printed = String::new();
     for line in out.lines().map_while(Result::ok) {

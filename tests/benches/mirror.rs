@@ -285,16 +285,9 @@ fn idle_mirror(targets: &mut bench::Targets) {
         ),
     )
     .expect("config");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-        .args(["play", "--silent", "--seconds", "20", "--config"])
-        .arg(&config)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("play");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let addr = mirror_line(&mut out);
+    let (mut child, mut out) =
+        bench::play(&["--silent", "--seconds", "20"], &config, Stdio::null());
+    let addr = bench::mirror_address(&mut out);
     let held = viewers(addr, 20);
     std::thread::sleep(Duration::from_secs(2));
     let before = thread_ticks(child.id(), "mirror");
@@ -345,25 +338,6 @@ fn rss_kb(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// `pegboard play` on a recorded game for a few seconds: its resident
-/// memory after 3 s, without the mirror and with it and 20 viewers.
-/// The mirror's address, from the line `play` prints when it listens.
-fn mirror_line(out: &mut impl BufRead) -> SocketAddr {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if out.read_line(&mut line).unwrap_or(0) == 0 {
-            panic!("no mirror line");
-        }
-        if let Some(a) = line
-            .trim()
-            .strip_prefix("pegboard: the mirror is at http://")
-        {
-            return a.trim_end_matches('/').parse().expect("address");
-        }
-    }
-}
-
 /// What one run of `pegboard play` showed.
 struct PlayRun {
     /// Resident memory after 3 s, kB.
@@ -390,25 +364,14 @@ fn play_with_viewers(dir: &std::path::Path, trace: &std::path::Path, viewers_n: 
         ),
     )
     .expect("config");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
-        .args([
-            "play",
-            "--silent",
-            "--scan-timing",
-            "--seconds",
-            "5",
-            "--config",
-        ])
-        .arg(&config)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("play");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let (mut child, mut out) = bench::play(
+        &["--silent", "--scan-timing", "--seconds", "5"],
+        &config,
+        Stdio::null(),
+    );
     let mut held = Vec::new();
     if viewers_n > 0 {
-        held = viewers(mirror_line(&mut out), viewers_n);
+        held = viewers(bench::mirror_address(&mut out), viewers_n);
     }
     let drain = std::thread::spawn(move || {
         let mut s = String::new();

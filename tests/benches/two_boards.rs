@@ -25,7 +25,7 @@ mod bench;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use pegboard::announce::Phrasebook;
+use pegboard::announce::{Narrator, Phrasebook};
 use pegboard::core::debounce::DEFAULT_WINDOW_MS;
 use pegboard::core::{BLIND_BOARD, Controller, Event, Settings, Stamped, StartPosition};
 use pegboard::record::pgn::read_games;
@@ -197,10 +197,10 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped], targets: &mut bench:
     speaker.wait_idle(Duration::from_secs(10));
     let mut settings = Settings::default();
     settings.seats.black = pegboard::core::Seat::Board("sighted".into());
+    let mut narrator = Narrator::new(Phrasebook::default(), &settings.preferences.language);
     let mut c = Controller::new(
         &StartPosition::default(),
         settings,
-        Phrasebook::default(),
         &[BLIND_BOARD, "sighted"],
     )
     .expect("start");
@@ -229,7 +229,7 @@ fn release_to_speech(entries: &[Entry], events: &[Stamped], targets: &mut bench:
             feed(&mut c, &entries[i], &mut out).expect("fed");
             i += 1;
             // Its words made, as the runtime makes them before the voices.
-            c.words().tell(&mut out);
+            narrator.tell(&mut out);
             for e in out.drain(..) {
                 if let Event::Move { ply, say, .. } = &e.event {
                     decided.push(began.elapsed().as_secs_f64() * 1000.0);
@@ -284,13 +284,7 @@ fn idle_scans(targets: &mut bench::Targets) {
         if boards.len() > 1 {
             settings.seats.black = pegboard::core::Seat::Board(boards[1].into());
         }
-        let mut c = Controller::new(
-            &StartPosition::default(),
-            settings,
-            Phrasebook::default(),
-            boards,
-        )
-        .expect("start");
+        let mut c = Controller::new(&StartPosition::default(), settings, boards).expect("start");
         let mut out = Vec::new();
         let n = bench::pick(20_000_000u64, 2_000_000);
         let began = Instant::now();

@@ -302,3 +302,46 @@ pub fn game_six_trace(dir: &Path, seed: u64, style: pegboard::sim::Style) -> Pat
     std::fs::write(&trace, text).expect("trace");
     trace
 }
+
+/// `pegboard play` with `args` and `--config config`: the child and its
+/// printed lines to read (its errors go nowhere).
+pub fn play(
+    args: &[&str],
+    config: &Path,
+    stdin: std::process::Stdio,
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        .arg("play")
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    (child, out)
+}
+
+/// The mirror's address, from the line `play` prints once it listens.
+pub fn mirror_address(out: &mut impl std::io::BufRead) -> std::net::SocketAddr {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).unwrap_or(0) > 0,
+            "play ended without a mirror line"
+        );
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("pegboard: the mirror is at http://")
+        {
+            return rest.trim_end_matches('/').parse().expect("address");
+        }
+    }
+}

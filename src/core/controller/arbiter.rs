@@ -178,13 +178,9 @@ impl Controller {
                 clock.set_time(t, color, ms);
             }
         }
-        let times = self
-            .times_said(t)
-            .map(|s| self.words.in_words(&s))
-            .unwrap_or_default();
+        let times = self.times_said(t).map(Box::new);
         self.clock_event(t, ClockCause::Set, out);
-        let text = self.words.clock_set(&times);
-        self.say(t, text, out);
+        self.say(t, Said::ClockSet(times), out);
     }
 
     /// 7.4b: a completed illegal move, as the arbiter rules it.

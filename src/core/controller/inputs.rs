@@ -365,7 +365,7 @@ impl Controller {
     /// before a console's input is journaled, so a refused one leaves no
     /// record.
     pub fn refusal(&self, t: u64, input: &Input) -> Option<Stamped> {
-        let adjourned = || self.words.notice(Notice::Adjourned);
+        let adjourned = || Said::from(Notice::Adjourned);
         let mut article = None;
         let laws = self.settings.laws;
         let (given, reason, say) = match *input {
@@ -375,18 +375,14 @@ impl Controller {
                 (
                     "adjust".to_string(),
                     "not_your_move",
-                    self.words.adjust_refused(color),
+                    Said::AdjustRefused(color),
                 )
             }
             // Today's 5.2.3: no draw agreed before both players have moved,
             // nor offered when it could not be agreed.
             Input::DrawOffer(color) if !self.game.is_over() && !self.game.offer_allowed(color) => {
                 article = Some(laws.cite(Article::Agreement));
-                (
-                    "draw_offer".to_string(),
-                    "too_early",
-                    self.words.draw_too_early(),
-                )
+                ("draw_offer".to_string(), "too_early", Said::DrawTooEarly)
             }
             // 10.2 (today III.5): a ruling needs a claim to rule on; a
             // decision postponed past a flag is the arbiter's to make now.
@@ -394,12 +390,12 @@ impl Controller {
                 None => (
                     ruling.name().to_string(),
                     "no_claim",
-                    self.words.notice(Notice::NoQuickplayClaim),
+                    Notice::NoQuickplayClaim.into(),
                 ),
                 Some(claim) if ruling == QuickplayRuling::Postpone && claim.flag.is_some() => (
                     ruling.name().to_string(),
                     "flag_fallen",
-                    self.words.notice(Notice::QuickplayWaits),
+                    Notice::QuickplayWaits.into(),
                 ),
                 Some(_) => return None,
             },
@@ -410,17 +406,13 @@ impl Controller {
                 (
                     "draw_decline".to_string(),
                     "no_offer",
-                    self.words.no_draw_offer(!color),
+                    Said::NoDrawOffer(!color),
                 )
             }
             // 9.4: touching a piece loses the right to claim on this move.
             Input::DrawClaim(color) if self.touched_this_move(color) => {
                 article = Some(laws.cite(Article::ClaimAfterTouch));
-                (
-                    "draw_claim".to_string(),
-                    "touched",
-                    self.words.claim_after_touch(),
-                )
+                ("draw_claim".to_string(), "touched", Said::ClaimAfterTouch)
             }
             Input::Move(relayed) | Input::Adjourn(relayed) if self.sealed.is_some() => {
                 let given = match relayed {
@@ -432,7 +424,7 @@ impl Controller {
             Input::Unseal if self.sealed.is_none() => (
                 "unseal".to_string(),
                 "not_adjourned",
-                self.words.move_number(self.game.position()),
+                Said::MoveNumber(Box::new(self.game.position().clone())),
             ),
             Input::Move(relayed) | Input::Adjourn(relayed) => {
                 let given = match relayed {
@@ -440,11 +432,7 @@ impl Controller {
                     Relayed::San(s) => s.to_string(),
                 };
                 if self.game.is_over() {
-                    (
-                        given,
-                        "game_over",
-                        self.words.notice(Notice::GameOverAlready),
-                    )
+                    (given, "game_over", Notice::GameOverAlready.into())
                 } else if self.relayed_move(relayed).is_none() {
                     let pos = self.game.position();
                     let why = match relayed {
@@ -452,7 +440,14 @@ impl Controller {
                         Relayed::San(s) => crate::core::relay::san(pos, &s),
                     };
                     article = why.article().map(|a| laws.cite(a));
-                    (given, why.reason(), self.words.refusal(why, pos.turn()))
+                    (
+                        given,
+                        why.reason(),
+                        Said::Unplayable {
+                            why,
+                            to_move: pos.turn(),
+                        },
+                    )
                 } else {
                     return None;
                 }
@@ -460,7 +455,7 @@ impl Controller {
             Input::Retrace(ply) if ply > self.game.ply() => (
                 ply.to_string(),
                 "no_such_ply",
-                self.words.move_number(self.game.position()),
+                Said::MoveNumber(Box::new(self.game.position().clone())),
             ),
             Input::TakeBack(ply)
                 if self.relayed_last.as_ref().is_none_or(|r| {
@@ -469,11 +464,7 @@ impl Controller {
                         || t.saturating_sub(r.t) > super::TAKE_BACK_WITHIN
                 }) =>
             {
-                (
-                    ply.to_string(),
-                    "not_takeable",
-                    self.words.take_back_refused(),
-                )
+                (ply.to_string(), "not_takeable", Said::TakeBackRefused)
             }
             _ => return None,
         };

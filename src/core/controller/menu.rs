@@ -6,6 +6,7 @@
 use super::*;
 use crate::core::input::MenuStep;
 use crate::core::menu::Outcome;
+use crate::core::said::Said;
 use crate::core::settings::Choices;
 
 impl Controller {
@@ -21,19 +22,18 @@ impl Controller {
         }
         let under_way = self.under_way();
         let practice = self.engine_color().is_some() || self.review_now().is_some();
-        match self
-            .menu
-            .step(step, &self.chosen, (under_way, practice), &self.words)
-        {
+        match self.menu.step(step, &self.chosen, (under_way, practice)) {
             Outcome::Nothing => {}
             Outcome::Say(say) => out.push(Stamped {
                 t,
-                event: Event::Menu { say },
+                event: Event::Menu {
+                    say: Said::Menu(say),
+                },
             }),
             Outcome::Saved { choices, now, say } => {
                 out.push(Stamped {
                     t,
-                    event: choices_event(&choices, now, say),
+                    event: choices_event(&choices, now, Said::Menu(say)),
                 });
                 self.chosen = choices;
                 if now {
@@ -66,7 +66,7 @@ impl Controller {
 }
 
 /// The `choices` event: what was saved, as the trace format writes it.
-fn choices_event(c: &Choices, now: bool, say: String) -> Event {
+fn choices_event(c: &Choices, now: bool, say: Said) -> Event {
     let crate::core::settings::Written {
         opponent,
         step,

@@ -22,8 +22,8 @@ use super::laws::Article;
 use super::settings::{BLIND_BOARD, ClockStart, FlagRule, Seat, Settings};
 use super::touch::{Duty, Obligation};
 use super::tracker::{Tracker, Verdict};
-use crate::announce::phrases::Phrasebook;
 use crate::core::notices::Notice;
+use crate::core::said::Said;
 
 mod arbiter;
 mod inputs;
@@ -62,7 +62,6 @@ struct BoardView {
 #[derive(Debug, Clone)]
 pub struct Controller {
     settings: Settings,
-    words: Phrasebook,
     game: Game,
     boards: Vec<BoardView>,
     /// The earliest instant at which any timer fires.
@@ -196,19 +195,13 @@ impl Controller {
     pub fn new(
         start: &StartPosition,
         settings: Settings,
-        words: Phrasebook,
         board_names: &[&str],
     ) -> Result<Controller, StartError> {
         let game = Game::from_start(start)?.with_laws(settings.laws);
-        Ok(Controller::with_game(game, settings, words, board_names))
+        Ok(Controller::with_game(game, settings, board_names))
     }
 
-    fn with_game(
-        game: Game,
-        settings: Settings,
-        words: Phrasebook,
-        board_names: &[&str],
-    ) -> Controller {
+    fn with_game(game: Game, settings: Settings, board_names: &[&str]) -> Controller {
         let boards = board_names
             .iter()
             .map(|&name| BoardView {
@@ -232,7 +225,6 @@ impl Controller {
         Controller {
             chosen: settings.preferences.clone(),
             settings,
-            words,
             game,
             boards,
             deadline: None,
@@ -302,16 +294,7 @@ impl Controller {
             settings.seats.black = black;
         }
         let game = game.with_laws(settings.laws);
-        let words = if self.chosen.language == self.settings.preferences.language {
-            self.words.clone()
-        } else {
-            // A language file named by its path stays as it was: the
-            // core reads no files.
-            self.words
-                .in_language(&self.chosen.language)
-                .unwrap_or_else(|| self.words.clone())
-        };
-        let mut next = Controller::with_game(game, settings, words, &names);
+        let mut next = Controller::with_game(game, settings, &names);
         next.start(t, out);
         if self.next_start_once {
             // The game after the set-up one begins where this one began.
@@ -428,7 +411,8 @@ impl Controller {
                     CastlingMode::Standard => "standard",
                     CastlingMode::Chess960 => "chess960",
                 },
-                say: self.begins_text(),
+                say: self.begins(),
+                language: self.settings.preferences.language.clone(),
             },
         }
     }
@@ -438,7 +422,7 @@ impl Controller {
     /// ("Maschine, Stufe 3, etwa 1400. Sie spielen Schwarz. 15 Minuten
     /// plus 10 Sekunden pro Zug."). None for a game on lichess (its news
     /// says it) and for one already under way.
-    fn begins_text(&self) -> Option<String> {
+    fn begins(&self) -> Option<Said> {
         let p = &self.settings.preferences;
         if matches!(p.opponent, super::settings::Opponent::Lichess(_))
             || self.online.is_some()
@@ -446,10 +430,11 @@ impl Controller {
         {
             return None;
         }
-        Some(
-            self.words
-                .game_begins(&p.opponent, p.color, self.settings.clock.control.as_ref()),
-        )
+        Some(Said::GameBegins {
+            opponent: p.opponent.clone(),
+            color: p.color,
+            control: self.settings.clock.control.clone(),
+        })
     }
 
     pub fn game(&self) -> &Game {
@@ -463,12 +448,6 @@ impl Controller {
 
     pub fn settings(&self) -> &Settings {
         &self.settings
-    }
-
-    /// The words the game is said in, for the edge to put its facts in
-    /// words.
-    pub fn words(&self) -> &Phrasebook {
-        &self.words
     }
 
     pub fn board_index(&self, name: &str) -> Option<usize> {
@@ -673,9 +652,11 @@ impl Controller {
 
     /// The game ended at `t`: say so, and stop the clock.
     fn game_over(&mut self, t: u64, ending: Ending, out: &mut Vec<Stamped>) {
-        let say = self
-            .words
-            .game_over(ending.reason, ending.outcome, ending.by);
+        let say = Said::GameOver {
+            reason: ending.reason,
+            outcome: ending.outcome,
+            by: ending.by,
+        };
         out.push(Stamped {
             t,
             event: Event::GameOver {
@@ -702,7 +683,7 @@ impl Controller {
             .collect()
     }
 
-    fn violation_text(&self, ob: &Obligation) -> String {
+    fn violation(&self, ob: &Obligation) -> Said {
         let role = |sq: Square| {
             self.game
                 .position()
@@ -711,17 +692,27 @@ impl Controller {
                 .unwrap_or(shakmaty::Role::Pawn)
         };
         match ob.duty {
-            Duty::Move(sq) | Duty::KingMove(sq) => self.words.touch_violation(role(sq), sq, false),
-            Duty::Capture(sq) => self.words.touch_violation(role(sq), sq, true),
-            Duty::Castle(_) => self.words.notice(Notice::TouchViolationCastle),
+            Duty::Move(sq) | Duty::KingMove(sq) => Said::TouchViolation {
+                role: role(sq),
+                square: sq,
+                capture: false,
+            },
+            Duty::Capture(sq) => Said::TouchViolation {
+                role: role(sq),
+                square: sq,
+                capture: true,
+            },
+            Duty::Castle(_) => Notice::TouchViolationCastle.into(),
             Duty::Released(sq) => {
                 let role = self
                     .game
                     .position()
                     .board()
                     .role_at(ob.allowed[0].from().unwrap_or(sq));
-                self.words
-                    .released_violation(role.unwrap_or(shakmaty::Role::Pawn), sq)
+                Said::ReleasedViolation {
+                    role: role.unwrap_or(shakmaty::Role::Pawn),
+                    square: sq,
+                }
             }
         }
     }
@@ -744,7 +735,7 @@ impl Controller {
                 moved: m.from().unwrap_or(m.to()).to_string(),
                 article: self.settings.laws.cite(ob.article),
                 rejected,
-                say: self.violation_text(ob),
+                say: self.violation(ob),
             },
         });
     }

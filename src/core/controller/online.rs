@@ -13,6 +13,7 @@ use crate::core::input::{Input, MenuStep};
 use crate::core::laws::Reason;
 use crate::core::notices::{OnlineNotice, Rematch};
 use crate::core::online::{Finish, OnlineGame, ServerNotice};
+use crate::core::said::Said;
 use crate::core::settings::ClockStart;
 
 impl Controller {
@@ -53,7 +54,7 @@ impl Controller {
         let names: Vec<String> = self.board_names().map(str::to_string).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let raws: Vec<_> = (0..self.boards.len()).map(|i| self.raw(i)).collect();
-        let mut next = Controller::with_game(start, settings, self.words.clone(), &names);
+        let mut next = Controller::with_game(start, settings, &names);
         next.chosen = self.chosen.clone();
         next.next_start = self.next_start.clone();
         next.home_start = self.home_start.clone().or_else(|| {
@@ -71,7 +72,7 @@ impl Controller {
         for (i, raw) in raws.into_iter().enumerate() {
             next.scan(t, i, raw, out);
         }
-        let say = next.words.online_game(&game);
+        let say = Said::OnlineGame(Box::new(game.clone()));
         next.online = Some(game.clone());
         *self = next;
         out.push(Stamped {
@@ -100,7 +101,10 @@ impl Controller {
             return;
         }
         let first = self.online_item(&games, 0);
-        let say = self.words.online_games(games.len(), &first);
+        let say = Said::OnlineGames {
+            count: games.len(),
+            first: Box::new(first),
+        };
         self.online_choice = Some((games.clone(), 0));
         out.push(Stamped {
             t,
@@ -109,13 +113,13 @@ impl Controller {
     }
 
     /// Item `at` of `games` (a new game after the last), as said.
-    fn online_item(&self, games: &[crate::core::online::OnlineChoice], at: usize) -> String {
+    fn online_item(&self, games: &[crate::core::online::OnlineChoice], at: usize) -> Said {
         let game = games.get(at);
-        self.words.online_game_item(
-            at + 1,
-            game.map(|g| g.opponent.as_str()),
-            game.is_some_and(|g| g.my_turn),
-        )
+        Said::OnlineGameItem {
+            number: at + 1,
+            name: game.map(|g| g.opponent.clone()),
+            my_turn: game.is_some_and(|g| g.my_turn),
+        }
     }
 
     /// A menu key while the player chooses a game under way: `next` and
@@ -135,7 +139,7 @@ impl Controller {
                     t,
                     event: Event::OnlineChosen {
                         game: games.get(at).map(|g| g.id.clone()),
-                        say: self.words.online_game_chosen(&item),
+                        say: Said::OnlineGameChosen(Box::new(item)),
                     },
                 });
                 return;
@@ -267,7 +271,7 @@ impl Controller {
             event: Event::OnlineNotice {
                 notice: notice.name(),
                 seconds,
-                say: self.words.online_server_notice(notice).into(),
+                say: Said::OnlineServerNotice(notice.clone()),
             },
         });
     }
@@ -437,11 +441,7 @@ impl Controller {
             // is left, nothing asked.
             let seconds = (at - t).div_ceil(1000);
             let name = if draw { "claim_draw_in" } else { "claim_in" };
-            (
-                name,
-                Some(seconds),
-                self.words.online_claim_in(seconds, draw).into(),
-            )
+            (name, Some(seconds), Said::OnlineClaimIn { seconds, draw })
         } else {
             let (request, notice) = if draw {
                 ("claim_draw", OnlineNotice::ClaimDraw)
@@ -493,7 +493,10 @@ impl Controller {
             t,
             event: Event::OnlineRequest {
                 request,
-                say: self.words.online_rematch(rematch, &name).into(),
+                say: Said::OnlineRematch {
+                    rematch,
+                    name: name.clone(),
+                },
             },
         });
         if rematch != Rematch::Declined {
@@ -512,9 +515,10 @@ impl Controller {
             return;
         }
         let color = Side(!online.color);
-        let say = self
-            .words
-            .online_rematch(Rematch::Offered, &online.opponent().name);
+        let say = Said::OnlineRematch {
+            rematch: Rematch::Offered,
+            name: online.opponent().name.clone(),
+        };
         self.rematch_offer = true;
         out.push(Stamped {
             t,
@@ -546,7 +550,7 @@ impl Controller {
             event: Event::OnlineRequest {
                 request,
                 // The new game is what the player hears.
-                say: String::new().into(),
+                say: Said::Nothing,
             },
         });
     }
@@ -563,7 +567,7 @@ impl Controller {
             event: Event::OnlineOffer {
                 offer: "takeback",
                 color: Side(!mine),
-                say: self.words.online_takeback(!mine),
+                say: Said::OnlineTakeback(!mine),
             },
         });
     }
@@ -582,7 +586,10 @@ impl Controller {
             event: Event::OnlineOpponent {
                 gone: seconds.is_some(),
                 seconds,
-                say: self.words.online_opponent(!mine, seconds),
+                say: Said::OnlineOpponent {
+                    color: !mine,
+                    seconds,
+                },
             },
         });
     }
@@ -598,7 +605,10 @@ impl Controller {
         if self.online.is_none() {
             return;
         }
-        let say = self.words.online_chat(&name, &text);
+        let say = Said::OnlineChat {
+            name: name.clone(),
+            text: text.clone(),
+        };
         out.push(Stamped {
             t,
             event: Event::OnlineChat { name, text, say },

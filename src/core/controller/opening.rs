@@ -5,6 +5,7 @@
 use super::Controller;
 use crate::core::event::{Event, Stamped};
 use crate::core::opening::{Eco, Family};
+use crate::core::said::Said;
 
 impl Controller {
     /// The ply at which the player asked for the opening's name, while its
@@ -34,7 +35,7 @@ impl Controller {
         }
         self.opening_asked = None;
         let family = eco.and(family);
-        let say = self.words.opening(eco, family);
+        let say = Said::Opening { eco, family };
         out.push(Stamped {
             t,
             event: Event::Opening {

@@ -11,6 +11,7 @@ use super::*;
 use crate::core::analysis::{Analysis, Score, Standing};
 use crate::core::notices::PracticeNotice;
 use crate::core::review::Review;
+use crate::core::said::Said;
 use crate::core::settings::Seat;
 
 /// What practice keeps beside the game.
@@ -182,8 +183,11 @@ impl Controller {
             m.is_capture() || after.is_check()
         });
         let say = match threat {
-            Some(m) => self.words.threat(&pos, m),
-            None => self.words.practice(PracticeNotice::NoThreat),
+            Some(m) => Said::Threat {
+                position: Box::new(pos.clone()),
+                m,
+            },
+            None => PracticeNotice::NoThreat.into(),
         };
         out.push(Stamped {
             t,
@@ -292,9 +296,12 @@ impl Controller {
                 uci: m.to_uci(self.game.castling_mode()).to_string(),
                 san,
                 say: if whole {
-                    self.words.hint(&pos, m)
+                    Said::Hint {
+                        before: Box::new(pos.clone()),
+                        m,
+                    }
                 } else {
-                    self.words.hint_piece(m)
+                    Said::HintPiece(m)
                 },
             },
         });
@@ -339,7 +346,7 @@ impl Controller {
                     ply: a.ply,
                     cp,
                     mate,
-                    say: self.words.standing(Standing::of(a.score)),
+                    say: Said::Standing(Standing::of(a.score)),
                 },
             });
         }

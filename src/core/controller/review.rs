@@ -12,6 +12,7 @@ use crate::core::analysis::{Analysis, Score, Standing};
 use crate::core::input::MenuStep;
 use crate::core::notices::PracticeNotice;
 use crate::core::review::{Mistake, Review};
+use crate::core::said::Said;
 
 impl Controller {
     /// The review there is now: of this game once it is over, or of the
@@ -185,8 +186,8 @@ impl Controller {
         let first = review.go_to(0);
         let past = !self.practice.review_of_this_game;
         let say = match &first {
-            None => self.words.practice(PracticeNotice::NoMistakes),
-            Some(m) => self.step_words(0, mistakes.len(), m),
+            None => PracticeNotice::NoMistakes.into(),
+            Some(m) => self.step_said(0, mistakes.len(), m),
         };
         self.practice.reviewing = first.is_some();
         out.push(Stamped {
@@ -200,12 +201,18 @@ impl Controller {
         });
     }
 
-    /// The words for mistake `index` of `count`.
-    fn step_words(&self, index: usize, count: usize, m: &Mistake) -> String {
-        let said = self
-            .words
-            .mistake(m.number, &m.before, m.played, m.loss, m.better, &m.line);
-        self.words.review_step(index + 1, count, said)
+    /// What is said of mistake `index` of `count`.
+    fn step_said(&self, index: usize, count: usize, m: &Mistake) -> Said {
+        Said::ReviewStep {
+            index: index + 1,
+            count,
+            number: m.number,
+            before: Box::new(m.before.clone()),
+            played: m.played,
+            loss: m.loss,
+            better: m.better,
+            line: m.line.clone(),
+        }
     }
 
     /// Steps to mistake `index`; past the last, says there are no more.
@@ -231,7 +238,7 @@ impl Controller {
                 pos.play_unchecked(mv);
             }
         }
-        let say = self.step_words(index, count, &m);
+        let say = self.step_said(index, count, &m);
         out.push(Stamped {
             t,
             event: Event::ReviewStep {
@@ -285,7 +292,7 @@ impl Controller {
         });
         self.next_start_once = true;
         self.next_start_person = Some(person);
-        self.say(t, self.words.review_position(m.number), out);
+        self.say(t, Said::ReviewPosition(m.number), out);
         self.new_game(t, out);
     }
 
@@ -343,9 +350,11 @@ impl Controller {
                 ply,
                 cp,
                 mate,
-                say: self
-                    .words
-                    .after_move(number, before.turn(), Standing::of(score)),
+                say: Said::AfterMove {
+                    number,
+                    mover: before.turn(),
+                    standing: Standing::of(score),
+                },
             },
         });
         true
