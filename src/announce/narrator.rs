@@ -17,6 +17,8 @@ pub struct Narrator {
     configured: Phrasebook,
     /// The configured language's name.
     language: String,
+    /// The language the words are in now.
+    now: String,
     /// The words of another language, chosen in the menu for this game.
     chosen: Option<Phrasebook>,
 }
@@ -28,6 +30,7 @@ impl Narrator {
         Narrator {
             configured: words,
             language: language.to_string(),
+            now: language.to_string(),
             chosen: None,
         }
     }
@@ -56,6 +59,13 @@ impl Narrator {
     /// language (a language file named by its path included), else the
     /// built-in language of that name, else the configured words.
     fn follow(&mut self, language: &str) {
+        // Each game's `ready` comes by more than once (told as the game
+        // is fed, and again before the outputs): a language file is read
+        // only when the language changes.
+        if language == self.now {
+            return;
+        }
+        self.now = language.to_string();
         self.chosen = if language == self.language {
             None
         } else {

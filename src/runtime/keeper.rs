@@ -506,6 +506,9 @@ impl Keeper {
         // The game just finished, for its review in the next.
         let past = self.c.review_to_keep();
         self.c = self.c.next_game(at, out);
+        // In words at once, its `ready` first: what follows is said in
+        // the next game's language.
+        self.narrator.tell(&mut out[n..]);
         // The spoken menu may have changed who plays whom.
         self.tags = seat_tags(&self.base_tags, &self.engine_command, self.c.settings());
         self.tags.insert("Date".into(), today());

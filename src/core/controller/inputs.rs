@@ -1,6 +1,6 @@
 //! The inputs: keys, keypad, console and arbiter actions, and the
-//! questions they ask (`repeat`, `times`, `position` …), each answered in
-//! words from the phrasebook.
+//! questions they ask (`repeat`, `times`, `position` …), each answered
+//! with the facts its words are made of (`core::said`).
 
 use super::*;
 use crate::core::input::Relayed;
