@@ -525,6 +525,7 @@ fn a_relayed_move_taken_back_at_once_restores_the_position_and_the_clocks() {
 {"t":1100,"place":"e4"}
 {"t":1200,"input":"announced","ply":1}
 {"t":5000,"input":"move","san":"e5"}
+{"t":5100,"input":"announced","ply":2}
 {"t":8000,"input":"take_back","ply":2}
 {"t":9000,"input":"take_back","ply":2}
 {"t":12000,"input":"move","san":"c5"}
@@ -541,6 +542,8 @@ fn a_relayed_move_taken_back_at_once_restores_the_position_and_the_clocks() {
     assert_eq!(retraced[0]["t"], 8000);
     // Black's clock runs on as if e5 had never been pressed: it started
     // when e4 was announced (1200), and has run since, without a break.
+    // White's clock, which ran from e5's announcement (5100), keeps what
+    // it shows.
     let set = of(&ev, "clock")
         .into_iter()
         .find(|c| c["cause"] == "set")
@@ -548,6 +551,7 @@ fn a_relayed_move_taken_back_at_once_restores_the_position_and_the_clocks() {
     assert_eq!(set["t"], 8000);
     assert_eq!(set["running"], "black");
     assert_eq!(set["black"]["remaining_ms"], 300_000 - (8000 - 1200));
+    assert_eq!(set["white"]["remaining_ms"], 300_000 - 1200 - (8000 - 5100));
     assert_eq!(set["white"]["moves"], 1);
     assert_eq!(set["black"]["moves"], 0);
     // A second take-back, and one after ten seconds, are refused.
@@ -556,6 +560,92 @@ fn a_relayed_move_taken_back_at_once_restores_the_position_and_the_clocks() {
     assert!(refused.iter().all(|r| r["reason"] == "not_takeable"));
     assert_eq!(refused[0]["t"], 9000);
     assert_eq!(refused[1]["t"], 23000);
+}
+
+#[test]
+fn a_take_back_leaves_the_arbiters_pause_and_a_7_4_b_penalty_as_they_are() {
+    let mut settings = Settings::default();
+    settings.clock.control =
+        Some(pegboard::core::clock::TimeControl::parse_pgn("300").expect("control"));
+    let ev = run_with(
+        &parse(&format!(
+            "{RELAY}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":5000,"input":"move","san":"e5"}
+{"t":6000,"input":"illegal_move","color":"white"}
+{"t":7000,"input":"pause"}
+{"t":8000,"input":"take_back","ply":2}"#
+        )),
+        settings,
+    );
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    let set = of(&ev, "clock")
+        .into_iter()
+        .rfind(|c| c["cause"] == "set")
+        .expect("the clocks set back");
+    assert_eq!(set["t"], 8000);
+    // Still paused, and the clock that runs on resuming is Black's.
+    assert_eq!(set["paused"], true, "{set}");
+    assert_eq!(set["running"], "black");
+    // The time added to Black for White's illegal move stays (7.4b; at
+    // five minutes a game, a minute); his clock ran from e4's
+    // announcement (1200) to the pause (7000), e5 never announced.
+    let penalty = of(&ev, "clock")
+        .into_iter()
+        .find(|c| c["cause"] == "penalty")
+        .expect("the penalty");
+    assert_eq!(
+        penalty["black"]["remaining_ms"],
+        300_000 - (6000 - 1200) + 60_000
+    );
+    assert_eq!(
+        set["black"]["remaining_ms"],
+        300_000 - (7000 - 1200) + 60_000
+    );
+    assert_eq!(set["white"]["remaining_ms"], 300_000 - 1200);
+}
+
+#[test]
+fn a_take_back_after_the_game_ended_or_of_the_engines_move_is_refused() {
+    // White resigns after Black's relayed move: the game's end stands.
+    let ev = run_with(
+        &parse(&format!(
+            "{RELAY}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":5000,"input":"move","san":"e5"}
+{"t":6000,"input":"resign","color":"white"}
+{"t":7000,"input":"take_back","ply":2}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    assert!(of(&ev, "retraced").is_empty());
+    assert_eq!(of(&ev, "game_over").len(), 1);
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0]["reason"], "game_over");
+    // The engine's reply came as a move too; nobody relayed it.
+    let engine = r#"{"t":0,"trace":1,"start":"startpos","black_moves_on":"engine"}"#;
+    let ev = run_with(
+        &parse(&format!(
+            "{engine}\n{}",
+            r#"{"t":1000,"lift":"e2"}
+{"t":1100,"place":"e4"}
+{"t":1200,"input":"announced","ply":1}
+{"t":5000,"input":"move","uci":"e7e5"}
+{"t":6000,"input":"take_back","ply":2}"#
+        )),
+        Settings::default(),
+    );
+    assert_eq!(sans(&ev), ["e4", "e5"]);
+    assert!(of(&ev, "retraced").is_empty());
+    let refused = of(&ev, "refused");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0]["reason"], "not_takeable");
 }
 
 #[test]

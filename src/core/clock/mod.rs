@@ -58,6 +58,17 @@ struct Side {
     next_warning: usize,
 }
 
+/// One side of the clock as it stood before that side's move, to go back
+/// to should the move be taken back ([`Clock::take_back`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Before {
+    side: Side,
+    started: bool,
+    running: Option<Color>,
+    ticked: u64,
+    arbiter: i64,
+}
+
 /// What a press did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Press {
@@ -125,6 +136,12 @@ pub struct Clock {
     /// Each side's first move is free (lichess's clock): the clock starts
     /// when both are complete, not at the first.
     first_moves_free: bool,
+    /// The time that has run on either side, all told (never while
+    /// paused or stopped).
+    ticked: u64,
+    /// What the arbiter has added to or set on each side's time, all told
+    /// (a penalty, a correction), as a change.
+    arbiter: ByColor<i64>,
 }
 
 /// How far above a warning's mark the time must stand for the warning
@@ -158,6 +175,8 @@ impl Clock {
             warned: ByColor::new_with(|_| false),
             increment: IncrementTiming::After,
             first_moves_free: false,
+            ticked: 0,
+            arbiter: ByColor::new_with(|_| 0),
         }
     }
 
@@ -289,6 +308,7 @@ impl Clock {
         side.delay_left -= from_delay;
         side.remaining = side.remaining.saturating_sub(main);
         side.move_used = side.move_used.saturating_add(elapsed);
+        self.ticked = self.ticked.saturating_add(elapsed);
         self.since = t;
     }
 
@@ -420,6 +440,49 @@ impl Clock {
         Press::Switched { new_period }
     }
 
+    /// `color`'s side as it stands at `t`, before his move: his time,
+    /// moves, period and delay.
+    pub fn before_move(&self, t: u64, color: Color) -> Before {
+        let mut now = self.clone();
+        now.settle(t);
+        Before {
+            side: *now.sides.get(color),
+            started: self.started,
+            running: self.running,
+            ticked: now.ticked,
+            arbiter: *now.arbiter.get(color),
+        }
+    }
+
+    /// `color`'s move taken back at `t`, as though he had never pressed:
+    /// his moves completed, period and bonus as they stood when he made it
+    /// (`before`), his time as it was then less all the time that has run
+    /// since (on his clock, or on the opponent's after the press), plus
+    /// what the arbiter has added or set since; his clock the one that
+    /// runs (or runs on resuming, when paused). The opponent's time and a
+    /// pause stay as they are. A move that started the clock leaves it
+    /// unstarted again.
+    pub fn take_back(&mut self, t: u64, color: Color, before: Before) {
+        self.settle(t);
+        let mut side = before.side;
+        let ran = self.ticked.saturating_sub(before.ticked);
+        let (from_delay, main) = Clock::split(&side, ran);
+        side.delay_left -= from_delay;
+        side.remaining = side.remaining.saturating_sub(main);
+        side.move_used = side.move_used.saturating_add(ran);
+        let added = self.arbiter.get(color).saturating_sub(before.arbiter);
+        side.remaining = side.remaining.saturating_add_signed(added).min(MAX_TIME_MS);
+        *self.sides.get_mut(color) = side;
+        if !before.started {
+            self.started = false;
+            self.running = before.running;
+        } else if self.running.is_some() {
+            self.running = Some(color);
+        }
+        self.since = t;
+        self.rearm_warnings(color);
+    }
+
     /// Stops both times at `t` (6.12: to call the arbiter).
     pub fn pause(&mut self, t: u64) -> bool {
         if self.running.is_none() || self.paused {
@@ -452,16 +515,28 @@ impl Clock {
     pub fn add(&mut self, t: u64, color: Color, ms: u64) {
         self.settle(t);
         let side = self.sides.get_mut(color);
+        let was = side.remaining;
         side.remaining = side.remaining.saturating_add(ms).min(MAX_TIME_MS);
-        self.rearm_warnings(color);
+        self.arbiter_changed(color, was);
     }
 
     /// The arbiter sets `color`'s time (6.13), at most [`MAX_TIME_MS`].
     pub fn set_time(&mut self, t: u64, color: Color, ms: u64) {
         self.settle(t);
         let side = self.sides.get_mut(color);
+        let was = side.remaining;
         side.remaining = ms.min(MAX_TIME_MS);
         side.flag = None;
+        self.arbiter_changed(color, was);
+    }
+
+    /// The arbiter changed `color`'s time from `was`: kept, for a move
+    /// taken back later.
+    fn arbiter_changed(&mut self, color: Color, was: u64) {
+        let now = self.sides.get(color).remaining;
+        let change = now as i64 - was as i64;
+        let total = self.arbiter.get_mut(color);
+        *total = total.saturating_add(change);
         self.rearm_warnings(color);
     }
 

@@ -457,6 +457,11 @@ impl Controller {
                 "no_such_ply",
                 Said::MoveNumber(Box::new(self.game.position().clone())),
             ),
+            // Once the game has ended, nothing is taken back: its end
+            // stands (a resignation, a fallen flag).
+            Input::TakeBack(ply) if self.game.is_over() => {
+                (ply.to_string(), "game_over", Notice::GameOverAlready.into())
+            }
             Input::TakeBack(ply)
                 if self.relayed_last.as_ref().is_none_or(|r| {
                     r.ply != ply
@@ -511,23 +516,30 @@ impl Controller {
         if let Some(refused) = self.refusal(t, &Input::Move(relayed)) {
             out.push(refused);
         } else if let Some(m) = self.relayed_move(relayed) {
-            let clock = self.clock.clone();
-            let before = self.game.ply();
+            let mover = self.game.position().turn();
+            // Only a person's relayed move can be taken back: never the
+            // engine's reply nor a move the server sent.
+            let by_a_person =
+                !matches!(self.settings.seats.of(mover), Seat::Engine | Seat::Lichess);
+            let before = self.clock.as_ref().map(|c| c.before_move(t, mover));
+            let ply = self.game.ply();
             self.play(t, None, m, false, out);
-            if self.game.ply() > before {
+            if by_a_person && self.game.ply() > ply {
                 self.relayed_last = Some(super::RelayedLast {
                     ply: self.game.ply(),
                     t,
-                    clock,
+                    mover,
+                    before,
                 });
             }
         }
     }
 
-    /// The last relayed move, which made ply `ply`, is taken back at once
-    /// (the assistant relayed a wrong move): the game goes back one ply as
-    /// in a retrace, and the clocks to what they showed before the move, so
-    /// the mover's clock runs on as though it had never been pressed.
+    /// The last move a person relayed, which made ply `ply`, is taken back
+    /// at once (the assistant relayed a wrong move): the game goes back one
+    /// ply as in a retrace, and the mover's time to what it was when he
+    /// moved; his clock runs again. Nothing else of the clock changes: the
+    /// opponent's time, an arbiter's pause, a time added.
     fn take_back(&mut self, t: u64, ply: u32, out: &mut Vec<Stamped>) {
         if let Some(refused) = self.refusal(t, &Input::TakeBack(ply)) {
             out.push(refused);
@@ -537,8 +549,8 @@ impl Controller {
             return;
         };
         self.retrace(t, ply.saturating_sub(1), out);
-        if last.clock.is_some() {
-            self.clock = last.clock;
+        if let (Some(clock), Some(before)) = (self.clock.as_mut(), last.before) {
+            clock.take_back(t, last.mover, before);
             self.clock_event(t, ClockCause::Set, out);
         }
     }

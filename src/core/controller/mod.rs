@@ -177,7 +177,9 @@ const ENGINE_ANNOUNCED_WITHIN: u64 = 30_000;
 struct RelayedLast {
     ply: u32,
     t: u64,
-    clock: Option<Clock>,
+    /// Who made it, and his side of the clock before it.
+    mover: Color,
+    before: Option<super::clock::Before>,
 }
 
 /// How long a relayed move can be taken back (ms).
