@@ -614,12 +614,18 @@ fn the_arbiter_sets_up_a_position_or_a_chess960_start_and_the_next_game_begins_t
         common::sans(&p.done(r#"{"input":"move","san":"e4"}"#)),
         ["e4"]
     );
-    p.done(r#"{"input":"setup","chess960":0}"#);
+    // A game under way ends only when the set-up is asked for twice.
+    let asked = p.done(r#"{"input":"setup","chess960":0}"#);
+    assert!(common::of(&asked, "new_game").is_empty(), "{asked:?}");
+    assert!(said(&asked).contains("noch einmal"), "{asked:?}");
+    let begun = p.done(r#"{"input":"setup","chess960":0}"#);
+    assert_eq!(common::of(&begun, "new_game").len(), 1, "{begun:?}");
     // In Chess960 position 0 the e-pawn still stands on e2.
     assert_eq!(
         common::sans(&p.done(r#"{"input":"move","san":"e4"}"#)),
         ["e4"]
     );
+    p.done(r#"{"input":"setup","fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}"#);
     p.done(r#"{"input":"setup","fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}"#);
     assert_eq!(
         common::sans(&p.done(r#"{"input":"move","san":"e4"}"#)),
@@ -732,6 +738,20 @@ fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
     assert_eq!(p.refused(r#"{"input":"move","san":"e5"}"#), "adjourned");
     assert_eq!(p.refused(r#"{"input":"adjourn","san":"e5"}"#), "adjourned");
     // Unsealed, the sealed move is made, and the clocks run again.
+    // One tap on a set-up, a new game or resigning does not end the
+    // adjourned game: each asks again first.
+    for once in [
+        r#"{"input":"setup","chess960":0}"#,
+        r#"{"input":"new_game"}"#,
+        r#"{"input":"resign","color":"white"}"#,
+    ] {
+        let asked = p.done(once);
+        assert!(
+            common::of(&asked, "new_game").is_empty() && common::of(&asked, "game_over").is_empty(),
+            "{once}: {asked:?}"
+        );
+        assert!(said(&asked).contains("noch einmal"), "{once}: {asked:?}");
+    }
     let resumed = p.done(r#"{"input":"unseal"}"#);
     assert_eq!(common::sans(&resumed), ["Nf6"]);
     let running = said(&p.done(r#"{"input":"times"}"#));
@@ -752,6 +772,36 @@ fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
         );
     }
     assert_eq!(common::sans(&events), ["e4", "Nf6"]);
+}
+
+#[test]
+fn the_console_resigns_only_when_asked_twice_and_never_drives_the_spoken_menu() {
+    let p = Played::start("console-resign", "", 10);
+    p.done(r#"{"input":"move","san":"e4"}"#);
+    // The blind player's spoken menu is his alone: refused as read.
+    for menu in [
+        r#"{"input":"menu"}"#,
+        r#"{"input":"menu_next"}"#,
+        r#"{"input":"menu_select"}"#,
+        r#"{"input":"menu_back"}"#,
+        r#"{"input":"times","menu":"next"}"#,
+    ] {
+        let r = p.send(menu);
+        assert_eq!(r.code, 400, "{menu}: {}", r.body);
+        assert!(r.body.contains("menu"), "{menu}: {}", r.body);
+    }
+    // So are the server's own inputs.
+    let r = p.send(r#"{"input":"online_lost"}"#);
+    assert_eq!(r.code, 400, "{}", r.body);
+    // One resign asks; the second, within its time, resigns.
+    let asked = p.done(r#"{"input":"resign","color":"black"}"#);
+    assert!(common::of(&asked, "game_over").is_empty(), "{asked:?}");
+    let resigned = p.done(r#"{"input":"resign","color":"black"}"#);
+    let over = common::of(&resigned, "game_over");
+    assert_eq!(over.len(), 1, "{resigned:?}");
+    assert_eq!(over[0]["result"], "1-0");
+    // No choices were saved for later games.
+    assert!(!p.dir.join("games").join("choices.toml").exists());
 }
 
 /// `play` (its files named `name`, which must not hold the PIN) on a

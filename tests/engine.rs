@@ -649,8 +649,25 @@ fn play_with_console(
     dir: &std::path::Path,
     pin: &str,
     start: &str,
+    seats: (&str, &str),
+    seconds: &str,
+) -> (
+    common::Reaped,
+    std::io::BufReader<std::process::ChildStdout>,
+    std::net::SocketAddr,
+) {
+    play_with_keys(dir, pin, start, seats, seconds, ("", ""))
+}
+
+/// The same, with the blind player's `keys` (trace lines, and the
+/// `[buttons]` table that gives them their actions).
+fn play_with_keys(
+    dir: &std::path::Path,
+    pin: &str,
+    start: &str,
     (white, engine): (&str, &str),
     seconds: &str,
+    (keys, buttons): (&str, &str),
 ) -> (
     common::Reaped,
     std::io::BufReader<std::process::ChildStdout>,
@@ -659,14 +676,14 @@ fn play_with_console(
     let trace = dir.join("still.jsonl");
     std::fs::write(
         &trace,
-        format!("{{\"t\":0,\"trace\":1,\"start\":\"{start}\"}}\n"),
+        format!("{{\"t\":0,\"trace\":1,\"start\":\"{start}\"}}\n{keys}"),
     )
     .expect("trace");
     let config = dir.join("play.toml");
     std::fs::write(
         &config,
         format!(
-            "[game]\nwhite_moves_on = \"{white}\"\nblack_moves_on = \"engine\"\n\
+            "{buttons}[game]\nwhite_moves_on = \"{white}\"\nblack_moves_on = \"engine\"\n\
              [engine]\n{engine}\
              [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{pin}\"\n\
              [journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n\
@@ -758,6 +775,8 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     // review names the miss and the mate.
     ask(r#"{"input":"move","uci":"h2h3"}"#, "move");
     ask(r#"{"input":"clock","color":"white"}"#, "move");
+    // The console resigns as the keypad does: asked, then confirmed.
+    ask(r#"{"input":"resign","color":"white"}"#, "say");
     ask(r#"{"input":"resign","color":"white"}"#, "game_over");
     let review = ask(r#"{"input":"review"}"#, "review");
     const MISSED: &str = "Fehler 1 von 1. Zug 1: Bauer Hector drei verpasst ein Matt; \
@@ -765,10 +784,9 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     assert_eq!(review["say"], MISSED, "{review}");
     assert_eq!(review["moves"][0]["mark"], "??", "{review}");
     assert_eq!(review["moves"][0]["better"], "Rd8#", "{review}");
-    // In the review: no mistake after the one; the evaluation after his
-    // move, as Stockfish judged it (a rook up: won).
-    let more = ask(r#"{"input":"menu_next"}"#, "say");
-    assert_eq!(more["text"], "Keine Fehler mehr.");
+    // In the review, the evaluation after his move, as Stockfish judged it
+    // (a rook up: won). (Its steps are the blind player's menu keys, not
+    // the console's: tests/practice.rs steps through them.)
     let after = ask(r#"{"input":"evaluation","ply":1}"#, "evaluation");
     assert_eq!(
         after["say"], "Nach Zug 1 von Weiß: Weiß steht auf Gewinn.",
@@ -791,7 +809,16 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
     );
     // pegboard starts again: a new game begins, and the review of the
     // finished one is there at once, from its journal.
-    let (child, mut out, addr) = play_with_console(
+    // The blind player asks for the review (his first key, at 3 s) and
+    // sets its mistake's position up with his menu's `select` (his second
+    // key, at 6 s): keys of his own, not the console's.
+    let keys = "{\"t\":0,\"keys\":0}\n{\"t\":3000,\"keys\":1}\n{\"t\":3120,\"keys\":0}\n\
+                {\"t\":6000,\"keys\":2}\n{\"t\":6120,\"keys\":0}\n";
+    let buttons = "[[buttons.key]]\nbit = 0\npress = \"review\"\n\
+                   [[buttons.key]]\nbit = 1\npress = \"repeat\"\nlong = \"menu\"\nmenu = \"select\"\n\
+                   [[buttons.key]]\nbit = 2\npress = \"times\"\nmenu = \"next\"\n\
+                   [[buttons.key]]\nbit = 3\npress = \"position\"\nmenu = \"back\"\n";
+    let (child, mut out, _) = play_with_keys(
         &dir,
         PIN,
         MATE_IN_ONE,
@@ -800,6 +827,7 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
             "level = 0\nmovetime_ms = 200\nanalysis_depth = 10\n",
         ),
         "25",
+        (keys, buttons),
     );
     let mut seen = Vec::new();
     let begun = until_event(&mut out, &mut seen, "ready").expect("the new game");
@@ -809,13 +837,11 @@ fn hint_evaluation_takeback_and_review_from_the_console_with_stockfish() {
         begun["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "{begun}"
     );
-    assert_eq!(console_input(addr, PIN, r#"{"input":"review"}"#), 200);
     let review = until_event(&mut out, &mut seen, "review").expect("the review after the restart");
     assert_eq!(review["past"], true, "{review}");
     assert_eq!(review["say"], MISSED, "{review}");
     // Its position set up as the next game: that game's journal says
     // where the game after it begins (where this session's games do).
-    assert_eq!(console_input(addr, PIN, r#"{"input":"menu_select"}"#), 200);
     let set_up = until_event(&mut out, &mut seen, "ready").expect("the mistake's game");
     assert_eq!(set_up["fen"], MATE_IN_ONE, "{set_up}");
     let newest = files_in(&dir.join("games"))

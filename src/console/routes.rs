@@ -202,6 +202,48 @@ async fn logout(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respon
     )
 }
 
+/// Why `input` is not one a console may send, if it is not: pegboard's own
+/// inputs (the speaker's, the sensors', the engine's, the server's, the
+/// classification's) and the blind player's spoken menu, which is his
+/// alone.
+fn not_a_consoles(input: &Input) -> Option<&'static str> {
+    match input {
+        Input::Announced(_)
+        | Input::Restarted { .. }
+        | Input::BoardLost
+        | Input::BoardBack
+        | Input::Analysis(_)
+        | Input::ReviewAnalysis(_)
+        | Input::ThreatAnalysis(_)
+        | Input::PastGame(_)
+        | Input::OpeningClassified { .. }
+        | Input::EngineTrouble(_) => Some(
+            "`announced`, `restarted`, `board_lost`, `board_back`, the engine's `analysis`, \
+             `review_analysis`, `threat_analysis`, `past_game` and `engine_trouble` and the \
+             classification's `opening_classified` are pegboard's own inputs (the speaker's, \
+             the sensors', the engine's and the classification's), not a console's",
+        ),
+        Input::OnlineGame(_)
+        | Input::OnlineGames(_)
+        | Input::OnlineClock { .. }
+        | Input::OnlineEnd { .. }
+        | Input::OnlineLost
+        | Input::OnlineBack
+        | Input::OnlineTakeback
+        | Input::OnlineRematch
+        | Input::OnlineGone { .. }
+        | Input::OnlineChat { .. }
+        | Input::OnlineNotice(_) => {
+            Some("the `online_…` inputs are what the server says, not a console's")
+        }
+        Input::Menu(_) | Input::Keyed { .. } => Some(
+            "the spoken menu (`menu`, `menu_next`, `menu_select`, `menu_back`) is the blind \
+             player's own, on his keys",
+        ),
+        _ => None,
+    }
+}
+
 async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Response {
     let (headers, from, unread) = match head(request) {
         Ok(r) => r,
@@ -223,25 +265,15 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         Ok(i) => i,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, &e.to_string()),
     };
-    if matches!(
-        input,
-        Input::Announced(_)
-            | Input::Restarted { .. }
-            | Input::BoardLost
-            | Input::BoardBack
-            | Input::Analysis(_)
-            | Input::ReviewAnalysis(_)
-            | Input::ThreatAnalysis(_)
-            | Input::OpeningClassified { .. }
-    ) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "`announced`, `restarted`, `board_lost`, `board_back` and the engine's \
-             `analysis`, `review_analysis` and `threat_analysis` and the classification's \
-             `opening_classified` are pegboard's own inputs (the speaker's, the sensors', the \
-             engine's and the classification's), not a console's",
-        );
+    if let Some(why) = not_a_consoles(&input) {
+        return refuse(StatusCode::BAD_REQUEST, why);
     }
+    // Resigning ends the game: as with the keypad's key, it is done only
+    // when asked twice within its time (the page asks, then sends both).
+    let input = match input {
+        Input::Resign(color) => Input::ResignKey(color),
+        other => other,
+    };
     let (reply, answered) = tokio::sync::oneshot::channel();
     if guard
         .door

@@ -235,12 +235,23 @@ impl Controller {
                 self.say(t, text, out);
             }
             // The arbiter sets up a position: this game ends, the next
-            // begins from there (its `ready` says which).
+            // begins from there (its `ready` says which). A game under way
+            // or adjourned ends only when the same set-up comes again
+            // within the time a new game is confirmed in.
             Input::Setup(setup) => {
                 if let Some(start) = setup.start().filter(|s| s.position().is_ok()) {
-                    self.next_start = Some(start);
-                    self.next_start_once = false;
-                    self.new_game(t, out);
+                    let confirmed = self.setup_asked.as_ref().is_some_and(|(asked, same)| {
+                        *same == setup && t.saturating_sub(*asked) <= NEW_GAME_CONFIRM_WITHIN
+                    });
+                    if self.game_stands() && !confirmed {
+                        self.setup_asked = Some((t, setup));
+                        self.notice(t, Notice::NewGameConfirm, out);
+                    } else {
+                        self.setup_asked = None;
+                        self.next_start = Some(start);
+                        self.next_start_once = false;
+                        self.new_game(t, out);
+                    }
                 }
             }
             Input::TouchReport(color) => out.push(Stamped {
@@ -310,11 +321,10 @@ impl Controller {
                 self.say(t, text, out);
             }
             Input::NewGame => {
-                let under_way = !self.game.is_over() && self.game.ply() > 0;
                 let confirmed = self
                     .new_game_asked
                     .is_some_and(|asked| t.saturating_sub(asked) <= NEW_GAME_CONFIRM_WITHIN);
-                if under_way && !confirmed {
+                if self.game_stands() && !confirmed {
                     self.new_game_asked = Some(t);
                     self.notice(t, Notice::NewGameConfirm, out);
                 } else {
@@ -324,6 +334,12 @@ impl Controller {
             }
         }
         self.recompute_deadline();
+    }
+
+    /// Whether a game stands that a new game or a set-up would end: one
+    /// under way, or adjourned with a sealed move.
+    fn game_stands(&self) -> bool {
+        (!self.game.is_over() && self.game.ply() > 0) || self.sealed.is_some()
     }
 
     /// A claim that did not end the game stands as `color`'s offer of a

@@ -73,6 +73,9 @@ pub struct Controller {
     clock: Option<Clock>,
     /// When a `new_game` during a game under way asked to be confirmed.
     new_game_asked: Option<u64>,
+    /// When a `setup` during a game under way asked to be confirmed, and
+    /// which.
+    setup_asked: Option<(u64, super::input::Setup)>,
     /// When each player's resign key was first pressed.
     resign_asked: ByColor<Option<u64>>,
     /// The `new_game` event has gone out: this game is finished with.
@@ -234,6 +237,7 @@ impl Controller {
             announced: 0,
             clock,
             new_game_asked: None,
+            setup_asked: None,
             resign_asked: ByColor::default(),
             new_game_given: false,
             next_start: None,
