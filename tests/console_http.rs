@@ -164,7 +164,13 @@ fn every_state_changing_request_needs_the_secret_and_the_servers_own_origin() {
     // ended): 401.
     assert_eq!(post(a, "/api/input", &[], e4).code, 401);
     assert_eq!(post(a, "/api/input", &[&bearer("0123")], e4).code, 401);
-    let stale = post(a, "/api/input", &["Cookie: pegboard-session=feedbeef"], e4);
+    let own = format!("Origin: http://{a}");
+    let stale = post(
+        a,
+        "/api/input",
+        &["Cookie: pegboard-session=feedbeef", &own],
+        e4,
+    );
     assert_eq!(stale.code, 401);
     assert!(stale.body.contains("session has ended"), "{}", stale.body);
     assert_eq!(post(a, "/api/login", &[&bearer("0123")], "").code, 401);
@@ -185,6 +191,45 @@ fn every_state_changing_request_needs_the_secret_and_the_servers_own_origin() {
         e4,
     );
     assert_eq!(cross.code, 403);
+    // A page logged in: its cookie alone, without its page's Origin, or
+    // with two of them, is refused (403).
+    let login = post(a, "/api/login", &[&bearer(SECRET), &own], "");
+    let cookie = login.header("set-cookie").expect("a session cookie");
+    let session = format!("Cookie: {}", cookie.split(';').next().expect("name=value"));
+    assert_eq!(post(a, "/api/input", &[&session], e4).code, 403);
+    let two = post(a, "/api/input", &[&session, &own, foreign], e4);
+    assert_eq!(two.code, 403, "{}", two.body);
+    let two = post(a, "/api/input", &[&session, foreign, &own], e4);
+    assert_eq!(two.code, 403, "{}", two.body);
+    // A body not declared JSON (what a form of another site can send
+    // without asking): 415, even with the secret.
+    for (kind, body) in [
+        ("text/plain", e4),
+        ("application/x-www-form-urlencoded", "a=b"),
+    ] {
+        let raw = format!(
+            "POST /api/input HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\
+             Authorization: Bearer {SECRET}\r\nContent-Type: {kind}\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        assert_eq!(send(a, raw.as_bytes()).code, 415, "{kind}");
+    }
+    // A Host that only begins like this server's (DNS rebinding): refused.
+    for host in ["[::1]evil.example", "127.0.0.1:80@evil.example"] {
+        let raw = format!(
+            "POST /api/input HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
+             Authorization: Bearer {SECRET}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{e4}",
+            e4.len()
+        );
+        let r = send(a, raw.as_bytes());
+        assert!(
+            r.code == 403 || r.code == 421 || r.code == 400,
+            "{host}: {}",
+            r.code
+        );
+    }
     // Read-only routes need nothing.
     for path in ["/", "/state", "/pgn", "/console"] {
         let r = send(
@@ -231,7 +276,7 @@ fn the_secret_or_a_session_opened_with_it_relays_a_move() {
     let r = post(
         a,
         "/api/input",
-        &[&format!("Cookie: {session}")],
+        &[&format!("Cookie: {session}"), &own],
         r#"{"input":"move","uci":"e7e5"}"#,
     );
     assert_eq!(r.code, 200, "{}", r.body);
@@ -239,7 +284,7 @@ fn the_secret_or_a_session_opened_with_it_relays_a_move() {
     let r = post(
         a,
         "/api/input",
-        &[&format!("Cookie: {session}")],
+        &[&format!("Cookie: {session}"), &own],
         r#"{"input":"move","san":"Ke3"}"#,
     );
     assert_eq!(r.code, 422);
@@ -434,6 +479,57 @@ fn console_token_makes_a_secret_once_readable_by_its_owner_only() {
     );
     assert!(warned.contains("chmod 600"), "{warned}");
     assert!(!warned.contains(&first), "{warned}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_state_directory_is_its_owners_alone_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::empty_dir("console-state-umask");
+    let state = dir.join("state");
+    let config = dir.join("c.toml");
+    std::fs::write(
+        &config,
+        format!("[journal]\ndir = \"{}\"\n", state.display()),
+    )
+    .expect("config");
+    // console-token under umask 000, through the shell that sets it.
+    let token = || {
+        let plain = common::pegboard_command();
+        let mut run = std::process::Command::new("sh");
+        run.arg("-c")
+            .arg("umask 000; exec \"$0\" \"$@\"")
+            .arg(plain.get_program())
+            .args(plain.get_args())
+            .args(["console-token", "--config"])
+            .arg(&config);
+        for (k, v) in plain.get_envs() {
+            match v {
+                Some(v) => run.env(k, v),
+                None => run.env_remove(k),
+            };
+        }
+        run.output().expect("runs")
+    };
+    let made = token();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let mode =
+        |p: &std::path::Path| std::fs::metadata(p).expect("there").permissions().mode() & 0o777;
+    assert_eq!(mode(&state), 0o700);
+    assert_eq!(mode(&state.join("console-secret")), 0o600);
+    // Opened up to everyone, it is refused: anyone could put a secret of
+    // their own in it. Nothing is printed but why.
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let refused = token();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(err.contains("can be written by others (mode 777)"), "{err}");
+    assert!(err.contains("chmod 700"), "{err}");
+    assert!(refused.stdout.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1072,7 +1168,7 @@ fn a_pin_sweep_from_many_addresses_stops_at_the_days_bound_and_a_session_goes_on
     let pressed = post(
         a,
         "/api/input",
-        &[&format!("Cookie: {cookie}")],
+        &[&format!("Cookie: {cookie}"), &format!("Origin: http://{a}")],
         r#"{"input":"clock","color":"white"}"#,
     );
     assert_eq!(pressed.code, 200, "{}", pressed.body);
@@ -1106,6 +1202,7 @@ fn a_session_is_renewed_on_use_and_ended_by_logging_out() {
         .and_then(|v| v.split(';').next().map(str::to_string))
         .expect("a session cookie");
     let with_session = format!("Cookie: {cookie}");
+    let own = format!("Origin: http://{a}");
     let clock = r#"{"input":"clock","color":"white"}"#;
     // A reloaded page asks whether its session lives.
     let alive = |headers: &str| {
@@ -1124,7 +1221,7 @@ fn a_session_is_renewed_on_use_and_ended_by_logging_out() {
     assert_eq!(alive(&with_session), 200);
     assert_eq!(alive(""), 401);
     // Each use renews the cookie's life in the browser.
-    let used = post(a, "/api/input", &[&with_session], clock);
+    let used = post(a, "/api/input", &[&with_session, &own], clock);
     assert_eq!(used.code, 200, "{}", used.body);
     let renewed = used.header("set-cookie").expect("renewed");
     assert!(renewed.starts_with(&cookie), "{renewed}");
@@ -1134,7 +1231,7 @@ fn a_session_is_renewed_on_use_and_ended_by_logging_out() {
     assert_eq!(out.code, 200, "{}", out.body);
     let cleared = out.header("set-cookie").expect("cleared");
     assert!(cleared.contains("Max-Age=0"), "{cleared}");
-    let after = post(a, "/api/input", &[&with_session], clock);
+    let after = post(a, "/api/input", &[&with_session, &own], clock);
     assert_eq!(after.code, 401, "{}", after.body);
     assert_eq!(alive(&with_session), 401);
     assert!(

@@ -19,7 +19,7 @@ use super::{Answer, Door, Request};
 use crate::core::Input;
 use crate::net::auth::{Limiter, Refusal, SESSION_IDLE_MS, Sessions, same};
 use crate::net::limits::MAX_BODY_BYTES;
-use crate::net::request::{answer, bearer, body, cookie, head, refuse};
+use crate::net::request::{answer, bearer, body, cookie, head, json_body, refuse, same_origin};
 
 /// How long a request waits for the game's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(3);
@@ -249,11 +249,27 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         Ok(r) => r,
         Err(r) => return r.into_response(),
     };
+    // A browser's request rides on the session's cookie: it must come from
+    // the console's own page, which names its origin (a command-line
+    // client gives the secret instead).
+    if session(&headers).is_some() && !same_origin(&headers) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "a request with the console's session must come from its own page (one Origin, \
+             this server's)",
+        );
+    }
     // The right to send first; only then is the body waited for.
     let renewed = match guard.authorize(&headers, from).await {
         Ok(session) => session,
         Err(r) => return r,
     };
+    if !json_body(&headers) {
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "an input is JSON: send it as Content-Type: application/json",
+        );
+    }
     let body = match body(unread, MAX_BODY_BYTES).await {
         Ok(b) => b,
         Err(r) => return r,

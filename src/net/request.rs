@@ -33,11 +33,16 @@ pub fn refuse(code: StatusCode, why: &str) -> Response {
 /// the browser's `Sec-Fetch-Site`): a page in the hall must not drive the
 /// game through a logged-in phone.
 pub fn foreign(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
+    let mut origins = headers.get_all(header::ORIGIN).iter();
+    let Some(origin) = origins.next() else {
         return headers
             .get("sec-fetch-site")
             .is_some_and(|s| s.as_bytes() == b"cross-site");
     };
+    // Two are no browser's: which would count?
+    if origins.next().is_some() {
+        return true;
+    }
     let host = headers
         .get(header::HOST)
         .map(HeaderValue::as_bytes)
@@ -51,6 +56,32 @@ pub fn foreign(headers: &HeaderMap) -> bool {
     host.is_empty() || !(own(b"http://") || own(b"https://"))
 }
 
+/// Whether the request carries exactly one `Origin`, this server's own:
+/// what a page of its own sends with every request that changes state.
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ORIGIN).iter().count() == 1 && !foreign(headers)
+}
+
+/// Whether `port` is a port number as a `Host` writes it.
+fn is_port(port: &str) -> bool {
+    !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u16>().is_ok()
+}
+
+/// Whether the request's body is declared JSON (`Content-Type:
+/// application/json`, parameters allowed): a form or `text/plain`, which a
+/// page of another site may send without asking, is not.
+pub fn json_body(headers: &HeaderMap) -> bool {
+    let mut types = headers.get_all(header::CONTENT_TYPE).iter();
+    let (Some(given), None) = (types.next(), types.next()) else {
+        return false;
+    };
+    given.to_str().is_ok_and(|t| {
+        t.split(';')
+            .next()
+            .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
+    })
+}
+
 /// Whether the request's `Host` is one this server answers to: an IP
 /// address (any of the machine's, with any port), `localhost`, or one of
 /// `names` (`[mirror] hosts`). A name the server does not know is what a
@@ -58,20 +89,30 @@ pub fn foreign(headers: &HeaderMap) -> bool {
 /// `Origin` would match its `Host`, so `Host` itself is checked. A request
 /// without `Host` (HTTP/1.0) comes from no browser, and is let through.
 pub fn own_host(headers: &HeaderMap, names: &[String]) -> bool {
-    let Some(host) = headers.get(header::HOST) else {
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let Some(host) = hosts.next() else {
         return true;
     };
+    if hosts.next().is_some() {
+        return false;
+    }
     let Ok(host) = host.to_str() else {
         return false;
     };
     let name = if let Some(rest) = host.strip_prefix('[') {
-        // An IPv6 literal, "[::1]:8080".
-        return rest
-            .split(']')
-            .next()
-            .is_some_and(|a| a.parse::<std::net::Ipv6Addr>().is_ok());
+        // An IPv6 literal, "[::1]:8080": the address, then nothing or a
+        // port.
+        let Some((address, after)) = rest.split_once(']') else {
+            return false;
+        };
+        return address.parse::<std::net::Ipv6Addr>().is_ok()
+            && (after.is_empty() || after.strip_prefix(':').is_some_and(is_port));
     } else {
-        host.rsplit_once(':').map_or(host, |(name, _port)| name)
+        match host.rsplit_once(':') {
+            Some((name, port)) if is_port(port) => name,
+            Some(_) => return false,
+            None => host,
+        }
     };
     name.parse::<std::net::Ipv4Addr>().is_ok()
         || name.eq_ignore_ascii_case("localhost")
@@ -182,6 +223,55 @@ mod tests {
     }
 
     #[test]
+    fn two_origins_are_foreign_and_a_logged_in_page_must_name_its_own() {
+        let two = headers(&[
+            ("host", "10.0.0.5:8080"),
+            ("origin", "http://10.0.0.5:8080"),
+            ("origin", "http://evil.example"),
+        ]);
+        assert!(foreign(&two));
+        assert!(!same_origin(&two));
+        let own = headers(&[
+            ("host", "10.0.0.5:8080"),
+            ("origin", "http://10.0.0.5:8080"),
+        ]);
+        assert!(same_origin(&own));
+        assert!(!same_origin(&headers(&[("host", "10.0.0.5:8080")])), "none");
+        let other = headers(&[
+            ("host", "10.0.0.5:8080"),
+            ("origin", "http://10.0.0.6:8080"),
+        ]);
+        assert!(!same_origin(&other));
+    }
+
+    #[test]
+    fn only_a_body_declared_json_is_taken() {
+        for json in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON",
+        ] {
+            assert!(json_body(&headers(&[("content-type", json)])), "{json}");
+        }
+        for other in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/jsonp",
+        ] {
+            assert!(!json_body(&headers(&[("content-type", other)])), "{other}");
+        }
+        assert!(!json_body(&HeaderMap::new()), "none");
+        assert!(
+            !json_body(&headers(&[
+                ("content-type", "application/json"),
+                ("content-type", "text/plain")
+            ])),
+            "two"
+        );
+    }
+
+    #[test]
     fn only_the_servers_own_hosts_are_answered() {
         let names = vec!["pegboard.local".to_string()];
         for own in [
@@ -198,6 +288,12 @@ mod tests {
             "evil.example:8080",
             "10.0.0.5.evil.example",
             "[evil]:80",
+            "[::1]evil.example",
+            "[::1]:80evil.example",
+            "127.0.0.1:80@evil.example",
+            "127.0.0.1:@evil.example",
+            "127.0.0.1:99999",
+            "localhost:",
         ] {
             assert!(
                 !own_host(&headers(&[("host", foreign)]), &names),
@@ -205,6 +301,13 @@ mod tests {
             );
         }
         assert!(own_host(&HeaderMap::new(), &[]), "no Host: no browser");
+        assert!(
+            !own_host(
+                &headers(&[("host", "127.0.0.1"), ("host", "evil.example")]),
+                &names
+            ),
+            "two Hosts"
+        );
     }
 
     #[test]

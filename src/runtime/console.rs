@@ -32,6 +32,13 @@ pub fn secret(config: &Config) -> Result<String> {
         path: path.display().to_string(),
         error,
     };
+    if let Some(dir) = path.parent() {
+        crate::record::journal::store::make_private_dir(dir).map_err(|error| Error::File {
+            path: dir.display().to_string(),
+            error,
+        })?;
+        writable_by_others(dir)?;
+    }
     match std::fs::read_to_string(&path) {
         Ok(text) if text.trim().len() >= 32 => return Ok(text.trim().to_string()),
         Ok(_) => {}
@@ -45,6 +52,29 @@ pub fn secret(config: &Config) -> Result<String> {
     // put in place: a crash leaves no half secret.
     crate::record::journal::replace_private_file(&path, &format!("{secret}\n")).map_err(file)?;
     Ok(secret)
+}
+
+/// Refuses a state directory others can write: they could put their own
+/// secret in place of the one kept there.
+fn writable_by_others(dir: &std::path::Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir)
+        .map_err(|error| Error::File {
+            path: dir.display().to_string(),
+            error,
+        })?
+        .permissions()
+        .mode();
+    if mode & 0o022 == 0 {
+        return Ok(());
+    }
+    Err(Error::Journal(format!(
+        "{} can be written by others (mode {:03o}): anyone could put a secret of \
+         their own in it and drive the console; chmod 700 it (or 755), or set \
+         [journal] dir to a folder of pegboard's own",
+        dir.display(),
+        mode & 0o777
+    )))
 }
 
 /// A warning when the kept secret can be read by others than its owner

@@ -82,10 +82,22 @@ fn number_of(name: &str) -> Option<u32> {
         .ok()
 }
 
+/// Makes `dir` (and the folders above it that are missing) for its owner
+/// alone: 0700, whatever the umask. One that is there is left as it is.
+pub fn make_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
+
 impl Store {
-    /// The journal directory `dir`, made if it is not there.
+    /// The journal directory `dir`, made if it is not there: for its
+    /// owner alone (0700, whatever the umask), as it also keeps the
+    /// console's secret.
     pub fn open(dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        make_private_dir(dir).map_err(io_error(dir))?;
         Ok(Store {
             dir: dir.to_path_buf(),
         })
