@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -1012,6 +1012,164 @@ fn get_from(from: [u8; 3], to: SocketAddr, path: &str) -> u16 {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0)
+}
+
+/// The test's own limit on open files raised to its hard limit (it holds
+/// hundreds of sockets, and the server in it as many).
+fn many_files() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write one rlimit struct
+    // that lives for the call.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+    }
+    assert!(limit.rlim_cur >= 3000, "the test needs 3,000 open files");
+}
+
+/// A kept-alive connection from `from` that has asked for `/state` once:
+/// the status it was answered with (0: closed unanswered), and the
+/// connection when it stays open.
+fn held_from(from: [u8; 3], to: SocketAddr) -> (u16, Option<TcpStream>) {
+    let Ok(mut s) = hall::try_connect_from(from, to) else {
+        return (0, None);
+    };
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    if s.write_all(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .is_err()
+    {
+        return (0, None);
+    }
+    let mut r = BufReader::new(s);
+    let mut head = String::new();
+    let _ = r.read_line(&mut head);
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    // The rest of the answer read, so that the connection waits idle.
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            return (code, None);
+        }
+        if let Some(n) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = n.trim().parse().unwrap_or(0);
+        }
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = r.read_exact(&mut body);
+    (code, Some(r.into_inner()))
+}
+
+#[test]
+fn one_laptop_with_many_addresses_and_a_full_hall_shut_out_neither_viewers_nor_the_console() {
+    use pegboard::net::limits::{
+        MAX_CONNECTIONS, MAX_CONNECTIONS_PER_NETWORK, RESERVED_CONNECTIONS,
+    };
+    many_files();
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    // One laptop, 8 addresses of one network, 32 kept-alive connections
+    // each: its network's share is served, the rest refused or closed.
+    let mut held = Vec::new();
+    let mut served = 0;
+    for host in 0..8u8 {
+        for _ in 0..32 {
+            let (code, open) = held_from(hall::in_network(66, 10 + host), a);
+            served += usize::from(code == 200);
+            held.extend(open);
+        }
+    }
+    assert_eq!(
+        served, MAX_CONNECTIONS_PER_NETWORK,
+        "the laptop's network's share"
+    );
+    // A viewer of another network is served at once.
+    assert_eq!(get_from(hall::address(1), a, "/state"), 200);
+    // The rest of the hall takes every place open to all…
+    let open_to_all = MAX_CONNECTIONS - RESERVED_CONNECTIONS;
+    for i in 0..(open_to_all - MAX_CONNECTIONS_PER_NETWORK) {
+        let (code, open) = held_from(hall::address(10 + i / MAX_CONNECTIONS_PER_NETWORK), a);
+        assert_eq!(code, 200, "viewer {i}");
+        held.extend(open);
+    }
+    // …so a stranger more gets 503, while the console, with its secret or
+    // its session, is served in the places kept for credentials.
+    assert_eq!(get_from(hall::address(100), a, "/state"), 503);
+    let own = format!("Origin: http://{a}");
+    let login = post(a, "/api/login", &[&bearer(SECRET), &own], "");
+    assert_eq!(login.code, 200, "{}", login.body);
+    let cookie = login.header("set-cookie").expect("a session cookie");
+    let session = format!("Cookie: {}", cookie.split(';').next().expect("name=value"));
+    let moved = post(
+        a,
+        "/api/input",
+        &[&session, &own],
+        r#"{"input":"move","san":"e4"}"#,
+    );
+    assert_eq!(moved.code, 200, "{}", moved.body);
+    let moved = post(
+        a,
+        "/api/input",
+        &[&bearer(SECRET)],
+        r#"{"input":"move","san":"e5"}"#,
+    );
+    assert_eq!(moved.code, 200, "{}", moved.body);
+    drop(held);
+    let game = c.stop();
+    assert_eq!(game.game().ply(), 2);
+}
+
+#[test]
+fn the_event_streams_keep_places_for_the_console_and_the_hub() {
+    use pegboard::net::limits::{MAX_STREAMS, MAX_STREAMS_PER_NETWORK, RESERVED_STREAMS};
+    let c = Console::start(SECRET);
+    let a = c.addr();
+    let stream = |from: [u8; 3], extra: &str| -> (u16, TcpStream) {
+        let mut s = hall::connect_from(from, a);
+        s.set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("timeout");
+        s.write_all(format!("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n").as_bytes())
+            .expect("sent");
+        let mut r = BufReader::new(s);
+        let mut head = String::new();
+        let _ = r.read_line(&mut head);
+        let code = head
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        (code, r.into_inner())
+    };
+    // Strangers of many networks fill every place open to all…
+    let mut open = Vec::new();
+    for i in 0..MAX_STREAMS - RESERVED_STREAMS {
+        let (code, s) = stream(hall::address(i / MAX_STREAMS_PER_NETWORK), "");
+        assert_eq!(code, 200, "stream {i}");
+        open.push(s);
+    }
+    assert_eq!(stream(hall::address(99), "").0, 503, "a stranger more");
+    // …and the console's secret (the hall hub's) still gets its stream.
+    let key = format!("{}\r\n", bearer(SECRET));
+    for _ in 0..RESERVED_STREAMS {
+        let (code, s) = stream(hall::address(99), &key);
+        assert_eq!(code, 200);
+        open.push(s);
+    }
+    assert_eq!(stream(hall::address(99), &key).0, 503, "the bound in all");
+    drop(open);
+    c.stop();
 }
 
 #[test]

@@ -389,8 +389,20 @@ fn the_page_speaks_the_configured_language() {
     });
 }
 
+/// The ply `/state` gives now.
+fn http_state_ply(listen: &str) -> Option<u64> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(listen).ok()?;
+    s.write_all(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    let body = text.split_once("\r\n\r\n")?.1;
+    serde_json::from_str::<serde_json::Value>(body).ok()?["ply"].as_u64()
+}
+
 #[test]
-fn a_page_refused_for_too_many_viewers_tries_again_until_it_is_let_in() {
+fn a_page_refused_for_too_many_viewers_shows_the_state_and_tries_again_until_it_is_let_in() {
     use std::io::{BufRead, BufReader, Write};
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -401,8 +413,16 @@ fn a_page_refused_for_too_many_viewers_tries_again_until_it_is_let_in() {
         let c = driver.browser().await;
         let listen = format!("127.0.0.1:{}", free_port());
         let m = Mirror::start(&listen, english()).expect("mirror");
-        // The browser's own address already holds its share of streams.
-        let held: Vec<_> = (0..pegboard::net::limits::MAX_STREAMS_PER_ADDRESS)
+        // Two moves made before the page is opened.
+        let events = events_of(OPERA, with_clock("300+3"));
+        m.send(&events);
+        let began = Instant::now();
+        while http_state_ply(&listen) != Some(2) {
+            assert!(began.elapsed() < Duration::from_secs(10), "never at ply 2");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // The browser's own network already holds its share of streams.
+        let held: Vec<_> = (0..pegboard::net::limits::MAX_STREAMS_PER_NETWORK)
             .map(|_| {
                 let mut s = std::net::TcpStream::connect(&listen).expect("connects");
                 s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -422,13 +442,25 @@ fn a_page_refused_for_too_many_viewers_tries_again_until_it_is_let_in() {
             |v| v.as_str().is_some_and(|t| !t.is_empty()),
         )
         .await;
+        // Meanwhile it shows the game as /state gives it.
+        shows(
+            &c,
+            "document.body.dataset.ply",
+            "the game read from /state",
+            |v| v == &json!("2"),
+        )
+        .await;
+        assert_eq!(text(&c, "moves").await.lines().count(), 1, "1. e4 e5");
         // A place comes free: the page comes in by itself and follows.
         drop(held);
-        let events = events_of(OPERA, with_clock("300+3"));
+        let more = events_of(
+            &format!("{OPERA}\n{{\"t\":3000,\"lift\":\"g1\"}}\n{{\"t\":3100,\"place\":\"f3\"}}"),
+            with_clock("300+3"),
+        );
         let began = Instant::now();
         loop {
-            m.send(&events);
-            if js(&c, "return document.body.dataset.ply").await == json!("2") {
+            m.send(&more[events.len()..]);
+            if js(&c, "return document.body.dataset.ply").await == json!("3") {
                 break;
             }
             assert!(

@@ -360,39 +360,41 @@ fn stream_status_from(m: &Mirror, from: [u8; 3]) -> (u16, BufReader<TcpStream>) 
 
 #[test]
 fn streams_past_the_bounds_are_refused_not_queued() {
-    use pegboard::net::limits::{MAX_STREAMS, MAX_STREAMS_PER_ADDRESS};
+    use pegboard::net::limits::{MAX_STREAMS, MAX_STREAMS_PER_NETWORK, RESERVED_STREAMS};
     let m = start();
-    // One address holds its share, and no more…
-    let one = [0, 9, 9];
-    let mut open: Vec<_> = (0..MAX_STREAMS_PER_ADDRESS)
-        .map(|_| {
-            let (ok, r) = stream_from(&m, one);
-            assert!(ok, "within the address's share");
+    // One laptop, one address for each stream, holds its network's share,
+    // and no more…
+    let laptop = |i: usize| hall::in_network(9, 10 + i as u8);
+    let mut open: Vec<_> = (0..MAX_STREAMS_PER_NETWORK)
+        .map(|i| {
+            let (ok, r) = stream_from(&m, laptop(i));
+            assert!(ok, "within the network's share");
             r
         })
         .collect();
     // Refused at once with 503, not held in a queue: a stream that got no
     // answer within its 5 s would read as 0 here.
     assert_eq!(
-        stream_status_from(&m, one).0,
+        stream_status_from(&m, laptop(MAX_STREAMS_PER_NETWORK)).0,
         503,
-        "an address past its share gets 503"
+        "a network past its share gets 503, whatever its address"
     );
-    // …and cannot blind the others: the rest of the hall fills the bound.
-    for i in 0..MAX_STREAMS - MAX_STREAMS_PER_ADDRESS {
+    // …and cannot blind the others: the rest of the hall fills the places
+    // open to all (those kept for credentials stay free).
+    for i in 0..MAX_STREAMS - RESERVED_STREAMS - MAX_STREAMS_PER_NETWORK {
         let (ok, r) = stream_from(&m, hall::address(i));
-        assert!(ok, "viewer {i} of another address");
+        assert!(ok, "viewer {i} of another network");
         open.push(r);
     }
     assert_eq!(
-        stream_status_from(&m, [0, 200, 1]).0,
+        stream_status_from(&m, hall::address(200)).0,
         503,
-        "past the bound in all"
+        "past the places open to all"
     );
     drop(open);
     // Closed streams free their places.
     let began = Instant::now();
-    while !stream_from(&m, one).0 {
+    while !stream_from(&m, laptop(0)).0 {
         assert!(began.elapsed() < Duration::from_secs(5), "never freed");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -459,6 +461,104 @@ fn closed_after(mut s: TcpStream) -> Duration {
             Ok(_) => {}
         }
     }
+}
+
+#[test]
+fn no_connection_and_no_stream_is_held_for_ever() {
+    use pegboard::net::limits::Lives;
+    let living = |connection: u64, requests: u32, stream: u64| {
+        let lives = Lives {
+            connection: Duration::from_secs(connection),
+            requests,
+            stream: Duration::from_secs(stream),
+        };
+        Mirror::serve_living("127.0.0.1:0", &[], english(), Default::default(), lives)
+            .expect("mirror")
+    };
+    let m = living(60, 3, 1);
+    let a = m.addr();
+    // A kept-alive connection carries three requests; the third is
+    // answered with `Connection: close`, and the connection ends.
+    let mut s = TcpStream::connect(a).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut r = BufReader::new(s.try_clone().expect("clone"));
+    let mut closes = Vec::new();
+    for _ in 0..3 {
+        s.write_all(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            .expect("sent");
+        let (mut length, mut close) = (0, false);
+        loop {
+            let mut line = String::new();
+            assert!(r.read_line(&mut line).expect("a line") > 0, "answered");
+            let lower = line.to_ascii_lowercase();
+            if let Some(n) = lower.strip_prefix("content-length:") {
+                length = n.trim().parse().expect("length");
+            }
+            close |= lower.starts_with("connection: close");
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; length];
+        r.read_exact(&mut body).expect("body");
+        closes.push(close);
+    }
+    assert_eq!(closes, [false, false, true]);
+    let mut rest = Vec::new();
+    assert_eq!(r.read_to_end(&mut rest).expect("closed"), 0);
+    // One that asks every half second is closed once its life is over
+    // (never before it).
+    let short = living(2, 100, 60);
+    let mut s = TcpStream::connect(short.addr()).expect("connects");
+    s.set_read_timeout(Some(Duration::from_millis(600)))
+        .expect("timeout");
+    let began = Instant::now();
+    let mut buffer = [0u8; 4096];
+    let closed_after = loop {
+        if s.write_all(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            .is_err()
+        {
+            break began.elapsed();
+        }
+        match s.read(&mut buffer) {
+            Ok(0) => break began.elapsed(),
+            _ => std::thread::sleep(Duration::from_millis(500)),
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "never closed");
+    };
+    assert!(closed_after >= Duration::from_secs(2), "{closed_after:?}");
+    short.stop();
+    // A stream ends after its life; its first event tells the page to
+    // come back a second later.
+    let mut s = TcpStream::connect(a).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .expect("sent");
+    let began = Instant::now();
+    // Read to the end of its answer (the last chunk).
+    let mut all = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !all.ends_with(b"\r\n0\r\n\r\n") {
+        match s.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => all.extend_from_slice(&buffer[..n]),
+        }
+    }
+    let lasted = began.elapsed();
+    assert!(all.ends_with(b"\r\n0\r\n\r\n"), "the stream ended whole");
+    let text = String::from_utf8_lossy(&all);
+    assert!(
+        text.contains("retry: 1000") || text.contains("retry:1000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("event: state") || text.contains("event:state"),
+        "{text}"
+    );
+    assert!(lasted >= Duration::from_secs(1), "{lasted:?}");
+    m.stop();
 }
 
 #[test]

@@ -19,7 +19,9 @@ use super::{Answer, Door, Request};
 use crate::core::Input;
 use crate::net::auth::{Limiter, Refusal, SESSION_IDLE_MS, Sessions, same};
 use crate::net::limits::MAX_BODY_BYTES;
-use crate::net::request::{answer, bearer, body, cookie, head, json_body, refuse, same_origin};
+use crate::net::request::{
+    Privilege, Routes, answer, bearer, body, cookie, head, json_body, refuse, same_origin,
+};
 
 /// How long a request waits for the game's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(3);
@@ -46,7 +48,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// page in the configured language (made by the runtime from
 /// [`super::PAGE`]), and `written` how the language file's words are
 /// written for a reader (`[written]`).
-pub fn routes(door: Door, page: String, written: crate::announce::spoken::Written) -> Router {
+pub fn routes(door: Door, page: String, written: crate::announce::spoken::Written) -> Routes {
     let strength = door.strength;
     let guard = Arc::new(Guard {
         door,
@@ -56,13 +58,18 @@ pub fn routes(door: Door, page: String, written: crate::announce::spoken::Writte
         limiter: Mutex::new(Limiter::new(strength)),
         epoch: Instant::now(),
     });
-    Router::new()
+    let privilege = {
+        let guard = Arc::clone(&guard);
+        Privilege::new(move |headers, from| guard.privileged(headers, from))
+    };
+    let router = Router::new()
         .route("/console", get(console_page))
         .route("/api/login", post(login))
         .route("/api/input", post(input))
         .route("/api/logout", post(logout))
         .route("/api/session", get(session_alive))
-        .with_state(guard)
+        .with_state(guard);
+    Routes { router, privilege }
 }
 
 async fn console_page(State(guard): State<Arc<Guard>>) -> Response {
@@ -76,6 +83,23 @@ fn session(headers: &HeaderMap) -> Option<&str> {
 impl Guard {
     fn now(&self) -> u64 {
         self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Whether a request shows a credential, for the places kept for
+    /// them: a live session, or the secret (a wrong one counted as at
+    /// login, so that the kept places tell a guesser nothing).
+    fn privileged(&self, headers: &HeaderMap, from: IpAddr) -> bool {
+        let now = self.now();
+        if let Some(token) = session(headers)
+            && lock(&self.sessions).check(token, now)
+        {
+            return true;
+        }
+        bearer(headers).is_some_and(|given| {
+            lock(&self.limiter)
+                .attempt(from, now, same(given, &self.door.secret))
+                .is_ok()
+        })
     }
 
     /// Checks the credential the request carries: a live session (its

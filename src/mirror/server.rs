@@ -23,7 +23,10 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::page::View;
 use super::state::MirrorState;
 use crate::core::Stamped;
-use crate::net::limits::{FLUSH_WITHIN, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS};
+use crate::net::limits::{
+    FLUSH_WITHIN, Lives, MAX_STREAMS, MAX_STREAMS_PER_NETWORK, RESERVED_STREAMS, network,
+};
+use crate::net::request::{Credential, Routes};
 use crate::net::{Error, Peer, Server};
 
 enum Message {
@@ -48,8 +51,10 @@ struct Shared {
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
     streams: Arc<AtomicUsize>,
-    /// The event streams open from each address.
-    by_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// The event streams open from each network.
+    by_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// How long a stream lives.
+    stream_life: Duration,
 }
 
 #[derive(Clone)]
@@ -78,11 +83,11 @@ impl Mirror {
     /// Listens on `listen` (`"127.0.0.1:8080"`; port 0 picks a free one)
     /// and serves `view` from a thread of its own.
     pub fn start(listen: &str, view: View) -> Result<Mirror, Error> {
-        Mirror::with_routes(listen, view, Router::new())
+        Mirror::with_routes(listen, view, Routes::default())
     }
 
     /// The same, with `more` routes on the same server (the console's).
-    pub fn with_routes(listen: &str, view: View, more: Router) -> Result<Mirror, Error> {
+    pub fn with_routes(listen: &str, view: View, more: Routes) -> Result<Mirror, Error> {
         Mirror::serve(listen, &[], view, more)
     }
 
@@ -92,7 +97,18 @@ impl Mirror {
         listen: &str,
         names: &[String],
         view: View,
-        more: Router,
+        more: Routes,
+    ) -> Result<Mirror, Error> {
+        Mirror::serve_living(listen, names, view, more, Lives::default())
+    }
+
+    /// The same, its connections and streams living as `lives` says.
+    pub fn serve_living(
+        listen: &str,
+        names: &[String],
+        view: View,
+        more: Routes,
+        lives: Lives,
     ) -> Result<Mirror, Error> {
         let shown = MirrorState::new(view.blind, view.orientation);
         let shared = Shared {
@@ -105,7 +121,8 @@ impl Mirror {
             })),
             lines: broadcast::channel(256).0,
             streams: Arc::new(AtomicUsize::new(0)),
-            by_address: Arc::new(Mutex::new(HashMap::new())),
+            by_network: Arc::new(Mutex::new(HashMap::new())),
+            stream_life: lives.stream,
         };
         let app = Router::new()
             .route("/", get(page))
@@ -113,14 +130,19 @@ impl Mirror {
             .route("/events", get(events))
             .route("/pgn", get(pgn))
             .with_state(shared.clone())
-            .merge(more);
+            .merge(more.router);
+        let routes = Routes {
+            router: app,
+            privilege: more.privilege,
+        };
         let (tx, rx) = mpsc::unbounded_channel();
         let server = Server::start(
             "[mirror] listen",
             listen,
             "mirror",
             names.to_vec(),
-            app,
+            routes,
+            lives,
             move |stopped| keep(shared, rx, stopped),
         )?;
         Ok(Mirror { tx, server })
@@ -237,34 +259,42 @@ async fn pgn(State(shared): State<Shared>) -> Response {
         .into_response()
 }
 
-/// Counts an event stream while it is open, in all and for its address.
+/// Counts an event stream while it is open, in all and for its network.
 struct Open {
     streams: Arc<AtomicUsize>,
-    by_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    from: IpAddr,
+    by_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    network: IpAddr,
 }
 
 impl Open {
-    /// A stream from `from`, unless that passes the bound in all or for
-    /// its address.
-    fn new(shared: &Shared, from: IpAddr) -> Option<Open> {
-        let mut by_address = shared
-            .by_address
+    /// A stream from `from`, unless that passes the bound in all or its
+    /// network's share; the last [`RESERVED_STREAMS`] places are kept for
+    /// a request with a credential (`privileged`), which no network's
+    /// share bounds.
+    fn new(shared: &Shared, from: IpAddr, privileged: bool) -> Option<Open> {
+        let network = network(from);
+        let mut by_network = shared
+            .by_network
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mine = by_address.get(&from).copied().unwrap_or(0);
-        if mine >= MAX_STREAMS_PER_ADDRESS {
+        let mine = by_network.get(&network).copied().unwrap_or(0);
+        let (share, all) = if privileged {
+            (usize::MAX, MAX_STREAMS)
+        } else {
+            (MAX_STREAMS_PER_NETWORK, MAX_STREAMS - RESERVED_STREAMS)
+        };
+        if mine >= share {
             return None;
         }
-        if shared.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
+        if shared.streams.fetch_add(1, Ordering::SeqCst) >= all {
             shared.streams.fetch_sub(1, Ordering::SeqCst);
             return None;
         }
-        by_address.insert(from, mine + 1);
+        by_network.insert(network, mine + 1);
         Some(Open {
             streams: Arc::clone(&shared.streams),
-            by_address: Arc::clone(&shared.by_address),
-            from,
+            by_network: Arc::clone(&shared.by_network),
+            network,
         })
     }
 }
@@ -272,14 +302,14 @@ impl Open {
 impl Drop for Open {
     fn drop(&mut self) {
         self.streams.fetch_sub(1, Ordering::SeqCst);
-        let mut by_address = self
-            .by_address
+        let mut by_network = self
+            .by_network
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = by_address.get_mut(&self.from) {
+        if let Some(n) = by_network.get_mut(&self.network) {
             *n -= 1;
             if *n == 0 {
-                by_address.remove(&self.from);
+                by_network.remove(&self.network);
             }
         }
     }
@@ -290,12 +320,20 @@ async fn events(State(shared): State<Shared>, request: axum::http::request::Part
         .extensions
         .get::<Peer>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0.ip());
-    let Some(open) = Open::new(&shared, from) else {
+    let privileged = request
+        .extensions
+        .get::<Credential>()
+        .is_some_and(|c| c.shown(&request.headers));
+    let Some(open) = Open::new(&shared, from, privileged) else {
         return (StatusCode::SERVICE_UNAVAILABLE, "too many viewers\n").into_response();
     };
     let rx = shared.lines.subscribe();
     let first = shared.lock().json.clone();
-    Sse::new(sse_stream(first, rx, shared, open))
+    // A stream ends after its life; the page opens it again a second
+    // later (`retry`), and is given the state first as ever.
+    let life = tokio::time::sleep(shared.stream_life);
+    let stream = futures_util::StreamExt::take_until(sse_stream(first, rx, shared, open), life);
+    Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
 }
@@ -308,7 +346,10 @@ fn sse_stream(
     shared: Shared,
     open: Open,
 ) -> impl Stream<Item = Result<SseEvent, std::convert::Infallible>> {
-    let start = stream::iter([Ok(SseEvent::default().event("state").data(&*first))]);
+    let start = stream::iter([Ok(SseEvent::default()
+        .event("state")
+        .retry(Duration::from_secs(1))
+        .data(&*first))]);
     let rest = stream::unfold((rx, shared, open), |(mut rx, shared, open)| async move {
         let batch: Vec<Line> = match rx.recv().await {
             Ok(lines) => lines.to_vec(),

@@ -115,9 +115,11 @@ $("dark").onclick = () => {
   $("dark").setAttribute("aria-pressed", String(dark));
 };
 $("large").onclick = () => $("large").setAttribute("aria-pressed", String(document.documentElement.classList.toggle("large")));
-// The browser reconnects a stream that broke by itself; one the server
-// refused (too many viewers) is closed for good, so it is opened again
-// here, waiting longer each time: 1 s, 2 s, 4 s … 30 s.
+// The browser reconnects a stream that broke by itself or ended (a
+// stream lives some minutes); one the server refused (too many viewers)
+// is closed for good, so it is opened again here, waiting longer each
+// time: 1 s, 2 s, 4 s … 30 s. Meanwhile the page shows the game as
+// `/state` gives it, read at each try.
 let wait = 1000;
 function listen(render) {
   const source = new EventSource("/events");
@@ -133,6 +135,10 @@ function listen(render) {
     document.body.classList.add("lost");
     $("link").textContent = D.reconnecting;
     if (source.readyState === EventSource.CLOSED) {
+      fetch("/state", { cache: "no-store" })
+        .then(r => r.ok ? r.json() : null)
+        .then(s => { if (s) { take(s); render(s); lostAt = performance.now(); drawClocks(); } })
+        .catch(() => {});
       setTimeout(() => listen(render), wait);
       wait = Math.min(wait * 2, 30000);
     }

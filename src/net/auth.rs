@@ -8,7 +8,7 @@ use std::net::IpAddr;
 
 /// A session's idle timeout: 30 minutes without a request ends it.
 pub const SESSION_IDLE_MS: u64 = 30 * 60 * 1000;
-/// Failures from one address within this window…
+/// Failures from one network (an address's /24 or /64) within this window…
 pub const FAILURE_WINDOW_MS: u64 = 10 * 60 * 1000;
 /// …at most this many; then the address is locked out until the oldest
 /// of them leaves the window.
@@ -127,7 +127,7 @@ pub enum Refusal {
     Locked { until: u64 },
 }
 
-/// Wrong guesses, per address and, for a PIN, from everyone in a day.
+/// Wrong guesses, per network and, for a PIN, from everyone in a day.
 #[derive(Debug)]
 pub struct Limiter {
     strength: Strength,
@@ -181,6 +181,9 @@ impl Limiter {
     /// together cannot all pass the gate before any is counted): `Ok`
     /// when `correct`, else the wait before answering, or the gate shut.
     pub fn attempt(&mut self, from: IpAddr, now: u64, correct: bool) -> Result<(), Refusal> {
+        // Counted by network: a host given a whole IPv6 /64 (or a laptop
+        // taking many IPv4 addresses) is one guesser.
+        let from = super::limits::network(from);
         match self.gate(from, now) {
             Gate::Open => {}
             Gate::Shut { until } => return Err(Refusal::Shut { until }),
@@ -274,12 +277,13 @@ mod tests {
         assert_eq!(l.gate(HERE, FAILURE_WINDOW_MS), Gate::Open);
     }
 
+    /// A guesser's address, each in a network of its own.
     fn address(i: usize) -> IpAddr {
         IpAddr::V4(std::net::Ipv4Addr::new(
             10,
-            0,
             (i / 250) as u8,
             (i % 250) as u8,
+            1,
         ))
     }
 
@@ -304,7 +308,7 @@ mod tests {
     }
 
     #[test]
-    fn the_generated_secret_is_limited_per_address_only() {
+    fn the_generated_secret_is_limited_per_network_only() {
         let mut l = Limiter::new(Strength::Generated);
         for i in 0..10 * PIN_FAILURES_PER_DAY {
             assert!(matches!(
@@ -313,6 +317,27 @@ mod tests {
             ));
         }
         assert_eq!(l.attempt(address(5000), 5000, true), Ok(()));
+    }
+
+    #[test]
+    fn the_addresses_of_one_network_are_one_guesser() {
+        let mut l = Limiter::new(Strength::Generated);
+        // Ten wrong guesses, each from another address of one /24 (or one
+        // IPv6 /64): that network is shut, another is not.
+        for i in 0..10u8 {
+            let from = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 7, 10 + i));
+            assert!(matches!(
+                l.attempt(from, u64::from(i), false),
+                Err(Refusal::Wrong { .. })
+            ));
+        }
+        let same = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 7, 200));
+        assert!(matches!(
+            l.attempt(same, 20, true),
+            Err(Refusal::Shut { .. })
+        ));
+        let other = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 8, 200));
+        assert_eq!(l.attempt(other, 20, true), Ok(()));
     }
 
     #[test]

@@ -14,6 +14,72 @@ use super::limits::BODY_WITHIN;
 #[derive(Debug, Clone, Copy)]
 pub struct Peer(pub SocketAddr);
 
+/// Put on each request by the server: whether it shows a credential its
+/// owner accepts ([`Privilege`]), which the places kept free are for;
+/// judged only when asked ([`Credential::shown`]), as judging a secret
+/// counts a wrong one.
+#[derive(Clone)]
+pub struct Credential {
+    privilege: Privilege,
+    from: IpAddr,
+    judged: Option<bool>,
+}
+
+impl Credential {
+    pub fn new(privilege: Privilege, from: IpAddr, judged: Option<bool>) -> Credential {
+        Credential {
+            privilege,
+            from,
+            judged,
+        }
+    }
+
+    /// Whether the request whose head is `headers` shows a credential.
+    pub fn shown(&self, headers: &HeaderMap) -> bool {
+        self.judged
+            .unwrap_or_else(|| self.privilege.holds(headers, self.from))
+    }
+}
+
+/// Who may use the places kept free: a test of a request's head and its
+/// peer's address, given by the routes' owner (the console: a live
+/// session, or its secret, counted as the console counts wrong ones).
+#[derive(Clone)]
+pub struct Privilege(std::sync::Arc<Test>);
+
+/// The test a [`Privilege`] makes of a request's head and peer.
+type Test = dyn Fn(&HeaderMap, IpAddr) -> bool + Send + Sync;
+
+impl Privilege {
+    pub fn new(
+        test: impl Fn(&HeaderMap, std::net::IpAddr) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        Privilege(std::sync::Arc::new(test))
+    }
+
+    /// Nobody: no places are kept (a mirror without a console).
+    pub fn none() -> Privilege {
+        Privilege::new(|_, _| false)
+    }
+
+    pub fn holds(&self, headers: &HeaderMap, from: std::net::IpAddr) -> bool {
+        (self.0)(headers, from)
+    }
+}
+
+impl Default for Privilege {
+    fn default() -> Privilege {
+        Privilege::none()
+    }
+}
+
+/// Routes to serve, with who may use the places kept free.
+#[derive(Clone, Default)]
+pub struct Routes {
+    pub router: axum::Router,
+    pub privilege: Privilege,
+}
+
 /// A JSON answer.
 pub fn answer(code: StatusCode, body: serde_json::Value) -> Response {
     (
