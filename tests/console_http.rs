@@ -818,6 +818,76 @@ fn the_opening_is_named_from_pgn_extracts_classification_journaled_and_replayed(
 }
 
 #[test]
+fn the_blind_players_questions_and_their_answers_are_for_his_voices_alone() {
+    let p = Played::start("console-private", "[clock]\npgn_control = \"300\"\n", 10);
+    p.done(r#"{"input":"move","san":"e4"}"#);
+    // A viewer of the mirror follows the game as it is played.
+    let mut viewer = TcpStream::connect(p.addr).expect("connects");
+    viewer
+        .write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .expect("sent");
+    viewer
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .expect("timeout");
+    let questions = [
+        r#"{"input":"position"}"#,
+        r#"{"input":"square","square":"e4"}"#,
+        r#"{"input":"rank","rank":2}"#,
+        r#"{"input":"file","file":"e"}"#,
+        r#"{"input":"times"}"#,
+        r#"{"input":"material"}"#,
+        r#"{"input":"repeat"}"#,
+        r#"{"input":"move_number"}"#,
+    ];
+    for q in questions {
+        let answered = p.done(q);
+        assert!(
+            answered.is_empty(),
+            "{q}: the console is told nothing: {answered:?}"
+        );
+    }
+    p.done(r#"{"input":"move","san":"e5"}"#);
+    let state = get_state(p.addr);
+    let mut streamed = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while let Ok(n) = viewer.read(&mut buffer) {
+        if n == 0 {
+            break;
+        }
+        streamed.extend_from_slice(&buffer[..n]);
+        if String::from_utf8_lossy(&streamed).contains("e7e5") {
+            break;
+        }
+    }
+    let streamed = String::from_utf8_lossy(&streamed).into_owned();
+    assert!(streamed.contains("e7e5"), "the viewer follows: {streamed}");
+    // The voices had every answer (the printed stream holds them)…
+    let events = p.events();
+    let answers: Vec<String> = common::of(&events, "answer")
+        .iter()
+        .filter_map(|e| e["text"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(answers.len(), questions.len(), "{answers:?}");
+    // …and neither the mirror's state nor its stream shows any.
+    for a in &answers {
+        assert!(
+            !state.contains(a.as_str()),
+            "the state shows {a:?}: {state}"
+        );
+        assert!(!streamed.contains(a.as_str()), "the stream shows {a:?}");
+    }
+}
+
+/// The mirror's `/state`, as text.
+fn get_state(addr: SocketAddr) -> String {
+    send(
+        addr,
+        format!("GET /state HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .body
+}
+
+#[test]
 fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
     let p = Played::start("console-adjourn", "[clock]\npgn_control = \"300\"\n", 12);
     p.done(r#"{"input":"move","san":"e4"}"#);
@@ -825,11 +895,14 @@ fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
     let sealed = p.done(r#"{"input":"adjourn","san":"Nf6"}"#);
     assert_eq!(common::of(&sealed, "adjourned")[0]["color"], "black");
     // The clocks stand: the same times two seconds apart (under ten
-    // minutes they are said to the second).
-    let standing = said(&p.done(r#"{"input":"times"}"#));
+    // minutes they are said to the second). The times are said to the
+    // blind player alone: the console's answer does not carry them (the
+    // voices', the printed stream, do: read at the end).
+    let asked = p.done(r#"{"input":"times"}"#);
+    assert!(common::of(&asked, "answer").is_empty(), "{asked:?}");
+    assert_eq!(said(&asked), "");
     std::thread::sleep(Duration::from_millis(2200));
-    assert_eq!(said(&p.done(r#"{"input":"times"}"#)), standing);
-    assert!(standing.contains("Sekunden"), "{standing}");
+    p.done(r#"{"input":"times"}"#);
     // A move given meanwhile, a second sealing (of a legal move): refused.
     assert_eq!(p.refused(r#"{"input":"move","san":"e5"}"#), "adjourned");
     assert_eq!(p.refused(r#"{"input":"adjourn","san":"e5"}"#), "adjourned");
@@ -850,11 +923,19 @@ fn e2_9_f_an_adjourned_game_keeps_its_sealed_move_secret_until_it_resumes() {
     }
     let resumed = p.done(r#"{"input":"unseal"}"#);
     assert_eq!(common::sans(&resumed), ["Nf6"]);
-    let running = said(&p.done(r#"{"input":"times"}"#));
+    p.done(r#"{"input":"times"}"#);
     std::thread::sleep(Duration::from_millis(2200));
-    assert_ne!(said(&p.done(r#"{"input":"times"}"#)), running);
+    p.done(r#"{"input":"times"}"#);
     assert_eq!(p.refused(r#"{"input":"unseal"}"#), "not_adjourned");
     let events = p.events();
+    let times: Vec<&str> = common::of(&events, "answer")
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(times.len(), 4, "{times:?}");
+    assert_eq!(times[0], times[1], "standing while adjourned");
+    assert!(times[0].contains("Sekunden"), "{}", times[0]);
+    assert_ne!(times[2], times[3], "running again");
     // Nothing before the resumption names the sealed move.
     let unsealed_at = events
         .iter()
@@ -1210,8 +1291,10 @@ fn a_flood_from_one_address_takes_neither_the_server_nor_the_game_down() {
     for path in ["/", "/state"] {
         let began = Instant::now();
         assert_eq!(get_from(viewer, played.addr, path), 200, "{path}");
+        // Not behind the flood: its stalled requests hold their places
+        // for 10 s each; a bound this side of them, not a speed.
         let took = began.elapsed();
-        assert!(took < Duration::from_secs(1), "{path} took {took:?}");
+        assert!(took < Duration::from_secs(5), "{path} took {took:?}");
     }
     // A move relayed meanwhile is played, journaled and on the scoresheet.
     let events = played.done(r#"{"input":"move","san":"e4"}"#);

@@ -327,11 +327,19 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         );
     }
     let r = match tokio::time::timeout(ANSWER_WITHIN, answered).await {
-        Ok(Ok(Answer::Done(events))) => written_answer(
-            StatusCode::OK,
-            &guard.written,
-            &serde_json::json!({ "events": events }),
-        ),
+        Ok(Ok(Answer::Done(events))) => {
+            // The answers to the blind player's questions are his voices'
+            // alone, even when the console asked for them to be said.
+            let events: Vec<_> = events
+                .iter()
+                .filter(|e| !matches!(e.event, crate::core::Event::Answer { .. }))
+                .collect();
+            written_answer(
+                StatusCode::OK,
+                &guard.written,
+                &serde_json::json!({ "events": events }),
+            )
+        }
         Ok(Ok(Answer::Refused(event))) => written_answer(
             StatusCode::UNPROCESSABLE_ENTITY,
             &guard.written,

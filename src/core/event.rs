@@ -88,6 +88,7 @@ macro_rules! said_of {
             | Event::OnlineOpponent { say: said, .. }
             | Event::OnlineChat { say: said, .. }
             | Event::Say { text: said }
+            | Event::Answer { text: said }
             | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
             | Event::OnlineRequest { say: said, .. }
@@ -215,6 +216,13 @@ pub enum Event {
         say: Said,
     },
     Say {
+        text: crate::core::said::Said,
+    },
+    /// The answer to a question of the blind player's (the last moves, the
+    /// move number, a rank, a file, a square, the position, the times,
+    /// the material): his alone. His voices say it; the mirror, the
+    /// console and the hall never show it.
+    Answer {
         text: crate::core::said::Said,
     },
     /// The speech output started to announce this move (E2.3c).
@@ -563,6 +571,7 @@ impl Event {
             Event::Unconfirmed { .. } => "unconfirmed",
             Event::GameOver { .. } => "game_over",
             Event::Say { .. } => "say",
+            Event::Answer { .. } => "answer",
             Event::Announced { .. } => "announced",
             Event::Clock { .. } => "clock",
             Event::Flag { .. } => "flag",

@@ -153,10 +153,16 @@ impl Mirror {
         self.server.addr()
     }
 
-    /// Events to show; never waits.
+    /// Events to show; never waits. The answers to the blind player's
+    /// questions are his alone: they are not shown, nor streamed.
     pub fn send(&self, events: &[Stamped]) {
-        if !events.is_empty() {
-            let _ = self.tx.send(Message::Events(events.to_vec()));
+        let shown: Vec<Stamped> = events
+            .iter()
+            .filter(|e| !matches!(e.event, crate::core::Event::Answer { .. }))
+            .cloned()
+            .collect();
+        if !shown.is_empty() {
+            let _ = self.tx.send(Message::Events(shown));
         }
     }
 

@@ -447,6 +447,9 @@ impl MirrorState {
             Event::Resumed { say, .. } => self.status = status("resumed", say.as_str(), Vec::new()),
             Event::NewGame { say } => self.status = status("new_game", say.as_str(), Vec::new()),
             Event::Say { text } => self.status = status("say", text.as_str(), Vec::new()),
+            // The blind player's answers are his alone (never handed to
+            // the mirror; nothing shown should one come).
+            Event::Answer { .. } => {}
             Event::Replicate {
                 board,
                 missing,

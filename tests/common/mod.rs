@@ -72,10 +72,11 @@ pub fn sans(events: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// The text of every `say` event.
+/// The text of every `say` event, and of every `answer` to a question.
 pub fn says(events: &[Value]) -> Vec<&str> {
-    of(events, "say")
+    events
         .iter()
+        .filter(|e| e["event"] == "say" || e["event"] == "answer")
         .filter_map(|e| e["text"].as_str())
         .collect()
 }

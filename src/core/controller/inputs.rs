@@ -56,36 +56,36 @@ impl Controller {
                         m: pm.m,
                     })
                     .collect();
-                self.say(t, Said::MovesAgain(numbered), out);
+                self.answer_privately(t, Said::MovesAgain(numbered), out);
             }
             Input::MoveNumber => {
                 let here = Box::new(self.game.position().clone());
-                self.say(t, Said::MoveNumber(here), out);
+                self.answer_privately(t, Said::MoveNumber(here), out);
             }
             Input::Rank(rank) => {
                 let position = Box::new(self.game.position().clone());
-                self.say(t, Said::Rank { position, rank }, out);
+                self.answer_privately(t, Said::Rank { position, rank }, out);
             }
             Input::File(file) => {
                 let position = Box::new(self.game.position().clone());
-                self.say(t, Said::File { position, file }, out);
+                self.answer_privately(t, Said::File { position, file }, out);
             }
             Input::Announced(ply) => self.announce(t, ply, out),
             Input::Times => {
                 let text = self.times_said(t).unwrap_or(Notice::NoClock.into());
-                self.say(t, text, out);
+                self.answer_privately(t, text, out);
             }
             Input::Position => {
                 let here = Box::new(self.game.position().clone());
-                self.say(t, Said::Position(here), out);
+                self.answer_privately(t, Said::Position(here), out);
             }
             Input::Material => {
                 let balance = crate::core::material::Balance::of(self.game.position().board());
-                self.say(t, Said::Material(balance), out);
+                self.answer_privately(t, Said::Material(balance), out);
             }
             Input::Square(square) => {
                 let position = Box::new(self.game.position().clone());
-                self.say(t, Said::Square { position, square }, out);
+                self.answer_privately(t, Said::Square { position, square }, out);
             }
             Input::DrawOffer(color) => {
                 if self.game.is_over() {

@@ -656,6 +656,19 @@ impl Controller {
         });
     }
 
+    /// The answer to the blind player's question: for his voices alone.
+    fn answer_privately(
+        &self,
+        t: u64,
+        text: impl Into<crate::core::said::Said>,
+        out: &mut Vec<Stamped>,
+    ) {
+        out.push(Stamped {
+            t,
+            event: Event::Answer { text: text.into() },
+        });
+    }
+
     /// The game ended at `t`: say so, and stop the clock.
     fn game_over(&mut self, t: u64, ending: Ending, out: &mut Vec<Stamped>) {
         let say = Said::GameOver {
