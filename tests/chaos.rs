@@ -127,6 +127,8 @@ struct Wire {
     occ: AtomicU64,
     buttons: AtomicU32,
     stop: AtomicBool,
+    /// HELLOs answered: one for each pegboard started.
+    welcomed: AtomicU32,
 }
 
 fn device(dir: &Path, wire: Arc<Wire>) -> std::thread::JoinHandle<()> {
@@ -134,8 +136,8 @@ fn device(dir: &Path, wire: Arc<Wire>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let mut seq: u16 = 0;
         while !wire.stop.load(Ordering::SeqCst) {
-            if dev.port.bytes_to_read().unwrap_or(0) > 0 {
-                dev.answer_any_hello();
+            if dev.port.bytes_to_read().unwrap_or(0) > 0 && dev.answer_any_hello() {
+                wire.welcomed.fetch_add(1, Ordering::SeqCst);
             }
             dev.try_send(&Message::Scan {
                 seq,
@@ -155,7 +157,8 @@ struct Daemon {
 }
 
 impl Daemon {
-    fn start(config: &Path) -> Daemon {
+    fn start(config: &Path, wire: &Wire) -> Daemon {
+        let welcomed = wire.welcomed.load(Ordering::SeqCst);
         let mut child = common::pegboard_command()
             .args(["play", "--silent", "--config"])
             .arg(config)
@@ -185,19 +188,24 @@ impl Daemon {
         d.wait_for("is kept in", Duration::from_secs(30));
         // The serial link begins with a handshake (the source is told
         // disconnected until the scanner answers it): the hands wait for
-        // the board to be read, as they wait while pegboard is down. A
-        // scanner that answered before pegboard's first look was never
-        // lost, and no loss is told: then no "disconnected" line comes.
+        // the board to be read, as they wait while pegboard is down. The
+        // scanner sees the new pegboard's HELLO and answers it; a scanner
+        // that answered before pegboard's first look was never lost, and
+        // no loss is told: then the board is read a few scans later.
         let began = Instant::now();
+        let mut answered = None;
         loop {
             let lines = d.lines();
             if lines.iter().any(|l| l.contains("sensors are back")) {
                 break;
             }
+            if answered.is_none() && wire.welcomed.load(Ordering::SeqCst) > welcomed {
+                answered = Some(Instant::now());
+            }
             let lost = lines
                 .iter()
                 .any(|l| l.contains("sensor source disconnected"));
-            if !lost && began.elapsed() > Duration::from_secs(10) {
+            if !lost && answered.is_some_and(|at| at.elapsed() > Duration::from_millis(100)) {
                 break;
             }
             assert!(
@@ -283,10 +291,11 @@ fn run(name: &str, steps: &[(u64, Step)], kills: &[u64]) -> (PathBuf, usize) {
         occ: AtomicU64::new(START),
         buttons: AtomicU32::new(0),
         stop: AtomicBool::new(false),
+        welcomed: AtomicU32::new(0),
     });
     let scanner = device(&dir, Arc::clone(&wire));
     let config = config(&dir);
-    let mut daemon = Daemon::start(&config);
+    let mut daemon = Daemon::start(&config, &wire);
     let mut t0 = Instant::now();
     let mut kills = kills.iter().peekable();
     let mut in_hand = 0usize;
@@ -299,7 +308,7 @@ fn run(name: &str, steps: &[(u64, Step)], kills: &[u64]) -> (PathBuf, usize) {
             let down = Instant::now();
             mid_move += usize::from(in_hand > 0);
             daemon.kill();
-            daemon = Daemon::start(&config);
+            daemon = Daemon::start(&config, &wire);
             // The hands waited while pegboard was down.
             t0 += down.elapsed();
         }
