@@ -277,8 +277,41 @@ fn ask(seat: &Seat, ply: u32, moves: &[&str], movetime: u64) {
     });
 }
 
+/// Waits until Stockfish `pid` searches: its threads besides the main one
+/// have had a tenth of a second of CPU time (before its first `go` they
+/// only clear its hash table, in a few milliseconds, however long its
+/// start took).
+fn searching(pid: u32) {
+    let began = Instant::now();
+    loop {
+        let ran: u64 = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|t| t.file_name().to_string_lossy() != pid.to_string())
+            .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
+            .filter_map(|stat| {
+                let rest = stat.rsplit_once(") ")?.1.to_string();
+                let fields: Vec<&str> = rest.split(' ').collect();
+                // utime and stime: the 14th and 15th fields of stat.
+                Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+            })
+            .sum();
+        if ran >= 10 {
+            return;
+        }
+        // It thinks at idle priority: it runs only while the machine has a
+        // moment to spare, which even a busy build leaves within minutes.
+        assert!(
+            began.elapsed() < Duration::from_secs(300),
+            "Stockfish never searched"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn next(seat: &Seat) -> Report {
-    seat.wait(Duration::from_secs(20)).expect("a report")
+    seat.wait(Duration::from_secs(40)).expect("a report")
 }
 
 // The signals go to this test's own Stockfish, told from the others'
@@ -286,8 +319,20 @@ fn next(seat: &Seat) -> Report {
 #[test]
 fn stockfish_killed_or_stopped_is_started_again_and_asked_again_each_told_once() {
     let seat = Seat::open(signalled_stockfish(), false);
-    // Killed while thinking (SIGKILL).
-    ask(&seat, 0, &[], 3000);
+    // Killed while thinking (SIGKILL): once its search thread has run,
+    // not during its start (which a busy machine can make long). Its
+    // search is bounded by the nodes it looks at, not by time, so that a
+    // machine too busy to give it much time cannot end it first.
+    seat.ask(Ask {
+        ply: 0,
+        position: position(START, &[]),
+        go: Go {
+            nodes: Some(3_000_000),
+            ..Go::default()
+        },
+        think: Duration::from_secs(60),
+        new_game: true,
+    });
     let pid = our_stockfish();
     // It thinks at idle priority (SCHED_IDLE, as util-linux's chrt says)
     // and at the configured nice value (the 19th field of its stat).
@@ -303,7 +348,7 @@ fn stockfish_killed_or_stopped_is_started_again_and_asked_again_each_told_once()
         .and_then(|(_, rest)| rest.split(' ').nth(16))
         .unwrap_or_default();
     assert_eq!(nice, "10", "{stat}");
-    std::thread::sleep(Duration::from_millis(300));
+    searching(pid);
     signal(pid, "KILL");
     assert_eq!(next(&seat), Report::Trouble(EngineError::Crashed));
     match next(&seat) {
