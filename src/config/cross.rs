@@ -226,3 +226,56 @@ impl Config {
         }
     }
 }
+
+impl Config {
+    /// Rated play (`[game] tournament = true`, Art. 11.3: no advice, no
+    /// engine): no seat for the engine or an opponent on lichess, and no
+    /// key that asks the engine (a hint, an evaluation, a threat, a
+    /// takeback, a review).
+    pub(super) fn fair_play(&self) -> Result<(), KeyProblem> {
+        use crate::keys::Action;
+        if !self.game.tournament {
+            return Ok(());
+        }
+        for (key, value) in [
+            ("white_moves_on", &self.game.white_moves_on),
+            ("black_moves_on", &self.game.black_moves_on),
+        ] {
+            if value == "engine" || value == "lichess" {
+                return Err(KeyProblem::at(
+                    &["game", key],
+                    format!(
+                        "[game] {key} = \"{value}\": in rated play (tournament = true) both \
+                         players sit at the board, their moves on a board or relayed; no engine \
+                         and no opponent on lichess (Art. 11.3)"
+                    ),
+                ));
+            }
+        }
+        for (i, key) in self.buttons.key.iter().enumerate() {
+            let index = i.to_string();
+            for (field, action) in [("press", key.press), ("long", key.long)] {
+                let Some(action) = action.map(|a| a.0) else {
+                    continue;
+                };
+                let name = match action {
+                    Action::Hint => "hint",
+                    Action::Evaluation => "evaluation",
+                    Action::TakeBack => "takeback",
+                    Action::Review => "review",
+                    Action::Threat => "threat",
+                    _ => continue,
+                };
+                return Err(KeyProblem::at(
+                    &["buttons", "key", &index, field],
+                    format!(
+                        "[[buttons.key]] number {}: {field} = \"{name}\" asks the engine, \
+                         which rated play (tournament = true) does not allow (Art. 11.3)",
+                        i + 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -73,6 +73,7 @@ impl Config {
             config.boards(),
             config.engine_values(),
             config.lichess_values(),
+            config.fair_play(),
             crate::announce::section::phrasebook(config.language.as_deref(), &config.announce)
                 .map(drop)
                 .map_err(|e| KeyProblem::at(&["language"], e.0)),

@@ -287,6 +287,43 @@ fn checks_across_keys_name_the_key_and_line() {
 }
 
 #[test]
+fn rated_play_refuses_an_engine_an_online_seat_and_the_practice_keys_at_their_lines() {
+    assert_eq!(
+        error("[game]\ntournament = true\nblack_moves_on = \"engine\"\n"),
+        "c.toml:3: [game] black_moves_on = \"engine\": in rated play (tournament = true) both \
+         players sit at the board, their moves on a board or relayed; no engine and no opponent \
+         on lichess (Art. 11.3)"
+    );
+    let online = error("[game]\nwhite_moves_on = \"lichess\"\ntournament = true\n");
+    assert!(
+        online.starts_with("c.toml:2: [game] white_moves_on = \"lichess\""),
+        "{online}"
+    );
+    for action in ["hint", "evaluation", "takeback", "review", "threat"] {
+        let e = error(&format!(
+            "[game]\ntournament = true\n[sensors]\nsource = \"serial\"\n\
+             [[buttons.key]]\nbit = 0\npress = \"times\"\nlong = \"{action}\"\n"
+        ));
+        assert_eq!(
+            e,
+            format!(
+                "c.toml:8: [[buttons.key]] number 1: long = \"{action}\" asks the engine, which \
+                 rated play (tournament = true) does not allow (Art. 11.3)"
+            )
+        );
+    }
+    // The same, for practice: allowed; and rated play with a person, a
+    // relay and the player's own questions.
+    Config::parse("[game]\nblack_moves_on = \"engine\"\n", "c.toml").expect("practice");
+    Config::parse(
+        "[game]\ntournament = true\nblack_moves_on = \"relay\"\n[sensors]\n\
+         source = \"serial\"\n[[buttons.key]]\nbit = 0\npress = \"position\"\n",
+        "c.toml",
+    )
+    .expect("rated play");
+}
+
+#[test]
 fn a_wrong_pin_is_refused_without_being_repeated() {
     for (text, pin) in [
         ("[console]\npin = 9876\n", "9876"),

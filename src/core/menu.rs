@@ -200,6 +200,8 @@ pub struct Menu {
     /// The items as the menu was opened: the practice item first in a
     /// game against the engine.
     items: Vec<MenuItem>,
+    /// Rated play: no opponent but a person is offered.
+    rated: bool,
 }
 
 /// What a step in the menu leads to.
@@ -233,8 +235,20 @@ impl Menu {
         }
     }
 
+    /// A menu for rated play: it offers no opponent but a person (no
+    /// engine, nobody online).
+    pub fn rated() -> Menu {
+        Menu {
+            rated: true,
+            ..Menu::default()
+        }
+    }
+
     /// The values of `item` for `draft`.
     fn values_of(&self, item: MenuItem, draft: &Choices) -> Vec<Value> {
+        if self.rated && item == MenuItem::Opponent {
+            return vec![Value::Opponent(Opponent::Person)];
+        }
         values(item, draft, self.online.as_deref())
     }
 
@@ -519,6 +533,35 @@ mod tests {
             choices.control.as_ref().map(|c| c.to_pgn()).as_deref(),
             Some("900+10")
         );
+    }
+
+    #[test]
+    fn in_rated_play_the_menu_offers_no_opponent_but_a_person() {
+        let chosen = Choices::default();
+        let rated = Menu::rated();
+        assert_eq!(
+            rated.values_of(MenuItem::Opponent, &chosen),
+            [Value::Opponent(Opponent::Person)]
+        );
+        // The other items as ever: the clocks, the colours.
+        assert_eq!(
+            rated.values_of(MenuItem::TimeControl, &chosen),
+            Menu::default().values_of(MenuItem::TimeControl, &chosen)
+        );
+        // Choices kept from practice seat no engine in rated play.
+        let practice = Choices {
+            opponent: Opponent::Engine(Strength::Step(3)),
+            ..Choices::default()
+        };
+        let mut settings = crate::core::Settings {
+            tournament: true,
+            ..crate::core::Settings::default()
+        };
+        practice.apply(&mut settings);
+        assert_eq!(settings.seats, crate::core::Settings::default().seats);
+        settings.tournament = false;
+        practice.apply(&mut settings);
+        assert_ne!(settings.seats, crate::core::Settings::default().seats);
     }
 
     #[test]

@@ -178,6 +178,10 @@ pub struct GameConfig {
     pub hold_on_divergence: bool,
     /// The edition of the Laws: "2023" (today's) or "2008".
     pub laws: LawsName,
+    /// Rated play (fair play, Art. 11.3): no engine and no online seat,
+    /// no practice keys, and the spoken menu offers no opponent but a
+    /// person; `check-config` refuses what would break it.
+    pub tournament: bool,
 }
 
 /// `[game] laws`: an edition of the Laws, by its year.
@@ -209,6 +213,7 @@ impl Default for GameConfig {
             black_moves_on: BLIND_BOARD.to_string(),
             hold_on_divergence: false,
             laws: LawsName::default(),
+            tournament: false,
         }
     }
 }
@@ -290,5 +295,6 @@ pub fn settings(
         // engine, the keys, the voice): the runtime fills them in.
         preferences: crate::core::settings::Choices::default(),
         online_friends: None,
+        tournament: game.tournament,
     }
 }

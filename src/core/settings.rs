@@ -56,6 +56,10 @@ pub struct Settings {
     /// Whether the spoken menu offers opponents on lichess (a token is
     /// kept), and the friends it offers to challenge.
     pub online_friends: Option<Vec<String>>,
+    /// Rated play (`[game] tournament`): the seats stay as configured,
+    /// whatever the spoken menu chose before, and it offers no opponent
+    /// but a person (Art. 11.3: no advice, no engine).
+    pub tournament: bool,
 }
 
 /// Where a player's moves come from.
@@ -156,6 +160,7 @@ impl Default for Settings {
             preferences: Choices::default(),
             laws: Edition::default(),
             online_friends: None,
+            tournament: false,
         }
     }
 }
@@ -438,7 +443,11 @@ impl Choices {
     /// The game's settings with these choices: the seats and the time
     /// control, and the choices themselves for the menu to start from.
     pub fn apply(&self, settings: &mut Settings) {
-        settings.seats = self.seats(&settings.seats);
+        // In rated play nobody but the configured players sits down: an
+        // engine or an online opponent chosen in practice stays out.
+        if !settings.tournament {
+            settings.seats = self.seats(&settings.seats);
+        }
         settings.clock.control = self.control.clone();
         settings.preferences = self.clone();
     }

@@ -216,7 +216,11 @@ impl Controller {
                 held: false,
             })
             .collect();
-        let menu = super::menu::Menu::new(settings.online_friends.clone());
+        let menu = if settings.tournament {
+            super::menu::Menu::rated()
+        } else {
+            super::menu::Menu::new(settings.online_friends.clone())
+        };
         let clock = settings.clock.control.clone().map(|control| {
             let (warn, player) = (settings.clock.warn, settings.preferences.color);
             Clock::new(control)
