@@ -11,6 +11,20 @@ use shakmaty::Role;
 const CHESS960_HEADER: &str = r#"{"t":0,"trace":1,"variant":"chess960","start":"#;
 
 #[test]
+fn art_6_12_the_blind_player_calls_the_arbiter_with_his_key_and_hears_him_answer() {
+    let ev = run(r#"{"t":1000,"input":"call_arbiter"}
+{"t":5000,"input":"arbiter_coming"}"#);
+    let called = of(&ev, "arbiter_called");
+    assert_eq!(called.len(), 1);
+    assert_eq!(called[0]["t"], 1000);
+    assert_eq!(called[0]["say"], "Schiedsrichter gerufen.");
+    let coming = of(&ev, "arbiter_coming");
+    assert_eq!(coming.len(), 1);
+    assert_eq!(coming[0]["t"], 5000);
+    assert_eq!(coming[0]["say"], "Der Schiedsrichter kommt.");
+}
+
+#[test]
 fn e2_2_a_piece_taken_out_of_its_aperture_is_touched() {
     let ev = run(r#"{"t":100,"lift":"g1"}"#);
     let touch = of(&ev, "touch");

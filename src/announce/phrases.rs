@@ -1080,6 +1080,8 @@ impl Phrasebook {
             Notice::ClaimIncorrect => &p.claim_incorrect,
             Notice::ClaimNotYourMove => &p.claim_not_your_move,
             Notice::ClockPaused => &p.clock_paused,
+            Notice::ArbiterCalled => &p.arbiter_called,
+            Notice::ArbiterComing => &p.arbiter_coming,
             Notice::ClockResumed => &p.clock_resumed,
             Notice::BoardLost => &p.board_lost,
             Notice::BoardBack => &p.board_back,

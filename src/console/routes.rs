@@ -260,6 +260,7 @@ fn not_a_consoles(input: &Input) -> Option<&'static str> {
         | Input::OnlineNotice(_) => {
             Some("the `online_…` inputs are what the server says, not a console's")
         }
+        Input::CallArbiter => Some("`call_arbiter` is the blind player's own key"),
         Input::Menu(_) | Input::Keyed { .. } => Some(
             "the spoken menu (`menu`, `menu_next`, `menu_select`, `menu_back`) is the blind \
              player's own, on his keys",

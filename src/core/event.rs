@@ -89,6 +89,8 @@ macro_rules! said_of {
             | Event::OnlineChat { say: said, .. }
             | Event::Say { text: said }
             | Event::Answer { text: said }
+            | Event::ArbiterCalled { say: said }
+            | Event::ArbiterComing { say: said }
             | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
             | Event::OnlineRequest { say: said, .. }
@@ -217,6 +219,15 @@ pub enum Event {
     },
     Say {
         text: crate::core::said::Said,
+    },
+    /// The blind player called the arbiter (his key): the console and the
+    /// mirror show it until the arbiter answers.
+    ArbiterCalled {
+        say: Said,
+    },
+    /// The arbiter answered the call from the console: he is coming.
+    ArbiterComing {
+        say: Said,
     },
     /// The answer to a question of the blind player's (the last moves, the
     /// move number, a rank, a file, a square, the position, the times,
@@ -572,6 +583,8 @@ impl Event {
             Event::GameOver { .. } => "game_over",
             Event::Say { .. } => "say",
             Event::Answer { .. } => "answer",
+            Event::ArbiterCalled { .. } => "arbiter_called",
+            Event::ArbiterComing { .. } => "arbiter_coming",
             Event::Announced { .. } => "announced",
             Event::Clock { .. } => "clock",
             Event::Flag { .. } => "flag",

@@ -153,6 +153,12 @@ pub enum Input {
     PracticeTakeBack,
     /// Say the material balance: who has what more.
     Material,
+    /// The blind player calls the arbiter (his key): he hears that the
+    /// call went out, and the console and the mirror show it.
+    CallArbiter,
+    /// The arbiter answers the call, from the console: the player hears
+    /// he is coming.
+    ArbiterComing,
     /// Name the opening played: its family in words where it is one of
     /// those named, and its ECO code. Answered once the classification
     /// is looked up at the edge (`opening_classified`).
@@ -338,7 +344,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 67] = [
+    pub const NAMES: [&'static str; 69] = [
         "promote",
         "adjust",
         "clock",
@@ -387,6 +393,8 @@ impl Input {
         "practice_take_back",
         "review",
         "material",
+        "call_arbiter",
+        "arbiter_coming",
         "opening",
         "opening_classified",
         "menu",
@@ -457,6 +465,8 @@ impl Input {
             Input::PracticeTakeBack => "practice_take_back",
             Input::Review => "review",
             Input::Material => "material",
+            Input::CallArbiter => "call_arbiter",
+            Input::ArbiterComing => "arbiter_coming",
             Input::Opening => "opening",
             Input::OpeningClassified { .. } => "opening_classified",
             Input::Menu(MenuStep::Open) => "menu",
@@ -1110,6 +1120,8 @@ impl Input {
             "practice_take_back" => Input::PracticeTakeBack,
             "review" => Input::Review,
             "material" => Input::Material,
+            "call_arbiter" => Input::CallArbiter,
+            "arbiter_coming" => Input::ArbiterComing,
             "opening" => Input::Opening,
             "opening_classified" => Input::OpeningClassified {
                 ply: f.ply.ok_or_else(|| {
@@ -1758,6 +1770,8 @@ mod tests {
             Input::PracticeTakeBack,
             Input::Review,
             Input::Material,
+            Input::CallArbiter,
+            Input::ArbiterComing,
             Input::Opening,
             Input::OpeningClassified {
                 ply: 6,

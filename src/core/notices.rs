@@ -63,6 +63,10 @@ pub enum Notice {
     ClaimNotYourMove,
     ClockPaused,
     ClockResumed,
+    /// The blind player called the arbiter (his key).
+    ArbiterCalled,
+    /// The arbiter answered the call: he is coming.
+    ArbiterComing,
     BoardLost,
     BoardBack,
     QuickplayClaim,

@@ -220,6 +220,9 @@ pub enum Action {
     Review,
     /// Say the material balance: who has what more.
     Material,
+    /// Call the arbiter (6.12): the blind player cannot look round for
+    /// him; the console and the mirror show the call.
+    CallArbiter,
     /// Practice: what the engine threatens.
     Threat,
     /// Name the opening played.
@@ -287,6 +290,7 @@ impl Action {
             "takeback" => Action::TakeBack,
             "review" => Action::Review,
             "material" => Action::Material,
+            "call_arbiter" => Action::CallArbiter,
             "threat" => Action::Threat,
             "opening" => Action::Opening,
             "menu" => Action::Menu,
@@ -416,6 +420,7 @@ impl Keypad {
             Action::TakeBack => Input::PracticeTakeBack,
             Action::Review => Input::Review,
             Action::Material => Input::Material,
+            Action::CallArbiter => Input::CallArbiter,
             Action::Threat => Input::Threat,
             Action::Opening => Input::Opening,
             Action::Menu => Input::Menu(crate::core::input::MenuStep::Open),

@@ -447,6 +447,12 @@ impl MirrorState {
             Event::Resumed { say, .. } => self.status = status("resumed", say.as_str(), Vec::new()),
             Event::NewGame { say } => self.status = status("new_game", say.as_str(), Vec::new()),
             Event::Say { text } => self.status = status("say", text.as_str(), Vec::new()),
+            Event::ArbiterCalled { say } => {
+                self.status = status("arbiter_called", say.as_str(), Vec::new());
+            }
+            Event::ArbiterComing { say } => {
+                self.status = status("arbiter_coming", say.as_str(), Vec::new());
+            }
             // The blind player's answers are his alone (never handed to
             // the mirror; nothing shown should one come).
             Event::Answer { .. } => {}

@@ -228,6 +228,7 @@ impl Utterance {
             Event::Restored { .. } => (Kind::Board, Some(Earcon::Restored), None),
             Event::Unconfirmed { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
+            Event::ArbiterCalled { .. } | Event::ArbiterComing { .. } => (Kind::Game, None, None),
             Event::Say { .. }
             | Event::Answer { .. }
             | Event::Hint { .. }

@@ -87,6 +87,21 @@ impl Controller {
                 let position = Box::new(self.game.position().clone());
                 self.answer_privately(t, Said::Square { position, square }, out);
             }
+            // 6.12: a player calls the arbiter (the clock paused with the
+            // `pause` key when he wants it stopped); the blind player cannot
+            // look round for him: his key calls, the console answers.
+            Input::CallArbiter => out.push(Stamped {
+                t,
+                event: Event::ArbiterCalled {
+                    say: Notice::ArbiterCalled.into(),
+                },
+            }),
+            Input::ArbiterComing => out.push(Stamped {
+                t,
+                event: Event::ArbiterComing {
+                    say: Notice::ArbiterComing.into(),
+                },
+            }),
             Input::DrawOffer(color) => {
                 if self.game.is_over() {
                     self.notice(t, Notice::GameOverAlready, out);
