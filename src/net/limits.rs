@@ -39,9 +39,10 @@ pub const CONNECTION_LIFE: Duration = Duration::from_secs(120);
 /// A connection is closed after this many requests.
 pub const REQUESTS_PER_CONNECTION: u32 = 100;
 
-/// An event stream ends after this long; the page opens it again at once
-/// (and so does a hub), so a stranger's streams cannot hold their places.
-pub const STREAM_LIFE: Duration = Duration::from_secs(300);
+/// An event stream ends after this long, within its connection's life;
+/// the page opens it again at once (and so does a hub), so a stranger's
+/// streams cannot hold their places.
+pub const STREAM_LIFE: Duration = Duration::from_secs(100);
 
 /// File descriptors kept free of connections whatever happens: the
 /// journal, the scoresheet, the beat file, the sensors, the voices and
@@ -106,6 +107,12 @@ pub fn connection_cap(open_files: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_ends_within_its_connections_life() {
+        // A stream outliving its connection would be cut mid-answer.
+        assert!(STREAM_LIFE < CONNECTION_LIFE);
+    }
 
     #[test]
     fn addresses_count_by_their_network() {
