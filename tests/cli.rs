@@ -733,6 +733,81 @@ fn play_tells_how_late_its_scans_were_taken_when_asked() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `pegboard ARGS` run with the privileges `setpriv_args` taken away.
+fn pegboard_without(setpriv_args: &[&str], args: &[&str]) -> Output {
+    let plain = common::pegboard_command();
+    let mut c = std::process::Command::new("setpriv");
+    c.args(setpriv_args);
+    c.arg(plain.get_program()).args(plain.get_args()).args(args);
+    for (k, v) in plain.get_envs() {
+        match v {
+            Some(v) => c.env(k, v),
+            None => c.env_remove(k),
+        };
+    }
+    c.output().expect("setpriv runs")
+}
+
+/// Does this process hold CAP_SYS_NICE (bit 23 of its effective set)?
+fn may_raise_priority() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let hex = s
+                .lines()
+                .find_map(|l| l.strip_prefix("CapEff:"))?
+                .trim()
+                .to_string();
+            u64::from_str_radix(&hex, 16).ok()
+        })
+        .is_some_and(|caps| caps & (1 << 23) != 0)
+}
+
+/// The scan loop asks for a real-time place so that other work on the
+/// machine never delays a scan. The kernel gives it to a process with
+/// `CAP_SYS_NICE` (root), or to one whose `RLIMIT_RTPRIO` allows it (the
+/// service unit's `LimitRTPRIO=10`; sched(7)); without either the game is
+/// played as before, at the ordinary priority, and `--scan-timing` says
+/// why and what to do.
+#[test]
+fn play_runs_its_scan_loop_real_time_where_the_kernel_lets_it() {
+    let dir = common::empty_dir("cli-scan-priority");
+    let config = common::nf3_play_config(&dir, "");
+    let args = [
+        "play",
+        "--silent",
+        "--seconds",
+        "1",
+        "--scan-timing",
+        "--config",
+        &config,
+    ];
+    let place = |out: &Output| {
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}{err}");
+        text.lines()
+            .find_map(|l| l.strip_prefix("pegboard: the scan loop ran at "))
+            .unwrap_or_else(|| panic!("no priority told: {text}"))
+            .to_string()
+    };
+    let own = place(&pegboard(&args));
+    if may_raise_priority() {
+        assert_eq!(own, "real-time priority (SCHED_FIFO 10)");
+    } else {
+        println!("this test runs without CAP_SYS_NICE: only the refusal is tried");
+    }
+    // Without CAP_SYS_NICE (and no RLIMIT_RTPRIO): the ordinary place,
+    // said with its remedy, and the game played all the same.
+    let refused = place(&pegboard_without(
+        &["--bounding-set", "-sys_nice", "--inh-caps", "-sys_nice"],
+        &args,
+    ));
+    assert!(refused.starts_with("ordinary priority"), "{refused}");
+    assert!(refused.contains("LimitRTPRIO=10"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `pegboard lichess-token --config CONFIG` with `input` on standard
 /// input: its output, and all it said (standard output, then error).
 fn lichess_token(config: &std::path::Path, input: &str) -> (Output, String) {

@@ -717,6 +717,29 @@ fn e2_7_with_hold_on_divergence_the_other_board_waits() {
     );
 }
 
+#[test]
+fn e2_7_the_pawn_taken_up_while_the_promotion_is_chosen_begins_the_replication() {
+    // The sighted player sees the pawn reach d8 and takes his own d7 pawn
+    // up while the blind player still chooses its piece: that lift,
+    // made before the move was played, is part of replicating it.
+    let ev = run_with(
+        &parse(
+            r#"{"t":0,"trace":1,"start":"k7/3P4/8/8/8/8/8/4K3 w - - 0 1","black_moves_on":"sighted"}
+{"t":1000,"lift":"d7"}
+{"t":1200,"place":"d8"}
+{"t":1500,"board":"sighted","lift":"d7"}
+{"t":2500,"input":"promote","piece":"q"}
+{"t":2600,"lift":"d8"}
+{"t":2800,"place":"d8"}
+{"t":4000,"board":"sighted","place":"d8"}"#,
+        ),
+        Settings::default(),
+    );
+    assert_eq!(sans(&ev), ["d8=Q+"]);
+    assert_eq!(one(&ev, "replicated")["board"], "sighted");
+    assert!(of(&ev, "diverged").is_empty(), "{ev:?}");
+}
+
 /// A random legal game of up to `plies` moves, chosen by `choices`.
 fn random_game(choices: &[u16]) -> Vec<shakmaty::Move> {
     let mut pos = shakmaty::Chess::default();

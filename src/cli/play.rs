@@ -31,7 +31,8 @@ pub struct Args {
     #[arg(long)]
     seconds: Option<f64>,
     /// At the end, print how late the scan loop took its scans: whether
-    /// this machine keeps up with the scan rate; in a game on lichess, also
+    /// this machine keeps up with the scan rate, and whether the loop was
+    /// given its real-time priority; in a game on lichess, also
     /// how soon after its scan each move was sent.
     #[arg(long)]
     scan_timing: bool,
@@ -57,6 +58,7 @@ pub fn run(a: Args) -> ExitCode {
         )
         .map(|timing| {
             if a.scan_timing {
+                println!("pegboard: the scan loop ran at {}", timing.place);
                 println!(
                     "pegboard: scans taken after they were due: {}",
                     timing.taken

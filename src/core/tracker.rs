@@ -235,7 +235,11 @@ impl Tracker {
                 };
             }
             None => {
-                self.clear_turn();
+                // A piece taken up before the game moved on (the opponent's
+                // pawn lifted while his promotion was still being chosen)
+                // and still out is in a hand: its lift begins the
+                // replication.
+                self.clear_turn_keeping_held(shown.board().occupied());
                 self.reported = None;
                 self.lag_unseen = self.unseen_changes;
                 self.lag = Some(Lag { base: shown, moves });
@@ -359,7 +363,12 @@ impl Tracker {
             return;
         }
         self.ply = game.ply();
-        let expected = game.occupied();
+        self.clear_turn_keeping_held(game.occupied());
+    }
+
+    /// Forgets the turn's marks but the lifts of pieces of `expected` that
+    /// are still out of their apertures: those are in a hand.
+    fn clear_turn_keeping_held(&mut self, expected: Bitboard) {
         let held: Vec<(Seq, Square)> = (expected & !self.occ)
             .into_iter()
             .map(|sq| (self.lifted[sq as usize], sq))

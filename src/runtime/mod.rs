@@ -3,7 +3,8 @@
 //! The core ([`crate::core`]) is pure: it is fed scans, inputs and instants
 //! and answers with events. Everything that is not pure lives here: opening
 //! the sensors, keys and clock faces the configuration names ([`open`],
-//! `rpi`), the scan loop and its clock ([`station`]), the watch over a
+//! `rpi`), the scan loop and its clock ([`station`]) and its place in the
+//! processor's queue ([`priority`]), the watch over a
 //! board that is lost and back ([`presence`]), the voices and their reports
 //! ([`voices`]), the fan-out of events to printing, speech and clock faces
 //! ([`outputs`]), and systemd ([`notify`]). The commands are run loops
@@ -28,6 +29,7 @@ pub mod outputs;
 pub mod parts;
 pub mod play;
 pub mod presence;
+pub mod priority;
 pub mod replay;
 #[cfg(feature = "rpi")]
 pub mod rpi;

@@ -74,6 +74,8 @@ struct Turn {
 /// on the disk).
 #[derive(Clone, Debug)]
 pub struct LoopTiming {
+    /// Where the scan loop ran in the processor's queue.
+    pub place: crate::runtime::priority::Place,
     pub taken: Lateness,
     pub handled: Lateness,
     /// In a game on lichess: how long after the scan that completed each
@@ -155,6 +157,9 @@ pub fn play(
     });
     let mut handled = Lateness::new(station.lateness().period());
     let mut now = game_t0;
+    // Everything the game needs is open: from here this thread is the
+    // scan loop, and only what it starts runs at the ordinary priority.
+    let place = crate::runtime::priority::raise_scan_loop();
     station.begin();
     while !stop.now() {
         service.alive(std::time::Instant::now());
@@ -181,6 +186,7 @@ pub fn play(
     let posted = session.lichess.as_ref().map(|l| l.post_timing.clone());
     session.finish(now, out)?;
     Ok(LoopTiming {
+        place,
         taken: station.lateness().clone(),
         handled,
         posted,

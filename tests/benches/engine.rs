@@ -177,9 +177,9 @@ fn child() {
     );
     let timing = bench::ScanTiming::of(&printed);
     println!(
-        "play at 200 Hz while Stockfish thinks on all {cores} cores:\n  scans taken after they \
-         were due: {}\n  scans handled after they were taken: {}",
-        timing.taken, timing.handled
+        "play at 200 Hz while Stockfish thinks on all {cores} cores, its scan loop at {}:\n  \
+         scans taken after they were due: {}\n  scans handled after they were taken: {}",
+        timing.place, timing.taken, timing.handled
     );
     targets.at_most(
         "latest scan taken while the engine thinks on every core",

@@ -211,6 +211,9 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// What `pegboard play --scan-timing` said of its scans at its end.
 pub struct ScanTiming {
+    /// Where the scan loop ran: "real-time priority (SCHED_FIFO 10)", or
+    /// the ordinary priority and why.
+    pub place: String,
     /// "scans taken after they were due: …"
     pub taken: String,
     /// "scans handled after they were taken: …"
@@ -227,7 +230,13 @@ impl ScanTiming {
                 .unwrap_or_else(|| panic!("play did not say how its scans were {what}: {printed}"))
                 .to_string()
         };
+        let place = printed
+            .lines()
+            .find_map(|l| l.strip_prefix("pegboard: the scan loop ran at "))
+            .unwrap_or_else(|| panic!("play did not say where its scan loop ran: {printed}"))
+            .to_string();
         ScanTiming {
+            place,
             taken: line("taken after they were due"),
             handled: line("handled after they were taken"),
         }
