@@ -421,8 +421,8 @@ fn a_page_refused_for_too_many_viewers_shows_the_state_and_tries_again_until_it_
             assert!(began.elapsed() < Duration::from_secs(10), "never at ply 2");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        // The browser's own network already holds its share of streams.
-        let held: Vec<_> = (0..pegboard::net::limits::MAX_STREAMS_PER_NETWORK)
+        // The browser's own address already holds its share of streams.
+        let held: Vec<_> = (0..pegboard::net::limits::STREAMS_PER_DEVICE)
             .map(|_| {
                 let mut s = std::net::TcpStream::connect(&listen).expect("connects");
                 s.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

@@ -358,43 +358,82 @@ fn stream_status_from(m: &Mirror, from: [u8; 3]) -> (u16, BufReader<TcpStream>) 
     (status, r)
 }
 
+/// Whether the event stream `r` ends (its last chunk, or its connection
+/// closed) within `within`.
+fn ends_within(r: &mut BufReader<TcpStream>, within: Duration) -> bool {
+    let began = Instant::now();
+    r.get_ref()
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout");
+    while began.elapsed() < within {
+        let mut line = String::new();
+        match r.read_line(&mut line) {
+            Ok(0) => return true,
+            Ok(_) if line == "0\r\n" => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
 #[test]
-fn streams_past_the_bounds_are_refused_not_queued() {
-    use pegboard::net::limits::{MAX_STREAMS, MAX_STREAMS_PER_NETWORK, RESERVED_STREAMS};
+fn streams_past_the_bounds_are_refused_not_queued_and_shared_fairly() {
+    use pegboard::net::limits::{MAX_STREAMS, STREAMS_PER_DEVICE};
     let m = start();
-    // One laptop, one address for each stream, holds its network's share,
-    // and no more…
-    let laptop = |i: usize| hall::in_network(9, 10 + i as u8);
-    let mut open: Vec<_> = (0..MAX_STREAMS_PER_NETWORK)
-        .map(|i| {
-            let (ok, r) = stream_from(&m, laptop(i));
-            assert!(ok, "within the network's share");
+    // One laptop holds its share, and no more…
+    let laptop = hall::in_network(9, 10);
+    let mut mine: Vec<_> = (0..STREAMS_PER_DEVICE)
+        .map(|_| {
+            let (ok, r) = stream_from(&m, laptop);
+            assert!(ok, "within the device's share");
             r
         })
         .collect();
     // Refused at once with 503, not held in a queue: a stream that got no
     // answer within its 5 s would read as 0 here.
     assert_eq!(
-        stream_status_from(&m, laptop(MAX_STREAMS_PER_NETWORK)).0,
+        stream_status_from(&m, laptop).0,
         503,
-        "a network past its share gets 503, whatever its address"
+        "a device past its share gets 503"
     );
-    // …and cannot blind the others: the rest of the hall fills the places
-    // open to all (those kept for credentials stay free).
-    for i in 0..MAX_STREAMS - RESERVED_STREAMS - MAX_STREAMS_PER_NETWORK {
+    // …the rest of the hall takes every other place…
+    let mut open = Vec::new();
+    for i in 0..MAX_STREAMS - STREAMS_PER_DEVICE {
         let (ok, r) = stream_from(&m, hall::address(i));
-        assert!(ok, "viewer {i} of another network");
+        assert!(ok, "viewer {i}");
         open.push(r);
     }
-    assert_eq!(
-        stream_status_from(&m, hall::address(200)).0,
-        503,
-        "past the places open to all"
+    // …and a viewer who comes now takes the laptop's oldest stream, one
+    // at a time, until the laptop holds no more than anyone.
+    for n in 1..STREAMS_PER_DEVICE {
+        let (ok, r) = stream_from(&m, hall::address(500 + n));
+        assert!(ok, "newcomer {n} takes a place from the laptop");
+        open.push(r);
+        assert!(
+            ends_within(&mut mine[n - 1], Duration::from_secs(5)),
+            "the laptop's oldest stream ended"
+        );
+    }
+    assert!(
+        !ends_within(
+            &mut mine[STREAMS_PER_DEVICE - 1],
+            Duration::from_millis(300)
+        ),
+        "its last stream stays"
+    );
+    // Everyone holds one: a newcomer takes nobody's, and is refused at once.
+    assert_eq!(stream_status_from(&m, hall::address(900)).0, 503);
+    assert!(
+        !ends_within(&mut open[0], Duration::from_millis(300)),
+        "a viewer's one stream is never taken"
     );
     drop(open);
     // Closed streams free their places.
     let began = Instant::now();
-    while !stream_from(&m, laptop(0)).0 {
+    while !stream_from(&m, laptop).0 {
         assert!(began.elapsed() < Duration::from_secs(5), "never freed");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -471,6 +510,7 @@ fn no_connection_and_no_stream_is_held_for_ever() {
             connection: Duration::from_secs(connection),
             requests,
             stream: Duration::from_secs(stream),
+            ..Lives::default()
         };
         Mirror::serve_living("127.0.0.1:0", &[], english(), Default::default(), lives)
             .expect("mirror")

@@ -59,8 +59,11 @@ pub fn routes(door: Door, page: String, written: crate::announce::spoken::Writte
         epoch: Instant::now(),
     });
     let privilege = {
-        let guard = Arc::clone(&guard);
-        Privilege::new(move |headers, from| guard.privileged(headers, from))
+        let (guard, quiet) = (Arc::clone(&guard), Arc::clone(&guard));
+        Privilege::new(
+            move |headers, from| guard.privileged(headers, from),
+            move |headers| quiet.in_session(headers),
+        )
     };
     let router = Router::new()
         .route("/console", get(console_page))
@@ -85,14 +88,17 @@ impl Guard {
         self.epoch.elapsed().as_millis() as u64
     }
 
-    /// Whether a request shows a credential, for the places kept for
-    /// them: a live session, or the secret (a wrong one counted as at
-    /// login, so that the kept places tell a guesser nothing).
+    /// Whether a request carries a live session's cookie.
+    fn in_session(&self, headers: &HeaderMap) -> bool {
+        session(headers).is_some_and(|token| lock(&self.sessions).check(token, self.now()))
+    }
+
+    /// Whether a request shows a credential, for the places nobody takes:
+    /// a live session, or the secret (a wrong one counted as at login, so
+    /// that a full server tells a guesser nothing).
     fn privileged(&self, headers: &HeaderMap, from: IpAddr) -> bool {
         let now = self.now();
-        if let Some(token) = session(headers)
-            && lock(&self.sessions).check(token, now)
-        {
+        if self.in_session(headers) {
             return true;
         }
         bearer(headers).is_some_and(|given| {

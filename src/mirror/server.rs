@@ -23,10 +23,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::page::View;
 use super::state::MirrorState;
 use crate::core::Stamped;
-use crate::net::limits::{
-    FLUSH_WITHIN, Lives, MAX_STREAMS, MAX_STREAMS_PER_NETWORK, RESERVED_STREAMS, network,
-};
+use crate::net::limits::{FLUSH_WITHIN, Lives, MAX_STREAMS, STREAMS_PER_DEVICE};
 use crate::net::request::{Credential, Routes};
+use crate::net::shares::Shares;
 use crate::net::{Error, Peer, Server};
 
 enum Message {
@@ -50,9 +49,10 @@ struct Shared {
     inner: Arc<Mutex<Inner>>,
     /// Each batch of events: the event lines, then the state after them.
     lines: broadcast::Sender<Arc<[Line]>>,
+    /// The event streams open now.
     streams: Arc<AtomicUsize>,
-    /// The event streams open from each network.
-    by_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// Who holds them, and how each is told a newcomer took its place.
+    holders: Arc<Mutex<Holders>>,
     /// How long a stream lives.
     stream_life: Duration,
 }
@@ -121,7 +121,10 @@ impl Mirror {
             })),
             lines: broadcast::channel(256).0,
             streams: Arc::new(AtomicUsize::new(0)),
-            by_network: Arc::new(Mutex::new(HashMap::new())),
+            holders: Arc::new(Mutex::new(Holders {
+                shares: Shares::new(MAX_STREAMS, STREAMS_PER_DEVICE),
+                ends: HashMap::new(),
+            })),
             stream_life: lives.stream,
         };
         let app = Router::new()
@@ -265,59 +268,60 @@ async fn pgn(State(shared): State<Shared>) -> Response {
         .into_response()
 }
 
-/// Counts an event stream while it is open, in all and for its network.
+/// The event streams, shared fairly among the devices that hold them.
+struct Holders {
+    shares: Shares,
+    /// What ends each open stream early, by its place's number.
+    ends: HashMap<u64, Arc<tokio::sync::Notify>>,
+}
+
+/// Counts an event stream while it is open.
 struct Open {
-    streams: Arc<AtomicUsize>,
-    by_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    network: IpAddr,
+    shared: Shared,
+    from: IpAddr,
+    id: u64,
+    /// Told when a newcomer took this stream's place.
+    end: Arc<tokio::sync::Notify>,
 }
 
 impl Open {
-    /// A stream from `from`, unless that passes the bound in all or its
-    /// network's share; the last [`RESERVED_STREAMS`] places are kept for
-    /// a request with a credential (`privileged`), which no network's
-    /// share bounds.
+    /// A stream from `from` (`privileged`: with a credential, bounded by
+    /// no share and never ended for another), unless its device has its
+    /// share, or all are open and nobody holds more than it would; then
+    /// the oldest stream of whoever holds the most ends for it.
     fn new(shared: &Shared, from: IpAddr, privileged: bool) -> Option<Open> {
-        let network = network(from);
-        let mut by_network = shared
-            .by_network
+        let mut holders = shared
+            .holders
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mine = by_network.get(&network).copied().unwrap_or(0);
-        let (share, all) = if privileged {
-            (usize::MAX, MAX_STREAMS)
-        } else {
-            (MAX_STREAMS_PER_NETWORK, MAX_STREAMS - RESERVED_STREAMS)
-        };
-        if mine >= share {
-            return None;
+        let given = holders.shares.give(from, privileged)?;
+        if let Some(taken) = given.taken_from_another
+            && let Some(end) = holders.ends.remove(&taken)
+        {
+            end.notify_one();
         }
-        if shared.streams.fetch_add(1, Ordering::SeqCst) >= all {
-            shared.streams.fetch_sub(1, Ordering::SeqCst);
-            return None;
-        }
-        by_network.insert(network, mine + 1);
+        let end = Arc::new(tokio::sync::Notify::new());
+        holders.ends.insert(given.id, Arc::clone(&end));
+        shared.streams.fetch_add(1, Ordering::SeqCst);
         Some(Open {
-            streams: Arc::clone(&shared.streams),
-            by_network: Arc::clone(&shared.by_network),
-            network,
+            shared: shared.clone(),
+            from,
+            id: given.id,
+            end,
         })
     }
 }
 
 impl Drop for Open {
     fn drop(&mut self) {
-        self.streams.fetch_sub(1, Ordering::SeqCst);
-        let mut by_network = self
-            .by_network
+        self.shared.streams.fetch_sub(1, Ordering::SeqCst);
+        let mut holders = self
+            .shared
+            .holders
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = by_network.get_mut(&self.network) {
-            *n -= 1;
-            if *n == 0 {
-                by_network.remove(&self.network);
-            }
-        }
+        holders.shares.free(self.from, self.id);
+        holders.ends.remove(&self.id);
     }
 }
 
@@ -335,9 +339,17 @@ async fn events(State(shared): State<Shared>, request: axum::http::request::Part
     };
     let rx = shared.lines.subscribe();
     let first = shared.lock().json.clone();
-    // A stream ends after its life; the page opens it again a second
-    // later (`retry`), and is given the state first as ever.
+    // A stream ends after its life, or when a newcomer took its place; the
+    // page opens it again a second later (`retry`), and is given the state
+    // first as ever.
+    let end = Arc::clone(&open.end);
     let life = tokio::time::sleep(shared.stream_life);
+    let life = async move {
+        tokio::select! {
+            _ = life => {}
+            _ = end.notified() => {}
+        }
+    };
     let stream = futures_util::StreamExt::take_until(sse_stream(first, rx, shared, open), life);
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))

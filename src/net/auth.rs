@@ -8,7 +8,7 @@ use std::net::IpAddr;
 
 /// A session's idle timeout: 30 minutes without a request ends it.
 pub const SESSION_IDLE_MS: u64 = 30 * 60 * 1000;
-/// Failures from one network (an address's /24 or /64) within this window…
+/// Failures from one device (an address, an IPv6 /64) within this window…
 pub const FAILURE_WINDOW_MS: u64 = 10 * 60 * 1000;
 /// …at most this many; then the address is locked out until the oldest
 /// of them leaves the window.
@@ -127,7 +127,7 @@ pub enum Refusal {
     Locked { until: u64 },
 }
 
-/// Wrong guesses, per network and, for a PIN, from everyone in a day.
+/// Wrong guesses, per device and, for a PIN, from everyone in a day.
 #[derive(Debug)]
 pub struct Limiter {
     strength: Strength,
@@ -181,9 +181,11 @@ impl Limiter {
     /// together cannot all pass the gate before any is counted): `Ok`
     /// when `correct`, else the wait before answering, or the gate shut.
     pub fn attempt(&mut self, from: IpAddr, now: u64, correct: bool) -> Result<(), Refusal> {
-        // Counted by network: a host given a whole IPv6 /64 (or a laptop
-        // taking many IPv4 addresses) is one guesser.
-        let from = super::limits::network(from);
+        // Counted by device: an IPv6 host may take any address of its /64,
+        // so that is one guesser. A hall's devices share one IPv4 network:
+        // a guesser there shuts out only his own address (a laptop taking
+        // many addresses is held by the PIN's day and the secret's size).
+        let from = super::shares::holder(from);
         match self.gate(from, now) {
             Gate::Open => {}
             Gate::Shut { until } => return Err(Refusal::Shut { until }),
@@ -277,7 +279,7 @@ mod tests {
         assert_eq!(l.gate(HERE, FAILURE_WINDOW_MS), Gate::Open);
     }
 
-    /// A guesser's address, each in a network of its own.
+    /// A guesser's address, each another device.
     fn address(i: usize) -> IpAddr {
         IpAddr::V4(std::net::Ipv4Addr::new(
             10,
@@ -308,7 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn the_generated_secret_is_limited_per_network_only() {
+    fn the_generated_secret_is_limited_per_device_only() {
         let mut l = Limiter::new(Strength::Generated);
         for i in 0..10 * PIN_FAILURES_PER_DAY {
             assert!(matches!(
@@ -320,23 +322,50 @@ mod tests {
     }
 
     #[test]
-    fn the_addresses_of_one_network_are_one_guesser() {
+    fn a_guesser_in_the_hall_shuts_out_himself_and_not_his_network() {
         let mut l = Limiter::new(Strength::Generated);
-        // Ten wrong guesses, each from another address of one /24 (or one
-        // IPv6 /64): that network is shut, another is not.
-        for i in 0..10u8 {
-            let from = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 7, 10 + i));
+        // Ten wrong guesses from one laptop on the hall's network: it is
+        // shut, and the assistant beside it on the same /24 is not.
+        let laptop = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 7, 10));
+        for i in 0..10u64 {
+            assert!(matches!(
+                l.attempt(laptop, i, false),
+                Err(Refusal::Wrong { .. })
+            ));
+        }
+        assert!(matches!(
+            l.attempt(laptop, 20, true),
+            Err(Refusal::Shut { .. })
+        ));
+        let assistant = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 7, 11));
+        assert_eq!(l.attempt(assistant, 20, true), Ok(()));
+    }
+
+    #[test]
+    fn the_addresses_of_one_ipv6_64_are_one_guesser() {
+        let mut l = Limiter::new(Strength::Generated);
+        for i in 0..10u16 {
+            let from = IpAddr::V6(std::net::Ipv6Addr::new(
+                0x2001,
+                0xdb8,
+                1,
+                2,
+                0,
+                0,
+                0,
+                10 + i,
+            ));
             assert!(matches!(
                 l.attempt(from, u64::from(i), false),
                 Err(Refusal::Wrong { .. })
             ));
         }
-        let same = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 7, 200));
+        let same = IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 9, 9, 9, 9));
         assert!(matches!(
             l.attempt(same, 20, true),
             Err(Refusal::Shut { .. })
         ));
-        let other = IpAddr::V4(std::net::Ipv4Addr::new(192, 168, 8, 200));
+        let other = IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 1, 3, 0, 0, 0, 1));
         assert_eq!(l.attempt(other, 20, true), Ok(()));
     }
 

@@ -5,6 +5,8 @@
 //! - [`server`]: axum on a single-thread tokio runtime in a thread of its
 //!   own, serving the routes it is given beside one task of their owner's;
 //! - [`limits`]: how much a request may carry and how long it may take;
+//! - [`shares`]: the connections and streams shared fairly among the
+//!   devices in the hall (pure);
 //! - [`page`]: a self-contained page with its Content-Security-Policy;
 //! - [`request`]: what a request says about itself (its peer, origin,
 //!   credential) and the JSON answers;
@@ -18,6 +20,7 @@ pub mod limits;
 pub mod page;
 pub mod request;
 pub mod server;
+pub mod shares;
 
 pub use request::Peer;
 pub use server::{Error, Server};

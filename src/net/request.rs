@@ -15,55 +15,81 @@ use super::limits::BODY_WITHIN;
 pub struct Peer(pub SocketAddr);
 
 /// Put on each request by the server: whether it shows a credential its
-/// owner accepts ([`Privilege`]), which the places kept free are for;
-/// judged only when asked ([`Credential::shown`]), as judging a secret
-/// counts a wrong one.
+/// owner accepts ([`Privilege`]), judged only when asked
+/// ([`Credential::shown`]), as judging a secret counts a wrong one. One
+/// shown makes its connection's place its own (never taken by a newcomer).
 #[derive(Clone)]
 pub struct Credential {
     privilege: Privilege,
     from: IpAddr,
-    judged: Option<bool>,
+    on_shown: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl Credential {
-    pub fn new(privilege: Privilege, from: IpAddr, judged: Option<bool>) -> Credential {
+    /// `on_shown`: told when a credential is shown.
+    pub fn new(
+        privilege: Privilege,
+        from: IpAddr,
+        on_shown: Option<std::sync::Arc<dyn Fn() + Send + Sync>>,
+    ) -> Credential {
         Credential {
             privilege,
             from,
-            judged,
+            on_shown,
         }
     }
 
     /// Whether the request whose head is `headers` shows a credential.
     pub fn shown(&self, headers: &HeaderMap) -> bool {
-        self.judged
-            .unwrap_or_else(|| self.privilege.holds(headers, self.from))
+        let shown = self.privilege.holds(headers, self.from);
+        if shown && let Some(told) = &self.on_shown {
+            told();
+        }
+        shown
     }
 }
 
-/// Who may use the places kept free: a test of a request's head and its
-/// peer's address, given by the routes' owner (the console: a live
-/// session, or its secret, counted as the console counts wrong ones).
+/// Who keeps his places when the server is full: a test of a request's
+/// head and its peer's address, given by the routes' owner (the console:
+/// a live session, or its secret, counted as the console counts wrong
+/// ones), and the quiet part of it that judges no secret (a live session),
+/// which the server asks of every request.
 #[derive(Clone)]
-pub struct Privilege(std::sync::Arc<Test>);
+pub struct Privilege {
+    test: std::sync::Arc<Test>,
+    quiet: std::sync::Arc<Quiet>,
+}
 
 /// The test a [`Privilege`] makes of a request's head and peer.
 type Test = dyn Fn(&HeaderMap, IpAddr) -> bool + Send + Sync;
 
+/// The part of it that judges no secret.
+type Quiet = dyn Fn(&HeaderMap) -> bool + Send + Sync;
+
 impl Privilege {
     pub fn new(
         test: impl Fn(&HeaderMap, std::net::IpAddr) -> bool + Send + Sync + 'static,
+        quiet: impl Fn(&HeaderMap) -> bool + Send + Sync + 'static,
     ) -> Self {
-        Privilege(std::sync::Arc::new(test))
+        Privilege {
+            test: std::sync::Arc::new(test),
+            quiet: std::sync::Arc::new(quiet),
+        }
     }
 
-    /// Nobody: no places are kept (a mirror without a console).
+    /// Nobody (a mirror without a console).
     pub fn none() -> Privilege {
-        Privilege::new(|_, _| false)
+        Privilege::new(|_, _| false, |_| false)
     }
 
+    /// Whether the request shows a credential (a wrong secret counted).
     pub fn holds(&self, headers: &HeaderMap, from: std::net::IpAddr) -> bool {
-        (self.0)(headers, from)
+        (self.test)(headers, from)
+    }
+
+    /// Whether it shows one that needs no secret judged (a live session).
+    pub fn holds_quietly(&self, headers: &HeaderMap) -> bool {
+        (self.quiet)(headers)
     }
 }
 
@@ -73,7 +99,7 @@ impl Default for Privilege {
     }
 }
 
-/// Routes to serve, with who may use the places kept free.
+/// Routes to serve, with who keeps his places when the server is full.
 #[derive(Clone, Default)]
 pub struct Routes {
     pub router: axum::Router,

@@ -1,8 +1,8 @@
 //! The server: axum on a single-thread tokio runtime in a thread of its
 //! own. It serves the routes its owner gives, with the request head
 //! bounded, silent connections closed, every connection's life and
-//! requests bounded, and connections counted per network and in all, some
-//! kept for requests with a credential ([`super::limits`]), beside one task
+//! requests bounded, and connections shared fairly among the devices
+//! ([`super::shares`], [`super::limits`]), beside one task
 //! of the owner's (the mirror's: taking the runtime's events), and ends
 //! when that task does.
 
@@ -16,13 +16,15 @@ use axum::Router;
 use tokio::sync::oneshot;
 
 use super::limits::{
-    HEAD_WITHIN, Lives, MAX_CONNECTIONS_PER_NETWORK, MAX_HEAD_BYTES, RESERVED_CONNECTIONS,
-    connection_cap, network,
+    CLOSING_AT_MOST, CONNECTIONS_PER_DEVICE, Lives, MAX_HEAD_BYTES, TAKEN_CLOSES_WITHIN,
+    connection_cap,
 };
 use super::request::{Credential, Peer, Privilege, Routes, own_host, refuse};
+use super::shares::Shares;
 use axum::http::StatusCode;
 use futures_util::FutureExt;
 use futures_util::future::Either;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Why the server could not start.
 #[derive(Debug)]
@@ -169,56 +171,44 @@ fn open_files() -> u64 {
     if got == 0 { limit.rlim_cur } else { 1024 }
 }
 
-/// The connections open now: those in the places open to all, per
-/// network and in all, and those in the places kept for credentials.
+/// The connections open now, shared fairly among the devices that hold
+/// them ([`Shares`]), and those whose place a newcomer took, still
+/// closing.
 #[derive(Clone)]
 struct Gate {
-    cap: usize,
     open: Arc<Mutex<Open>>,
+    closing: Arc<AtomicUsize>,
 }
 
-#[derive(Default)]
 struct Open {
-    general: usize,
-    by_network: HashMap<IpAddr, usize>,
-    kept: usize,
-    /// The kept places whose connection has shown no credential yet,
-    /// oldest first, with the signal that closes each.
-    pending: std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>,
-    next: u64,
+    shares: Shares,
+    /// Each open connection's ticket, by its place's number.
+    tickets: HashMap<u64, Arc<Ticket>>,
 }
 
-/// Where a connection was let in.
-enum Place {
-    /// A place open to all, counted in its network's share.
-    General(IpAddr),
-    /// A place kept for credentials: every request on it must show one.
-    /// Until one has, a newer connection may take the place (`evicted`
-    /// tells it to close): holding kept places without a credential gets
-    /// nobody anything.
-    Kept {
-        id: u64,
-        evicted: Arc<tokio::sync::Notify>,
-    },
+/// What a connection is told: a newcomer took its place.
+#[derive(Default)]
+struct Ticket {
+    taken: tokio::sync::Notify,
+    was_taken: AtomicBool,
 }
 
 /// One connection let in; it is counted until dropped.
 struct Admitted {
     gate: Gate,
-    place: Place,
-}
-
-impl Admitted {
-    fn kept(&self) -> bool {
-        matches!(self.place, Place::Kept { .. })
-    }
+    from: IpAddr,
+    id: u64,
+    ticket: Arc<Ticket>,
 }
 
 impl Gate {
     fn new(cap: usize) -> Gate {
         Gate {
-            cap,
-            open: Arc::new(Mutex::new(Open::default())),
+            open: Arc::new(Mutex::new(Open {
+                shares: Shares::new(cap, CONNECTIONS_PER_DEVICE),
+                tickets: HashMap::new(),
+            })),
+            closing: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -228,63 +218,47 @@ impl Gate {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Lets a connection from `from` in: into the places open to all while
-    /// they and its network's share last, else into those kept for
-    /// credentials, taking the oldest one that has shown none when they
-    /// are all taken.
+    /// Lets a connection from `from` in: into a free place within its
+    /// device's share, or, when all are taken, into the oldest place of
+    /// whoever holds the most (that connection is told to close). Nobody
+    /// while too many connections are still closing.
     fn admit(&self, from: IpAddr) -> Option<Admitted> {
-        let network = network(from);
+        if self.closing.load(Ordering::SeqCst) >= CLOSING_AT_MOST {
+            return None;
+        }
         let mut open = self.lock();
-        let mine = open.by_network.get(&network).copied().unwrap_or(0);
-        let open_to_all = self.cap.saturating_sub(RESERVED_CONNECTIONS);
-        if open.general < open_to_all && mine < MAX_CONNECTIONS_PER_NETWORK {
-            open.by_network.insert(network, mine + 1);
-            open.general += 1;
-            return Some(Admitted {
-                gate: self.clone(),
-                place: Place::General(network),
-            });
+        let given = open.shares.give(from, false)?;
+        if let Some(taken) = given.taken_from_another
+            && let Some(ticket) = open.tickets.remove(&taken)
+        {
+            ticket.was_taken.store(true, Ordering::SeqCst);
+            self.closing.fetch_add(1, Ordering::SeqCst);
+            ticket.taken.notify_one();
         }
-        let kept_places = self.cap.min(RESERVED_CONNECTIONS);
-        if open.kept >= kept_places {
-            let (_, oldest) = open.pending.pop_front()?;
-            oldest.notify_one();
-        }
-        open.kept += 1;
-        open.next += 1;
-        let id = open.next;
-        let evicted = Arc::new(tokio::sync::Notify::new());
-        open.pending.push_back((id, Arc::clone(&evicted)));
+        let ticket = Arc::new(Ticket::default());
+        open.tickets.insert(given.id, Arc::clone(&ticket));
         Some(Admitted {
             gate: self.clone(),
-            place: Place::Kept { id, evicted },
+            from,
+            id: given.id,
+            ticket,
         })
     }
 
-    /// The kept place `id` has shown a credential: no newer connection
-    /// takes it.
-    fn proven(&self, id: u64) {
-        self.lock().pending.retain(|(p, _)| *p != id);
+    /// The connection `id` of `from` showed a credential: its place is
+    /// never taken.
+    fn prove(&self, from: IpAddr, id: u64) {
+        self.lock().shares.prove(from, id);
     }
 }
 
 impl Drop for Admitted {
     fn drop(&mut self) {
         let mut open = self.gate.lock();
-        match &self.place {
-            Place::General(network) => {
-                open.general = open.general.saturating_sub(1);
-                if let Some(n) = open.by_network.get_mut(network) {
-                    *n -= 1;
-                    if *n == 0 {
-                        open.by_network.remove(network);
-                    }
-                }
-            }
-            Place::Kept { id, .. } => {
-                open.kept = open.kept.saturating_sub(1);
-                open.pending.retain(|(p, _)| p != id);
-            }
+        open.shares.free(self.from, self.id);
+        open.tickets.remove(&self.id);
+        if self.ticket.was_taken.load(Ordering::SeqCst) {
+            self.gate.closing.fetch_sub(1, Ordering::SeqCst);
         }
     }
 }
@@ -299,8 +273,8 @@ struct Served {
 }
 
 /// Takes connections and serves each on a task of its own, with the peer's
-/// address and whether it shows a credential on every request. One past
-/// the gate's caps is closed at once.
+/// address and whether it shows a credential on every request. One the
+/// gate does not let in is closed at once.
 async fn accept(listener: tokio::net::TcpListener, served: Served, gate: Gate) {
     loop {
         let (socket, peer) = match listener.accept().await {
@@ -320,27 +294,27 @@ async fn accept(listener: tokio::net::TcpListener, served: Served, gate: Gate) {
     }
 }
 
-/// Serves one connection until it closes, its requests run out or its
-/// life ends (then it is closed once the answer under way is given, and
-/// dropped if that takes longer than a head may).
+/// Serves one connection until it closes, its requests run out, a
+/// newcomer takes its place (then it is closed once the answer under way
+/// is given, within [`TAKEN_CLOSES_WITHIN`]) or its life ends (then it is
+/// closed once the answer under way is given: an event stream has its
+/// whole life, anything else as long as a head may take).
 async fn serve(
     socket: tokio::net::TcpStream,
     peer: SocketAddr,
     served: Served,
     admitted: Admitted,
 ) {
-    let kept = admitted.kept();
-    let (evicted, prove) = match &admitted.place {
-        Place::Kept { id, evicted } => {
-            let (gate, id) = (admitted.gate.clone(), *id);
-            (
-                Some(Arc::clone(evicted)),
-                Some(Arc::new(move || gate.proven(id))),
-            )
-        }
-        Place::General(_) => (None, None),
-    };
     let requests = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let proven = Arc::new(AtomicBool::new(false));
+    let prove: Arc<dyn Fn() + Send + Sync> = {
+        let (gate, id, proven) = (admitted.gate.clone(), admitted.id, Arc::clone(&proven));
+        Arc::new(move || {
+            if !proven.swap(true, Ordering::SeqCst) {
+                gate.prove(peer.ip(), id);
+            }
+        })
+    };
     let Served {
         app,
         privilege,
@@ -351,64 +325,44 @@ async fn serve(
         hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
             let path = req.uri().path();
             let answer = Answer::of(path.starts_with("/api/") || path == "/state");
-            let n = requests.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            let n = requests.fetch_add(1, Ordering::SeqCst) + 1;
             let last = n >= lives.requests;
-            // Judged here only on a place kept for credentials; the routes
-            // ask when they need to know.
-            let privileged = kept && privilege.holds(req.headers(), peer.ip());
-            if privileged && let Some(prove) = &prove {
-                prove();
-            }
             let answered = if !own_host(req.headers(), &names) {
                 let refused = refuse(
                     StatusCode::MISDIRECTED_REQUEST,
                     "this server does not answer to that host name",
                 );
                 Either::Left(std::future::ready(Ok(refused)))
-            } else if kept && !privileged {
-                let refused = refuse(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "the server is full; try again soon",
-                );
-                Either::Left(std::future::ready(Ok(refused)))
             } else {
+                // A live session makes the connection's place its own; a
+                // secret does when a route judges it.
+                if privilege.holds_quietly(req.headers()) {
+                    prove();
+                }
                 req.extensions_mut().insert(Peer(peer));
-                let judged = kept.then_some(privileged);
-                req.extensions_mut()
-                    .insert(Credential::new(privilege.clone(), peer.ip(), judged));
+                req.extensions_mut().insert(Credential::new(
+                    privilege.clone(),
+                    peer.ip(),
+                    Some(Arc::clone(&prove)),
+                ));
                 let mut app = app.clone();
                 Either::Right(tower_service::Service::call(&mut app, req))
             };
-            // A place kept for credentials is given up with a request that
-            // showed none, or one the routes refused.
-            answered.map(move |r| {
-                r.map(|response| {
-                    let close =
-                        last || (kept && (!privileged || response.status().is_client_error()));
-                    answer.harden(response, close)
-                })
-            })
+            answered.map(move |r| r.map(|response| answer.harden(response, last)))
         });
     let connection = hyper::server::conn::http1::Builder::new()
         .max_buf_size(MAX_HEAD_BYTES)
         .timer(hyper_util::rt::TokioTimer::new())
-        .header_read_timeout(HEAD_WITHIN)
+        .header_read_timeout(lives.head)
         .serve_connection(hyper_util::rt::TokioIo::new(socket), service);
     tokio::pin!(connection);
-    let evicted = async {
-        match evicted {
-            Some(e) => e.notified().await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::select! {
+    let grace = tokio::select! {
         _ = connection.as_mut() => return,
-        // A newer connection took its kept place: closed at once.
-        _ = evicted => return,
-        _ = tokio::time::sleep(lives.connection) => {}
-    }
+        _ = admitted.ticket.taken.notified() => TAKEN_CLOSES_WITHIN,
+        _ = tokio::time::sleep(lives.connection) => lives.stream.max(lives.head),
+    };
     connection.as_mut().graceful_shutdown();
-    let _ = tokio::time::timeout(HEAD_WITHIN, connection).await;
+    let _ = tokio::time::timeout(grace, connection).await;
     drop(admitted);
 }
 
@@ -449,69 +403,5 @@ impl Answer {
             h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         }
         response
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_gate_counts_per_network_and_in_all_and_keeps_places_for_credentials() {
-        let here = IpAddr::from([192, 168, 1, 20]);
-        let same_network = IpAddr::from([192, 168, 1, 99]);
-        let there = IpAddr::from([192, 168, 2, 21]);
-        let cap = RESERVED_CONNECTIONS + 40;
-        let gate = Gate::new(cap);
-        // One laptop with many addresses in its network: its network's
-        // share of the places open to all…
-        let mine: Vec<Admitted> = (0..MAX_CONNECTIONS_PER_NETWORK)
-            .map(|i| {
-                let from = if i % 2 == 0 { here } else { same_network };
-                let a = gate.admit(from).expect("within the network's share");
-                assert!(!a.kept());
-                a
-            })
-            .collect();
-        // …then only the places kept for credentials.
-        let kept = gate.admit(same_network).expect("a kept place");
-        assert!(kept.kept());
-        drop(kept);
-        let theirs: Vec<Admitted> = (0..40 - MAX_CONNECTIONS_PER_NETWORK)
-            .map(|_| gate.admit(there).expect("within the places open to all"))
-            .collect();
-        assert!(theirs.iter().all(|a| !a.kept()));
-        // All open places taken: the kept ones remain…
-        let reserve: Vec<Admitted> = (0..RESERVED_CONNECTIONS)
-            .map(|_| gate.admit(there).expect("a kept place"))
-            .collect();
-        assert!(reserve.iter().all(Admitted::kept));
-        // …and when they are all taken too, a newer connection takes the
-        // oldest that has shown no credential; one that has keeps its own.
-        let Place::Kept { id: first, .. } = &reserve[0].place else {
-            panic!("kept")
-        };
-        gate.proven(*first);
-        let newer = gate.admit(there).expect("takes a place shown nothing");
-        assert!(newer.kept());
-        assert_eq!(gate.lock().pending.len(), RESERVED_CONNECTIONS - 1);
-        assert!(gate.lock().pending.iter().all(|(id, _)| id != first));
-        drop(mine);
-        let again = gate
-            .admit(here)
-            .expect("a closed connection frees its place");
-        assert!(!again.kept());
-        drop((again, theirs, reserve, newer));
-        let open = gate.lock();
-        assert_eq!(
-            (
-                open.general,
-                open.kept,
-                open.by_network.len(),
-                open.pending.len()
-            ),
-            (0, 0, 0, 0),
-            "nothing left counted"
-        );
     }
 }

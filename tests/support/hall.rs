@@ -20,15 +20,15 @@ pub fn try_connect_from(from: [u8; 3], to: SocketAddr) -> std::io::Result<TcpStr
     Ok(socket.into())
 }
 
-/// The `i`th of many hall machines, each in a network of its own (a /24,
-/// as the server counts them): 127.x.y.1 with x ≥ 1, never 127.0.0.1.
+/// The `i`th of many hall machines, each an address of its own:
+/// 127.x.y.1 with x ≥ 1, never 127.0.0.1.
 #[allow(dead_code)]
 pub fn address(i: usize) -> [u8; 3] {
     [(i / 250) as u8 + 1, (i % 250) as u8 + 1, 1]
 }
 
-/// Address `host` of network `network` (127.0.`network`.`host`): one
-/// laptop that has taken many addresses of its network.
+/// Address `host` of network `network` (127.0.`network`.`host`): the
+/// addresses of one laptop that has taken many in the hall's network.
 #[allow(dead_code)]
 pub fn in_network(network: u8, host: u8) -> [u8; 3] {
     [0, network, host]
