@@ -751,6 +751,102 @@ fn the_clock_shown_follows_the_servers_clock_and_stops_when_the_server_is_gone()
 }
 
 #[test]
+fn the_clock_shown_runs_on_across_the_streams_renewals() {
+    // The events up to the first clock reading with a clock running,
+    // handed over together: the server's clock then runs from the instant
+    // they are handed over.
+    let events = events_of(TOUCHED, with_clock("300+3"));
+    let first = events
+        .iter()
+        .position(|e| {
+            matches!(
+                &e.event,
+                Event::Clock {
+                    running: Some(_),
+                    ..
+                }
+            )
+        })
+        .expect("a clock that runs");
+    let (running, reading) = match &events[first].event {
+        Event::Clock {
+            running: Some(side),
+            white,
+            black,
+            ..
+        } => {
+            let side = side.0;
+            (
+                side,
+                if side == Color::White {
+                    white.remaining_ms
+                } else {
+                    black.remaining_ms
+                },
+            )
+        }
+        _ => unreachable!("found above"),
+    };
+    let side = if running == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let driver = Driver::start();
+        let c = driver.browser().await;
+        let listen = format!("127.0.0.1:{}", free_port());
+        // A stream lives one second: the page opens it again and again.
+        let lives = pegboard::net::limits::Lives {
+            stream: Duration::from_secs(1),
+            ..Default::default()
+        };
+        let m = Mirror::serve_living(&listen, &[], english(), Default::default(), lives)
+            .expect("mirror");
+        c.goto(&format!("http://{listen}/")).await.expect("page");
+        wait_until(
+            &c,
+            "return document.getElementById('clock-white') !== null",
+            Duration::from_secs(10),
+            "the page",
+            |v| *v == json!(true),
+        )
+        .await;
+        // The last event handed over is the reading itself.
+        let mut batch = events[..=first].to_vec();
+        let handed = Instant::now();
+        m.send(&batch);
+        batch.clear();
+        // Four renewals later the clock has run on four seconds, as the
+        // server's has: a page that took each renewal's state as the
+        // reading's instant would show it less than a second run.
+        tokio::time::sleep(Duration::from_millis(4500)).await;
+        let before = handed.elapsed().as_millis() as i64;
+        let shown = js(
+            &c,
+            &format!("drawClocks(); return +document.getElementById('clock-{side}').dataset.ms"),
+        )
+        .await;
+        let after = handed.elapsed().as_millis() as i64;
+        let shown = shown.as_f64().expect("ms") as i64;
+        let server_then = reading as i64 - before;
+        let server_later = reading as i64 - after;
+        // The page counts from when the reading came to it, which is after
+        // it was handed over: it may show up to that much more.
+        assert!(
+            shown <= server_then + 1000 && shown >= server_later - 100,
+            "the page shows {shown} ms, the server's clock {server_later}..{server_then}"
+        );
+        m.stop();
+        c.close().await.expect("closed");
+    });
+}
+
+#[test]
 fn a_screen_reader_hears_each_move_once_in_the_blind_players_words() {
     let events = events_of(TOUCHED, with_clock("300+3"));
     let said: Vec<String> = events

@@ -441,6 +441,40 @@ fn streams_past_the_bounds_are_refused_not_queued_and_shared_fairly() {
 }
 
 #[test]
+fn the_state_is_numbered_within_its_run_and_says_the_games_instant_now() {
+    let m = start();
+    let a = m.addr();
+    let empty = state(a);
+    assert_eq!(empty["seq"], 0, "{empty}");
+    let run = empty["run"].as_u64().expect("the server's run");
+    let events = game_events("immortal-games.pgn", 17);
+    m.send(&events[..4]);
+    m.send(&events[4..8]);
+    let began = Instant::now();
+    let taken = loop {
+        let s = state(a);
+        if s["seq"] == 2 {
+            break s;
+        }
+        assert!(began.elapsed() < Duration::from_secs(5), "stuck at {s}");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    assert_eq!(taken["run"], run, "one run");
+    // The game's instant now: the last event's, and the time since it came.
+    let last = events[7].t;
+    let now = taken["now"].as_u64().expect("now");
+    assert!(now >= last && now < last + 5000, "{now} against {last}");
+    std::thread::sleep(Duration::from_millis(300));
+    let later = state(a)["now"].as_u64().expect("now");
+    assert!(later >= now + 300, "{later} after {now}");
+    // Another server is another run.
+    let other = start();
+    assert_ne!(state(other.addr())["run"], run);
+    other.stop();
+    m.stop();
+}
+
+#[test]
 fn an_address_in_use_or_malformed_is_a_clear_error() {
     let m = start();
     let taken = m.addr().to_string();

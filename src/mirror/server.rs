@@ -35,8 +35,53 @@ enum Message {
 
 struct Inner {
     state: MirrorState,
+    /// The state as the page reads it, numbered (`seq`), so that a page
+    /// never takes an older one after a newer.
     json: Arc<str>,
     pgn: String,
+    /// How many batches of events were taken.
+    seq: u64,
+    /// This server's run (when it started, in ms since the epoch): a
+    /// page compares `seq` within one run only.
+    run: u64,
+    /// The game's instant of the latest event, and when it was taken.
+    latest: Option<(u64, std::time::Instant)>,
+}
+
+impl Inner {
+    /// The state as it stands now: with the game's instant now (`now`,
+    /// the latest event's instant and the time since), which a page
+    /// counts a running clock from.
+    fn json_now(&self) -> Arc<str> {
+        match self.latest {
+            Some((t, at)) => {
+                let now = t + at.elapsed().as_millis() as u64;
+                with_field(&self.json, "now", now).into()
+            }
+            None => self.json.clone(),
+        }
+    }
+
+    /// The state's JSON as the page reads it: numbered, within this run.
+    fn numbered(&self, json: &str) -> String {
+        with_field(&with_field(json, "seq", self.seq), "run", self.run)
+    }
+}
+
+/// Now in ms since the epoch.
+fn wall_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `json` (an object) with `name` set to `value` last.
+fn with_field(json: &str, name: &str, value: u64) -> String {
+    match json.strip_suffix('}') {
+        Some("{") => format!("{{\"{name}\":{value}}}"),
+        Some(rest) => format!("{rest},\"{name}\":{value}}}"),
+        None => json.to_string(),
+    }
 }
 
 #[derive(Clone)]
@@ -114,10 +159,17 @@ impl Mirror {
         let shared = Shared {
             page: view.page.into(),
             written: Arc::new(view.written),
-            inner: Arc::new(Mutex::new(Inner {
-                json: shown.to_json().into(),
-                state: shown,
-                pgn: String::new(),
+            inner: Arc::new(Mutex::new({
+                let mut inner = Inner {
+                    json: "{}".into(),
+                    state: shown,
+                    pgn: String::new(),
+                    seq: 0,
+                    run: wall_ms(),
+                    latest: None,
+                };
+                inner.json = inner.numbered(&inner.state.to_json()).into();
+                inner
             })),
             lines: broadcast::channel(256).0,
             streams: Arc::new(AtomicUsize::new(0)),
@@ -233,7 +285,12 @@ fn take(shared: &Shared, events: &[Stamped]) {
         for e in events {
             inner.state.observe(e);
         }
-        inner.json = written(inner.state.to_json());
+        inner.seq += 1;
+        let numbered = inner.numbered(&inner.state.to_json());
+        inner.json = written(numbered);
+        if let Some(last) = events.last() {
+            inner.latest = Some((last.t, std::time::Instant::now()));
+        }
         inner.json.clone()
     };
     lines.push(Line::State(json));
@@ -245,7 +302,7 @@ async fn page(State(shared): State<Shared>) -> Response {
 }
 
 async fn state(State(shared): State<Shared>) -> Response {
-    let json = shared.lock().json.clone();
+    let json = shared.lock().json_now();
     (
         [
             (header::CONTENT_TYPE, "application/json"),
@@ -338,7 +395,7 @@ async fn events(State(shared): State<Shared>, request: axum::http::request::Part
         return (StatusCode::SERVICE_UNAVAILABLE, "too many viewers\n").into_response();
     };
     let rx = shared.lines.subscribe();
-    let first = shared.lock().json.clone();
+    let first = shared.lock().json_now();
     // A stream ends after its life, or when a newcomer took its place; the
     // page opens it again a second later (`retry`), and is given the state
     // first as ever.
@@ -372,7 +429,7 @@ fn sse_stream(
         let batch: Vec<Line> = match rx.recv().await {
             Ok(lines) => lines.to_vec(),
             Err(broadcast::error::RecvError::Lagged(_)) => {
-                vec![Line::State(shared.lock().json.clone())]
+                vec![Line::State(shared.lock().json_now())]
             }
             Err(broadcast::error::RecvError::Closed) => return None,
         };

@@ -79,10 +79,16 @@ function drawBoard(s, chosen, targets) {
   }
   $("squares").replaceChildren(...rows);
 }
-// Takes a new state in: its clock reading counts from its own instant.
+// Takes a new state in: its clock reading counts from its own instant,
+// the state's `now` (a state read later than its last event) or its `t`.
 function take(s) {
   state = s;
-  received = performance.now() - (s.clock ? Math.max(0, s.t - s.clock.t) : 0);
+  received = performance.now() - (s.clock ? Math.max(0, (s.now ?? s.t) - s.clock.t) : 0);
+}
+// Whether `s` is no older than the state shown: the same server's run
+// (`run`) and no fewer batches of events (`seq`), or another run.
+function newer(s) {
+  return !state || s.run !== state.run || s.seq >= state.seq;
 }
 function drawClocks() {
   const s = state; if (!s || !s.clock) return;
@@ -137,7 +143,12 @@ function listen(render) {
     if (source.readyState === EventSource.CLOSED) {
       fetch("/state", { cache: "no-store" })
         .then(r => r.ok ? r.json() : null)
-        .then(s => { if (s) { take(s); render(s); lostAt = performance.now(); drawClocks(); } })
+        // Only while the stream is still away: one back meanwhile is newer.
+        .then(s => {
+          if (s && document.body.classList.contains("lost") && newer(s)) {
+            take(s); render(s); lostAt = performance.now(); drawClocks();
+          }
+        })
         .catch(() => {});
       setTimeout(() => listen(render), wait);
       wait = Math.min(wait * 2, 30000);
