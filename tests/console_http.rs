@@ -836,7 +836,12 @@ fn the_blind_players_questions_and_their_answers_are_for_his_voices_alone() {
     viewer
         .set_read_timeout(Some(Duration::from_millis(300)))
         .expect("timeout");
+    // The opening asked first: its name comes from the runtime's lookup,
+    // done well before the questions below are.
+    assert!(p.done(r#"{"input":"opening"}"#).is_empty());
     let questions = [
+        r#"{"input":"to_replicate"}"#,
+        r#"{"input":"differences"}"#,
         r#"{"input":"position"}"#,
         r#"{"input":"square","square":"e4"}"#,
         r#"{"input":"rank","rank":2}"#,
@@ -875,8 +880,16 @@ fn the_blind_players_questions_and_their_answers_are_for_his_voices_alone() {
         .filter_map(|e| e["text"].as_str().map(str::to_string))
         .collect();
     assert_eq!(answers.len(), questions.len(), "{answers:?}");
-    // …and neither the mirror's state nor its stream shows any.
-    for a in &answers {
+    let opening = common::of(&events, "opening");
+    assert_eq!(opening.len(), 1, "the opening named");
+    let named = opening[0]["say"].as_str().expect("its name").to_string();
+    // …and neither the mirror's state nor its stream shows any: no
+    // answer is streamed, and no words of one are shown (but the move to
+    // make and the board's match, which the game itself shows).
+    for private in ["\"event\":\"answer\"", "\"event\":\"opening\""] {
+        assert!(!streamed.contains(private), "the stream shows {private}");
+    }
+    for a in answers[2..].iter().chain([&named]) {
         assert!(
             !state.contains(a.as_str()),
             "the state shows {a:?}: {state}"

@@ -69,7 +69,7 @@ fn restarted_then_resume_runs_the_clock_of_the_player_to_move() {
         .expect("resumed");
     assert_eq!(resumed["running"], "white");
     // The 3.6 s the clocks stood (5400..9000) are nobody's.
-    let ev_times = of(&ev, "say");
+    let ev_times = of(&ev, "answer");
     let times = ev_times.last().expect("the times")["text"]
         .as_str()
         .unwrap_or_default();
@@ -208,6 +208,35 @@ fn the_resign_key_asks_first_and_resigns_on_a_second_press_within_ten_seconds() 
     assert_eq!(
         (&over[0]["t"], &over[0]["result"]),
         (&20000.into(), &"0-1".into())
+    );
+}
+
+#[test]
+fn the_consoles_resign_and_the_keys_never_confirm_each_other() {
+    // The blind player's key asks for White at 2 s; the assistant's one
+    // click for White at 3 s asks again, for the console: neither is a
+    // second asking of the other. The console's own second request
+    // resigns.
+    let ev = run(r#"{"t":1000,"lift":"e2"}
+{"t":1200,"place":"e4"}
+{"t":1300,"input":"announced","ply":1}
+{"t":2000,"input":"resign_key","color":"white"}
+{"t":3000,"input":"console_resign","color":"white"}
+{"t":3500,"input":"resign_key","color":"black"}
+{"t":4000,"input":"console_resign","color":"black"}
+{"t":6000,"input":"console_resign","color":"white"}"#);
+    let asked = "Partie aufgeben? Zum Bestätigen noch einmal.";
+    let said: Vec<u64> = of(&ev, "say")
+        .iter()
+        .filter(|e| e["text"] == asked)
+        .filter_map(|e| e["t"].as_u64())
+        .collect();
+    assert_eq!(said, [2000, 3000, 3500, 4000], "{ev:?}");
+    let over = of(&ev, "game_over");
+    assert_eq!(over.len(), 1, "{ev:?}");
+    assert_eq!(
+        (&over[0]["t"], &over[0]["result"]),
+        (&6000.into(), &"0-1".into())
     );
 }
 

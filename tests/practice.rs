@@ -438,6 +438,7 @@ fn heard(ev: &[Value], from: u64) -> Vec<(u64, String)> {
                 "review_step",
                 "evaluation",
                 "say",
+                "answer",
                 "menu",
                 "new_game",
             ]

@@ -21,8 +21,11 @@ fn after_three_plies(question: &str) -> Vec<serde_json::Value> {
     ))
 }
 
+/// The one answer to the question: an `answer` event, for the blind
+/// player's voices alone (nothing said to all).
 fn answer(events: &[serde_json::Value]) -> String {
-    let says = of(events, "say");
+    assert!(of(events, "say").is_empty(), "said to all: {events:?}");
+    let says = of(events, "answer");
     assert_eq!(says.len(), 1, "exactly one answer: {events:?}");
     assert_eq!(says[0]["t"], 9000, "answered at once");
     says[0]["text"].as_str().unwrap_or_default().to_string()

@@ -804,7 +804,7 @@ fn repeat_says_the_last_move_again() {
 {"t":100,"lift":"g1"}
 {"t":700,"place":"f3"}
 {"t":2000,"input":"repeat"}"#);
-    let says: Vec<&str> = of(&ev, "say")
+    let says: Vec<&str> = of(&ev, "answer")
         .iter()
         .filter_map(|e| e["text"].as_str())
         .collect();
@@ -819,7 +819,7 @@ fn square_and_position_queries_are_answered() {
 {"t":20,"input":"square","square":"a2"}
 {"t":30,"input":"position"}"#,
     );
-    let says: Vec<&str> = of(&ev, "say")
+    let says: Vec<&str> = of(&ev, "answer")
         .iter()
         .filter_map(|e| e["text"].as_str())
         .collect();

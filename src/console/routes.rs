@@ -316,9 +316,10 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         return refuse(StatusCode::BAD_REQUEST, why);
     }
     // Resigning ends the game: as with the keypad's key, it is done only
-    // when asked twice within its time (the page asks, then sends both).
+    // when asked twice within its time (the page asks, then sends both),
+    // the console's asking apart from the key's.
     let input = match input {
-        Input::Resign(color) => Input::ResignKey(color),
+        Input::Resign(color) => Input::ConsoleResign(color),
         other => other,
     };
     let (reply, answered) = tokio::sync::oneshot::channel();
@@ -339,7 +340,7 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
             // alone, even when the console asked for them to be said.
             let events: Vec<_> = events
                 .iter()
-                .filter(|e| !matches!(e.event, crate::core::Event::Answer { .. }))
+                .filter(|e| !e.event.is_private())
                 .collect();
             written_answer(
                 StatusCode::OK,

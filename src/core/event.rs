@@ -531,6 +531,13 @@ pub struct Reviewed {
 }
 
 impl Event {
+    /// Whether the event answers a question of the blind player's (an
+    /// answer, the opening's name): his voices say it, and the mirror, its
+    /// stream, the hall and the console never show it.
+    pub fn is_private(&self) -> bool {
+        matches!(self, Event::Answer { .. } | Event::Opening { .. })
+    }
+
     /// The board the event is about, for events about one board.
     pub fn board(&self) -> Option<&str> {
         match self {

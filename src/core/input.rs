@@ -49,6 +49,10 @@ pub enum Input {
     /// The resign key: the first press asks whether he means it, a second
     /// within [`RESIGN_CONFIRM_WITHIN_MS`] resigns.
     ResignKey(Color),
+    /// The console's resign: asked as the key is, and confirmed only by
+    /// the console's second request (never by a key's press, nor a press
+    /// by it).
+    ConsoleResign(Color),
     /// The arbiter stops both times (6.12).
     Pause,
     /// The arbiter restarts the time that was running.
@@ -344,7 +348,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 69] = [
+    pub const NAMES: [&'static str; 70] = [
         "promote",
         "adjust",
         "clock",
@@ -360,6 +364,7 @@ impl Input {
         "draw_claim",
         "resign",
         "resign_key",
+        "console_resign",
         "pause",
         "resume",
         "set_clock",
@@ -434,6 +439,7 @@ impl Input {
             Input::DrawClaim(_) => "draw_claim",
             Input::Resign(_) => "resign",
             Input::ResignKey(_) => "resign_key",
+            Input::ConsoleResign(_) => "console_resign",
             Input::Pause => "pause",
             Input::Resume => "resume",
             Input::SetClock(_) => "set_clock",
@@ -837,6 +843,7 @@ impl Input {
                 | "draw_claim"
                 | "resign"
                 | "resign_key"
+                | "console_resign"
                 | "illegal_move"
                 | "quickplay_claim"
                 | "draw_decline"
@@ -1003,6 +1010,7 @@ impl Input {
             "draw_claim" => Input::DrawClaim(color(name, f.color).map_err(bad)?),
             "resign" => Input::Resign(color(name, f.color).map_err(bad)?),
             "resign_key" => Input::ResignKey(color(name, f.color).map_err(bad)?),
+            "console_resign" => Input::ConsoleResign(color(name, f.color).map_err(bad)?),
             "pause" => Input::Pause,
             "resume" => Input::Resume,
             "set_clock" => {
@@ -1291,6 +1299,7 @@ impl Input {
             | Input::DrawClaim(c)
             | Input::Resign(c)
             | Input::ResignKey(c)
+            | Input::ConsoleResign(c)
             | Input::IllegalMove(c)
             | Input::QuickplayClaim(c)
             | Input::DrawDecline(c)
@@ -1698,6 +1707,7 @@ mod tests {
             Input::DrawClaim(Color::Black),
             Input::Resign(Color::White),
             Input::ResignKey(Color::Black),
+            Input::ConsoleResign(Color::White),
             Input::Pause,
             Input::Resume,
             Input::SetClock(ClockSetting {

@@ -213,7 +213,7 @@ impl Mirror {
     pub fn send(&self, events: &[Stamped]) {
         let shown: Vec<Stamped> = events
             .iter()
-            .filter(|e| !matches!(e.event, crate::core::Event::Answer { .. }))
+            .filter(|e| !e.event.is_private())
             .cloned()
             .collect();
         if !shown.is_empty() {

@@ -154,20 +154,8 @@ impl Controller {
                     self.claim_offers(t, color, offered, out);
                 }
             }
-            Input::ResignKey(color) => {
-                let within = super::super::input::RESIGN_CONFIRM_WITHIN_MS;
-                let asked = self.resign_asked.get_mut(color);
-                let confirmed = asked.is_some_and(|at| t.saturating_sub(at) <= within);
-                if self.game.is_over() {
-                    self.notice(t, Notice::GameOverAlready, out);
-                } else if confirmed {
-                    *asked = None;
-                    self.input(t, Input::Resign(color), out);
-                } else {
-                    *asked = Some(t);
-                    self.notice(t, Notice::ResignConfirm, out);
-                }
-            }
+            Input::ResignKey(color) => self.resign_when_asked_twice(t, color, false, out),
+            Input::ConsoleResign(color) => self.resign_when_asked_twice(t, color, true, out),
             Input::Resign(color) => match self.game.resign(color) {
                 Some(ending) => self.game_over(t, ending, out),
                 None => self.notice(t, Notice::GameOverAlready, out),
@@ -247,7 +235,7 @@ impl Controller {
                     Some(b) => self.replication_said(b),
                     None => Notice::BoardMatches.into(),
                 };
-                self.say(t, text, out);
+                self.answer_privately(t, text, out);
             }
             // The arbiter sets up a position: this game ends, the next
             // begins from there (its `ready` says which). A game under way
@@ -333,7 +321,7 @@ impl Controller {
             }
             Input::Differences => {
                 let text = self.differences_said(BLIND_BOARD);
-                self.say(t, text, out);
+                self.answer_privately(t, text, out);
             }
             Input::NewGame => {
                 let confirmed = self
@@ -734,6 +722,30 @@ impl Controller {
         });
         for i in 0..self.boards.len() {
             self.board_back(t, i, out);
+        }
+    }
+}
+
+impl Controller {
+    /// A resignation asked for `color` by the key or by the console
+    /// (`console`): done when the same asked within its time before, else
+    /// asked whether he means it.
+    fn resign_when_asked_twice(&mut self, t: u64, color: Color, console: bool, out: &mut Vec<Stamped>) {
+        let within = super::super::input::RESIGN_CONFIRM_WITHIN_MS;
+        let asked = if console {
+            self.console_resign_asked.get_mut(color)
+        } else {
+            self.resign_asked.get_mut(color)
+        };
+        let confirmed = asked.is_some_and(|at| t.saturating_sub(at) <= within);
+        if self.game.is_over() {
+            self.notice(t, Notice::GameOverAlready, out);
+        } else if confirmed {
+            *asked = None;
+            self.input(t, Input::Resign(color), out);
+        } else {
+            *asked = Some(t);
+            self.notice(t, Notice::ResignConfirm, out);
         }
     }
 }

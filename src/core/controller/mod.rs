@@ -78,6 +78,9 @@ pub struct Controller {
     setup_asked: Option<(u64, super::input::Setup)>,
     /// When each player's resign key was first pressed.
     resign_asked: ByColor<Option<u64>>,
+    /// When the console asked to resign for each colour (its own asking,
+    /// apart from the key's).
+    console_resign_asked: ByColor<Option<u64>>,
     /// The `new_game` event has gone out: this game is finished with.
     new_game_given: bool,
     /// The position the next game starts from, when the arbiter set one
@@ -243,6 +246,7 @@ impl Controller {
             new_game_asked: None,
             setup_asked: None,
             resign_asked: ByColor::default(),
+            console_resign_asked: ByColor::default(),
             new_game_given: false,
             next_start: None,
             next_start_once: false,
