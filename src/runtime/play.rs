@@ -87,9 +87,9 @@ pub struct LoopTiming {
 /// unfinished game in the journal directory if there is one, else a new
 /// game from `start`; with the voices when `speak`. The choices the player
 /// made in the spoken menu (kept in the journal directory) win over
-/// `config`. Returns how the scan loop kept time.
+/// `base`, the configuration. Returns how the scan loop kept time.
 pub fn play(
-    config: &Config,
+    base: &Config,
     start: &StartPosition,
     speak: bool,
     json: bool,
@@ -97,7 +97,6 @@ pub fn play(
     faces: Faces,
     out: &mut dyn Write,
 ) -> Result<LoopTiming> {
-    let base = config;
     let (config, words, voices) = with_choices(base, speak, out)?;
     let config = &config;
     let started = crate::runtime::open::usable_engine(config)?;
@@ -157,10 +156,7 @@ pub fn play(
     });
     let mut handled = Lateness::new(station.lateness().period());
     let mut now = game_t0;
-    // Everything the game needs is open: from here this thread is the
-    // scan loop, and only what it starts runs at the ordinary priority.
-    let place = crate::runtime::priority::raise_scan_loop();
-    station.begin();
+    let place = station.begin();
     while !stop.now() {
         service.alive(std::time::Instant::now());
         // A turn that follows a change of the game waits until that is on

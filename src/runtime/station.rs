@@ -127,9 +127,13 @@ impl Station {
     }
 
     /// The command has set itself up after its first scan: the next scan is
-    /// due now, and the setting up is no scan taken late.
-    pub fn begin(&mut self) {
+    /// due now, and the setting up is no scan taken late. From here this
+    /// thread is the scan loop: it asks for its real-time place (what it
+    /// starts runs at the ordinary priority), and says where it runs.
+    pub fn begin(&mut self) -> crate::runtime::priority::Place {
+        let place = crate::runtime::priority::raise_scan_loop();
         self.poller.restart();
+        place
     }
 
     /// How late the scans so far were taken.
