@@ -42,7 +42,10 @@ fn penalties(events: &[Value]) -> Vec<(u64, String, String, u64, u64)> {
 /// What the blind player hears said: notices, and the answers to his
 /// questions (his alone).
 fn says(events: &[Value]) -> Vec<String> {
-    common::says(events).into_iter().map(str::to_string).collect()
+    common::says(events)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 fn game_over(events: &[Value]) -> Option<(u64, String, String)> {

@@ -338,10 +338,7 @@ async fn input(State(guard): State<Arc<Guard>>, request: HttpRequest) -> Respons
         Ok(Ok(Answer::Done(events))) => {
             // The answers to the blind player's questions are his voices'
             // alone, even when the console asked for them to be said.
-            let events: Vec<_> = events
-                .iter()
-                .filter(|e| !e.event.is_private())
-                .collect();
+            let events: Vec<_> = events.iter().filter(|e| !e.event.is_private()).collect();
             written_answer(
                 StatusCode::OK,
                 &guard.written,

@@ -730,7 +730,13 @@ impl Controller {
     /// A resignation asked for `color` by the key or by the console
     /// (`console`): done when the same asked within its time before, else
     /// asked whether he means it.
-    fn resign_when_asked_twice(&mut self, t: u64, color: Color, console: bool, out: &mut Vec<Stamped>) {
+    fn resign_when_asked_twice(
+        &mut self,
+        t: u64,
+        color: Color,
+        console: bool,
+        out: &mut Vec<Stamped>,
+    ) {
         let within = super::super::input::RESIGN_CONFIRM_WITHIN_MS;
         let asked = if console {
             self.console_resign_asked.get_mut(color)
