@@ -763,35 +763,66 @@ fn may_raise_priority() -> bool {
         .is_some_and(|caps| caps & (1 << 23) != 0)
 }
 
-/// The scan loop asks for a real-time place so that other work on the
-/// machine never delays a scan. The kernel gives it to a process with
-/// `CAP_SYS_NICE` (root), or to one whose `RLIMIT_RTPRIO` allows it (the
-/// service unit's `LimitRTPRIO=10`; sched(7)); without either the game is
-/// played as before, at the ordinary priority, and `--scan-timing` says
-/// why and what to do.
+/// With `[sensors] realtime = true` the scan loop asks for a real-time
+/// place, so that other work on the machine never delays a scan. The
+/// kernel gives it to a process with `CAP_SYS_NICE` (root), or to one whose
+/// `RLIMIT_RTPRIO` allows it (the service unit's `LimitRTPRIO=10`;
+/// sched(7)); without either the game is played as before, at the ordinary
+/// priority, and `--scan-timing` says why and what to do. Without the key
+/// nothing is asked.
 #[test]
-fn play_runs_its_scan_loop_real_time_where_the_kernel_lets_it() {
+fn play_runs_its_scan_loop_real_time_when_asked_and_the_kernel_lets_it() {
     let dir = common::empty_dir("cli-scan-priority");
-    let config = common::nf3_play_config(&dir, "");
-    let args = [
-        "play",
-        "--silent",
-        "--seconds",
-        "1",
-        "--scan-timing",
-        "--config",
-        &config,
-    ];
+    let trace = dir.join("nf3.jsonl");
+    std::fs::write(
+        &trace,
+        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
+    )
+    .expect("trace");
+    let config_with = |realtime: &str| {
+        let config = dir.join(format!("realtime-{realtime}.toml"));
+        std::fs::write(
+            &config,
+            format!(
+                "[sensors]\nsource = \"trace\"\n{realtime}\n[sensors.trace]\nfile = \"{}\"\n",
+                trace.display()
+            ),
+        )
+        .expect("config");
+        config.display().to_string()
+    };
+    let args = |config: &str| {
+        [
+            "play",
+            "--silent",
+            "--seconds",
+            "1",
+            "--scan-timing",
+            "--config",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([config.to_string()])
+        .collect::<Vec<_>>()
+    };
     let place = |out: &Output| {
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{text}{err}");
+        assert!(
+            text.contains("\"san\":\"Nf3\"") || text.contains("Nf3"),
+            "played: {text}"
+        );
         text.lines()
             .find_map(|l| l.strip_prefix("pegboard: the scan loop ran at "))
             .unwrap_or_else(|| panic!("no priority told: {text}"))
             .to_string()
     };
-    let own = place(&pegboard(&args));
+    let asked = config_with("realtime = true");
+    let asked_args = args(&asked);
+    let asked_args: Vec<&str> = asked_args.iter().map(String::as_str).collect();
+    let own = place(&pegboard(&asked_args));
     if may_raise_priority() {
         assert_eq!(own, "real-time priority (SCHED_FIFO 10)");
     } else {
@@ -801,10 +832,19 @@ fn play_runs_its_scan_loop_real_time_where_the_kernel_lets_it() {
     // said with its remedy, and the game played all the same.
     let refused = place(&pegboard_without(
         &["--bounding-set", "-sys_nice", "--inh-caps", "-sys_nice"],
-        &args,
+        &asked_args,
     ));
     assert!(refused.starts_with("ordinary priority"), "{refused}");
     assert!(refused.contains("LimitRTPRIO=10"), "{refused}");
+    // Not asked for: not taken, even where it would be given.
+    let plain = config_with("");
+    let plain_args = args(&plain);
+    let plain_args: Vec<&str> = plain_args.iter().map(String::as_str).collect();
+    let not_asked = place(&pegboard(&plain_args));
+    assert!(
+        not_asked.starts_with("ordinary priority ([sensors] realtime = true"),
+        "{not_asked}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

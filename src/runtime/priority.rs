@@ -3,10 +3,14 @@
 //! The scan loop reads the board every 5 ms. On a machine that is busy with
 //! other work at the same priority (a build, an update, another program) the
 //! scheduler may hold it back by more than a period, and a piece lifted and
-//! put down within that time is never seen. So the loop asks the kernel for
-//! a real-time place (`SCHED_FIFO`, a low priority, below the sound
+//! put down within that time is never seen. So, with `[sensors] realtime =
+//! true` (the Pi's configurations have it), the loop asks the kernel for a
+//! real-time place (`SCHED_FIFO`, a low priority, below the sound
 //! server's): it then runs as soon as its sleep ends. It sleeps between
 //! scans and its work each turn is small, so it takes little from the rest.
+//! It is asked for, not taken by default: a machine running many `play`s
+//! at once (a hall's tests, a developer's) would give them all the
+//! processor before anything else.
 //!
 //! Everything the loop starts afterwards (the engine, a speaker, a network
 //! thread) starts at the ordinary priority again (`SCHED_RESET_ON_FORK`):
@@ -14,8 +18,7 @@
 //!
 //! The kernel grants it to root, to a process with `CAP_SYS_NICE`, or to
 //! one whose `RLIMIT_RTPRIO` allows the priority (the service unit's
-//! `LimitRTPRIO=`). Elsewhere the loop runs at the ordinary priority, as
-//! it always did.
+//! `LimitRTPRIO=`). Elsewhere the loop runs at the ordinary priority.
 
 use std::fmt;
 
@@ -32,6 +35,9 @@ pub enum Place {
     /// The ordinary time-shared place: the kernel refused the real-time
     /// one, for this reason.
     Ordinary(String),
+    /// The ordinary place, the real-time one not asked for (`[sensors]
+    /// realtime = false`).
+    NotAsked,
 }
 
 impl fmt::Display for Place {
@@ -42,6 +48,10 @@ impl fmt::Display for Place {
                 f,
                 "ordinary priority: the real-time one was refused ({why}); as a service, \
                  give it LimitRTPRIO={SCAN_LOOP_PRIORITY}"
+            ),
+            Place::NotAsked => write!(
+                f,
+                "ordinary priority ([sensors] realtime = true asks for a real-time one)"
             ),
         }
     }
@@ -102,6 +112,7 @@ mod tests {
                 // Not permitted here: nothing changed.
                 assert_eq!(own, libc::SCHED_OTHER, "{why}");
             }
+            Place::NotAsked => unreachable!("raise_scan_loop always asks"),
         }
         assert_eq!(
             started,

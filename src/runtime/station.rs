@@ -97,6 +97,8 @@ pub(crate) struct Station {
     poller: Poller,
     presses: Vec<Press>,
     loss_report: LossReport,
+    /// Whether the scan loop asks for a real-time place.
+    realtime: bool,
 }
 
 impl Station {
@@ -118,6 +120,7 @@ impl Station {
             poller: Poller::new(config.sensors.scan_hz),
             presses: Vec::new(),
             loss_report: LossReport::default(),
+            realtime: config.sensors.realtime,
         })
     }
 
@@ -128,10 +131,15 @@ impl Station {
 
     /// The command has set itself up after its first scan: the next scan is
     /// due now, and the setting up is no scan taken late. From here this
-    /// thread is the scan loop: it asks for its real-time place (what it
-    /// starts runs at the ordinary priority), and says where it runs.
+    /// thread is the scan loop: it asks for its real-time place when
+    /// `[sensors] realtime` says so (what it starts runs at the ordinary
+    /// priority), and says where it runs.
     pub fn begin(&mut self) -> crate::runtime::priority::Place {
-        let place = crate::runtime::priority::raise_scan_loop();
+        let place = if self.realtime {
+            crate::runtime::priority::raise_scan_loop()
+        } else {
+            crate::runtime::priority::Place::NotAsked
+        };
         self.poller.restart();
         place
     }

@@ -33,6 +33,10 @@ pub struct SensorsConfig {
     /// Scans a second.
     #[serde(deserialize_with = "bounded::u32_in::<_, 1, 1000>")]
     pub scan_hz: u32,
+    /// Whether the scan loop asks for a real-time priority
+    /// (`runtime::priority`): on a Pi that plays as a service, so that
+    /// nothing else delays a scan.
+    pub realtime: bool,
     pub matrix: MatrixConfig,
     pub mcp23017: Mcp23017Config,
     pub serial: SerialConfig,
@@ -44,6 +48,7 @@ impl Default for SensorsConfig {
         SensorsConfig {
             source: SourceKind::Matrix,
             scan_hz: 200,
+            realtime: false,
             matrix: MatrixConfig::default(),
             mcp23017: Mcp23017Config::default(),
             serial: SerialConfig::default(),

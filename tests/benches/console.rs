@@ -219,7 +219,7 @@ fn play_config(dir: &std::path::Path, speech: &str) -> std::path::PathBuf {
             "[game]\nwhite_moves_on = \"relay\"\nblack_moves_on = \"relay\"\n{speech}\
              [mirror]\nlisten = \"127.0.0.1:0\"\n[console]\npin = \"{PIN}\"\n\
              [journal]\ndir = \"{}\"\n\
-             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+             [sensors]\nsource = \"trace\"\nrealtime = true\n[sensors.trace]\nfile = \"{}\"\n",
             dir.join("games").display(),
             trace.display()
         ),

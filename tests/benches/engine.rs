@@ -101,7 +101,7 @@ fn child() {
              step = 8\nbook = \"\"\nmovetime_ms = 3000\noptions = {{ Threads = {cores}, Hash = 16 }}\n\
              [speech]\nvoices = [\"clips\"]\n[speech.clips]\ndirectory = \"{}/sounds\"\n\
              [mirror]\nlisten = \"127.0.0.1:0\"\n[journal]\ndir = \"{}\"\n\
-             [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+             [sensors]\nsource = \"trace\"\nrealtime = true\n[sensors.trace]\nfile = \"{}\"\n",
             wrapper.display(),
             noted.display(),
             env!("CARGO_MANIFEST_DIR"),

@@ -239,7 +239,7 @@ fn resume(targets: &mut bench::Targets) {
     std::fs::write(
         &config,
         format!(
-            "[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            "[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\nrealtime = true\n[sensors.trace]\nfile = \"{}\"\n",
             d.join("journal").display(),
             d.join("board.jsonl").display()
         ),
@@ -371,7 +371,7 @@ fn scan_loop(label: &str, seconds: u64) -> bench::ScanTiming {
     std::fs::write(
         &config,
         format!(
-            "[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            "[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\nrealtime = true\n[sensors.trace]\nfile = \"{}\"\n",
             d.join("journal").display(),
             trace.display()
         ),

@@ -279,7 +279,7 @@ fn idle_mirror(targets: &mut bench::Targets) {
     std::fs::write(
         &config,
         format!(
-            "[mirror]\nlisten = \"127.0.0.1:0\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            "[mirror]\nlisten = \"127.0.0.1:0\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\nrealtime = true\n[sensors.trace]\nfile = \"{}\"\n",
             dir.join("journal").display(),
             trace.display()
         ),
@@ -358,7 +358,7 @@ fn play_with_viewers(dir: &std::path::Path, trace: &std::path::Path, viewers_n: 
     std::fs::write(
         &config,
         format!(
-            "[mirror]\nlisten = \"{listen}\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            "[mirror]\nlisten = \"{listen}\"\n[journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\nrealtime = true\n[sensors.trace]\nfile = \"{}\"\n",
             journal.display(),
             trace.display()
         ),
