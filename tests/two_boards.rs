@@ -719,19 +719,20 @@ fn e2_7_with_hold_on_divergence_the_other_board_waits() {
 
 #[test]
 fn e2_7_the_pawn_taken_up_while_the_promotion_is_chosen_begins_the_replication() {
-    // The sighted player sees the pawn reach d8 and takes his own d7 pawn
-    // up while the blind player still chooses its piece: that lift,
-    // made before the move was played, is part of replicating it.
+    // The sighted player sees the pawn reach d8 and takes White's d7 pawn
+    // up on his board while the blind player still chooses its piece (for
+    // 2.5 s): that lift, made before the move was played, is no
+    // divergence, and it is part of replicating the move.
     let ev = run_with(
         &parse(
             r#"{"t":0,"trace":1,"start":"k7/3P4/8/8/8/8/8/4K3 w - - 0 1","black_moves_on":"sighted"}
 {"t":1000,"lift":"d7"}
 {"t":1200,"place":"d8"}
 {"t":1500,"board":"sighted","lift":"d7"}
-{"t":2500,"input":"promote","piece":"q"}
-{"t":2600,"lift":"d8"}
-{"t":2800,"place":"d8"}
-{"t":4000,"board":"sighted","place":"d8"}"#,
+{"t":4000,"input":"promote","piece":"q"}
+{"t":4100,"lift":"d8"}
+{"t":4300,"place":"d8"}
+{"t":5500,"board":"sighted","place":"d8"}"#,
         ),
         Settings::default(),
     );

@@ -816,8 +816,16 @@ impl Tracker {
             return;
         }
         let (missing, extra) = super::replica::against(game.position(), self.occ);
+        // Pieces of the game out and nothing else: a hand may hold them as
+        // long as in the middle of a replication (the opponent's pawn taken
+        // up while the promotion on the other board is being chosen).
+        let wait = if extra.is_empty() {
+            settings.settle_ms * UNDERWAY_SETTLES
+        } else {
+            settings.settle_ms
+        };
         let verdict = Verdict::Diverged { missing, extra };
-        self.report_when_still(t, settings.settle_ms, settled, out, verdict);
+        self.report_when_still(t, wait, settled, out, verdict);
     }
 
     /// Reports `verdict` once the board has been still for `wait` ms, and

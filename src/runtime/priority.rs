@@ -16,16 +16,22 @@
 //! thread) starts at the ordinary priority again (`SCHED_RESET_ON_FORK`):
 //! an engine that inherited a real-time place would starve the machine.
 //!
-//! The kernel grants it to root, to a process with `CAP_SYS_NICE`, or to
-//! one whose `RLIMIT_RTPRIO` allows the priority (the service unit's
-//! `LimitRTPRIO=`). Elsewhere the loop runs at the ordinary priority.
+//! The kernel grants it to a process with `CAP_SYS_NICE` (root), or to one
+//! whose `RLIMIT_RTPRIO` allows the priority (the service unit's
+//! `LimitRTPRIO=`), unless real-time time is scheduled by control group
+//! and its group has none, or a container keeps it. Elsewhere the loop runs
+//! at the ordinary priority, and says so once.
+//!
+//! What the loop starts after this runs at nice 0, not at the service's
+//! `Nice=-5` (`SCHED_RESET_ON_FORK` resets a negative nice value too).
 
 use std::fmt;
 
 /// The real-time priority asked for: low (1 to 99), so that the sound
-/// server's own real-time threads (PipeWire's and PulseAudio's, 20 and
-/// more under rtkit) still come first.
-pub const SCAN_LOOP_PRIORITY: i32 = 10;
+/// server's own real-time threads (PulseAudio's at 5 by default,
+/// PipeWire's at 20 under rtkit) still come first. Any real-time priority
+/// comes before all ordinary work.
+pub const SCAN_LOOP_PRIORITY: i32 = 4;
 
 /// Where the calling thread runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +53,9 @@ impl fmt::Display for Place {
             Place::Ordinary(why) => write!(
                 f,
                 "ordinary priority: the real-time one was refused ({why}); as a service, \
-                 give it LimitRTPRIO={SCAN_LOOP_PRIORITY}"
+                 give it LimitRTPRIO={SCAN_LOOP_PRIORITY} (a kernel that schedules \
+                 real-time time by control group, RestrictRealtime= or a container may \
+                 refuse it still)"
             ),
             Place::NotAsked => write!(
                 f,
@@ -70,10 +78,16 @@ pub fn raise_scan_loop() -> Place {
     let status = unsafe {
         libc::sched_setscheduler(0, libc::SCHED_FIFO | libc::SCHED_RESET_ON_FORK, &param)
     };
-    if status == 0 {
+    if status != 0 {
+        return Place::Ordinary(std::io::Error::last_os_error().to_string());
+    }
+    // SAFETY: sched_getscheduler(2) takes a thread id (0: the calling
+    // thread) and touches no memory of ours.
+    let policy = unsafe { libc::sched_getscheduler(0) } & !libc::SCHED_RESET_ON_FORK;
+    if policy == libc::SCHED_FIFO {
         Place::RealTime(SCAN_LOOP_PRIORITY)
     } else {
-        Place::Ordinary(std::io::Error::last_os_error().to_string())
+        Place::Ordinary(format!("the thread runs with policy {policy} after all"))
     }
 }
 

@@ -140,6 +140,10 @@ impl Station {
         } else {
             crate::runtime::priority::Place::NotAsked
         };
+        // Asked for and refused: said once, where a service's log keeps it.
+        if let crate::runtime::priority::Place::Ordinary(_) = &place {
+            eprintln!("pegboard: the scan loop runs at {place}");
+        }
         self.poller.restart();
         place
     }

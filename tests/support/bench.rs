@@ -211,7 +211,7 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// What `pegboard play --scan-timing` said of its scans at its end.
 pub struct ScanTiming {
-    /// Where the scan loop ran: "real-time priority (SCHED_FIFO 10)", or
+    /// Where the scan loop ran: "real-time priority (SCHED_FIFO 4)", or
     /// the ordinary priority and why.
     pub place: String,
     /// "scans taken after they were due: …"
