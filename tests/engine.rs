@@ -356,18 +356,18 @@ fn stockfish_killed_or_stopped_is_started_again_and_asked_again_each_told_once()
         other => panic!("no move after the crash: {other:?}"),
     }
     // Stopped (SIGSTOP) past its time and the margin: killed, started
-    // again, asked again.
+    // again, asked again. Its time runs from the asking, so the wait is
+    // counted from before it (finding and stopping the engine takes long
+    // on an emulated machine).
+    let asked = Instant::now();
     ask(&seat, 1, &["e2e4"], 300);
     std::thread::sleep(Duration::from_millis(50));
     let pid = our_stockfish();
     signal(pid, "STOP");
-    let began = Instant::now();
     assert_eq!(next(&seat), Report::Trouble(EngineError::Hung));
-    let waited = began.elapsed();
+    let waited = asked.elapsed();
     assert!(
-        waited
-            >= Duration::from_millis(300) + pegboard::engine::seat::MARGIN
-                - Duration::from_millis(100),
+        waited >= Duration::from_millis(300) + pegboard::engine::seat::MARGIN,
         "declared hung too soon: {waited:?}"
     );
     assert!(
