@@ -12,6 +12,7 @@ pub mod console;
 pub mod core;
 pub mod display;
 pub mod engine;
+pub mod hall;
 pub mod hwcheck;
 pub mod keys;
 pub mod lichess;

@@ -89,6 +89,15 @@ enum Command {
     ///
     ///   sudo pegboard lichess-token --config /etc/pegboard/pegboard.toml
     LichessToken(cli::lichess_token::Args),
+    /// The tournament hall's hub: follow every board of a round (each its
+    /// own pegboard, listed in [hall]), show the arbiter all of them at
+    /// once with what needs him first, and give the public the round's
+    /// games as one PGN (at /round.pgn, for a lichess broadcast's source),
+    /// held back by [hall] delay_s; with [hall.push], push them to a
+    /// lichess broadcast round too.
+    ///
+    ///   pegboard hall --config /etc/pegboard/hall.toml
+    Hall(cli::hall::Args),
 }
 
 fn main() -> ExitCode {
@@ -104,5 +113,6 @@ fn main() -> ExitCode {
         Command::Pgn(a) => cli::pgn::run(a),
         Command::ConsoleToken(a) => cli::console_token::run(a),
         Command::LichessToken(a) => cli::lichess_token::run(a),
+        Command::Hall(a) => cli::hall::run(a),
     }
 }

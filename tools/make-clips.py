@@ -68,9 +68,9 @@ def all_words(table):
     for section, content in table.items():
         # [spoken] and [phonemes] say how words are said, [written] how they
         # are shown on the pages: none of their values is a word of its own.
-        # [display] and [console] are the pages', never spoken (pegboard's
+        # [display], [console] and [hall] are the pages', never spoken (pegboard's
         # announce::vocabulary::PAGE_TABLES).
-        if section in ("language", "spoken", "phonemes", "written", "display", "console"):
+        if section in ("language", "spoken", "phonemes", "written", "display", "console", "hall"):
             continue
         stack = [content]
         while stack:

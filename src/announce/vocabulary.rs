@@ -14,7 +14,7 @@ pub const FIDE: &str = include_str!("lang/fide.toml");
 /// The tables of a language file that only the pages show and nothing
 /// speaks: the clip maker makes no clip of their words, and the checks of
 /// what is spoken leave them out.
-pub const PAGE_TABLES: [&str; 2] = ["display", "console"];
+pub const PAGE_TABLES: [&str; 3] = ["display", "console", "hall"];
 
 /// Every language file in `src/announce/lang/`, by name, built into the
 /// binary (the table is made by `build.rs`).
@@ -73,6 +73,9 @@ pub struct Vocabulary {
     /// (optional: English without it).
     #[serde(default)]
     pub openings: OpeningWords,
+    /// The arbiter's hall view's own words (optional: English without it).
+    #[serde(default)]
+    pub hall: HallWords,
     /// How words that a synthesizer misreads are to be said (optional).
     #[serde(default)]
     pub spoken: super::spoken::Pronunciation,
@@ -744,6 +747,48 @@ pub struct ConsoleWords {
     pub article: String,
 }
 
+/// `[hall]`: the words of the arbiter's hall view (`pegboard hall`),
+/// beside the mirror's `[display]` words it also uses. Optional, English
+/// without it; a table that is there must be whole. `{…}` are filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HallWords {
+    pub title: String,
+    /// `{number}`: the board's number in the round.
+    pub board: String,
+    /// `{round}`.
+    pub round: String,
+    pub needs: String,
+    pub nothing_needed: String,
+    /// `{for}`: how long, as minutes and seconds.
+    pub called: String,
+    /// `{color}`.
+    pub flag: String,
+    pub lost: String,
+    pub awaited: String,
+    pub sensors_lost: String,
+    /// `{for}`, and `{squares}` it differs on.
+    pub differing: String,
+    /// `{color}`, `{count}`: his illegal moves so far.
+    pub illegal: String,
+    /// `{color}`.
+    pub touch: String,
+    pub no_move: String,
+    /// `{minutes}`: the organiser's delay.
+    pub delayed: String,
+    pub round_pgn: String,
+    /// `{count}`: the pushes lichess took.
+    pub pushed: String,
+    /// `{trouble}`: lichess's words or the failure.
+    pub push_trouble: String,
+}
+
+impl Default for HallWords {
+    fn default() -> HallWords {
+        english("hall")
+    }
+}
+
 impl Default for ConsoleWords {
     fn default() -> ConsoleWords {
         english("console")
@@ -1114,6 +1159,7 @@ mod tests {
                 assert_ne!(v.menu, MenuWords::default(), "{name}: [menu]");
                 assert_ne!(v.online, OnlineWords::default(), "{name}: [online]");
                 assert_ne!(v.openings, OpeningWords::default(), "{name}: [openings]");
+                assert_ne!(v.hall, HallWords::default(), "{name}: [hall]");
             }
         }
         let de = Vocabulary::built_in("de").expect("de").expect("parses");

@@ -122,7 +122,7 @@ fn as_root(e: PlaceError, file: Option<&str>) -> String {
 /// One line from standard input: from a terminal, not shown as it is
 /// typed or pasted (its echo off until the line is read, whatever
 /// becomes of the reading); from a pipe, as it comes.
-fn read_line(terminal: bool) -> Result<String, String> {
+pub(super) fn read_line(terminal: bool) -> Result<String, String> {
     let _quiet = if terminal {
         Some(Quiet::new().map_err(|e| format!("the terminal: {e}"))?)
     } else {

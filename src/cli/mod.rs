@@ -5,6 +5,7 @@ pub mod calibrate;
 pub mod check_config;
 pub mod console_token;
 pub mod demo;
+pub mod hall;
 pub mod hw_test;
 pub mod lichess_token;
 pub mod pgn;

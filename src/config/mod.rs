@@ -53,6 +53,8 @@ pub struct Config {
     /// Boards besides the blind player's (which is `[sensors]` and
     /// `[board]`): the sighted player's, read by sensors of its own.
     pub boards: Vec<OtherBoard>,
+    /// The tournament hall's hub (`pegboard hall`): the boards it follows.
+    pub hall: crate::hall::HallConfig,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::locator`]).
     #[serde(skip)]
@@ -74,6 +76,7 @@ impl Config {
             config.engine_values(),
             config.lichess_values(),
             config.fair_play(),
+            config.hall.check(),
             crate::announce::section::phrasebook(config.language.as_deref(), &config.announce)
                 .map(drop)
                 .map_err(|e| KeyProblem::at(&["language"], e.0)),

@@ -90,6 +90,8 @@ macro_rules! said_of {
             | Event::Say { text: said }
             | Event::Answer { text: said }
             | Event::ArbiterCalled { say: said }
+            | Event::SensorsLost { say: said }
+            | Event::SensorsBack { say: said }
             | Event::ArbiterComing { say: said }
             | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
@@ -227,6 +229,15 @@ pub enum Event {
     },
     /// The arbiter answered the call from the console: he is coming.
     ArbiterComing {
+        say: Said,
+    },
+    /// The blind player's board's sensors stopped answering
+    /// (`board_lost`); the game is kept. The hall view marks his board.
+    SensorsLost {
+        say: Said,
+    },
+    /// They answer again (`board_back`).
+    SensorsBack {
         say: Said,
     },
     /// The answer to a question of the blind player's (the last moves, the
@@ -592,6 +603,8 @@ impl Event {
             Event::Answer { .. } => "answer",
             Event::ArbiterCalled { .. } => "arbiter_called",
             Event::ArbiterComing { .. } => "arbiter_coming",
+            Event::SensorsLost { .. } => "sensors_lost",
+            Event::SensorsBack { .. } => "sensors_back",
             Event::Announced { .. } => "announced",
             Event::Clock { .. } => "clock",
             Event::Flag { .. } => "flag",

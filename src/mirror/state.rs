@@ -36,6 +36,9 @@ pub struct MoveEntry {
     /// Promotion: the new piece's figurine.
     pub promotion: Option<String>,
     pub en_passant: bool,
+    /// The game time of the move, in ms (a broadcast's delay counts from
+    /// it).
+    pub t: u64,
 }
 
 /// The clock as the page shows it; the running side ticks down in the
@@ -66,6 +69,9 @@ pub struct Status {
     /// touch violation's, a refused move's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub article: Option<&'static str>,
+    /// The game time it was set at, in ms (how long a board has differed
+    /// from the game, for the arbiter's hall view).
+    pub since: u64,
 }
 
 /// What the arbiter keeps beside the moves: a report of something that
@@ -80,6 +86,8 @@ pub struct Report {
     pub color: &'static str,
     /// For `illegal`: the player's illegal moves so far.
     pub count: Option<u32>,
+    /// The game time it happened at, in ms.
+    pub t: u64,
 }
 
 /// The whole state of the mirror.
@@ -116,6 +124,15 @@ pub struct MirrorState {
     /// a running clock down from its reading's own instant (`clock.t`),
     /// not from whenever a later event brought the state.
     pub t: u64,
+    /// What the arbiter must know, kept until it ends (the hall view reads
+    /// them): when the blind player called him, until he answers; when a
+    /// flag fell (6.9); when the board's sensors were lost, until they are
+    /// back; when the game ended (its result is held back as long as its
+    /// last move in a delayed broadcast). Game times, in ms.
+    pub called: Option<u64>,
+    pub flag_fell: Option<u64>,
+    pub sensors_lost: Option<u64>,
+    pub ended: Option<u64>,
     #[serde(skip)]
     position: Chess,
     #[serde(skip)]
@@ -193,6 +210,10 @@ impl MirrorState {
             blind: side(blind),
             orientation: side(orientation),
             t: 0,
+            called: None,
+            flag_fell: None,
+            sensors_lost: None,
+            ended: None,
             position,
             mode: CastlingMode::Standard,
             blind_color: blind,
@@ -228,7 +249,7 @@ impl MirrorState {
     }
 
     /// The details of a move played from the current position.
-    fn entry(&self, ply: u32, color: Color, uci: &str, san: &str, say: &str) -> MoveEntry {
+    fn entry(&self, ply: u32, color: Color, uci: &str, san: &str, say: &str, t: u64) -> MoveEntry {
         let m = uci
             .parse::<UciMove>()
             .ok()
@@ -256,6 +277,7 @@ impl MirrorState {
             rook: None,
             promotion: None,
             en_passant: false,
+            t,
         };
         if let Some(m) = m {
             if let Some(side) = m.castling_side() {
@@ -280,12 +302,14 @@ impl MirrorState {
 
     /// Takes in one event.
     pub fn observe(&mut self, e: &Stamped) {
+        let since = e.t;
         let status = |kind: &'static str, text: &str, squares: Vec<String>| {
             Some(Status {
                 kind,
                 text: text.to_string(),
                 squares,
                 article: None,
+                since,
             })
         };
         match &e.event {
@@ -314,7 +338,7 @@ impl MirrorState {
                 fen,
                 ..
             } => {
-                let entry = self.entry(*ply, color.0, uci, san, say.as_str());
+                let entry = self.entry(*ply, color.0, uci, san, say.as_str(), e.t);
                 self.repeat = (color.0 == self.blind_color).then(|| entry.clone());
                 // A touch violation is reported just before the move it
                 // concerns (4.3): it stays shown with that move.
@@ -345,7 +369,7 @@ impl MirrorState {
                     } else {
                         "black"
                     };
-                    self.report("penalty", given, None);
+                    self.report(e.t, "penalty", given, None);
                 }
                 self.clock = Some(ClockView {
                     white_ms: white.remaining_ms,
@@ -369,7 +393,7 @@ impl MirrorState {
                 say,
                 ..
             } => {
-                self.report("touch_violation", side(color.0), None);
+                self.report(e.t, "touch_violation", side(color.0), None);
                 self.status = status(
                     "touch_violation",
                     say.as_str(),
@@ -388,7 +412,7 @@ impl MirrorState {
                 say,
                 ..
             } => {
-                self.report("illegal", side(color.0), Some(*count));
+                self.report(e.t, "illegal", side(color.0), Some(*count));
                 let squares = differing(missing, extra);
                 self.status = status("illegal", say.as_str(), squares);
             }
@@ -435,22 +459,36 @@ impl MirrorState {
             Event::DrawDeclined { say, .. } => {
                 self.status = status("draw_declined", say.as_str(), Vec::new())
             }
-            Event::Flag { say, .. } => self.status = status("flag", say.as_str(), Vec::new()),
+            Event::Flag { say, .. } => {
+                self.flag_fell.get_or_insert(e.t);
+                self.status = status("flag", say.as_str(), Vec::new());
+            }
             Event::DrawOffer { say, .. } => {
                 self.status = status("draw_offer", say.as_str(), Vec::new())
             }
             Event::GameOver { result, say, .. } => {
                 self.result = Some(result);
+                self.ended = Some(e.t);
                 self.legal.clear();
                 self.status = status("game_over", say.as_str(), Vec::new());
             }
             Event::Resumed { say, .. } => self.status = status("resumed", say.as_str(), Vec::new()),
             Event::NewGame { say } => self.status = status("new_game", say.as_str(), Vec::new()),
             Event::Say { text } => self.status = status("say", text.as_str(), Vec::new()),
+            Event::SensorsLost { say } => {
+                self.sensors_lost.get_or_insert(e.t);
+                self.status = status("sensors_lost", say.as_str(), Vec::new());
+            }
+            Event::SensorsBack { say } => {
+                self.sensors_lost = None;
+                self.status = status("sensors_back", say.as_str(), Vec::new());
+            }
             Event::ArbiterCalled { say } => {
+                self.called.get_or_insert(e.t);
                 self.status = status("arbiter_called", say.as_str(), Vec::new());
             }
             Event::ArbiterComing { say } => {
+                self.called = None;
                 self.status = status("arbiter_coming", say.as_str(), Vec::new());
             }
             // The blind player's answers are his alone (never handed to
@@ -489,10 +527,13 @@ impl MirrorState {
                 self.repeat = None;
                 self.touched = None;
                 self.result = None;
+                self.ended = None;
                 self.set_position(fen);
                 self.status = status("retraced", say.as_str(), Vec::new());
             }
-            Event::TouchReported { color } => self.report("touch_reported", side(color.0), None),
+            Event::TouchReported { color } => {
+                self.report(e.t, "touch_reported", side(color.0), None)
+            }
             Event::Refused { say, article, .. } => {
                 self.status = status("refused", say.as_str(), Vec::new()).map(|s| Status {
                     article: *article,
@@ -550,12 +591,13 @@ impl MirrorState {
         self.t = self.t.max(e.t);
     }
 
-    fn report(&mut self, kind: &'static str, color: &'static str, count: Option<u32>) {
+    fn report(&mut self, t: u64, kind: &'static str, color: &'static str, count: Option<u32>) {
         self.reports.push(Report {
             ply: self.ply,
             kind,
             color,
             count,
+            t,
         });
     }
 
@@ -618,14 +660,25 @@ mod tests {
         // Black touched (reported), was penalized (White given time), and
         // then an illegal move was seen on the board (its count is of the
         // moves seen on boards): all after ply 1.
+        let mut reports = s["reports"].clone();
+        let times: Vec<u64> = (0..3)
+            .map(|i| reports[i]["t"].as_u64().unwrap_or(0))
+            .collect();
+        for r in reports.as_array_mut().into_iter().flatten() {
+            r.as_object_mut().map(|o| o.remove("t"));
+        }
         assert_eq!(
-            s["reports"],
+            reports,
             serde_json::json!([
                 {"ply": 1, "kind": "touch_reported", "color": "black", "count": null},
                 {"ply": 1, "kind": "penalty", "color": "white", "count": null},
                 {"ply": 1, "kind": "illegal", "color": "black", "count": 1},
             ])
         );
+        // Each at its time: the report's and the penalty's inputs, and the
+        // illegal move once the piece was put down on f6.
+        assert_eq!(times[..2], [2000, 2500]);
+        assert!(times[2] > 3100, "{times:?}");
     }
 
     #[test]
@@ -713,6 +766,46 @@ mod tests {
         ));
         assert!(s["repeat"].is_null(), "{s}");
         assert!(s["replicating"].is_null());
+    }
+
+    #[test]
+    fn the_arbiters_call_and_the_lost_sensors_stand_until_they_end() {
+        let called = format!(
+            "{START}\n{{\"t\":1000,\"input\":\"call_arbiter\"}}\n\
+             {{\"t\":2000,\"lift\":\"e2\"}}\n{{\"t\":2100,\"place\":\"e4\"}}\n\
+             {{\"t\":2500,\"input\":\"board_lost\"}}"
+        );
+        // The call stands over the move made since.
+        let s = after(&called);
+        assert_eq!(s["ply"], 1, "{s}");
+        assert_eq!(s["called"], 1000, "{s}");
+        assert_eq!(s["sensors_lost"], 2500, "{s}");
+        let s = after(&format!(
+            "{called}\n{{\"t\":3000,\"input\":\"arbiter_coming\"}}\n\
+             {{\"t\":3500,\"input\":\"board_back\"}}"
+        ));
+        assert!(s["called"].is_null(), "{s}");
+        assert!(s["sensors_lost"].is_null(), "{s}");
+    }
+
+    #[test]
+    fn art_6_9_the_flag_and_art_5_the_end_keep_their_times() {
+        let mut settings = Settings::default();
+        settings.clock.control =
+            Some(crate::core::clock::TimeControl::parse_pgn("1").expect("control"));
+        let s = after_with(
+            &format!("{START}\n{{\"t\":500,\"lift\":\"e2\"}}\n{{\"t\":600,\"place\":\"e4\"}}"),
+            settings,
+        );
+        // A second is soon gone.
+        let fell = s["flag_fell"].as_u64().expect("a flag fell");
+        assert!(fell >= 1000, "{s}");
+        let flags = [&s["clock"]["white_flag"], &s["clock"]["black_flag"]];
+        assert!(flags.contains(&&serde_json::json!(true)), "{s}");
+        assert_eq!(s["moves"][0]["t"].as_u64().map(|t| t > 600), Some(true));
+        if s["result"].is_string() {
+            assert!(s["ended"].as_u64().is_some_and(|t| t >= fell), "{s}");
+        }
     }
 
     #[test]

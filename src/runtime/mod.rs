@@ -20,6 +20,7 @@ pub mod demo;
 pub mod demo_engine;
 pub mod engine;
 pub mod error;
+pub mod hall;
 pub(crate) mod keeper;
 pub mod lichess;
 pub mod notify;

@@ -229,6 +229,7 @@ impl Utterance {
             Event::Unconfirmed { .. } => (Kind::Board, Some(Earcon::Mismatch), None),
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
             Event::ArbiterCalled { .. } | Event::ArbiterComing { .. } => (Kind::Game, None, None),
+            Event::SensorsLost { .. } | Event::SensorsBack { .. } => (Kind::Board, None, None),
             Event::Say { .. }
             | Event::Answer { .. }
             | Event::Hint { .. }

@@ -218,10 +218,20 @@ impl Controller {
                 if let Some(b) = self.boards.first_mut() {
                     b.tracker.board_lost();
                 }
-                self.notice(t, Notice::BoardLost, out);
+                out.push(Stamped {
+                    t,
+                    event: Event::SensorsLost {
+                        say: Notice::BoardLost.into(),
+                    },
+                });
             }
             Input::BoardBack => {
-                self.notice(t, Notice::BoardBack, out);
+                out.push(Stamped {
+                    t,
+                    event: Event::SensorsBack {
+                        say: Notice::BoardBack.into(),
+                    },
+                });
                 if !self.boards.is_empty() {
                     self.board_back(t, 0, out);
                 }

@@ -1,0 +1,351 @@
+//! One board as the hub follows it (pure): the state its mirror last
+//! served, its scoresheet, whether it can be reached, and what about it
+//! needs the arbiter. Times are passed in: the hub's own milliseconds
+//! (since it started) for what the hub saw, and the board's game time for
+//! what the board says happened.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// How long a report (an illegal move, a touch violation, a fallen flag)
+/// stays marked for the arbiter after it happened: five minutes.
+pub const MARKED_MS: u64 = 5 * 60 * 1000;
+
+/// Whether the hub reaches the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// Not reached yet since the hub started.
+    Awaited { since: u64 },
+    /// Its event stream is open.
+    Followed,
+    /// It was reached, and is no longer (hub time it was lost at).
+    Lost { since: u64 },
+}
+
+/// What needs the arbiter at a board, most urgent first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Need {
+    /// The blind player called the arbiter, and no one has answered yet.
+    Called { for_ms: u64 },
+    /// A flag fell (6.9).
+    Flag { color: String, ago_ms: u64 },
+    /// The hub cannot reach the board.
+    Lost { for_ms: u64 },
+    /// The board's pegboard no longer reads its sensors.
+    SensorsLost { for_ms: u64 },
+    /// A board has differed from the game this long (a mismatch, or a
+    /// sighted board that does not follow), on these squares.
+    Differing {
+        what: String,
+        for_ms: u64,
+        squares: Vec<String>,
+    },
+    /// An illegal move completed (7.5), the player's `count`th.
+    Illegal {
+        color: String,
+        count: u64,
+        ago_ms: u64,
+    },
+    /// A touched piece not moved (4.3), or reported touched (E2.9e).
+    Touch {
+        color: String,
+        what: String,
+        ago_ms: u64,
+    },
+}
+
+/// One board of the round.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub number: u32,
+    /// Where its mirror is served (`http://10.0.0.21:8080`).
+    pub url: String,
+    /// The players' names the organiser gave ("" where the board's own
+    /// tags name them).
+    pub white: String,
+    pub black: String,
+    pub presence: Presence,
+    /// The state its mirror served last, and the hub time it came.
+    state: Option<(Value, u64)>,
+    /// Its scoresheet, as its mirror served it last.
+    pgn: Option<String>,
+    /// The hub time its stream last said anything.
+    heard: u64,
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+fn ms(v: &Value) -> Option<u64> {
+    v.as_u64()
+}
+
+impl Board {
+    pub fn new(number: u32, url: String, white: String, black: String, now: u64) -> Board {
+        Board {
+            number,
+            url,
+            white,
+            black,
+            presence: Presence::Awaited { since: now },
+            state: None,
+            pgn: None,
+            heard: now,
+        }
+    }
+
+    /// Its mirror's state, read at hub time `now`: the board is followed.
+    pub fn take_state(&mut self, state: Value, now: u64) {
+        self.state = Some((state, now));
+        self.presence = Presence::Followed;
+        self.heard = now;
+    }
+
+    /// Its stream said something at hub time `now`.
+    pub fn heard(&mut self, now: u64) {
+        self.heard = now;
+    }
+
+    /// Whether the hub reaches it at hub time `now`: a followed board
+    /// whose stream has said nothing for [`SILENT_AT_MOST`] is lost since
+    /// it last did.
+    ///
+    /// [`SILENT_AT_MOST`]: super::follow::SILENT_AT_MOST
+    pub fn presence_at(&self, now: u64) -> Presence {
+        let silent = super::follow::SILENT_AT_MOST.as_millis() as u64;
+        match self.presence {
+            Presence::Followed if now.saturating_sub(self.heard) > silent => {
+                Presence::Lost { since: self.heard }
+            }
+            p => p,
+        }
+    }
+
+    /// Its scoresheet.
+    pub fn take_pgn(&mut self, pgn: String) {
+        self.pgn = Some(pgn);
+    }
+
+    /// The board could not be reached at hub time `now`. What it showed
+    /// last stays.
+    pub fn lost(&mut self, now: u64) {
+        match self.presence {
+            Presence::Followed => self.presence = Presence::Lost { since: now },
+            Presence::Awaited { .. } | Presence::Lost { .. } => {}
+        }
+    }
+
+    pub fn state(&self) -> Option<&Value> {
+        self.state.as_ref().map(|(v, _)| v)
+    }
+
+    pub fn pgn(&self) -> Option<&str> {
+        self.pgn.as_deref()
+    }
+
+    /// The board's game time at hub time `now`: its state's instant and
+    /// the time since it came, while the board is followed; the state's
+    /// instant once it is lost (nothing is known to have happened since).
+    pub fn game_now(&self, now: u64) -> Option<u64> {
+        let (s, at) = self.state.as_ref()?;
+        let t = ms(&s["now"]).or_else(|| ms(&s["t"]))?;
+        Some(match self.presence_at(now) {
+            Presence::Followed => t + now.saturating_sub(*at),
+            _ => t,
+        })
+    }
+
+    /// A player's name: the organiser's, else the board's own tag.
+    pub fn name(&self, white: bool) -> String {
+        let given = if white { &self.white } else { &self.black };
+        if !given.is_empty() {
+            return given.clone();
+        }
+        let tag = if white { "White" } else { "Black" };
+        self.pgn
+            .as_deref()
+            .and_then(|p| crate::hall::round::tag(p, tag))
+            .filter(|n| n != "?")
+            .unwrap_or_default()
+    }
+
+    /// What needs the arbiter at hub time `now`, most urgent first; a
+    /// board differing from the game counts once it has for `differing_ms`.
+    pub fn needs(&self, now: u64, differing_ms: u64) -> Vec<Need> {
+        let mut needs = Vec::new();
+        let lost_for = match self.presence_at(now) {
+            Presence::Lost { since } => Some(now.saturating_sub(since)),
+            Presence::Awaited { since } => Some(now.saturating_sub(since)),
+            Presence::Followed => None,
+        };
+        let (Some(s), Some(game_now)) = (self.state(), self.game_now(now)) else {
+            if let Some(for_ms) = lost_for {
+                needs.push(Need::Lost { for_ms });
+            }
+            return needs;
+        };
+        let ago = |t: u64| game_now.saturating_sub(t);
+        if let Some(t) = ms(&s["called"]) {
+            needs.push(Need::Called { for_ms: ago(t) });
+        }
+        if let Some(t) = ms(&s["flag_fell"]).filter(|&t| ago(t) < MARKED_MS) {
+            for color in ["white", "black"] {
+                if s["clock"][format!("{color}_flag")].as_bool() == Some(true) {
+                    needs.push(Need::Flag {
+                        color: color.into(),
+                        ago_ms: ago(t),
+                    });
+                }
+            }
+        }
+        if let Some(for_ms) = lost_for {
+            needs.push(Need::Lost { for_ms });
+        }
+        if let Some(t) = ms(&s["sensors_lost"]) {
+            needs.push(Need::SensorsLost { for_ms: ago(t) });
+        }
+        let status = &s["status"];
+        let kind = status["kind"].as_str().unwrap_or_default();
+        if matches!(kind, "mismatch" | "diverged" | "illegal" | "unconfirmed")
+            && let Some(since) = ms(&status["since"])
+            && ago(since) >= differing_ms
+        {
+            let squares = status["squares"]
+                .as_array()
+                .map(|a| a.iter().map(text).collect())
+                .unwrap_or_default();
+            needs.push(Need::Differing {
+                what: kind.into(),
+                for_ms: ago(since),
+                squares,
+            });
+        }
+        // The latest report of each kind and colour, while it is recent.
+        let mut seen: Vec<(String, String)> = Vec::new();
+        let reports = s["reports"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        for r in reports.iter().rev() {
+            let (kind, color) = (text(&r["kind"]), text(&r["color"]));
+            let Some(t) = ms(&r["t"]).filter(|&t| ago(t) < MARKED_MS) else {
+                continue;
+            };
+            if kind == "penalty" || seen.contains(&(kind.clone(), color.clone())) {
+                continue;
+            }
+            seen.push((kind.clone(), color.clone()));
+            needs.push(if kind == "illegal" {
+                Need::Illegal {
+                    color,
+                    count: ms(&r["count"]).unwrap_or(1),
+                    ago_ms: ago(t),
+                }
+            } else {
+                Need::Touch {
+                    color,
+                    what: kind,
+                    ago_ms: ago(t),
+                }
+            });
+        }
+        needs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn board() -> Board {
+        Board::new(
+            3,
+            "http://10.0.0.23:8080".into(),
+            String::new(),
+            String::new(),
+            0,
+        )
+    }
+
+    #[test]
+    fn a_board_never_reached_is_lost_from_the_start() {
+        let b = board();
+        assert_eq!(b.needs(7000, 10_000), vec![Need::Lost { for_ms: 7000 }]);
+    }
+
+    #[test]
+    fn the_boards_time_runs_on_from_its_state_while_it_is_followed_and_stops_when_lost() {
+        let mut b = board();
+        b.take_state(json!({"t": 50_000, "now": 60_000}), 1000);
+        assert_eq!(b.game_now(4000), Some(63_000));
+        // A stream silent for longer than a keep-alive's while is lost.
+        assert_eq!(b.presence_at(41_000), Presence::Followed);
+        assert_eq!(b.presence_at(41_001), Presence::Lost { since: 1000 });
+        b.heard(30_000);
+        assert_eq!(b.presence_at(41_001), Presence::Followed);
+        b.lost(5000);
+        assert_eq!(b.game_now(9000), Some(60_000));
+        assert_eq!(b.needs(9000, 10_000), vec![Need::Lost { for_ms: 4000 }]);
+    }
+
+    #[test]
+    fn e2_7_a_board_differing_needs_the_arbiter_only_after_differing_s() {
+        let mut b = board();
+        let state = json!({"t": 20_000,
+            "status": {"kind": "mismatch", "since": 20_000, "squares": ["e4", "e2"]}});
+        b.take_state(state, 0);
+        assert_eq!(b.needs(9_999, 10_000), vec![]);
+        assert_eq!(
+            b.needs(10_000, 10_000),
+            vec![Need::Differing {
+                what: "mismatch".into(),
+                for_ms: 10_000,
+                squares: vec!["e4".into(), "e2".into()]
+            }]
+        );
+    }
+
+    #[test]
+    fn the_call_and_a_fallen_flag_come_first_and_reports_fade_after_five_minutes() {
+        let mut b = board();
+        let state = json!({"t": 100_000,
+        "called": 90_000,
+        "flag_fell": 95_000,
+        "clock": {"white_flag": false, "black_flag": true},
+        "reports": [
+            {"kind": "illegal", "color": "white", "count": 1, "t": 10_000},
+            {"kind": "illegal", "color": "white", "count": 2, "t": 99_000},
+            {"kind": "penalty", "color": "black", "t": 99_000},
+            {"kind": "touch_violation", "color": "black", "t": 99_500},
+        ]});
+        b.take_state(state, 0);
+        assert_eq!(
+            b.needs(0, 10_000),
+            vec![
+                Need::Called { for_ms: 10_000 },
+                Need::Flag {
+                    color: "black".into(),
+                    ago_ms: 5000
+                },
+                Need::Touch {
+                    color: "black".into(),
+                    what: "touch_violation".into(),
+                    ago_ms: 500
+                },
+                Need::Illegal {
+                    color: "white".into(),
+                    count: 2,
+                    ago_ms: 1000
+                },
+            ]
+        );
+        // Five minutes on, only the unanswered call stands.
+        b.heard(MARKED_MS);
+        assert_eq!(
+            b.needs(MARKED_MS, 10_000),
+            vec![Need::Called {
+                for_ms: 10_000 + MARKED_MS
+            }]
+        );
+    }
+}

@@ -1,0 +1,125 @@
+// The arbiter's hall view: every board of the round as a tile (its board
+// drawn as the mirror draws it, both clocks, the last move, the result),
+// and first, what needs the arbiter. The hub sends the whole view on every
+// change and each second; the clocks and the times run on in the page.
+function $(id) { return document.getElementById(id); }
+const W = JSON.parse($("words").textContent), D = W.display || {}, H = W.hall || {};
+function fill(template, values) { return String(template).replace(/\{(\w+)\}/g, (all, k) => k in values ? values[k] : all); }
+const side = c => c === "white" ? W.white : W.black;
+let view = null, received = 0, lostAt = null;
+document.title = H.title; $("title").textContent = H.title; $("h-needs").textContent = H.needs;
+$("dark").textContent = D.dark; $("large").textContent = D.large; $("round-pgn").textContent = H.round_pgn;
+// The page's time since the view came (stopped while the hub is lost).
+function since() { return (lostAt === null ? performance.now() : lostAt) - received; }
+function needText(n, extra) {
+  const ms = v => time((v || 0) + extra);
+  switch (n.kind) {
+    case "called": return fill(H.called, {for: ms(n.for_ms)});
+    case "flag": return fill(H.flag, {color: side(n.color)});
+    case "lost": return fill(H.lost, {for: ms(n.for_ms)});
+    case "sensors_lost": return fill(H.sensors_lost, {for: ms(n.for_ms)});
+    case "differing": return fill(H.differing, {for: ms(n.for_ms), squares: (n.squares || []).join(" ")});
+    case "illegal": return fill(H.illegal, {color: side(n.color), count: n.count});
+    case "touch": return fill(H.touch, {color: side(n.color)});
+    default: return n.kind;
+  }
+}
+function players(b) { return (b.white || "?") + " – " + (b.black || "?"); }
+function tile(b) {
+  let t = $("board-" + b.number);
+  if (!t) {
+    t = document.createElement("article");
+    t.className = "tile"; t.id = "board-" + b.number; t.setAttribute("aria-labelledby", "board-" + b.number + "-h");
+    t.innerHTML = `<h2 id="board-${b.number}-h"><span class="name"></span><span class="result"></span></h2>` +
+      `<p class="players"></p><svg viewBox="0 0 400 400" role="img"></svg>` +
+      `<div class="clocks"><div class="clock" data-side="white"></div><div class="clock" data-side="black"></div></div>` +
+      `<p class="last"></p><ul class="marks"></ul>`;
+    $("boards").append(t);
+  }
+  return t;
+}
+function render(v) {
+  $("round").textContent = v.round ? fill(H.round, {round: v.round}) : "";
+  $("delay").textContent = v.delay_s ? fill(H.delayed, {minutes: Math.round(v.delay_s / 60 * 10) / 10}) : "";
+  const p = v.push;
+  $("push").textContent = !p ? "" : p.trouble ? fill(H.push_trouble, {trouble: p.trouble}) : fill(H.pushed, {count: p.pushed});
+  const items = v.needs.map(n => {
+    const b = v.boards.find(b => b.number === n.board) || {};
+    const li = document.createElement("li");
+    li.textContent = fill(H.board, {number: n.board}) + " (" + players(b) + "): " + needText(n, since());
+    return li;
+  });
+  if (!items.length) { const li = document.createElement("li"); li.textContent = H.nothing_needed; items.push(li); }
+  $("needs").replaceChildren(...items);
+  for (const b of v.boards) {
+    const t = tile(b);
+    t.querySelector(".name").textContent = fill(H.board, {number: b.number});
+    t.querySelector(".result").textContent = b.result || "";
+    t.querySelector(".players").textContent = players(b);
+    const svg = t.querySelector("svg");
+    svg.setAttribute("aria-label", fill(H.board, {number: b.number}) + ": " + players(b));
+    svg.innerHTML = b.fen ? boardSvg({fen: b.fen, orientation: "white", last_move: b.last_move, check: b.check}) : "";
+    const m = b.last_move;
+    t.querySelector(".last").textContent = m ? Math.ceil(m.ply / 2) + (m.color === "white" ? ". " : "… ") + m.figurine : H.no_move;
+    t.classList.toggle("needs", b.needs.length > 0);
+    t.classList.toggle("lost", b.presence !== "followed");
+    t.querySelector(".marks").replaceChildren(...b.needs.map(n => {
+      const li = document.createElement("li"); li.textContent = needText(n, since()); return li;
+    }));
+  }
+}
+function drawClocks() {
+  if (!view) return;
+  for (const b of view.boards) {
+    const t = $("board-" + b.number); if (!t) continue;
+    for (const el of t.querySelectorAll(".clock")) {
+      const s = el.dataset.side, c = b.clock;
+      if (!c) { el.textContent = side(s) + " –"; continue; }
+      let ms = c[s + "_ms"];
+      const running = c.running === s && !c.paused && b.presence === "followed" && !b.result;
+      if (running) ms -= b.clock_age + since();
+      const who = document.createElement("span"), at = document.createElement("span");
+      who.textContent = side(s) + " "; at.className = "time"; at.textContent = time(ms);
+      el.replaceChildren(who, at);
+      el.classList.toggle("running", running);
+      el.classList.toggle("flag", !!c[s + "_flag"]);
+      el.dataset.ms = Math.max(0, Math.round(ms));
+    }
+  }
+}
+function take(v) { view = v; received = performance.now(); lostAt = null; render(v); drawClocks(); }
+// The theme and the type size, as on the mirror.
+function isDark() {
+  const b = document.body.classList;
+  return b.contains("dark") || (!b.contains("light") && matchMedia("(prefers-color-scheme: dark)").matches);
+}
+$("dark").setAttribute("aria-pressed", String(isDark()));
+$("dark").onclick = () => {
+  const dark = !isDark();
+  document.body.classList.toggle("dark", dark); document.body.classList.toggle("light", !dark);
+  $("dark").setAttribute("aria-pressed", String(dark));
+};
+$("large").onclick = () => $("large").setAttribute("aria-pressed", String(document.documentElement.classList.toggle("large")));
+// The stream: a broken one the browser opens again itself; one refused is
+// opened again here, later each time (1 s … 30 s), the view read from
+// `/state` meanwhile.
+let wait = 1000;
+function listen() {
+  const source = new EventSource("/events");
+  source.addEventListener("state", e => {
+    wait = 1000; document.body.classList.remove("lost"); $("link").textContent = "";
+    take(JSON.parse(e.data));
+  });
+  source.onerror = () => {
+    if (lostAt === null) lostAt = performance.now();
+    document.body.classList.add("lost"); $("link").textContent = D.reconnecting;
+    if (source.readyState === EventSource.CLOSED) {
+      fetch("/state", { cache: "no-store" }).then(r => r.ok ? r.json() : null)
+        .then(v => { if (v && v.boards && document.body.classList.contains("lost")) { take(v); lostAt = performance.now(); } })
+        .catch(() => {});
+      setTimeout(listen, wait); wait = Math.min(wait * 2, 30000);
+    }
+  };
+}
+listen();
+setInterval(drawClocks, 200);

@@ -1,0 +1,294 @@
+//! The round pushed to a lichess broadcast round
+//! (`POST /api/broadcast/round/{id}/push`, the PGN as the body, a token
+//! with the `study:write` scope): one push at a time, again whenever the
+//! round changed, at most one a second. After a refusal it waits: a
+//! minute after 429 (too many requests, as lichess asks of every client),
+//! a minute after a refused token or an unknown round (the organiser must
+//! act; the hall view says so), and 1 s, 2 s, 4 s … 60 s after other
+//! failures. Only the latest round is ever pushed: a change made while a
+//! push was under way is pushed after it, whole.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::lichess::token::Token;
+
+/// The shortest time between two pushes.
+pub const SPACING: Duration = Duration::from_secs(1);
+
+/// The wait after lichess said 429, or refused the token or the round.
+pub const AFTER_REFUSAL: Duration = Duration::from_secs(60);
+
+/// The longest wait after another failure.
+pub const LONGEST_WAIT: Duration = Duration::from_secs(60);
+
+/// How long a push may take, answer and all.
+const PUSH_WITHIN: Duration = Duration::from_secs(20);
+
+/// How the broadcast stands, for the hall view.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PushState {
+    /// Pushes lichess took.
+    pub pushed: u64,
+    /// The moves lichess counted in the last push it took.
+    pub moves: u64,
+    /// What went wrong last (none after a push that was taken whole),
+    /// with lichess's own words where it gave some.
+    pub trouble: Option<String>,
+    /// Games lichess took in the last push but could not read, with its
+    /// reasons.
+    pub refused_games: Vec<String>,
+}
+
+struct Slot {
+    /// The round to push, when it differs from the last pushed.
+    latest: Option<String>,
+    stopped: bool,
+    state: PushState,
+}
+
+/// The pusher, on a thread of its own.
+pub struct Pusher {
+    slot: Arc<(Mutex<Slot>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What a push came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Taken: the moves lichess counted, and the games it could not read.
+    Taken { moves: u64, refused: Vec<String> },
+    /// 429: too many requests.
+    TooMany,
+    /// The token (401, 403) or the round (404) refused.
+    Refused(String),
+    /// Anything else: no answer, a server error.
+    Failed(String),
+}
+
+/// The wait before the next try after `outcome`, the previous failure's
+/// wait being `wait`.
+pub fn next_wait(outcome: &Outcome, wait: Duration) -> Duration {
+    match outcome {
+        Outcome::Taken { .. } => SPACING,
+        Outcome::TooMany | Outcome::Refused(_) => AFTER_REFUSAL,
+        Outcome::Failed(_) => (wait * 2).clamp(SPACING, LONGEST_WAIT),
+    }
+}
+
+/// Reads lichess's answer to a push: `{"games":[{"tags":…,"moves":n} or
+/// {"tags":…,"error":"…"}]}`.
+pub fn taken(body: &str) -> Outcome {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(body) else {
+        return Outcome::Failed("lichess's answer could not be read".into());
+    };
+    let games = v["games"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let moves = games.iter().filter_map(|g| g["moves"].as_u64()).sum();
+    let refused = games
+        .iter()
+        .filter_map(|g| {
+            let error = g["error"].as_str()?;
+            let name = |c: &str| g["tags"][c].as_str().unwrap_or("?").to_string();
+            Some(format!("{} – {}: {error}", name("White"), name("Black")))
+        })
+        .collect();
+    Outcome::Taken { moves, refused }
+}
+
+impl Pusher {
+    /// Pushes to round `round` on `server` with `token`.
+    pub fn start(server: &str, round: &str, token: Token) -> std::io::Result<Pusher> {
+        let slot = Arc::new((
+            Mutex::new(Slot {
+                latest: None,
+                stopped: false,
+                state: PushState::default(),
+            }),
+            Condvar::new(),
+        ));
+        let url = format!(
+            "{}/api/broadcast/round/{round}/push",
+            server.trim_end_matches('/')
+        );
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(PUSH_WITHIN))
+            .user_agent(concat!("pegboard-hall/", env!("CARGO_PKG_VERSION")))
+            .build();
+        let agent: ureq::Agent = config.into();
+        let shared = Arc::clone(&slot);
+        let thread = std::thread::Builder::new()
+            .name("hall-push".into())
+            .spawn(move || run(&shared, &agent, &url, &token))?;
+        Ok(Pusher {
+            slot,
+            thread: Some(thread),
+        })
+    }
+
+    /// The round as it stands: pushed when the pusher is free.
+    pub fn offer(&self, pgn: &str) {
+        let (lock, wake) = &*self.slot;
+        let mut slot = lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        slot.latest = Some(pgn.to_string());
+        wake.notify_all();
+    }
+
+    pub fn state(&self) -> PushState {
+        let (lock, _) = &*self.slot;
+        lock.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .state
+            .clone()
+    }
+
+    /// Stops after the push under way, if any.
+    pub fn stop(mut self) {
+        {
+            let (lock, wake) = &*self.slot;
+            lock.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .stopped = true;
+            wake.notify_all();
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn push(agent: &ureq::Agent, url: &str, token: &Token, pgn: &str) -> Outcome {
+    let response = agent
+        .post(url)
+        .header("Authorization", &format!("Bearer {}", token.secret()))
+        .header("Content-Type", "text/plain; charset=utf-8")
+        .send(pgn);
+    let response = match response {
+        Ok(r) => r,
+        Err(e) => return Outcome::Failed(e.to_string()),
+    };
+    let status = response.status().as_u16();
+    let body = response.into_body().read_to_string().unwrap_or_default();
+    let words = || {
+        serde_json::from_str::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|v| v["error"].as_str().map(str::to_string))
+            .unwrap_or_else(|| body.chars().take(200).collect())
+    };
+    match status {
+        200 => taken(&body),
+        429 => Outcome::TooMany,
+        401 | 403 => Outcome::Refused(format!(
+            "lichess refused the broadcast token ({status}): it needs the study:write scope, \
+             and its owner must be a contributor of the broadcast ({})",
+            words()
+        )),
+        404 => {
+            Outcome::Refused("lichess knows no broadcast round by [hall.push] round (404)".into())
+        }
+        _ => Outcome::Failed(format!("lichess answered {status}: {}", words())),
+    }
+}
+
+fn run(slot: &Arc<(Mutex<Slot>, Condvar)>, agent: &ureq::Agent, url: &str, token: &Token) {
+    let (lock, wake) = &**slot;
+    let mut pushed: Option<String> = None;
+    let mut wait = SPACING;
+    let mut not_before = Instant::now();
+    loop {
+        // The latest round, once it differs from the last pushed and the
+        // wait is over.
+        let pgn = {
+            let mut s = lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            loop {
+                if s.stopped {
+                    return;
+                }
+                let now = Instant::now();
+                let fresh = s.latest.is_some() && s.latest != pushed;
+                if fresh && now >= not_before {
+                    break;
+                }
+                let until = if fresh {
+                    not_before - now
+                } else {
+                    Duration::from_secs(3600)
+                };
+                s = wake
+                    .wait_timeout(s, until)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .0;
+            }
+            s.latest.clone().unwrap_or_default()
+        };
+        let outcome = push(agent, url, token, &pgn);
+        wait = next_wait(&outcome, wait);
+        not_before = Instant::now() + wait;
+        let mut s = lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match outcome {
+            Outcome::Taken { moves, refused } => {
+                pushed = Some(pgn);
+                s.state.pushed += 1;
+                s.state.moves = moves;
+                s.state.trouble = None;
+                s.state.refused_games = refused;
+                wait = SPACING;
+            }
+            Outcome::TooMany => {
+                s.state.trouble =
+                    Some("lichess asked for fewer pushes (429): the next waits a minute".into());
+            }
+            Outcome::Refused(why) | Outcome::Failed(why) => s.state.trouble = Some(why),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lichess_answer_counts_the_moves_and_names_the_games_it_could_not_read() {
+        let body = r#"{"games":[
+            {"tags":{"White":"Ann","Black":"Ben"},"moves":12},
+            {"tags":{"White":"Carl","Black":"Dora"},"error":"Invalid move"},
+            {"tags":{"White":"Eve","Black":"Finn"},"moves":3}]}"#;
+        assert_eq!(
+            taken(body),
+            Outcome::Taken {
+                moves: 15,
+                refused: vec!["Carl – Dora: Invalid move".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn the_waits_after_each_outcome() {
+        let taken = Outcome::Taken {
+            moves: 1,
+            refused: vec![],
+        };
+        assert_eq!(next_wait(&taken, Duration::from_secs(8)), SPACING);
+        assert_eq!(next_wait(&Outcome::TooMany, SPACING), AFTER_REFUSAL);
+        assert_eq!(
+            next_wait(&Outcome::Refused("404".into()), SPACING),
+            AFTER_REFUSAL
+        );
+        let failed = Outcome::Failed("503".into());
+        let waits: Vec<u64> =
+            std::iter::successors(Some(SPACING), |w| Some(next_wait(&failed, *w)))
+                .skip(1)
+                .take(8)
+                .map(|d| d.as_secs())
+                .collect();
+        assert_eq!(waits, vec![2, 4, 8, 16, 32, 60, 60, 60]);
+    }
+}

@@ -1,0 +1,130 @@
+//! `pegboard hall`: the hub's loop. A follower thread per board hands in
+//! what each board serves; the loop keeps the [`Hall`], and hands its view
+//! and round to the server at each change and every second (what needs
+//! the arbiter ages, and a delayed move comes due), and the round to the
+//! broadcast's pusher when it changed. The hub keeps nothing of its own:
+//! started again, it has everything back from the boards.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::config::Config;
+use crate::hall::follow::Follower;
+use crate::hall::push::Pusher;
+use crate::hall::server::HallServer;
+use crate::hall::{Hall, section};
+use crate::net::limits::Lives;
+
+use super::station::Stop;
+
+/// How often the view is made again without news.
+const EVERY: Duration = Duration::from_secs(1);
+
+/// The hub, running.
+pub struct Hub {
+    server: HallServer,
+    pusher: Option<Pusher>,
+    stop_followers: Arc<AtomicBool>,
+}
+
+impl Hub {
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.server.addr()
+    }
+}
+
+/// Why the hub cannot start: in words, naming the key.
+pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiver), String> {
+    let words = super::parts::phrasebook(config).map_err(|e| e.to_string())?;
+    let hall = &config.hall;
+    if hall.boards.is_empty() {
+        return Err(config
+            .error(crate::text::key::KeyProblem::at(
+                &["hall"],
+                "[hall] lists no boards: add a [[hall.boards]] table for each board, with its \
+                 number and address"
+                    .into(),
+            ))
+            .to_string());
+    }
+    let listen = listen.unwrap_or(&hall.listen);
+    let server = HallServer::start(listen, &hall.hosts, &words.words, Lives::default())
+        .map_err(|e| e.to_string())?;
+    let pusher = match &hall.push {
+        None => None,
+        Some(push) => {
+            let path = std::path::Path::new(&push.token_file);
+            let token = crate::lichess::token::load(path)
+                .map_err(|e| e.0)?
+                .ok_or_else(|| {
+                    format!(
+                        "{}: no broadcast token is kept there ([hall.push] token_file): make \
+                         one on lichess with the study:write scope and keep it with `pegboard \
+                         hall --keep-token`",
+                        push.token_file
+                    )
+                })?;
+            Some(Pusher::start(&push.server, &push.round, token).map_err(|e| e.to_string())?)
+        }
+    };
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let stop_followers = Arc::new(AtomicBool::new(false));
+    for (i, b) in hall.boards.iter().enumerate() {
+        let url = section::base_url(&b.address).map_err(|e| e.to_string())?;
+        Follower::start(i, url, tx.clone(), Arc::clone(&stop_followers))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok((
+        Hub {
+            server,
+            pusher,
+            stop_followers,
+        },
+        Hall::new(hall, 0),
+        rx,
+    ))
+}
+
+/// What the followers hand in.
+pub type Receiver = crossbeam_channel::Receiver<crate::hall::follow::Report>;
+
+/// Runs the hub until `stop`: the view and the round kept current.
+pub fn run(hub: Hub, mut hall: Hall, reports: Receiver, stop: &Stop) {
+    let begun = Instant::now();
+    let now = || begun.elapsed().as_millis() as u64;
+    let mut made = Instant::now() - EVERY;
+    let mut round_offered = String::new();
+    while !stop.now() {
+        let mut news = false;
+        if let Ok(report) = reports.recv_timeout(Duration::from_millis(100)) {
+            hall.take(report, now());
+            news = true;
+            while let Ok(report) = reports.try_recv() {
+                hall.take(report, now());
+            }
+        }
+        if !news && made.elapsed() < EVERY {
+            continue;
+        }
+        made = Instant::now();
+        let t = now();
+        let mut view = hall.view(t);
+        if let Some(p) = &hub.pusher {
+            view["push"] = serde_json::json!(p.state());
+        }
+        let round = hall.round_pgn(t);
+        hub.server.publish(&view.to_string(), &round);
+        if let Some(p) = &hub.pusher
+            && round != round_offered
+        {
+            p.offer(&round);
+            round_offered = round;
+        }
+    }
+    hub.stop_followers.store(true, Ordering::SeqCst);
+    if let Some(p) = hub.pusher {
+        p.stop();
+    }
+    hub.server.stop();
+}

@@ -1,0 +1,345 @@
+//! `pegboard hall` against real boards: each board a `pegboard play` of
+//! its own, reading a sensor trace and serving its mirror, the hub
+//! following them over HTTP as it would in a hall.
+
+mod common;
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use common::Reaped;
+use serde_json::Value;
+
+/// A port free now on loopback (a board is restarted on the same one).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let Ok(mut s) = TcpStream::connect(addr) else {
+        return (0, String::new());
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+    let _ = write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    );
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string());
+    (status, body)
+}
+
+/// The hub's view.
+fn view(addr: SocketAddr) -> Value {
+    serde_json::from_str(&get(addr, "/state").1).unwrap_or(Value::Null)
+}
+
+/// Waits (at most two minutes: a busy machine) until `done` holds of the
+/// hub's view; the view then.
+fn view_when(addr: SocketAddr, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let began = Instant::now();
+    loop {
+        let v = view(addr);
+        if done(&v) {
+            return v;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "never {what}: {v}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A board: `play` reading `trace` (JSON lines after the header), its
+/// clock at 5 minutes, its mirror on `port`, its games in `dir`.
+fn board(dir: &std::path::Path, name: &str, port: u16, moves: &str, tags: &str) -> Reaped {
+    let trace = dir.join(format!("{name}.jsonl"));
+    std::fs::write(
+        &trace,
+        format!("{{\"t\":0,\"trace\":1,\"start\":\"startpos\"}}\n{moves}"),
+    )
+    .expect("trace");
+    let config = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &config,
+        format!(
+            "[clock]\ncontrol = \"5+0\"\n[game]\n{tags}\n[mirror]\nlisten = \"127.0.0.1:{port}\"\n\
+             [journal]\ndir = \"{}\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            dir.join(format!("{name}-games")).display(),
+            trace.display()
+        ),
+    )
+    .expect("config");
+    let mut child = common::pegboard_command()
+        .args(["play", "--silent", "--config"])
+        .arg(&config)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("play starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    common::mirror_of(&mut out, &mut String::new());
+    // What it prints later is read and dropped, so that it never waits.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    Reaped(child)
+}
+
+/// The hub on `config`: its address, read from what it says.
+fn hub(config: &std::path::Path) -> (Reaped, SocketAddr) {
+    let mut child = common::pegboard_command()
+        .args(["hall", "--config"])
+        .arg(config)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("hall starts");
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            err.read_line(&mut line).expect("a line") > 0,
+            "the hub never said where: {seen}"
+        );
+        seen.push_str(&line);
+        if let Some((_, rest)) = line.split_once("the hall view is at http://") {
+            let addr = rest.split('/').next().unwrap_or_default();
+            std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+            return (Reaped(child), addr.parse().expect("an address"));
+        }
+    }
+}
+
+fn hub_config(dir: &std::path::Path, ports: &[u16], more: &str) -> std::path::PathBuf {
+    let mut text = format!(
+        "language = \"en\"\n[hall]\nlisten = \"127.0.0.1:0\"\nevent = \"Blind Open\"\n\
+         round = \"4\"\n{more}\n"
+    );
+    for (i, port) in ports.iter().enumerate() {
+        text.push_str(&format!(
+            "[[hall.boards]]\nnumber = {}\naddress = \"127.0.0.1:{port}\"\n",
+            i + 1
+        ));
+    }
+    let path = dir.join("hall.toml");
+    std::fs::write(&path, text).expect("hall config");
+    path
+}
+
+/// Board 1: 1. e4 e5 2. Nf3, then Black's pawn from d7 to d4, an illegal
+/// move (3.7), left standing.
+const GAME_1: &str = "{\"t\":300,\"lift\":\"e2\"}\n{\"t\":500,\"place\":\"e4\"}\n\
+    {\"t\":1500,\"lift\":\"e7\"}\n{\"t\":1700,\"place\":\"e5\"}\n\
+    {\"t\":2500,\"lift\":\"g1\"}\n{\"t\":2700,\"place\":\"f3\"}\n\
+    {\"t\":3500,\"lift\":\"d7\"}\n{\"t\":3700,\"place\":\"d4\"}\n";
+
+/// Board 2: 1. d4.
+const GAME_2: &str = "{\"t\":300,\"lift\":\"d2\"}\n{\"t\":500,\"place\":\"d4\"}\n";
+
+fn plies(v: &Value, board: usize) -> u64 {
+    v["boards"][board]["ply"].as_u64().unwrap_or(0)
+}
+
+#[test]
+fn the_hub_follows_every_board_shows_what_needs_the_arbiter_and_serves_the_round() {
+    let dir = common::empty_dir("hall-follow");
+    let ports = [free_port(), free_port()];
+    let _b1 = board(
+        &dir,
+        "one",
+        ports[0],
+        GAME_1,
+        "white = \"Ann Weiss\"\nblack = \"Ben Schwarz\"",
+    );
+    let _b2 = board(&dir, "two", ports[1], GAME_2, "");
+    let config = hub_config(&dir, &ports, "");
+    let (_hub, addr) = hub(&config);
+    let v = view_when(addr, "both boards followed with their moves", |v| {
+        plies(v, 0) == 3
+            && plies(v, 1) == 1
+            && v["needs"]
+                .as_array()
+                .is_some_and(|n| n.iter().any(|n| n["kind"] == "illegal"))
+    });
+    assert_eq!(v["boards"][0]["presence"], "followed", "{v}");
+    assert_eq!(v["boards"][0]["last_move"]["san"], "Nf3", "{v}");
+    assert_eq!(
+        v["boards"][0]["white"], "Ann Weiss",
+        "from the board's tags"
+    );
+    assert_eq!(v["boards"][1]["last_move"]["san"], "d4", "{v}");
+    // The illegal move needs the arbiter (7.5), named with its board and
+    // its player, on the board's tile too.
+    let illegal = v["needs"]
+        .as_array()
+        .and_then(|n| n.iter().find(|n| n["kind"] == "illegal"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(illegal["board"], 1, "{v}");
+    assert_eq!(illegal["color"], "black", "{v}");
+    assert_eq!(illegal["count"], 1, "{v}");
+    assert_eq!(v["boards"][0]["needs"][0]["kind"], "illegal", "{v}");
+    assert_eq!(v["boards"][1]["needs"], serde_json::json!([]), "{v}");
+    // Both clocks as each board reads them.
+    assert!(
+        v["boards"][1]["clock"]["white_ms"].as_u64().is_some(),
+        "{v}"
+    );
+    // The round: each game with the round's tags, its moves and clocks.
+    let round = {
+        let began = Instant::now();
+        loop {
+            let (status, text) = get(addr, "/round.pgn");
+            assert_eq!(status, 200);
+            if text.contains("2. Nf3") && text.contains("1. d4") {
+                break text;
+            }
+            assert!(began.elapsed() < Duration::from_secs(60), "{text}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let games: Vec<&str> = round.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 2, "{round}");
+    assert!(games[0].starts_with("\"Blind Open\"]"), "{round}");
+    assert!(games[0].contains("[Round \"4.1\"]"), "{round}");
+    assert!(games[0].contains("[White \"Ann Weiss\"]"), "{round}");
+    // The clock as the board read it after each move: 5 minutes, less
+    // what the move took.
+    assert!(games[0].contains("1. e4 { [%clk 0:04:5"), "{round}");
+    assert!(games[1].contains("[Round \"4.2\"]"), "{round}");
+    // python-chess, which pegboard did not write, reads the round back.
+    let read = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import chess.pgn, io, sys\n\
+             t = io.StringIO(sys.stdin.read())\n\
+             while (g := chess.pgn.read_game(t)) is not None:\n\
+             \x20   assert not g.errors, g.errors\n\
+             \x20   print(g.headers['Round'], g.end().board().fen())",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().expect("stdin").write_all(round.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("python3 runs");
+    let printed = String::from_utf8_lossy(&read.stdout);
+    assert!(read.status.success(), "{printed}");
+    assert_eq!(
+        printed.lines().collect::<Vec<_>>(),
+        [
+            "4.1 rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "4.2 rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+        ]
+    );
+}
+
+#[test]
+fn a_board_that_goes_away_is_lost_keeps_its_game_and_is_followed_again_and_a_restarted_hub_has_it_all()
+ {
+    let dir = common::empty_dir("hall-lost");
+    let ports = [free_port()];
+    let b1 = board(&dir, "one", ports[0], GAME_2, "");
+    let config = hub_config(&dir, &ports, "");
+    let (hub1, addr) = hub(&config);
+    view_when(addr, "the board followed", |v| plies(v, 0) == 1);
+    let round = get(addr, "/round.pgn").1;
+    assert!(round.contains("1. d4"), "{round}");
+    // The board's pegboard ends: lost, its game as last seen kept.
+    drop(b1);
+    let v = view_when(addr, "the board lost", |v| {
+        v["boards"][0]["presence"] == "lost"
+    });
+    assert_eq!(v["needs"][0]["kind"], "lost", "{v}");
+    assert_eq!(v["boards"][0]["last_move"]["san"], "d4", "{v}");
+    assert!(get(addr, "/round.pgn").1.contains("1. d4"));
+    // It comes back (its journal takes the game up again): followed again.
+    let _b1 = board(&dir, "one", ports[0], "", "");
+    let v = view_when(addr, "the board followed again", |v| {
+        v["boards"][0]["presence"] == "followed"
+    });
+    assert_eq!(plies(&v, 0), 1, "{v}");
+    // The hub itself restarts: everything is back from the board.
+    drop(hub1);
+    let (_hub2, addr) = hub(&config);
+    let v = view_when(addr, "the board followed by the new hub", |v| {
+        plies(v, 0) == 1
+    });
+    assert_eq!(v["boards"][0]["last_move"]["san"], "d4", "{v}");
+    let began = Instant::now();
+    while !get(addr, "/round.pgn").1.contains("1. d4") {
+        assert!(began.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_organisers_delay_holds_every_move_back_from_the_public_but_not_from_the_arbiter() {
+    let dir = common::empty_dir("hall-delay");
+    let ports = [free_port()];
+    let _b1 = board(&dir, "one", ports[0], GAME_1, "");
+    // An hour's delay: nothing of the game is public yet.
+    let config = hub_config(&dir, &ports, "delay_s = 3600");
+    let (_hub, addr) = hub(&config);
+    let v = view_when(addr, "the board followed", |v| plies(v, 0) == 3);
+    assert_eq!(v["delay_s"], 3600);
+    assert_eq!(
+        v["boards"][0]["last_move"]["san"], "Nf3",
+        "the arbiter sees all"
+    );
+    let round = get(addr, "/round.pgn").1;
+    assert!(round.contains("[Round \"4.1\"]"), "{round}");
+    assert!(round.contains("[Result \"*\"]"), "{round}");
+    assert!(
+        !round.contains("e4"),
+        "a move is public an hour late: {round}"
+    );
+}
+
+#[test]
+fn check_config_names_a_bad_hall_at_its_line() {
+    let dir = common::empty_dir("hall-check");
+    let path = dir.join("hall.toml");
+    std::fs::write(
+        &path,
+        "[hall]\n[[hall.boards]]\nnumber = 1\naddress = \"10.0.0.1:8080\"\n\
+         [[hall.boards]]\nnumber = 1\naddress = \"10.0.0.2:8080\"\n",
+    )
+    .expect("config");
+    let out = common::pegboard_command()
+        .args(["check-config"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("hall.toml:6: board number 1 is given twice"),
+        "{err}"
+    );
+    // A hub without boards is told what to add.
+    std::fs::write(&path, "[hall]\nlisten = \"127.0.0.1:0\"\n").expect("config");
+    let out = common::pegboard_command()
+        .args(["hall", "--config"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("[hall] lists no boards"), "{err}");
+}
