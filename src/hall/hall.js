@@ -30,10 +30,10 @@ function tile(b) {
   if (!t) {
     t = document.createElement("article");
     t.className = "tile"; t.id = "board-" + b.number; t.setAttribute("aria-labelledby", "board-" + b.number + "-h");
-    t.innerHTML = `<h2 id="board-${b.number}-h"><span class="name"></span><span class="result"></span></h2>` +
-      `<p class="players"></p><svg viewBox="0 0 400 400" role="img"></svg>` +
-      `<div class="clocks"><div class="clock" data-side="white"></div><div class="clock" data-side="black"></div></div>` +
-      `<p class="last"></p><ul class="marks"></ul>`;
+    t.innerHTML = `<svg viewBox="0 0 400 400" role="img"></svg><div>` +
+      `<h2 id="board-${b.number}-h"><span class="name"></span><span class="result"></span></h2>` +
+      `<div class="clock" data-side="white"></div><div class="clock" data-side="black"></div>` +
+      `<p class="last-move"></p><ul class="marks"></ul></div>`;
     $("boards").append(t);
   }
   return t;
@@ -55,12 +55,11 @@ function render(v) {
     const t = tile(b);
     t.querySelector(".name").textContent = fill(H.board, {number: b.number});
     t.querySelector(".result").textContent = b.result || "";
-    t.querySelector(".players").textContent = players(b);
     const svg = t.querySelector("svg");
     svg.setAttribute("aria-label", fill(H.board, {number: b.number}) + ": " + players(b));
     svg.innerHTML = b.fen ? boardSvg({fen: b.fen, orientation: "white", last_move: b.last_move, check: b.check}) : "";
     const m = b.last_move;
-    t.querySelector(".last").textContent = m ? Math.ceil(m.ply / 2) + (m.color === "white" ? ". " : "… ") + m.figurine : H.no_move;
+    t.querySelector(".last-move").textContent = m ? Math.ceil(m.ply / 2) + (m.color === "white" ? ". " : "… ") + m.figurine : H.no_move;
     t.classList.toggle("needs", b.needs.length > 0);
     t.classList.toggle("lost", b.presence !== "followed");
     t.querySelector(".marks").replaceChildren(...b.needs.map(n => {
@@ -74,12 +73,13 @@ function drawClocks() {
     const t = $("board-" + b.number); if (!t) continue;
     for (const el of t.querySelectorAll(".clock")) {
       const s = el.dataset.side, c = b.clock;
-      if (!c) { el.textContent = side(s) + " –"; continue; }
+      if (!c) { el.textContent = (b[s] || side(s)) + " –"; continue; }
       let ms = c[s + "_ms"];
       const running = c.running === s && !c.paused && b.presence === "followed" && !b.result;
       if (running) ms -= b.clock_age + since();
       const who = document.createElement("span"), at = document.createElement("span");
-      who.textContent = side(s) + " "; at.className = "time"; at.textContent = time(ms);
+      // The player's name where it is known, else his colour.
+      who.className = "who"; who.textContent = b[s] || side(s); at.className = "time"; at.textContent = time(ms);
       el.replaceChildren(who, at);
       el.classList.toggle("running", running);
       el.classList.toggle("flag", !!c[s + "_flag"]);
