@@ -83,30 +83,34 @@ fn board(dir: &std::path::Path, name: &str, port: u16, moves: &str, tags: &str) 
         ),
     )
     .expect("config");
-    let mut child = common::pegboard_command()
-        .args(["play", "--silent", "--config"])
-        .arg(&config)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("play starts");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut child = Reaped(
+        common::pegboard_command()
+            .args(["play", "--silent", "--config"])
+            .arg(&config)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("play starts"),
+    );
+    let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
     common::mirror_of(&mut out, &mut String::new());
     // What it prints later is read and dropped, so that it never waits.
     std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    Reaped(child)
+    child
 }
 
 /// The hub on `config`: its address, read from what it says.
 fn hub(config: &std::path::Path) -> (Reaped, SocketAddr) {
-    let mut child = common::pegboard_command()
-        .args(["hall", "--config"])
-        .arg(config)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("hall starts");
-    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut child = Reaped(
+        common::pegboard_command()
+            .args(["hall", "--config"])
+            .arg(config)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("hall starts"),
+    );
+    let mut err = BufReader::new(child.0.stderr.take().expect("stderr"));
     let mut seen = String::new();
     loop {
         let mut line = String::new();
@@ -118,7 +122,7 @@ fn hub(config: &std::path::Path) -> (Reaped, SocketAddr) {
         if let Some((_, rest)) = line.split_once("the hall view is at http://") {
             let addr = rest.split('/').next().unwrap_or_default();
             std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-            return (Reaped(child), addr.parse().expect("an address"));
+            return (child, addr.parse().expect("an address"));
         }
     }
 }

@@ -134,14 +134,16 @@ fn hub(boards: &[Mirror], language: &str) -> (common::Reaped, String) {
     }
     let config = dir.join("hall.toml");
     std::fs::write(&config, text).expect("config");
-    let mut child = common::pegboard_command()
-        .args(["hall", "--config"])
-        .arg(&config)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("hall starts");
-    let mut err = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+    let mut child = common::Reaped(
+        common::pegboard_command()
+            .args(["hall", "--config"])
+            .arg(&config)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("hall starts"),
+    );
+    let mut err = std::io::BufReader::new(child.0.stderr.take().expect("stderr"));
     let mut line = String::new();
     loop {
         line.clear();
@@ -149,7 +151,7 @@ fn hub(boards: &[Mirror], language: &str) -> (common::Reaped, String) {
         if let Some((_, rest)) = line.split_once("http://") {
             let addr = rest.split('/').next().unwrap_or_default().to_string();
             std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-            return (common::Reaped(child), addr);
+            return (child, addr);
         }
     }
 }

@@ -36,11 +36,14 @@ pub fn run(a: Args) -> ExitCode {
             return keep_token(&config);
         }
         let (hub, state, reports) = hall::start(&config, a.listen.as_deref())?;
-        let addr = hub.addr();
+        let url = hub.url();
         eprintln!(
-            "pegboard hall: the hall view is at http://{addr}/ and the round's games at \
-             http://{addr}/round.pgn; Ctrl-C ends it"
+            "pegboard hall: the hall view is at {url}/ and the round's games at \
+             {url}/round.pgn; Ctrl-C ends it"
         );
+        if let Some(f) = hub.fingerprint() {
+            eprintln!("pegboard hall: its certificate's SHA-256 fingerprint is {f}");
+        }
         hall::run(hub, state, reports, &Stop::new(a.seconds, false));
         Ok(())
     });

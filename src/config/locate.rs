@@ -58,7 +58,9 @@ impl<'a> Locator<'a> {
         let mut found = None;
         let mut i = 0;
         while i < path.len() {
-            let (key, item) = table.get_key_value(path[i].as_ref())?;
+            let Some((key, item)) = table.get_key_value(path[i].as_ref()) else {
+                break;
+            };
             found = key.span().or_else(|| item.span()).or(found);
             if let Some(array) = item.as_array_of_tables() {
                 let n: usize = path.get(i + 1)?.as_ref().parse().ok()?;

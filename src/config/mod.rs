@@ -55,6 +55,8 @@ pub struct Config {
     pub boards: Vec<OtherBoard>,
     /// The tournament hall's hub (`pegboard hall`): the boards it follows.
     pub hall: crate::hall::HallConfig,
+    /// The pages (mirror, console, hall view) over HTTPS.
+    pub https: crate::net::tls::HttpsConfig,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::locator`]).
     #[serde(skip)]
@@ -77,6 +79,7 @@ impl Config {
             config.lichess_values(),
             config.fair_play(),
             config.hall.check(),
+            config.https.check(),
             crate::announce::section::phrasebook(config.language.as_deref(), &config.announce)
                 .map(drop)
                 .map_err(|e| KeyProblem::at(&["language"], e.0)),

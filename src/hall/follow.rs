@@ -58,9 +58,12 @@ pub struct Follower {
 impl Follower {
     /// Follows the board at `base` (`http://10.0.0.21:8080`), the hub's
     /// `board`th, on a thread of its own until `stop` is set.
+    /// A board served over HTTPS is trusted by its certificate's
+    /// `fingerprint` alone.
     pub fn start(
         board: usize,
         base: String,
+        fingerprint: &str,
         to_hub: Sender<Report>,
         stop: Arc<AtomicBool>,
     ) -> std::io::Result<std::thread::JoinHandle<()>> {
@@ -70,10 +73,15 @@ impl Follower {
             .timeout_recv_response(Some(ANSWER_WITHIN))
             .user_agent(concat!("pegboard-hall/", env!("CARGO_PKG_VERSION")))
             .build();
+        let agent = if base.starts_with("https://") {
+            crate::net::tls::pinned::agent(config, fingerprint)
+        } else {
+            config.into()
+        };
         let follower = Follower {
             board,
             base,
-            agent: config.into(),
+            agent,
             to_hub,
             stop,
         };

@@ -70,6 +70,11 @@ pub struct HallBoard {
     pub white: String,
     #[serde(default)]
     pub black: String,
+    /// For a board served over HTTPS: its certificate's SHA-256
+    /// fingerprint, as its `pegboard console-token` prints it. The hub
+    /// trusts that certificate and no other for this board.
+    #[serde(default)]
+    pub fingerprint: String,
 }
 
 /// `[hall.push]`: a lichess broadcast round the hub pushes the round's
@@ -174,6 +179,18 @@ impl HallConfig {
             {
                 return Err(at("address", format!("{url} is given for two boards")));
             }
+            if url.starts_with("https://")
+                && crate::net::tls::plain_fingerprint(&b.fingerprint).is_none()
+            {
+                return Err(at(
+                    "fingerprint",
+                    format!(
+                        "{url} is served over HTTPS: give its certificate's fingerprint \
+                         (fingerprint = \"AB:CD:…\", 32 pairs of hex digits, as the board's \
+                         `pegboard console-token` prints it)"
+                    ),
+                ));
+            }
             for (key, name) in [("white", &b.white), ("black", &b.black)] {
                 if name.chars().count() > 100 || name.chars().any(char::is_control) {
                     return Err(at(
@@ -236,7 +253,9 @@ mod tests {
 
     const TWO: &str = "[hall]\nround = \"3\"\n\
         [[hall.boards]]\nnumber = 1\naddress = \"10.0.0.21:8080\"\n\
-        [[hall.boards]]\nnumber = 2\naddress = \"https://pegboard-2.local:8443/\"\nwhite = \"Ann\"\n";
+        [[hall.boards]]\nnumber = 2\naddress = \"https://pegboard-2.local:8443/\"\nwhite = \"Ann\"\n\
+        fingerprint = \"5E:4A:0C:1B:5E:4A:0C:1B:5E:4A:0C:1B:5E:4A:0C:1B:5E:4A:0C:1B:5E:4A:0C:1B:\
+        5E:4A:0C:1B:5E:4A:0C:1B\"\n";
 
     #[test]
     fn a_round_of_boards_reads() {
@@ -283,10 +302,21 @@ mod tests {
     }
 
     #[test]
+    fn a_board_over_https_is_refused_without_its_fingerprint() {
+        let text = TWO.replace("fingerprint", "# fingerprint");
+        assert!(
+            hall(&text).is_err_and(|e| e.starts_with("hall.toml:6:")
+                && e.contains("give its certificate's fingerprint (fingerprint =")),
+            "{:?}",
+            hall(&text)
+        );
+    }
+
+    #[test]
     fn a_push_names_a_round_id_lichess_could_give() {
         let text = format!("{TWO}[hall.push]\nround = \"abc\"\ntoken_file = \"t\"\n");
         assert!(
-            hall(&text).is_err_and(|e| e.starts_with("hall.toml:11:")),
+            hall(&text).is_err_and(|e| e.starts_with("hall.toml:12:")),
             "{:?}",
             hall(&text)
         );

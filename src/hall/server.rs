@@ -87,17 +87,23 @@ pub struct HallServer {
     view: watch::Sender<Arc<str>>,
     round: Arc<Mutex<Arc<str>>>,
     server: Server,
+    /// Over HTTPS: the plain address's server, which only redirects.
+    redirect: Option<Server>,
+    secure: bool,
 }
 
 impl HallServer {
     /// Listens on `listen` (`[hall] listen`), answering to the host
     /// `names` besides IP addresses and `localhost`, the page in `words`'
     /// language.
+    /// Over HTTPS when `secure` says so: `listen` is then the HTTPS
+    /// address, and the plain one only redirects to it.
     pub fn start(
         listen: &str,
         names: &[String],
         words: &Vocabulary,
         lives: Lives,
+        secure: Option<crate::mirror::Secure>,
     ) -> Result<HallServer, Error> {
         let (view, seen) = watch::channel::<Arc<str>>("{}".into());
         let round: Arc<Mutex<Arc<str>>> = Arc::new(Mutex::new("".into()));
@@ -121,26 +127,49 @@ impl HallServer {
             router: app,
             privilege: crate::net::request::Privilege::none(),
         };
-        let server = Server::start(
-            "[hall] listen",
+        let key = if secure.is_some() {
+            "[https] listen"
+        } else {
+            "[hall] listen"
+        };
+        let server = Server::start_secure(
+            key,
             listen,
             "hall-server",
             names.to_vec(),
             routes,
             lives,
+            secure.as_ref().map(|s| Arc::clone(&s.tls)),
             |stopped| async move {
                 let _ = stopped.await;
             },
         )?;
+        let redirect = match &secure {
+            Some(s) if !s.redirect_from.trim().is_empty() => Some(crate::net::redirect::start(
+                "[hall] listen",
+                &s.redirect_from,
+                names,
+                server.addr().port(),
+            )?),
+            _ => None,
+        };
         Ok(HallServer {
             view,
             round,
             server,
+            redirect,
+            secure: secure.is_some(),
         })
     }
 
     pub fn addr(&self) -> std::net::SocketAddr {
         self.server.addr()
+    }
+
+    /// Where it is reached: `https://ADDR` or `http://ADDR`.
+    pub fn url(&self) -> String {
+        let scheme = if self.secure { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr())
     }
 
     /// The view and the round as they stand; never waits.
@@ -153,6 +182,9 @@ impl HallServer {
     }
 
     pub fn stop(self) {
+        if let Some(r) = self.redirect {
+            r.stop();
+        }
         self.server.stop();
     }
 }

@@ -18,5 +18,5 @@ pub mod state;
 pub use crate::net::Error;
 pub use page::View;
 pub use section::{MirrorConfig, Orientation};
-pub use server::Mirror;
+pub use server::{Mirror, Secure};
 pub use state::MirrorState;

@@ -122,6 +122,17 @@ impl Shared {
 pub struct Mirror {
     tx: mpsc::UnboundedSender<Message>,
     server: Server,
+    /// Over HTTPS: the plain address's server, which only redirects.
+    redirect: Option<Server>,
+    secure: bool,
+}
+
+/// Serving over HTTPS: the TLS configuration, and the plain address that
+/// then only redirects to it ("" for none).
+#[derive(Clone)]
+pub struct Secure {
+    pub tls: Arc<rustls::ServerConfig>,
+    pub redirect_from: String,
 }
 
 impl Mirror {
@@ -154,6 +165,19 @@ impl Mirror {
         view: View,
         more: Routes,
         lives: Lives,
+    ) -> Result<Mirror, Error> {
+        Mirror::serve_secure(listen, names, view, more, lives, None)
+    }
+
+    /// The same over HTTPS when `secure` says so (`listen` is then the
+    /// HTTPS address).
+    pub fn serve_secure(
+        listen: &str,
+        names: &[String],
+        view: View,
+        more: Routes,
+        lives: Lives,
+        secure: Option<Secure>,
     ) -> Result<Mirror, Error> {
         let shown = MirrorState::new(view.blind, view.orientation);
         let shared = Shared {
@@ -191,21 +215,52 @@ impl Mirror {
             privilege: more.privilege,
         };
         let (tx, rx) = mpsc::unbounded_channel();
-        let server = Server::start(
-            "[mirror] listen",
+        let key = if secure.is_some() {
+            "[https] listen"
+        } else {
+            "[mirror] listen"
+        };
+        let server = Server::start_secure(
+            key,
             listen,
             "mirror",
             names.to_vec(),
             routes,
             lives,
+            secure.as_ref().map(|s| Arc::clone(&s.tls)),
             move |stopped| keep(shared, rx, stopped),
         )?;
-        Ok(Mirror { tx, server })
+        let redirect = match &secure {
+            Some(s) if !s.redirect_from.trim().is_empty() => Some(crate::net::redirect::start(
+                "[mirror] listen",
+                &s.redirect_from,
+                names,
+                server.addr().port(),
+            )?),
+            _ => None,
+        };
+        Ok(Mirror {
+            tx,
+            server,
+            redirect,
+            secure: secure.is_some(),
+        })
     }
 
     /// The address it listens on.
     pub fn addr(&self) -> std::net::SocketAddr {
         self.server.addr()
+    }
+
+    /// Where it is reached: `https://ADDR` or `http://ADDR`.
+    pub fn url(&self) -> String {
+        let scheme = if self.secure { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr())
+    }
+
+    /// The plain address that redirects to HTTPS, if any.
+    pub fn redirect_addr(&self) -> Option<std::net::SocketAddr> {
+        self.redirect.as_ref().map(Server::addr)
     }
 
     /// Events to show; never waits. The answers to the blind player's
@@ -229,6 +284,9 @@ impl Mirror {
     /// Stops serving: open streams end after what was sent before, the
     /// thread is joined.
     pub fn stop(self) {
+        if let Some(r) = self.redirect {
+            r.stop();
+        }
         self.server.stop();
     }
 }

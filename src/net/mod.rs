@@ -11,16 +11,20 @@
 //! - [`request`]: what a request says about itself (its peer, origin,
 //!   credential) and the JSON answers;
 //! - [`auth`]: the secret's comparison, sessions and the limit on wrong
-//!   guesses (pure).
+//!   guesses (pure);
+//! - [`tls`]: HTTPS: the certificate, its fingerprint, a pinned client;
+//! - [`redirect`]: plain HTTP sent on to HTTPS.
 //!
 //! The wing knows no game: the mirror and the console bring their routes.
 
 pub mod auth;
 pub mod limits;
 pub mod page;
+pub mod redirect;
 pub mod request;
 pub mod server;
 pub mod shares;
+pub mod tls;
 
 pub use request::Peer;
 pub use server::{Error, Server};

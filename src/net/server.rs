@@ -86,6 +86,26 @@ impl Server {
         T: FnOnce(oneshot::Receiver<()>) -> F + Send + 'static,
         F: Future<Output = ()>,
     {
+        Server::start_secure(key, listen, name, names, routes, lives, None, task)
+    }
+
+    /// The same over TLS when `tls` is given: every connection's handshake
+    /// must be done within the time a request's head may take.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_secure<T, F>(
+        key: &'static str,
+        listen: &str,
+        name: &str,
+        names: Vec<String>,
+        routes: Routes,
+        lives: Lives,
+        tls: Option<Arc<rustls::ServerConfig>>,
+        task: T,
+    ) -> Result<Server, Error>
+    where
+        T: FnOnce(oneshot::Receiver<()>) -> F + Send + 'static,
+        F: Future<Output = ()>,
+    {
         let address: SocketAddr = listen.parse().map_err(|_| Error::Address {
             key,
             value: listen.to_string(),
@@ -115,6 +135,7 @@ impl Server {
                         privilege: routes.privilege,
                         names: names.into(),
                         lives,
+                        tls: tls.map(tokio_rustls::TlsAcceptor::from),
                     };
                     tokio::select! {
                         _ = accept(listener, served, gate) => {}
@@ -270,6 +291,8 @@ struct Served {
     privilege: Privilege,
     names: Arc<[String]>,
     lives: Lives,
+    /// Connections are TLS first.
+    tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 /// Takes connections and serves each on a task of its own, with the peer's
@@ -290,7 +313,24 @@ async fn accept(listener: tokio::net::TcpListener, served: Served, gate: Gate) {
             drop(socket);
             continue;
         };
-        tokio::spawn(serve(socket, peer, served.clone(), admitted));
+        let served = served.clone();
+        match served.tls.clone() {
+            None => {
+                tokio::spawn(serve(socket, peer, served, admitted));
+            }
+            // The handshake on the connection's own task, bounded as a
+            // request's head is: a silent client holds nothing long.
+            Some(acceptor) => {
+                tokio::spawn(async move {
+                    let head = served.lives.head;
+                    if let Ok(Ok(secure)) =
+                        tokio::time::timeout(head, acceptor.accept(socket)).await
+                    {
+                        serve(secure, peer, served, admitted).await;
+                    }
+                });
+            }
+        }
     }
 }
 
@@ -299,12 +339,10 @@ async fn accept(listener: tokio::net::TcpListener, served: Served, gate: Gate) {
 /// is given, within [`TAKEN_CLOSES_WITHIN`]) or its life ends (then it is
 /// closed once the answer under way is given: an event stream has its
 /// whole life, anything else as long as a head may take).
-async fn serve(
-    socket: tokio::net::TcpStream,
-    peer: SocketAddr,
-    served: Served,
-    admitted: Admitted,
-) {
+async fn serve<S>(socket: S, peer: SocketAddr, served: Served, admitted: Admitted)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let requests = Arc::new(std::sync::atomic::AtomicU32::new(0));
     let proven = Arc::new(AtomicBool::new(false));
     let prove: Arc<dyn Fn() + Send + Sync> = {
@@ -320,6 +358,7 @@ async fn serve(
         privilege,
         names,
         lives,
+        tls: _,
     } = served;
     let service =
         hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {

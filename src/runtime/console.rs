@@ -104,8 +104,23 @@ pub fn print(config: &Config, out: &mut dyn Write) -> Result<()> {
         eprintln!("pegboard: {warning}");
     }
     if config.console.pin.is_some() {
-        writeln!(out, "{secret}   ([console] pin)").map_err(Error::Write)
+        writeln!(out, "{secret}   ([console] pin)").map_err(Error::Write)?;
     } else {
-        writeln!(out, "{secret}").map_err(Error::Write)
+        writeln!(out, "{secret}").map_err(Error::Write)?;
     }
+    // Over HTTPS, the certificate's fingerprint, for the assistant to
+    // hold against what his browser shows before he types the secret.
+    if !config.https.listen.trim().is_empty() {
+        let dir = crate::runtime::keeper::journal_dir(config).unwrap_or_else(|| ".".into());
+        let identity =
+            crate::net::tls::Identity::configured(&config.https, &dir, &config.mirror.hosts)
+                .map_err(Error::Journal)?;
+        writeln!(
+            out,
+            "certificate SHA-256 fingerprint: {}",
+            identity.fingerprint()
+        )
+        .map_err(Error::Write)?;
+    }
+    Ok(())
 }

@@ -227,7 +227,8 @@ pub fn run(options: DemoOptions, out: &mut dyn Write) -> Result<()> {
     .map_err(|e| Error::Game(e.to_string()))?;
     let mirror = match &options.mirror {
         Some((listen, hosts, view)) => {
-            crate::runtime::outputs::open_mirror(listen, hosts, view.clone(), None, &[], out)?
+            let serving = crate::runtime::outputs::Serving::plain(listen, hosts);
+            crate::runtime::outputs::open_mirror(&serving, view.clone(), None, &[], out)?
         }
         None => None,
     };

@@ -26,12 +26,41 @@ pub struct Hub {
     server: HallServer,
     pusher: Option<Pusher>,
     stop_followers: Arc<AtomicBool>,
+    fingerprint: Option<String>,
 }
 
 impl Hub {
     pub fn addr(&self) -> std::net::SocketAddr {
         self.server.addr()
     }
+
+    /// Where the hall view is: `https://ADDR` or `http://ADDR`.
+    pub fn url(&self) -> String {
+        self.server.url()
+    }
+
+    /// Over HTTPS, its certificate's SHA-256 fingerprint.
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.fingerprint.as_deref()
+    }
+}
+
+/// With `[https] listen`: the hall view over HTTPS (the plain `listen`
+/// only redirecting), with the certificate's fingerprint.
+fn secure(
+    config: &Config,
+    listen: &str,
+) -> Result<(Option<crate::mirror::Secure>, Option<String>), String> {
+    if config.https.listen.trim().is_empty() {
+        return Ok((None, None));
+    }
+    let dir = super::keeper::journal_dir(config).unwrap_or_else(|| ".".into());
+    let identity = crate::net::tls::Identity::configured(&config.https, &dir, &config.hall.hosts)?;
+    let secure = crate::mirror::Secure {
+        tls: identity.server_config()?,
+        redirect_from: listen.to_string(),
+    };
+    Ok((Some(secure), Some(identity.fingerprint())))
 }
 
 /// Why the hub cannot start: in words, naming the key.
@@ -49,8 +78,19 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
             .to_string());
     }
     let listen = listen.unwrap_or(&hall.listen);
-    let server = HallServer::start(listen, &hall.hosts, &words.words, Lives::default())
-        .map_err(|e| e.to_string())?;
+    let (secure, fingerprint) = secure(config, listen)?;
+    let served_on = match &secure {
+        Some(_) => config.https.listen.as_str(),
+        None => listen,
+    };
+    let server = HallServer::start(
+        served_on,
+        &hall.hosts,
+        &words.words,
+        Lives::default(),
+        secure,
+    )
+    .map_err(|e| e.to_string())?;
     let pusher = match &hall.push {
         None => None,
         Some(push) => {
@@ -72,14 +112,21 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
     let stop_followers = Arc::new(AtomicBool::new(false));
     for (i, b) in hall.boards.iter().enumerate() {
         let url = section::base_url(&b.address).map_err(|e| e.to_string())?;
-        Follower::start(i, url, tx.clone(), Arc::clone(&stop_followers))
-            .map_err(|e| e.to_string())?;
+        Follower::start(
+            i,
+            url,
+            &b.fingerprint,
+            tx.clone(),
+            Arc::clone(&stop_followers),
+        )
+        .map_err(|e| e.to_string())?;
     }
     Ok((
         Hub {
             server,
             pusher,
             stop_followers,
+            fingerprint,
         },
         Hall::new(hall, 0),
         rx,

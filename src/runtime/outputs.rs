@@ -12,37 +12,96 @@ use crate::display::TerminalDisplay;
 use crate::mirror::Mirror;
 use crate::runtime::voices::Voices;
 
-/// The mirror the configuration asks for (`[mirror] listen`), or the
-/// address `listen` given on the command line, showing `history` (a
-/// resumed game's events before the restart) from the start. One that cannot start is
+/// Where the pages are served: the plain address (`[mirror] listen`, or
+/// the command line's), the host names answered to, and, with `[https]
+/// listen`, HTTPS there (the plain address then only redirects), its
+/// self-signed certificate kept in `dir`.
+pub struct Serving<'a> {
+    pub listen: &'a str,
+    pub hosts: &'a [String],
+    pub https: Option<(&'a crate::net::tls::HttpsConfig, std::path::PathBuf)>,
+}
+
+impl<'a> Serving<'a> {
+    /// As `config` says.
+    pub fn of(config: &'a crate::config::Config) -> Serving<'a> {
+        let https = (!config.https.listen.trim().is_empty()).then(|| {
+            let dir = super::keeper::journal_dir(config).unwrap_or_else(|| ".".into());
+            (&config.https, dir)
+        });
+        Serving {
+            listen: &config.mirror.listen,
+            hosts: &config.mirror.hosts,
+            https,
+        }
+    }
+
+    /// Plain HTTP on `listen`.
+    pub fn plain(listen: &'a str, hosts: &'a [String]) -> Serving<'a> {
+        Serving {
+            listen,
+            hosts,
+            https: None,
+        }
+    }
+
+    /// The mirror on its server, with `routes`: over HTTPS when asked,
+    /// with the certificate's fingerprint.
+    fn start(
+        &self,
+        view: crate::mirror::View,
+        routes: crate::net::request::Routes,
+    ) -> Result<(Mirror, Option<String>), String> {
+        let lives = crate::net::limits::Lives::default();
+        let Some((https, dir)) = &self.https else {
+            return Mirror::serve(self.listen, self.hosts, view, routes)
+                .map(|m| (m, None))
+                .map_err(|e| e.to_string());
+        };
+        let identity = crate::net::tls::Identity::configured(https, dir, self.hosts)?;
+        let secure = crate::mirror::Secure {
+            tls: identity.server_config()?,
+            redirect_from: self.listen.to_string(),
+        };
+        Mirror::serve_secure(&https.listen, self.hosts, view, routes, lives, Some(secure))
+            .map(|m| (m, Some(identity.fingerprint())))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The mirror `serving` asks for, showing `history` (a resumed game's
+/// events before the restart) from the start. One that cannot start is
 /// told on `out` and left out: the game goes on without it.
 pub fn open_mirror(
-    listen: &str,
-    hosts: &[String],
+    serving: &Serving,
     view: crate::mirror::View,
     door: Option<crate::console::Door>,
     history: &[Stamped],
     out: &mut dyn Write,
 ) -> std::io::Result<Option<Mirror>> {
-    if listen.trim().is_empty() {
+    if serving.listen.trim().is_empty() && serving.https.is_none() {
         return Ok(None);
     }
     let console = door.is_some();
     let routes = door
         .map(|d| crate::console::routes(d, view.console_page.clone(), view.written.clone()))
         .unwrap_or_default();
-    let started = Mirror::serve(listen, hosts, view, routes);
-    match started {
-        Ok(m) => {
+    match serving.start(view, routes) {
+        Ok((m, fingerprint)) => {
             // A resumed game's events first, before its address is told.
             m.send(history);
-            writeln!(out, "pegboard: the mirror is at http://{}/", m.addr())?;
+            writeln!(out, "pegboard: the mirror is at {}/", m.url())?;
+            if let Some(f) = fingerprint {
+                writeln!(
+                    out,
+                    "pegboard: its certificate's SHA-256 fingerprint is {f} (pegboard                      console-token prints it too)"
+                )?;
+            }
             if console {
                 writeln!(
                     out,
-                    "pegboard: the console is at http://{}/console (its secret: pegboard \
-                     console-token)",
-                    m.addr()
+                    "pegboard: the console is at {}/console (its secret: pegboard                      console-token)",
+                    m.url()
                 )?;
             }
             Ok(Some(m))

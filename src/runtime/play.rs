@@ -113,8 +113,7 @@ pub fn play(
     let (door, requests) = open_console(config, out)?;
     let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
     let mirror = crate::runtime::outputs::open_mirror(
-        &config.mirror.listen,
-        &config.mirror.hosts,
+        &crate::runtime::outputs::Serving::of(config),
         view,
         door,
         &keeper.take_history(),
