@@ -56,7 +56,7 @@ fn only_the_runtime_constructs_a_controller() {
 
 #[test]
 fn the_wings_below_the_runtime_do_not_reach_up() {
-    let rules: [(&str, &[&str]); 15] = [
+    let rules: [(&str, &[&str]); 16] = [
         (
             "src/sensors/",
             &["crate::config", "crate::keys", "crate::runtime"],
@@ -118,6 +118,17 @@ fn the_wings_below_the_runtime_do_not_reach_up() {
         (
             "src/console/",
             &["crate::mirror", "crate::config", "crate::runtime"],
+        ),
+        // The hall's hub follows what each board's pegboard serves and
+        // holds no second copy of the rules: it knows no game.
+        (
+            "src/hall/",
+            &[
+                "crate::core",
+                "crate::speech",
+                "crate::console",
+                "crate::runtime",
+            ],
         ),
         // The engine speaks UCI and knows no game: the runtime asks it
         // and hands its moves to the game.
@@ -241,8 +252,8 @@ fn the_source_holds_one_folder_per_wing_and_no_loose_files() {
     assert_eq!(
         folders,
         [
-            "announce", "cli", "config", "console", "core", "display", "engine", "hwcheck", "keys",
-            "lichess", "mirror", "net", "openings", "record", "runtime", "sensors", "sim",
+            "announce", "cli", "config", "console", "core", "display", "engine", "hall", "hwcheck",
+            "keys", "lichess", "mirror", "net", "openings", "record", "runtime", "sensors", "sim",
             "speech", "text", "trace",
         ],
         "a new wing goes into docs/architecture.md, and here"

@@ -35,7 +35,8 @@ pub fn run(a: Args) -> ExitCode {
         if a.keep_token {
             return keep_token(&config);
         }
-        let (hub, state, reports) = hall::start(&config, a.listen.as_deref())?;
+        let (hub, state, reports) =
+            hall::start(&config, a.listen.as_deref()).map_err(|e| e.to_string())?;
         let url = hub.url();
         eprintln!(
             "pegboard hall: the hall view is at {url}/ and the round's games at \

@@ -97,16 +97,28 @@ fn lichess() -> String {
     "https://lichess.org".into()
 }
 
+/// Why a board's address is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressError(pub String);
+
+impl std::fmt::Display for AddressError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AddressError {}
+
 /// A board's address made whole: its scheme (`http://` unless it says
 /// `https://`) and its host and port, without a path; or why not.
-pub fn base_url(address: &str) -> Result<String, String> {
+pub fn base_url(address: &str) -> Result<String, AddressError> {
     let (scheme, rest) = match address.split_once("://") {
         Some((s @ ("http" | "https"), rest)) => (s, rest),
         Some((s, _)) => {
-            return Err(format!(
+            return Err(AddressError(format!(
                 "\"{}\": a board is reached over http or https, not {s}",
                 crate::text::quote::short(address)
-            ));
+            )));
         }
         None => ("http", address),
     };
@@ -117,11 +129,11 @@ pub fn base_url(address: &str) -> Result<String, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c));
     if !plain {
-        return Err(format!(
+        return Err(AddressError(format!(
             "\"{}\" is no board address: a host and port, like \"192.168.1.21:8080\" or \
              \"https://pegboard-3.local:8443\"",
             crate::text::quote::short(address)
-        ));
+        )));
     }
     Ok(format!("{scheme}://{rest}"))
 }
@@ -172,7 +184,7 @@ impl HallConfig {
                     format!("board number {} is given twice", b.number),
                 ));
             }
-            let url = base_url(&b.address).map_err(|e| at("address", e))?;
+            let url = base_url(&b.address).map_err(|e| at("address", e.0))?;
             if self.boards[..i]
                 .iter()
                 .any(|o| base_url(&o.address).ok().as_deref() == Some(url.as_str()))

@@ -60,6 +60,25 @@ impl HttpsConfig {
     }
 }
 
+/// Why the certificate cannot serve: a file that cannot be read, a
+/// certificate that cannot be made or kept, a key that does not fit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsError(pub String);
+
+impl std::fmt::Display for TlsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TlsError {}
+
+impl From<String> for TlsError {
+    fn from(why: String) -> TlsError {
+        TlsError(why)
+    }
+}
+
 /// A certificate and its key, ready to serve.
 #[derive(Debug)]
 pub struct Identity {
@@ -100,7 +119,7 @@ impl Identity {
     }
 
     /// Reads a certificate chain and its key (PEM).
-    pub fn read(certificate: &Path, key: &Path) -> Result<Identity, String> {
+    pub fn read(certificate: &Path, key: &Path) -> Result<Identity, TlsError> {
         let chain = CertificateDer::pem_file_iter(certificate)
             .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
             .map_err(|e| {
@@ -110,7 +129,10 @@ impl Identity {
                 )
             })?;
         if chain.is_empty() {
-            return Err(format!("{}: holds no certificate", certificate.display()));
+            return Err(TlsError(format!(
+                "{}: holds no certificate",
+                certificate.display()
+            )));
         }
         let key = PrivateKeyDer::from_pem_file(key)
             .map_err(|e| format!("{}: no private key could be read: {e}", key.display()))?;
@@ -127,7 +149,7 @@ impl Identity {
         config: &HttpsConfig,
         dir: &Path,
         names: &[String],
-    ) -> Result<Identity, String> {
+    ) -> Result<Identity, TlsError> {
         if !config.certificate.is_empty() {
             return Identity::read(Path::new(&config.certificate), Path::new(&config.key));
         }
@@ -139,7 +161,7 @@ impl Identity {
     }
 
     /// The server's TLS configuration: HTTP/1.1 over TLS 1.2 or 1.3.
-    pub fn server_config(&self) -> Result<Arc<rustls::ServerConfig>, String> {
+    pub fn server_config(&self) -> Result<Arc<rustls::ServerConfig>, TlsError> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let mut config = rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()

@@ -114,7 +114,7 @@ pub fn print(config: &Config, out: &mut dyn Write) -> Result<()> {
         let dir = crate::runtime::keeper::journal_dir(config).unwrap_or_else(|| ".".into());
         let identity =
             crate::net::tls::Identity::configured(&config.https, &dir, &config.mirror.hosts)
-                .map_err(Error::Journal)?;
+                .map_err(Error::Tls)?;
         writeln!(
             out,
             "certificate SHA-256 fingerprint: {}",

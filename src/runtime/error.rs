@@ -28,6 +28,10 @@ pub enum Error {
     Journal(String),
     /// The lichess token cannot be kept or read (never the token itself).
     Token(crate::lichess::token::TokenError),
+    /// A server (the mirror's, the hall's) cannot listen or start.
+    Serve(crate::net::Error),
+    /// The HTTPS certificate cannot serve.
+    Tls(crate::net::tls::TlsError),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -42,6 +46,8 @@ impl fmt::Display for Error {
             Error::File { path, error } => write!(f, "{path}: {error}"),
             Error::Write(e) => write!(f, "cannot write: {e}"),
             Error::Token(e) => write!(f, "{e}"),
+            Error::Serve(e) => write!(f, "{e}"),
+            Error::Tls(e) => write!(f, "{e}"),
         }
     }
 }
@@ -54,6 +60,8 @@ impl std::error::Error for Error {
             Error::Trace(e) => Some(e),
             Error::File { error, .. } | Error::Write(error) => Some(error),
             Error::Token(e) => Some(e),
+            Error::Serve(e) => Some(e),
+            Error::Tls(e) => Some(e),
             _ => None,
         }
     }

@@ -17,6 +17,7 @@ use crate::hall::{Hall, section};
 use crate::net::limits::Lives;
 
 use super::station::Stop;
+use super::{Error, Result};
 
 /// How often the view is made again without news.
 const EVERY: Duration = Duration::from_secs(1);
@@ -50,32 +51,35 @@ impl Hub {
 fn secure(
     config: &Config,
     listen: &str,
-) -> Result<(Option<crate::mirror::Secure>, Option<String>), String> {
+) -> Result<(Option<crate::mirror::Secure>, Option<String>)> {
     if config.https.listen.trim().is_empty() {
         return Ok((None, None));
     }
     let dir = super::keeper::journal_dir(config).unwrap_or_else(|| ".".into());
-    let identity = crate::net::tls::Identity::configured(&config.https, &dir, &config.hall.hosts)?;
+    let identity = crate::net::tls::Identity::configured(&config.https, &dir, &config.hall.hosts)
+        .map_err(Error::Tls)?;
     let secure = crate::mirror::Secure {
-        tls: identity.server_config()?,
+        tls: identity.server_config().map_err(Error::Tls)?,
         redirect_from: listen.to_string(),
     };
     Ok((Some(secure), Some(identity.fingerprint())))
 }
 
-/// Why the hub cannot start: in words, naming the key.
-pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiver), String> {
-    let words = super::parts::phrasebook(config).map_err(|e| e.to_string())?;
+/// Starts the hub on `config` (`listen` instead of `[hall] listen`):
+/// its server, its pusher and a follower per board; the hall they fill,
+/// and what the followers hand in.
+pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiver)> {
+    let words = super::parts::phrasebook(config)?;
     let hall = &config.hall;
     if hall.boards.is_empty() {
-        return Err(config
-            .error(crate::text::key::KeyProblem::at(
+        return Err(Error::Config(
+            config.error(crate::text::key::KeyProblem::at(
                 &["hall"],
                 "[hall] lists no boards: add a [[hall.boards]] table for each board, with its \
-                 number and address"
+             number and address"
                     .into(),
-            ))
-            .to_string());
+            )),
+        ));
     }
     let listen = listen.unwrap_or(&hall.listen);
     let (secure, fingerprint) = secure(config, listen)?;
@@ -90,28 +94,35 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
         Lives::default(),
         secure,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(Error::Serve)?;
     let pusher = match &hall.push {
         None => None,
         Some(push) => {
             let path = std::path::Path::new(&push.token_file);
             let token = crate::lichess::token::load(path)
-                .map_err(|e| e.0)?
+                .map_err(Error::Token)?
                 .ok_or_else(|| {
-                    format!(
+                    Error::Token(crate::lichess::token::TokenError(format!(
                         "{}: no broadcast token is kept there ([hall.push] token_file): make \
                          one on lichess with the study:write scope and keep it with `pegboard \
                          hall --keep-token`",
                         push.token_file
-                    )
+                    )))
                 })?;
-            Some(Pusher::start(&push.server, &push.round, token).map_err(|e| e.to_string())?)
+            let pusher = Pusher::start(&push.server, &push.round, token)
+                .map_err(|e| Error::Serve(crate::net::Error::Start(e)))?;
+            Some(pusher)
         }
     };
     let (tx, rx) = crossbeam_channel::unbounded();
     let stop_followers = Arc::new(AtomicBool::new(false));
     for (i, b) in hall.boards.iter().enumerate() {
-        let url = section::base_url(&b.address).map_err(|e| e.to_string())?;
+        let url = section::base_url(&b.address).map_err(|e| {
+            Error::Config(config.error(crate::text::key::KeyProblem::at(
+                &["hall", "boards", &i.to_string(), "address"],
+                e.0,
+            )))
+        })?;
         Follower::start(
             i,
             url,
@@ -119,7 +130,7 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
             tx.clone(),
             Arc::clone(&stop_followers),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Serve(crate::net::Error::Start(e)))?;
     }
     Ok((
         Hub {

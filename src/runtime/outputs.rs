@@ -58,9 +58,10 @@ impl<'a> Serving<'a> {
                 .map(|m| (m, None))
                 .map_err(|e| e.to_string());
         };
-        let identity = crate::net::tls::Identity::configured(https, dir, self.hosts)?;
+        let identity =
+            crate::net::tls::Identity::configured(https, dir, self.hosts).map_err(|e| e.0)?;
         let secure = crate::mirror::Secure {
-            tls: identity.server_config()?,
+            tls: identity.server_config().map_err(|e| e.0)?,
             redirect_from: self.listen.to_string(),
         };
         Mirror::serve_secure(&https.listen, self.hosts, view, routes, lives, Some(secure))
