@@ -4,6 +4,9 @@
 
 mod common;
 
+#[path = "support/lichess.rs"]
+mod lichess;
+
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -346,4 +349,99 @@ fn check_config_names_a_bad_hall_at_its_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("[hall] lists no boards"), "{err}");
+}
+
+#[test]
+fn the_round_is_pushed_to_a_lichess_broadcast_one_push_at_a_time_and_a_429_waits_a_minute() {
+    const TOKEN: &str = "lip_HallBroadcast2026xyz";
+    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+    server.token_scopes("study:write");
+    server
+        .state()
+        .broadcast_rounds
+        .insert("aBcD1234".into(), Vec::new());
+    // lichess asks the first push to wait.
+    server
+        .state()
+        .path_faults
+        .push_back(("POST /api/broadcast".into(), 429));
+    let dir = common::empty_dir("hall-push");
+    let ports = [free_port()];
+    let _b1 = board(&dir, "one", ports[0], GAME_1, "");
+    let token_file = dir.join("broadcast-token");
+    let config = hub_config(
+        &dir,
+        &ports,
+        &format!(
+            "[hall.push]\nround = \"aBcD1234\"\nserver = \"{}\"\ntoken_file = \"{}\"\n",
+            server.url(),
+            token_file.display()
+        ),
+    );
+    // The token, kept from standard input, for its owner alone.
+    let mut keep = common::pegboard_command()
+        .args(["hall", "--keep-token", "--config"])
+        .arg(&config)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("hall --keep-token runs");
+    keep.stdin
+        .take()
+        .expect("stdin")
+        .write_all(format!("{TOKEN}\n").as_bytes())
+        .expect("written");
+    let kept = keep.wait_with_output().expect("ends");
+    assert!(
+        kept.status.success(),
+        "{}",
+        String::from_utf8_lossy(&kept.stderr)
+    );
+    let mode = std::fs::metadata(&token_file)
+        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777)
+        .expect("kept");
+    assert_eq!(mode, 0o600);
+    let (_hub, addr) = hub(&config);
+    // The first push is told to wait; the hall view says so.
+    view_when(addr, "the 429 told", |v| {
+        v["push"]["trouble"]
+            .as_str()
+            .is_some_and(|t| t.contains("429"))
+    });
+    // A minute later the round as it stands then is pushed, whole.
+    let began = Instant::now();
+    let pushed = loop {
+        let pushes = server.state().broadcast_rounds["aBcD1234"].clone();
+        if let Some((_, body)) = pushes.last()
+            && body.contains("2. Nf3")
+        {
+            break pushes;
+        }
+        assert!(began.elapsed() < Duration::from_secs(150), "{pushes:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let st = server.state();
+    let asked: Vec<f64> = st
+        .received_at
+        .iter()
+        .filter(|(_, r)| r.starts_with("POST /api/broadcast/round/aBcD1234/push"))
+        .map(|(t, _)| *t)
+        .collect();
+    assert!(asked.len() >= 2, "{asked:?}");
+    assert!(
+        asked[1] - asked[0] >= 59.5,
+        "pushed again {} s after the 429",
+        asked[1] - asked[0]
+    );
+    assert_eq!(st.most_pushing, 1, "two pushes at once");
+    let round = &pushed.last().expect("a push").1;
+    assert!(round.contains("[Round \"4.1\"]"), "{round}");
+    assert!(round.contains("{ [%clk 0:04:5"), "{round}");
+    drop(st);
+    let v = view_when(addr, "the push counted", |v| {
+        v["push"]["pushed"].as_u64() >= Some(1)
+    });
+    assert!(v["push"]["trouble"].is_null(), "{v}");
+    assert_eq!(v["push"]["moves"], 3, "{v}");
 }

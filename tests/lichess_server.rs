@@ -122,6 +122,70 @@ fn berserk_plays_a_whole_game_against_the_test_lichess() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// berserk pushes two games to a broadcast round
+/// (`broadcasts.push_pgn_update`), and then a third with an impossible
+/// move.
+const BERSERK_PUSH: &str = r#"
+import sys, berserk
+url, token, round_id = sys.argv[1], sys.argv[2], sys.argv[3]
+client = berserk.Client(session=berserk.TokenSession(token), base_url=url)
+one = '[Event "Open"]\n[White "Ann"]\n[Black "Ben"]\n[Result "*"]\n\n1. e4 { [%clk 1:30:00] } e5 *'
+two = '[Event "Open"]\n[White "Carl"]\n[Black "Dora"]\n[Result "1-0"]\n\n1. d4 d5 2. c4 1-0'
+bad = '[Event "Open"]\n[White "Eve"]\n[Black "Finn"]\n[Result "*"]\n\n1. e5 *'
+client.broadcasts.push_pgn_update(round_id, [one, two])
+client.broadcasts.push_pgn_update(round_id, [bad])
+try:
+    client.broadcasts.push_pgn_update("NoSuchRd", [one])
+except berserk.exceptions.ResponseError as e:
+    print("refused", e.status_code)
+"#;
+
+#[test]
+fn berserk_pushes_a_broadcast_round_as_lila_takes_it() {
+    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+    server.token_scopes("study:write");
+    server
+        .state()
+        .broadcast_rounds
+        .insert("aBcD1234".into(), Vec::new());
+    let dir = common::empty_dir("berserk-push");
+    let script = dir.join("push.py");
+    std::fs::write(&script, BERSERK_PUSH).expect("script");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .args([&server.url(), TOKEN, "aBcD1234"])
+        .output()
+        .expect("python3 runs (berserk is installed by .ci/setup.sh)");
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{printed}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(printed.trim(), "refused 404");
+    let st = server.state();
+    let pushes = &st.broadcast_rounds["aBcD1234"];
+    assert_eq!(pushes.len(), 2);
+    // berserk's body, games joined by a blank line, is read game by game,
+    // as lila reads it.
+    let answers: Vec<&str> = st
+        .sent
+        .iter()
+        .filter(|(_, json)| json.starts_with("{\"games\""))
+        .map(|(_, json)| json.as_str())
+        .collect();
+    assert_eq!(answers.len(), 2, "{:?}", st.sent);
+    let first: serde_json::Value = serde_json::from_str(answers[0]).expect("JSON");
+    assert_eq!(first["games"][0]["moves"], 2, "{first}");
+    assert_eq!(first["games"][1]["moves"], 3, "{first}");
+    assert_eq!(first["games"][1]["tags"]["White"], "Carl", "{first}");
+    let second: serde_json::Value = serde_json::from_str(answers[1]).expect("JSON");
+    assert_eq!(second["games"][0]["error"], "Invalid PGN", "{second}");
+    drop(st);
+    let problems = server.openapi_problems();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_openapi_check_finds_what_is_not_lichess() {
     // The check is not vacuous: a state with a status lichess has not, a

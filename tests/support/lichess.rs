@@ -702,6 +702,13 @@ impl ChallengeAnswer {
 #[derive(Debug, Default)]
 pub struct State {
     pub token: String,
+    /// The broadcast rounds the token may push to, by id, each with the
+    /// pushes taken: when each began (seconds since the epoch) and its
+    /// PGN.
+    pub broadcast_rounds: BTreeMap<String, Vec<(f64, String)>>,
+    /// Pushes being answered now, and the most at once.
+    pub pushing: u32,
+    pub most_pushing: u32,
     /// The event stream's lines, in order.
     pub events: Vec<String>,
     pub games: BTreeMap<String, Game>,
@@ -1033,6 +1040,9 @@ impl Lichess {
              type Form<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer B } } \
              ? NonNullable<B> extends { content: { \"application/x-www-form-urlencoded\": infer F } } \
              ? F : never : never;\n\
+             type Text<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer B } } \
+             ? NonNullable<B> extends { content: { \"text/plain\": infer T } } \
+             ? T : never : never;\n\
              // lila writes its AI in a gameFull by its level alone \
              // (modules/bot BotJsonView), where the description's \
              // GameEventPlayer asks for an id and a name: that \
@@ -1058,7 +1068,13 @@ impl Lichess {
                 "type R{i} = NonNullable<paths[\"{template}\"][\"{method}\"]>;\n\
                  const r{i}: [R{i}] extends [never] ? never : true = true;\n"
             ));
-            if method == "post" && !body.is_empty() {
+            if method == "post" && template.ends_with("/push") {
+                // A broadcast's PGN is the body itself, as text.
+                ts.push_str(&format!(
+                    "const f{i}: Text<\"{template}\"> = {};\n",
+                    serde_json::Value::String(body.clone())
+                ));
+            } else if method == "post" && !body.is_empty() {
                 ts.push_str(&format!(
                     "const f{i}: Form<\"{template}\"> = {};\n",
                     form_object(body)
@@ -1518,6 +1534,9 @@ fn serve(shared: &Arc<Shared>, stream: TcpStream) {
     let agent = req.header("user-agent").unwrap_or("").to_string();
     match (req.method.as_str(), segments.as_slice()) {
         ("GET", ["api", "stream", "event"]) => event_stream(shared, &mut write),
+        ("POST", ["api", "broadcast", "round", id, "push"]) => {
+            push(shared, &mut write, id, &req.body)
+        }
         ("GET", ["api", "account"]) => account(shared, &mut write),
         ("POST", ["api", "board", "seek"]) => seek(shared, &mut write, &req.body, read),
         ("DELETE", ["api", "board", "seek"]) => cancel_seek(shared, &mut write),
@@ -1567,6 +1586,9 @@ fn template(segments: &[&str]) -> String {
             vec![format!("api/board/game/{{gameId}}/{action}")]
         }
         ["api", "challenge", "ai"] => vec!["api/challenge/ai".into()],
+        ["api", "broadcast", "round", _, "push"] => {
+            vec!["api/broadcast/round/{broadcastRoundId}/push".into()]
+        }
         [
             "api",
             "challenge",
@@ -2959,6 +2981,81 @@ fn game_stream(shared: &Shared, out: &mut TcpStream, id: &str, agent: &str) {
 // `X-OAuth-Scopes` (their keys, joined by ", ", as OAuthScope.keyList
 // writes them). A token lila does not know never comes here: serve's
 // bearer check answers it with lila's 401 `{"error":"No such token"}`.
+
+// `POST /api/broadcast/round/{id}/push`, as lila answers it: lila's
+// app/controllers/RelayRound.scala (`push`, `ScopedBody(parse.tolerantText)`
+// with the scope `study:write`, Forbidden for one who may not contribute)
+// hands the text to modules/relay RelayPush, which splits it into games
+// (MultiPgn) and reads each; the answer (modules/relay JsonView, its
+// `OWrites[RelayPush.Results]`) lists each game's tags with the moves
+// read, or with its error. A round it does not have is a 404.
+
+/// A push: checked, read game by game, kept, answered. It takes a while
+/// (lila updates the study's chapters), so that pushes at once would
+/// overlap here.
+fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
+    let port = out.local_addr().map_or(0, |a| a.port());
+    let scopes = TOKEN_SCOPES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&port)
+        .cloned()
+        .unwrap_or_else(|| "board:play".into());
+    if !scopes.split(", ").any(|s| s == "study:write") {
+        return answer(
+            shared,
+            out,
+            403,
+            r#"{"error":"Missing scope: study:write"}"#,
+        );
+    }
+    let began = epoch();
+    {
+        let mut st = lock(shared);
+        if !st.broadcast_rounds.contains_key(id) {
+            drop(st);
+            return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+        }
+        st.pushing += 1;
+        st.most_pushing = st.most_pushing.max(st.pushing);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let games: Vec<serde_json::Value> = body
+        .split("\n\n[")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| {
+            let text = if g.starts_with('[') { g.to_string() } else { format!("[{g}") };
+            let tag = |name: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+                    .and_then(|v| v.strip_suffix("\"]"))
+                    .unwrap_or("?")
+                    .to_string()
+            };
+            let tags = serde_json::json!({"White": tag("White"), "Black": tag("Black"), "Round": tag("Round")});
+            match pegboard::record::pgn::read_games(text.as_bytes()) {
+                Ok(read)
+                    if read.len() == 1
+                        && !read[0].truncated
+                        && pegboard::sim::moves_of(&read[0].record).is_ok() =>
+                {
+                    serde_json::json!({"tags": tags, "moves": read[0].record.sans.len()})
+                }
+                _ => serde_json::json!({"tags": tags, "error": "Invalid PGN"}),
+            }
+        })
+        .collect();
+    {
+        let mut st = lock(shared);
+        st.pushing -= 1;
+        if let Some(pushes) = st.broadcast_rounds.get_mut(id) {
+            pushes.push((began, body.to_string()));
+        }
+    }
+    let json = serde_json::json!({ "games": games }).to_string();
+    keep_as(shared, &json, "BroadcastPgnPush");
+    write_answer(out, 200, &json);
+}
 
 /// The scopes of each test lichess's token, by the server's port: none
 /// there is `board:play` alone.
