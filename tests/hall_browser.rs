@@ -13,7 +13,6 @@ mod common;
 
 use fantoccini::Client;
 use pegboard::mirror::Mirror;
-use pegboard::sim::Style;
 use serde_json::json;
 
 #[path = "support/browser.rs"]
@@ -23,78 +22,9 @@ use browser::{Driver, in_view_and_apart, js, screenshot, wait_until};
 #[path = "support/mirror.rs"]
 mod mirror_view;
 
-/// The games the boards play: every game of the shared collections.
-fn games() -> Vec<pegboard::record::pgn::PgnGame> {
-    let dir = format!("{}/tests/games", env!("CARGO_MANIFEST_DIR"));
-    let mut games = Vec::new();
-    for file in [
-        "immortal-games.pgn",
-        "kasparov-deep-blue-1997.pgn",
-        "nepomniachtchi-liren-game1.pgn",
-        "anastasian-lewis.pgn",
-        "molinari-bordais-1979.pgn",
-        "broadcast-clk.pgn",
-    ] {
-        let text = std::fs::read(format!("{dir}/{file}")).expect("games");
-        games.extend(pegboard::record::pgn::read_games(&text).expect("PGN"));
-    }
-    games
-}
-
-/// Board `i`'s game: the first moves of a real game, played by simulated
-/// hands on a 90-minute clock, and then `more` (inputs, as trace lines).
-fn board_events(
-    game: &pegboard::record::pgn::PgnGame,
-    i: usize,
-    more: &[&str],
-) -> Vec<pegboard::core::Stamped> {
-    let (start, mode, moves, _) = pegboard::sim::playable_moves(&game.record).expect("moves");
-    let n = moves.len().min(6 + 3 * i);
-    let mut record = game.record.clone();
-    record.result = "*".into();
-    let entries = pegboard::sim::simulate_moves(
-        &record,
-        &start,
-        mode,
-        &moves[..n],
-        i as u64,
-        Style::default(),
-    );
-    let end = entries.last().map_or(0, |e| e.t);
-    let mut text: String = entries
-        .iter()
-        .map(|e| pegboard::trace::write_line(e.t, &e.reading) + "\n")
-        .collect();
-    for (k, line) in more.iter().enumerate() {
-        text.push_str(&format!(
-            "{{\"t\":{},{line}}}\n",
-            end + 500 * (k as u64 + 1)
-        ));
-    }
-    let last = end + 500 * more.len() as u64;
-    pegboard::runtime::replay::replay(
-        &common::parse(&text),
-        "test",
-        common::with_clock("5400+30"),
-        pegboard::announce::Phrasebook::default(),
-        &[pegboard::core::BLIND_BOARD],
-        pegboard::runtime::replay::Until::At(last + 1000),
-    )
-    .expect("replays")
-}
-
-/// The game's scoresheet, with its players' names.
-fn scoresheet(game: &pegboard::record::pgn::PgnGame, events: &[pegboard::core::Stamped]) -> String {
-    let tags = [("White", &game.white), ("Black", &game.black)]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let mut sheet = pegboard::record::scoresheet::Scoresheet::new(&tags, Some("5400+30".into()));
-    for e in events {
-        sheet.observe(e);
-    }
-    sheet.pgn()
-}
+#[path = "support/round.rs"]
+mod round;
+use round::{board_events, games, scoresheet};
 
 /// 24 mirrors, each showing its game; boards 3, 7 and 12 need the arbiter
 /// (a call, the sensors lost, a touch reported).

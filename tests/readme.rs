@@ -173,6 +173,9 @@ fn every_command_in_the_documents_runs_as_written() {
             if matches!(command.as_str(), "play" | "hw-test" | "calibrate") {
                 args.extend(["--seconds", "1", "--silent"].map(String::from));
             }
+            if command == "hall" && !args.iter().any(|a| a == "--keep-token") {
+                args.extend(["--seconds", "1"].map(String::from));
+            }
             let out = run(&args, &vars);
             let said = format!(
                 "{}{}",

@@ -17,6 +17,28 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> ExitCode {
+    // A hall's hub's file: checked as `pegboard hall` would.
+    if let Ok(c) = Config::load(&a.file)
+        && !c.hall.boards.is_empty()
+    {
+        return match pegboard::runtime::hall::usable(&c) {
+            Ok(warnings) => {
+                for w in &warnings {
+                    eprintln!("warning: {w}");
+                }
+                println!(
+                    "{}: the hall's configuration is valid ({} boards)",
+                    a.file,
+                    c.hall.boards.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{}: {e}", a.file);
+                ExitCode::from(2)
+            }
+        };
+    }
     // The same checks, in the same order, as the commands that use the
     // file: the file itself, then the sensors, keys and faces it names;
     // then whether any voice can speak.

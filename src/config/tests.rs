@@ -55,6 +55,14 @@ fn the_journal_and_game_tables_read_and_name_a_wrong_key() {
 }
 
 #[test]
+fn the_hall_example_is_valid() {
+    let c = Config::parse(include_str!("../../config/hall.toml"), "hall.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.hall.boards.len(), 2);
+    assert_eq!(c.hall.round, "3");
+}
+
+#[test]
 fn every_setup_example_is_valid() {
     for (name, text, source) in [
         (

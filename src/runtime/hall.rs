@@ -144,6 +144,33 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
     ))
 }
 
+/// What `check-config` checks of a hub's file beyond the file itself:
+/// a certificate it names must serve; a broadcast token not yet kept is a
+/// warning (it is kept with `pegboard hall --keep-token`).
+pub fn usable(config: &Config) -> Result<Vec<String>> {
+    if !config.https.certificate.is_empty() {
+        crate::net::tls::Identity::read(
+            std::path::Path::new(&config.https.certificate),
+            std::path::Path::new(&config.https.key),
+        )
+        .and_then(|i| i.server_config().map(drop))
+        .map_err(Error::Tls)?;
+    }
+    let mut warnings = Vec::new();
+    if let Some(push) = &config.hall.push {
+        match crate::lichess::token::load(std::path::Path::new(&push.token_file)) {
+            Ok(Some(_)) => {}
+            Ok(None) => warnings.push(format!(
+                "{}: no broadcast token is kept there yet ([hall.push] token_file): keep one \
+                 with `pegboard hall --keep-token`",
+                push.token_file
+            )),
+            Err(e) => return Err(Error::Token(e)),
+        }
+    }
+    Ok(warnings)
+}
+
 /// What the followers hand in.
 pub type Receiver = crossbeam_channel::Receiver<crate::hall::follow::Report>;
 
