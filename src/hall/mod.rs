@@ -78,8 +78,9 @@ impl Hall {
         &self.boards
     }
 
-    /// Takes a follower's report in at hub time `now`.
-    pub fn take(&mut self, report: Report, now: u64) {
+    /// Takes a follower's report in at hub time `now`; true if it was a
+    /// scoresheet (the round may have changed).
+    pub fn take(&mut self, report: Report, now: u64) -> bool {
         let board = match &report {
             Report::State { board, .. }
             | Report::Pgn { board, .. }
@@ -87,14 +88,18 @@ impl Hall {
             | Report::Lost { board, .. } => *board,
         };
         let Some(b) = self.boards.get_mut(board) else {
-            return;
+            return false;
         };
         match report {
             Report::State { state, .. } => b.take_state(state, now),
-            Report::Pgn { pgn, .. } => b.take_pgn(pgn),
+            Report::Pgn { pgn, .. } => {
+                b.take_pgn(pgn);
+                return true;
+            }
             Report::Alive { .. } => b.heard(now),
             Report::Lost { .. } => b.lost(now),
         }
+        false
     }
 
     /// What the public may see of each board at hub time `now`: the moves

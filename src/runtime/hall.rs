@@ -174,37 +174,59 @@ pub fn usable(config: &Config) -> Result<Vec<String>> {
 /// What the followers hand in.
 pub type Receiver = crossbeam_channel::Receiver<crate::hall::follow::Report>;
 
-/// Runs the hub until `stop`: the view and the round kept current.
+/// The shortest time between two views: news within it waits for the
+/// next, so that 24 boards' reports make 20 views a second at most.
+const GATHER: Duration = Duration::from_millis(50);
+
+/// Runs the hub until `stop`: the view made anew at news (gathered for
+/// [`GATHER`]) and every second; the round anew when a scoresheet came,
+/// and every second (a delayed move comes due).
 pub fn run(hub: Hub, mut hall: Hall, reports: Receiver, stop: &Stop) {
     let begun = Instant::now();
     let now = || begun.elapsed().as_millis() as u64;
-    let mut made = Instant::now() - EVERY;
+    let mut view_made = Instant::now() - EVERY;
+    let mut round_made = Instant::now() - EVERY;
+    let mut news = false;
+    let mut scoresheet = false;
+    let mut round = String::new();
     let mut round_offered = String::new();
     while !stop.now() {
-        let mut news = false;
-        if let Ok(report) = reports.recv_timeout(Duration::from_millis(100)) {
-            hall.take(report, now());
-            news = true;
-            while let Ok(report) = reports.try_recv() {
-                hall.take(report, now());
+        let gap = if news { GATHER } else { EVERY };
+        let wait = gap.saturating_sub(view_made.elapsed());
+        if !wait.is_zero() {
+            match reports.recv_timeout(wait.min(Duration::from_millis(100))) {
+                Ok(report) => {
+                    news = true;
+                    scoresheet |= hall.take(report, now());
+                    while let Ok(report) = reports.try_recv() {
+                        scoresheet |= hall.take(report, now());
+                    }
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
             }
-        }
-        if !news && made.elapsed() < EVERY {
             continue;
         }
-        made = Instant::now();
+        view_made = Instant::now();
+        news = false;
         let t = now();
+        if scoresheet || round_made.elapsed() >= EVERY {
+            round = hall.round_pgn(t);
+            round_made = Instant::now();
+            scoresheet = false;
+        }
         let mut view = hall.view(t);
         if let Some(p) = &hub.pusher {
             view["push"] = serde_json::json!(p.state());
         }
-        let round = hall.round_pgn(t);
         hub.server.publish(&view.to_string(), &round);
         if let Some(p) = &hub.pusher
             && round != round_offered
         {
             p.offer(&round);
-            round_offered = round;
+            round_offered.clone_from(&round);
         }
     }
     hub.stop_followers.store(true, Ordering::SeqCst);
