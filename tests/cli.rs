@@ -780,32 +780,12 @@ fn holds_capability(bit: u32) -> bool {
 /// kernel gives it to a process with `CAP_SYS_NICE` (root), or to one whose
 /// `RLIMIT_RTPRIO` allows it (the service unit's `LimitRTPRIO=4`;
 /// sched(7)), unless a control group or container keeps it; else the game
-/// is played as before, at the ordinary
-/// priority, and `--scan-timing` says why and what to do. Without the key
-/// nothing is asked.
+/// is played as before, at the ordinary priority, and `--scan-timing` says
+/// why and what to do. Without the key nothing is asked.
 #[test]
 fn play_runs_its_scan_loop_real_time_when_asked_and_the_kernel_lets_it() {
     let dir = common::empty_dir("cli-scan-priority");
-    let trace = dir.join("nf3.jsonl");
-    std::fs::write(
-        &trace,
-        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
-         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
-    )
-    .expect("trace");
-    let config_with = |realtime: &str| {
-        let config = dir.join(format!("realtime-{realtime}.toml"));
-        std::fs::write(
-            &config,
-            format!(
-                "[sensors]\nsource = \"trace\"\n{realtime}\n[sensors.trace]\nfile = \"{}\"\n",
-                trace.display()
-            ),
-        )
-        .expect("config");
-        config.display().to_string()
-    };
-    let args = |config: &str| {
+    let args = |config: String| {
         [
             "play",
             "--silent",
@@ -814,9 +794,9 @@ fn play_runs_its_scan_loop_real_time_when_asked_and_the_kernel_lets_it() {
             "--scan-timing",
             "--config",
         ]
-        .iter()
-        .map(|a| a.to_string())
-        .chain([config.to_string()])
+        .map(String::from)
+        .into_iter()
+        .chain([config])
         .collect::<Vec<_>>()
     };
     let place = |out: &Output| {
@@ -832,8 +812,11 @@ fn play_runs_its_scan_loop_real_time_when_asked_and_the_kernel_lets_it() {
             .unwrap_or_else(|| panic!("no priority told: {text}"))
             .to_string()
     };
-    let asked = config_with("realtime = true");
-    let asked_args = args(&asked);
+    let asked_args = args(common::nf3_play_config_sensing(
+        &dir,
+        "",
+        "realtime = true\n",
+    ));
     let asked_args: Vec<&str> = asked_args.iter().map(String::as_str).collect();
     let own = pegboard(&asked_args);
     let own_place = place(&own);
@@ -870,8 +853,7 @@ fn play_runs_its_scan_loop_real_time_when_asked_and_the_kernel_lets_it() {
         println!("without CAP_SETPCAP the capability cannot be taken away: that run is left out");
     }
     // Not asked for: not taken, even where it would be given.
-    let plain = config_with("");
-    let plain_args = args(&plain);
+    let plain_args = args(common::nf3_play_config(&dir, ""));
     let plain_args: Vec<&str> = plain_args.iter().map(String::as_str).collect();
     let not_asked = place(&pegboard(&plain_args));
     assert!(

@@ -81,9 +81,7 @@ pub fn raise_scan_loop() -> Place {
     if status != 0 {
         return Place::Ordinary(std::io::Error::last_os_error().to_string());
     }
-    // SAFETY: sched_getscheduler(2) takes a thread id (0: the calling
-    // thread) and touches no memory of ours.
-    let policy = unsafe { libc::sched_getscheduler(0) } & !libc::SCHED_RESET_ON_FORK;
+    let policy = policy();
     if policy == libc::SCHED_FIFO {
         Place::RealTime(SCAN_LOOP_PRIORITY)
     } else {
@@ -91,16 +89,16 @@ pub fn raise_scan_loop() -> Place {
     }
 }
 
+/// The calling thread's scheduling policy, without its flags.
+fn policy() -> i32 {
+    // SAFETY: sched_getscheduler(2) takes a thread id (0: the calling
+    // thread) and touches no memory of ours.
+    unsafe { libc::sched_getscheduler(0) & !libc::SCHED_RESET_ON_FORK }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The calling thread's scheduling policy, without its flags.
-    fn policy() -> i32 {
-        // SAFETY: sched_getscheduler(2) takes a thread id (0: the calling
-        // thread) and touches no memory of ours.
-        unsafe { libc::sched_getscheduler(0) & !libc::SCHED_RESET_ON_FORK }
-    }
 
     #[test]
     fn the_raised_loop_is_real_time_and_what_it_starts_is_not() {

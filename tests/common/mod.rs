@@ -167,6 +167,11 @@ pub fn play_events(config: &str, seconds: &str) -> (String, Vec<Value>) {
 /// source, `before` being put at the top of the file (a `[clock]` table,
 /// say). Returns the configuration's path.
 pub fn nf3_play_config(dir: &std::path::Path, before: &str) -> String {
+    nf3_play_config_sensing(dir, before, "")
+}
+
+/// The same, with `sensors` (lines of its own) in its `[sensors]` table.
+pub fn nf3_play_config_sensing(dir: &std::path::Path, before: &str, sensors: &str) -> String {
     let trace = dir.join("nf3.jsonl");
     std::fs::write(
         &trace,
@@ -178,7 +183,7 @@ pub fn nf3_play_config(dir: &std::path::Path, before: &str) -> String {
     std::fs::write(
         &config,
         format!(
-            "{before}[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
+            "{before}[sensors]\nsource = \"trace\"\n{sensors}[sensors.trace]\nfile = \"{}\"\n",
             trace.display()
         ),
     )
