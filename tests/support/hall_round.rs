@@ -14,11 +14,14 @@ use pegboard::record::pgn::PgnGame;
 use pegboard::sim::Style;
 
 /// Quick hands, though no quicker than a person's: a move about every
-/// second and a half, a piece in the hand for a quarter to half a second.
+/// second and a half, a piece in the hand for a quarter to half a second;
+/// clean switches (no chatter, no glitch: what the round tests is the
+/// hall, and 24 boards on two cores may leave a scan loop late past a
+/// switch's bounce, which a board's own real-time place prevents on a Pi).
 pub fn quick() -> Style {
     Style {
-        chatter: 10,
-        glitch: 5,
+        chatter: 0,
+        glitch: 0,
         think: (500, 1500),
         hand: (250, 500),
         scan_period: 0,
