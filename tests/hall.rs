@@ -265,8 +265,12 @@ fn a_board_that_goes_away_is_lost_keeps_its_game_and_is_followed_again_and_a_res
     let config = hub_config(&dir, &ports, "");
     let (hub1, addr) = hub(&config);
     view_when(addr, "the board followed", |v| plies(v, 0) == 1);
-    let round = get(addr, "/round.pgn").1;
-    assert!(round.contains("1. d4"), "{round}");
+    // Its scoresheet is read just after its state.
+    let began = Instant::now();
+    while !get(addr, "/round.pgn").1.contains("1. d4") {
+        assert!(began.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(50));
+    }
     // The board's pegboard ends: lost, its game as last seen kept.
     drop(b1);
     let v = view_when(addr, "the board lost", |v| {
@@ -300,8 +304,14 @@ fn the_organisers_delay_holds_every_move_back_from_the_public_but_not_from_the_a
     let dir = common::empty_dir("hall-delay");
     let ports = [free_port()];
     let _b1 = board(&dir, "one", ports[0], GAME_1, "");
-    // An hour's delay: nothing of the game is public yet.
-    let config = hub_config(&dir, &ports, "delay_s = 3600");
+    // An hour's delay: nothing of the game is public yet. The round alone
+    // is served on an address of its own, for the internet.
+    let public = free_port();
+    let config = hub_config(
+        &dir,
+        &ports,
+        &format!("delay_s = 3600\nbroadcast_listen = \"127.0.0.1:{public}\""),
+    );
     let (_hub, addr) = hub(&config);
     let v = view_when(addr, "the board followed", |v| plies(v, 0) == 3);
     assert_eq!(v["delay_s"], 3600);
@@ -316,6 +326,12 @@ fn the_organisers_delay_holds_every_move_back_from_the_public_but_not_from_the_a
         !round.contains("e4"),
         "a move is public an hour late: {round}"
     );
+    // The public address serves the round, and nothing of the hall view.
+    let public: SocketAddr = format!("127.0.0.1:{public}").parse().expect("address");
+    assert_eq!(get(public, "/round.pgn"), (200, round));
+    for path in ["/", "/state", "/events"] {
+        assert_eq!(get(public, path).0, 404, "{path}");
+    }
 }
 
 #[test]

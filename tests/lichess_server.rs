@@ -182,8 +182,31 @@ fn berserk_pushes_a_broadcast_round_as_lila_takes_it() {
     let second: serde_json::Value = serde_json::from_str(answers[1]).expect("JSON");
     assert_eq!(second["games"][0]["error"], "Invalid PGN", "{second}");
     drop(st);
-    let problems = server.openapi_problems();
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // One who may not contribute to the broadcast, and a body larger than
+    // lila takes, are refused as lila refuses them.
+    server.state().broadcast_not_contributor = true;
+    let refused = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, berserk\n\
+             c = berserk.Client(session=berserk.TokenSession(sys.argv[2]), base_url=sys.argv[1])\n\
+             for games in (['[White \"A\"]\\n\\n1. e4 *'], ['[White \"A\"]\\n\\n' + '1. e4 ' * 200000]):\n\
+             \x20   try:\n\
+             \x20       c.broadcasts.push_pgn_update('aBcD1234', games)\n\
+             \x20   except berserk.exceptions.ResponseError as e:\n\
+             \x20       print(e.status_code)",
+            &server.url(),
+            TOKEN,
+        ])
+        .output()
+        .expect("python3 runs");
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stdout).trim(),
+        "403\n413",
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    assert_eq!(server.state().broadcast_rounds["aBcD1234"].len(), 2);
 }
 
 #[test]

@@ -42,6 +42,12 @@ pub fn run(a: Args) -> ExitCode {
             "pegboard hall: the hall view is at {url}/ and the round's games at \
              {url}/round.pgn; Ctrl-C ends it"
         );
+        if let Some(addr) = hub.broadcast_addr() {
+            eprintln!(
+                "pegboard hall: the round's games alone, for a lichess broadcast's source URL, \
+                 at http://{addr}/round.pgn"
+            );
+        }
         if let Some(f) = hub.fingerprint() {
             eprintln!("pegboard hall: its certificate's SHA-256 fingerprint is {f}");
         }

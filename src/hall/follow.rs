@@ -26,6 +26,14 @@ const STREAM_AT_MOST: Duration = Duration::from_secs(130);
 /// The longest wait before trying a board again.
 const LONGEST_WAIT: Duration = Duration::from_secs(10);
 
+/// The shortest time between two openings of a board's stream.
+const OPENS_AT_MOST_EVERY: Duration = Duration::from_secs(1);
+
+/// The longest line, and the longest state, a board may send: a state
+/// of the longest game is some hundred kilobytes.
+const LONGEST_LINE: u64 = 1024 * 1024;
+const LONGEST_STATE: usize = 4 * 1024 * 1024;
+
 /// What a follower tells the hub.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Report {
@@ -92,10 +100,18 @@ impl Follower {
 
     fn run(self) {
         let mut wait = Duration::from_secs(1);
+        // The scoresheet as last read (its moves and result), kept across
+        // the stream's openings: it is read again only when it changed.
+        let mut written: Option<(usize, String)> = None;
         while !self.stop.load(Ordering::SeqCst) {
-            match self.follow() {
-                // The stream ended as a board ends it: open it again.
-                Ok(()) => wait = Duration::from_secs(1),
+            let opened = std::time::Instant::now();
+            match self.follow(&mut written) {
+                // The stream ended as a board ends it: open it again, a
+                // second after the last at the soonest.
+                Ok(()) => {
+                    wait = Duration::from_secs(1);
+                    self.sleep(OPENS_AT_MOST_EVERY.saturating_sub(opened.elapsed()));
+                }
                 Err(why) => {
                     let _ = self.to_hub.send(Report::Lost {
                         board: self.board,
@@ -127,7 +143,7 @@ impl Follower {
     }
 
     /// One stream, read to its end.
-    fn follow(&self) -> Result<(), String> {
+    fn follow(&self, written: &mut Option<(usize, String)>) -> Result<(), String> {
         let response = self
             .agent
             .get(format!("{}/events", self.base))
@@ -144,17 +160,21 @@ impl Follower {
         let mut reader = BufReader::new(response.into_body().into_reader());
         let mut event = String::new();
         let mut data = String::new();
-        // The scoresheet as last read: its moves and result.
-        let mut written: Option<(usize, String)> = None;
         let mut line = String::new();
         loop {
             if self.stop.load(Ordering::SeqCst) {
                 return Ok(());
             }
             line.clear();
-            let n = reader.read_line(&mut line).map_err(|e| e.to_string())?;
+            let n = (&mut reader)
+                .take(LONGEST_LINE)
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?;
             if n == 0 {
                 return Ok(());
+            }
+            if n as u64 >= LONGEST_LINE && !line.ends_with('\n') {
+                return Err("the board sent a line longer than a megabyte".into());
             }
             let line = line.trim_end_matches(['\r', '\n']);
             if line.is_empty() {
@@ -167,7 +187,7 @@ impl Follower {
                         state,
                     })?;
                     if written.as_ref() != Some(&game) {
-                        written = self.read_pgn(&game);
+                        *written = self.read_pgn(&game);
                     }
                 }
                 event.clear();
@@ -179,6 +199,9 @@ impl Follower {
                     data.push('\n');
                 }
                 data.push_str(more.strip_prefix(' ').unwrap_or(more));
+                if data.len() > LONGEST_STATE {
+                    return Err("the board sent a state larger than 4 megabytes".into());
+                }
             } else if line.starts_with(':') {
                 self.send(Report::Alive { board: self.board })?;
             }

@@ -6,7 +6,7 @@ function $(id) { return document.getElementById(id); }
 const W = JSON.parse($("words").textContent), D = W.display || {}, H = W.hall || {};
 function fill(template, values) { return String(template).replace(/\{(\w+)\}/g, (all, k) => k in values ? values[k] : all); }
 const side = c => c === "white" ? W.white : W.black;
-let view = null, received = 0, lostAt = null;
+let view = null, received = 0, lostAt = null, said = new Set();
 document.title = H.title; $("title").textContent = H.title; $("h-needs").textContent = H.needs;
 $("dark").textContent = D.dark; $("large").textContent = D.large; $("round-pgn").textContent = H.round_pgn;
 // The page's time since the view came (stopped while the hub is lost).
@@ -51,6 +51,14 @@ function render(v) {
   });
   if (!items.length) { const li = document.createElement("li"); li.textContent = H.nothing_needed; items.push(li); }
   $("needs").replaceChildren(...items);
+  // A screen reader hears a need once, when it comes, not the list again
+  // at each second's update.
+  const keyOf = n => n.board + ":" + n.kind + ":" + (n.color || "");
+  const fresh = v.needs.filter(n => !said.has(keyOf(n)));
+  said = new Set(v.needs.map(keyOf));
+  if (fresh.length) {
+    $("needs-said").textContent = fresh.map(n => fill(H.board, {number: n.board}) + ": " + needText(n, 0)).join(". ");
+  }
   for (const b of v.boards) {
     const t = tile(b);
     t.querySelector(".name").textContent = fill(H.board, {number: b.number});
@@ -75,8 +83,13 @@ function drawClocks() {
       const s = el.dataset.side, c = b.clock;
       if (!c) { el.textContent = (b[s] || side(s)) + " –"; continue; }
       let ms = c[s + "_ms"];
-      const running = c.running === s && !c.paused && b.presence === "followed" && !b.result;
-      if (running) ms -= b.clock_age + since();
+      // The side to move's time runs from its reading; a board the hub
+      // lost stands at the time it was lost (the hub's age of the reading
+      // then), its clock not shown running.
+      const lost = b.presence !== "followed";
+      const counting = c.running === s && !c.paused && !b.result;
+      const running = counting && !lost;
+      if (counting) ms -= b.clock_age + (lost ? 0 : since());
       const who = document.createElement("span"), at = document.createElement("span");
       // The player's name where it is known, else his colour.
       who.className = "who"; who.textContent = b[s] || side(s); at.className = "time"; at.textContent = time(ms);

@@ -104,10 +104,17 @@ impl Hall {
 
     /// What the public may see of each board at hub time `now`: the moves
     /// made at least the delay ago on the board's own time, and the result
-    /// once the game's end is as old. Without a delay, everything.
+    /// once the game's end is as old. Without a delay, everything. A board
+    /// whose scoresheet the hub has not read yet is left out of the round
+    /// (a broadcast leaves a game it is not given as it stands; an empty
+    /// one would reopen it). With a delay, the scoresheet is cut only
+    /// within the moves it shares with the board's state: a scoresheet of
+    /// a game taken back and played on, read before its state, shows no
+    /// move the state does not date.
     fn shown(&self, now: u64) -> Vec<round::Shown<'_>> {
         self.boards
             .iter()
+            .filter(|b| b.pgn().is_some())
             .map(|b| {
                 let (plies, result) = if self.delay_ms == 0 {
                     (None, true)
@@ -118,8 +125,18 @@ impl Hall {
                             let old =
                                 |t: Option<u64>| t.zip(until).is_some_and(|(t, until)| t <= until);
                             let moves = s["moves"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-                            let plies = moves.iter().filter(|m| old(m["t"].as_u64())).count();
-                            (Some(plies), old(s["ended"].as_u64()))
+                            let written = round::sans(b.pgn().unwrap_or_default());
+                            let shared = moves
+                                .iter()
+                                .zip(&written)
+                                .take_while(|(m, san)| m["san"].as_str() == Some(san.as_str()))
+                                .count();
+                            let plies = moves[..shared]
+                                .iter()
+                                .take_while(|m| old(m["t"].as_u64()))
+                                .count();
+                            let whole = shared == moves.len() && shared == written.len();
+                            (Some(plies), whole && old(s["ended"].as_u64()))
                         }
                         // Nothing known of when its moves were made.
                         _ => (Some(0), false),
@@ -222,7 +239,8 @@ mod tests {
 
     fn state(now: u64) -> Value {
         json!({"t": now, "now": now,
-            "moves": [{"t": 10_000}, {"t": 20_000}, {"t": 30_000}],
+            "moves": [{"t": 10_000, "san": "e4"}, {"t": 20_000, "san": "e5"},
+                      {"t": 30_000, "san": "Qh5"}],
             "result": "1-0", "ended": 40_000})
     }
 
@@ -250,12 +268,31 @@ mod tests {
         let pgn = played(0, 50_000).round_pgn(5000);
         assert!(pgn.contains("[Round \"2.1\"]"), "{pgn}");
         assert!(pgn.contains("2. Qh5 { [%clk 0:09:50] } 1-0"), "{pgn}");
-        // The second board, never reached: its pairing, the organiser's
-        // name for White.
+        // The second board, never read: left out (an empty game would
+        // reopen a finished one on the broadcast).
+        assert!(!pgn.contains("[Round \"2.2\"]"), "{pgn}");
+        assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
+    }
+
+    #[test]
+    fn a_delayed_game_shows_only_moves_its_state_dates_when_the_scoresheet_runs_ahead() {
+        // The board took 2. Qh5 back and played 2. Nf3: its new scoresheet
+        // came before its new state. Only the moves both share are dated.
+        let mut hall = played(15, 60_000);
+        hall.take(
+            Report::Pgn {
+                board: 0,
+                pgn: PGN.replace("2. Qh5", "2. Nf3"),
+            },
+            5000,
+        );
+        let pgn = hall.round_pgn(5000);
         assert!(
-            pgn.contains("[Round \"2.2\"]\n[White \"Ann\"]\n[Black \"?\"]\n[Result \"*\"]"),
+            pgn.contains("1. e4 { [%clk 0:09:58] } e5 { [%clk 0:09:57] } *"),
             "{pgn}"
         );
+        assert!(!pgn.contains("Nf3") && !pgn.contains("Qh5"), "{pgn}");
+        assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
     }
 
     #[test]

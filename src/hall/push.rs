@@ -58,8 +58,13 @@ pub struct Pusher {
 /// What a push came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Taken: the moves lichess counted, and the games it could not read.
-    Taken { moves: u64, refused: Vec<String> },
+    /// Taken: the games lichess read, the moves it counted, and the games
+    /// it could not read.
+    Taken {
+        games: usize,
+        moves: u64,
+        refused: Vec<String>,
+    },
     /// 429: too many requests.
     TooMany,
     /// The token (401, 403) or the round (404) refused.
@@ -94,7 +99,11 @@ pub fn taken(body: &str) -> Outcome {
             Some(format!("{} – {}: {error}", name("White"), name("Black")))
         })
         .collect();
-    Outcome::Taken { moves, refused }
+    Outcome::Taken {
+        games: games.len(),
+        moves,
+        refused,
+    }
 }
 
 impl Pusher {
@@ -234,11 +243,24 @@ fn run(slot: &Arc<(Mutex<Slot>, Condvar)>, agent: &ureq::Agent, url: &str, token
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match outcome {
-            Outcome::Taken { moves, refused } => {
+            Outcome::Taken {
+                games,
+                moves,
+                refused,
+            } => {
                 pushed = Some(pgn);
                 s.state.pushed += 1;
                 s.state.moves = moves;
-                s.state.trouble = None;
+                // A game lichess could not read is trouble the hall view
+                // names, though the push was taken (lichess answers 200
+                // for a round whose every game failed).
+                s.state.trouble = (!refused.is_empty()).then(|| {
+                    format!(
+                        "lichess could not read {} of the {games} games: {}",
+                        refused.len(),
+                        refused.join("; ")
+                    )
+                });
                 s.state.refused_games = refused;
                 wait = SPACING;
             }
@@ -264,6 +286,7 @@ mod tests {
         assert_eq!(
             taken(body),
             Outcome::Taken {
+                games: 3,
                 moves: 15,
                 refused: vec!["Carl – Dora: Invalid move".into()]
             }
@@ -273,6 +296,7 @@ mod tests {
     #[test]
     fn the_waits_after_each_outcome() {
         let taken = Outcome::Taken {
+            games: 1,
             moves: 1,
             refused: vec![],
         };

@@ -152,6 +152,16 @@ fn tokens(movetext: &str) -> Vec<(String, Kind)> {
     out
 }
 
+/// The moves (SAN) of a scoresheet's main line, in order.
+pub fn sans(pgn: &str) -> Vec<String> {
+    let (_, movetext) = split(pgn);
+    tokens(&movetext)
+        .into_iter()
+        .filter(|(_, k)| *k == Kind::Move)
+        .map(|(t, _)| t)
+        .collect()
+}
+
 /// How many moves (plies) a scoresheet holds.
 pub fn plies(pgn: &str) -> usize {
     let (_, movetext) = split(pgn);

@@ -22,6 +22,12 @@ pub struct HallConfig {
     /// Host names the hub may be reached by besides IP addresses and
     /// `localhost`, as `[mirror] hosts`.
     pub hosts: Vec<String>,
+    /// Where the round's games alone are served for a lichess broadcast's
+    /// source URL ("0.0.0.0:8080"), always over plain HTTP (lichess follows
+    /// no redirect and trusts no self-signed certificate); "" serves none.
+    /// Only this address should be reachable from the internet: the hall
+    /// view shows every move at once.
+    pub broadcast_listen: String,
     /// The PGN tags every game of the round carries; "" keeps each
     /// board's own.
     pub event: String,
@@ -45,6 +51,7 @@ impl Default for HallConfig {
         HallConfig {
             listen: "0.0.0.0:8090".into(),
             hosts: Vec::new(),
+            broadcast_listen: String::new(),
             event: String::new(),
             site: String::new(),
             round: String::new(),
@@ -150,6 +157,21 @@ impl HallConfig {
                     "{} boards: a hub follows at most {MOST_BOARDS} (a lichess broadcast reads \
                      that many games)",
                     self.boards.len()
+                ),
+            ));
+        }
+        if !self.broadcast_listen.is_empty()
+            && self
+                .broadcast_listen
+                .parse::<std::net::SocketAddr>()
+                .is_err()
+        {
+            return Err(KeyProblem::at(
+                &["hall", "broadcast_listen"],
+                format!(
+                    "[hall] broadcast_listen = \"{}\": an address and port like \"0.0.0.0:8080\" \
+                     (lichess reads a source on port 80, 443, 8080 or 8491 only)",
+                    crate::text::quote::short(&self.broadcast_listen)
                 ),
             ));
         }

@@ -89,6 +89,8 @@ pub struct HallServer {
     server: Server,
     /// Over HTTPS: the plain address's server, which only redirects.
     redirect: Option<Server>,
+    /// The round's games alone, for a broadcast's source.
+    broadcast: Option<Server>,
     secure: bool,
 }
 
@@ -98,8 +100,11 @@ impl HallServer {
     /// language.
     /// Over HTTPS when `secure` says so: `listen` is then the HTTPS
     /// address, and the plain one only redirects to it.
+    /// With `broadcast_listen` (not ""), the round's games alone are also
+    /// served there, over plain HTTP.
     pub fn start(
         listen: &str,
+        broadcast_listen: &str,
         names: &[String],
         words: &Vocabulary,
         lives: Lives,
@@ -116,6 +121,27 @@ impl HallServer {
                 ends: HashMap::new(),
             })),
             stream_life: lives.stream,
+        };
+        let broadcast = if broadcast_listen.trim().is_empty() {
+            None
+        } else {
+            let only_the_round = Router::new()
+                .route("/round.pgn", get(round_pgn))
+                .with_state(shared.clone());
+            Some(Server::start(
+                "[hall] broadcast_listen",
+                broadcast_listen,
+                "hall-broadcast",
+                names.to_vec(),
+                Routes {
+                    router: only_the_round,
+                    privilege: crate::net::request::Privilege::none(),
+                },
+                lives,
+                |stopped| async move {
+                    let _ = stopped.await;
+                },
+            )?)
         };
         let app = Router::new()
             .route("/", get(serve_page))
@@ -158,6 +184,7 @@ impl HallServer {
             round,
             server,
             redirect,
+            broadcast,
             secure: secure.is_some(),
         })
     }
@@ -181,9 +208,14 @@ impl HallServer {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = round.into();
     }
 
+    /// Where the round's games alone are served, if anywhere.
+    pub fn broadcast_addr(&self) -> Option<std::net::SocketAddr> {
+        self.broadcast.as_ref().map(Server::addr)
+    }
+
     pub fn stop(self) {
-        if let Some(r) = self.redirect {
-            r.stop();
+        for s in [self.redirect, self.broadcast].into_iter().flatten() {
+            s.stop();
         }
         self.server.stop();
     }

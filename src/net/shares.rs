@@ -10,7 +10,9 @@
 //! credential. So one laptop with many addresses can fill the places while
 //! nobody else wants them, and it gives them up one by one as others come.
 //! A place that has shown a credential (the assistant's console session,
-//! the hall hub) is bounded by no share and never taken.
+//! or the secret) is bounded by no share and never taken. A hall hub
+//! shows none: it holds one stream and a connection or two on each board,
+//! well within any device's share.
 //!
 //! Pure: the server tells the place taken from whom to close.
 

@@ -188,10 +188,34 @@ fn make(cert: &Path, key: &Path, names: &[String]) -> Result<(), String> {
     let made = rcgen::generate_simple_self_signed(sans)
         .map_err(|e| format!("no self-signed certificate could be made: {e}"))?;
     if let Some(dir) = cert.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        private_dir(dir)?;
     }
     write_whole(key, made.signing_key.serialize_pem().as_bytes(), 0o600)?;
     write_whole(cert, made.cert.pem().as_bytes(), 0o644)
+}
+
+/// `dir`, made for its owner alone (0700) if it is not there; one others
+/// may write to is refused: anyone could put a key of his own in it.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mode = std::fs::metadata(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .permissions()
+        .mode();
+    if mode & 0o022 != 0 {
+        return Err(format!(
+            "{} can be written by others (mode {:03o}): anyone could put a certificate and key \
+             of his own in it; chmod 700 it, or set [journal] dir to a folder of pegboard's own",
+            dir.display(),
+            mode & 0o777
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` through a temporary file, synced and renamed.
@@ -199,6 +223,9 @@ fn write_whole(path: &Path, bytes: &[u8], mode: u32) -> Result<(), String> {
     use std::os::unix::fs::OpenOptionsExt as _;
     let temporary = path.with_extension("part");
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    // A leftover of an interrupted write keeps its own mode: gone first,
+    // so that the file is made anew with `mode`.
+    let _ = std::fs::remove_file(&temporary);
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)

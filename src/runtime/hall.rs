@@ -40,6 +40,12 @@ impl Hub {
         self.server.url()
     }
 
+    /// Where the round's games alone are served for a broadcast, if
+    /// anywhere.
+    pub fn broadcast_addr(&self) -> Option<std::net::SocketAddr> {
+        self.server.broadcast_addr()
+    }
+
     /// Over HTTPS, its certificate's SHA-256 fingerprint.
     pub fn fingerprint(&self) -> Option<&str> {
         self.fingerprint.as_deref()
@@ -89,6 +95,7 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
     };
     let server = HallServer::start(
         served_on,
+        &hall.broadcast_listen,
         &hall.hosts,
         &words.words,
         Lives::default(),

@@ -706,6 +706,9 @@ pub struct State {
     /// pushes taken: when each began (seconds since the epoch) and its
     /// PGN.
     pub broadcast_rounds: BTreeMap<String, Vec<(f64, String)>>,
+    /// The token's owner is not a contributor of the broadcast's study:
+    /// its pushes are refused (403).
+    pub broadcast_not_contributor: bool,
     /// Pushes being answered now, and the most at once.
     pub pushing: u32,
     pub most_pushing: u32,
@@ -1386,7 +1389,9 @@ fn write_answer(stream: &mut TcpStream, status: u16, body: &str) {
         204 => "No Content",
         400 => "Bad Request",
         401 => "Unauthorized",
+        403 => "Forbidden",
         404 => "Not Found",
+        413 => "Request Entity Too Large",
         429 => "Too Many Requests",
         _ => "Error",
     };
@@ -3009,12 +3014,20 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
             r#"{"error":"Missing scope: study:write"}"#,
         );
     }
+    // lila's conf/base.conf: play.http.parser.maxMemoryBuffer = 512KiB.
+    if body.len() > 512 * 1024 {
+        return answer(shared, out, 413, r#"{"error":"Request Entity Too Large"}"#);
+    }
     let began = epoch();
     {
         let mut st = lock(shared);
         if !st.broadcast_rounds.contains_key(id) {
             drop(st);
             return answer(shared, out, 404, r#"{"error":"Not found"}"#);
+        }
+        if st.broadcast_not_contributor {
+            drop(st);
+            return answer(shared, out, 403, r#"{"error":"Forbidden"}"#);
         }
         st.pushing += 1;
         st.most_pushing = st.most_pushing.max(st.pushing);
