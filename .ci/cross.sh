@@ -80,11 +80,14 @@ echo "== aarch64: the test suite, release build with --features rpi, under qemu-
 # (mirror_browser, console_browser; the Pi's own server is tried by
 # mirror_http and console_http here), and the test lichess against berserk
 # (lichess_server; pegboard's own client is tried by lichess_client here).
+# So do the hall view in Chromium (hall_browser) and the whole round of 24
+# boards (hall_round: 24 emulated plays would take the emulator's whole
+# time; the hub itself is tried here by hall and https).
 tests=()
 for file in tests/*.rs; do
     name=$(basename "$file" .rs)
     case "$name" in
-        pronunciation | mirror_browser | console_browser | lichess_server) ;;
+        pronunciation | mirror_browser | console_browser | lichess_server | hall_browser | hall_round) ;;
         *) tests+=(--test "$name") ;;
     esac
 done

@@ -2,7 +2,8 @@
 //! (`POST /api/broadcast/round/{id}/push`, the PGN as the body, a token
 //! with the `study:write` scope): one push at a time, again whenever the
 //! round changed, at most one a second. After a refusal it waits: a
-//! minute after 429 (too many requests, as lichess asks of every client),
+//! minute after 429 (too many requests, as lichess asks of every client;
+//! `[hall.push] retry_after_429_s`),
 //! a minute after a refused token or an unknown round (the organiser must
 //! act; the hall view says so), and 1 s, 2 s, 4 s … 60 s after other
 //! failures. Only the latest round is ever pushed: a change made while a
@@ -18,7 +19,8 @@ use crate::lichess::token::Token;
 /// The shortest time between two pushes.
 pub const SPACING: Duration = Duration::from_secs(1);
 
-/// The wait after lichess said 429, or refused the token or the round.
+/// The wait after lichess refused the token or the round (after a 429,
+/// the wait `[hall.push] retry_after_429_s` says, a minute for lichess).
 pub const AFTER_REFUSAL: Duration = Duration::from_secs(60);
 
 /// The longest wait after another failure.
@@ -74,11 +76,12 @@ pub enum Outcome {
 }
 
 /// The wait before the next try after `outcome`, the previous failure's
-/// wait being `wait`.
-pub fn next_wait(outcome: &Outcome, wait: Duration) -> Duration {
+/// wait being `wait`, and the wait after a 429 `after_429`.
+pub fn next_wait(outcome: &Outcome, wait: Duration, after_429: Duration) -> Duration {
     match outcome {
         Outcome::Taken { .. } => SPACING,
-        Outcome::TooMany | Outcome::Refused(_) => AFTER_REFUSAL,
+        Outcome::TooMany => after_429,
+        Outcome::Refused(_) => AFTER_REFUSAL,
         Outcome::Failed(_) => (wait * 2).clamp(SPACING, LONGEST_WAIT),
     }
 }
@@ -107,8 +110,14 @@ pub fn taken(body: &str) -> Outcome {
 }
 
 impl Pusher {
-    /// Pushes to round `round` on `server` with `token`.
-    pub fn start(server: &str, round: &str, token: Token) -> std::io::Result<Pusher> {
+    /// Pushes to round `round` on `server` with `token`, waiting
+    /// `after_429` when told 429.
+    pub fn start(
+        server: &str,
+        round: &str,
+        token: Token,
+        after_429: Duration,
+    ) -> std::io::Result<Pusher> {
         let slot = Arc::new((
             Mutex::new(Slot {
                 latest: None,
@@ -130,7 +139,7 @@ impl Pusher {
         let shared = Arc::clone(&slot);
         let thread = std::thread::Builder::new()
             .name("hall-push".into())
-            .spawn(move || run(&shared, &agent, &url, &token))?;
+            .spawn(move || run(&shared, &agent, &url, &token, after_429))?;
         Ok(Pusher {
             slot,
             thread: Some(thread),
@@ -203,7 +212,13 @@ fn push(agent: &ureq::Agent, url: &str, token: &Token, pgn: &str) -> Outcome {
     }
 }
 
-fn run(slot: &Arc<(Mutex<Slot>, Condvar)>, agent: &ureq::Agent, url: &str, token: &Token) {
+fn run(
+    slot: &Arc<(Mutex<Slot>, Condvar)>,
+    agent: &ureq::Agent,
+    url: &str,
+    token: &Token,
+    after_429: Duration,
+) {
     let (lock, wake) = &**slot;
     let mut pushed: Option<String> = None;
     let mut wait = SPACING;
@@ -237,7 +252,7 @@ fn run(slot: &Arc<(Mutex<Slot>, Condvar)>, agent: &ureq::Agent, url: &str, token
             s.latest.clone().unwrap_or_default()
         };
         let outcome = push(agent, url, token, &pgn);
-        wait = next_wait(&outcome, wait);
+        wait = next_wait(&outcome, wait, after_429);
         not_before = Instant::now() + wait;
         let mut s = lock
             .lock()
@@ -265,8 +280,10 @@ fn run(slot: &Arc<(Mutex<Slot>, Condvar)>, agent: &ureq::Agent, url: &str, token
                 wait = SPACING;
             }
             Outcome::TooMany => {
-                s.state.trouble =
-                    Some("lichess asked for fewer pushes (429): the next waits a minute".into());
+                s.state.trouble = Some(format!(
+                    "lichess asked for fewer pushes (429): the next waits {} s",
+                    after_429.as_secs()
+                ));
             }
             Outcome::Refused(why) | Outcome::Failed(why) => s.state.trouble = Some(why),
         }
@@ -300,15 +317,20 @@ mod tests {
             moves: 1,
             refused: vec![],
         };
-        assert_eq!(next_wait(&taken, Duration::from_secs(8)), SPACING);
-        assert_eq!(next_wait(&Outcome::TooMany, SPACING), AFTER_REFUSAL);
+        let minute = Duration::from_secs(60);
+        assert_eq!(next_wait(&taken, Duration::from_secs(8), minute), SPACING);
+        assert_eq!(next_wait(&Outcome::TooMany, SPACING, minute), minute);
         assert_eq!(
-            next_wait(&Outcome::Refused("404".into()), SPACING),
+            next_wait(&Outcome::TooMany, SPACING, Duration::from_secs(5)),
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            next_wait(&Outcome::Refused("404".into()), SPACING, minute),
             AFTER_REFUSAL
         );
         let failed = Outcome::Failed("503".into());
         let waits: Vec<u64> =
-            std::iter::successors(Some(SPACING), |w| Some(next_wait(&failed, *w)))
+            std::iter::successors(Some(SPACING), |w| Some(next_wait(&failed, *w, minute)))
                 .skip(1)
                 .take(8)
                 .map(|d| d.as_secs())

@@ -98,10 +98,19 @@ pub struct PushConfig {
     /// The file that keeps the token (made on lichess with the
     /// `study:write` scope), readable by its owner alone.
     pub token_file: String,
+    /// How long to wait after lichess answered 429 (too many requests):
+    /// lichess asks every client for a minute; a server of one's own may
+    /// ask less. 1 to 600 seconds.
+    #[serde(default = "a_minute")]
+    pub retry_after_429_s: u32,
 }
 
 fn lichess() -> String {
     "https://lichess.org".into()
+}
+
+fn a_minute() -> u32 {
+    60
 }
 
 /// Why a board's address is none.
@@ -262,6 +271,15 @@ impl HallConfig {
                 return Err(KeyProblem::at(
                     &["hall", "push", "server"],
                     "[hall.push] server: an address beginning with https://".into(),
+                ));
+            }
+            if push.retry_after_429_s == 0 || push.retry_after_429_s > 600 {
+                return Err(KeyProblem::at(
+                    &["hall", "push", "retry_after_429_s"],
+                    format!(
+                        "[hall.push] retry_after_429_s = {}: 1 to 600 seconds (lichess asks 60)",
+                        push.retry_after_429_s
+                    ),
                 ));
             }
             if push.token_file.trim().is_empty() {

@@ -116,7 +116,8 @@ pub fn start(config: &Config, listen: Option<&str>) -> Result<(Hub, Hall, Receiv
                         push.token_file
                     )))
                 })?;
-            let pusher = Pusher::start(&push.server, &push.round, token)
+            let after_429 = Duration::from_secs(u64::from(push.retry_after_429_s));
+            let pusher = Pusher::start(&push.server, &push.round, token, after_429)
                 .map_err(|e| Error::Serve(crate::net::Error::Start(e)))?;
             Some(pusher)
         }

@@ -14,7 +14,7 @@ use pegboard::record::pgn::PgnGame;
 use pegboard::sim::Style;
 
 /// Quick hands, though no quicker than a person's: a move about every
-/// second and a half, a piece in the hand for a quarter to half a second;
+/// second, a piece in the hand for a fifth to two fifths of a second;
 /// clean switches (no chatter, no glitch: what the round tests is the
 /// hall, and 24 boards on two cores may leave a scan loop late past a
 /// switch's bounce, which a board's own real-time place prevents on a Pi).
@@ -22,8 +22,8 @@ pub fn quick() -> Style {
     Style {
         chatter: 0,
         glitch: 0,
-        think: (500, 1500),
-        hand: (250, 500),
+        think: (400, 1000),
+        hand: (200, 400),
         scan_period: 0,
     }
 }
