@@ -67,7 +67,11 @@ function render(v) {
     svg.setAttribute("aria-label", fill(H.board, {number: b.number}) + ": " + players(b));
     svg.innerHTML = b.fen ? boardSvg({fen: b.fen, orientation: "white", last_move: b.last_move, check: b.check}) : "";
     const m = b.last_move;
-    t.querySelector(".last-move").textContent = m ? Math.ceil(m.ply / 2) + (m.color === "white" ? ". " : "… ") + m.figurine : H.no_move;
+    // The move's number from the position after it (a game set up with
+    // Black to move counts from its own number): Black's move raised it.
+    const full = b.fen ? +b.fen.split(" ")[5] || 1 : 1;
+    const number = m && m.color === "black" ? full - 1 : full;
+    t.querySelector(".last-move").textContent = m ? number + (m.color === "white" ? ". " : "… ") + m.figurine : H.no_move;
     t.classList.toggle("needs", b.needs.length > 0);
     t.classList.toggle("lost", b.presence !== "followed");
     t.querySelector(".marks").replaceChildren(...b.needs.map(n => {
