@@ -157,6 +157,16 @@ impl Board {
         })
     }
 
+    /// The board's game time at hub time `now` as the world's time runs,
+    /// lost or not: a move made before the board was lost becomes as old
+    /// as it is (for the broadcast's delay), where [`Board::game_now`]
+    /// stands still (for a lost board's clock).
+    pub fn game_time_passed(&self, now: u64) -> Option<u64> {
+        let (s, at) = self.state.as_ref()?;
+        let t = ms(&s["now"]).or_else(|| ms(&s["t"]))?;
+        Some(t + now.saturating_sub(*at))
+    }
+
     /// A player's name: the organiser's, else the board's own tag.
     pub fn name(&self, white: bool) -> String {
         let given = if white { &self.white } else { &self.black };

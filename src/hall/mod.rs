@@ -119,7 +119,7 @@ impl Hall {
                 let (plies, result) = if self.delay_ms == 0 {
                     (None, true)
                 } else {
-                    match (b.state(), b.game_now(now)) {
+                    match (b.state(), b.game_time_passed(now)) {
                         (Some(s), Some(game_now)) => {
                             let until = game_now.checked_sub(self.delay_ms);
                             let old =
@@ -316,7 +316,7 @@ mod tests {
     }
 
     #[test]
-    fn a_board_lost_keeps_its_game_as_last_seen_and_the_delay_stops_with_its_time() {
+    fn a_board_lost_keeps_its_game_as_last_seen_and_its_moves_come_due_as_time_passes() {
         let mut hall = played(15, 40_000);
         hall.take(
             Report::Lost {
@@ -325,9 +325,13 @@ mod tests {
             },
             6000,
         );
-        // Its time stands at 40 s: the third move stays held back.
-        let pgn = hall.round_pgn(60_000);
+        // Time runs on for the delay: the third move, made at 30 s of its
+        // game, is public 15 s later (at 10 s of the hub's time), lost or
+        // not; and nothing new comes of a board lost.
+        let pgn = hall.round_pgn(9_999);
         assert!(pgn.contains("e5 { [%clk 0:09:57] } *"), "{pgn}");
+        let pgn = hall.round_pgn(60_000);
+        assert!(pgn.contains("2. Qh5 { [%clk 0:09:50] } 1-0"), "{pgn}");
         let view = hall.view(60_000);
         assert_eq!(view["boards"][0]["presence"], "lost");
         assert_eq!(view["needs"][0]["kind"], "lost");

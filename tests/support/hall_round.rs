@@ -67,13 +67,28 @@ pub fn plies(game: &PgnGame) -> u64 {
 pub fn trace(game: &PgnGame, seed: u64, style: Style, shift: u64, extra: &[(u64, &str)]) -> String {
     let (start, mode, moves, _) = pegboard::sim::playable_moves(&game.record).expect("a game");
     let entries = pegboard::sim::simulate_moves(&game.record, &start, mode, &moves, seed, style);
-    let mut lines: Vec<(u64, String)> = entries
-        .iter()
-        .map(|e| {
-            let t = if e.t == 0 { 0 } else { e.t + shift };
-            (t, pegboard::trace::write_line(t, &e.reading))
-        })
-        .collect();
+    let mut lines: Vec<(u64, String)> = Vec::new();
+    for e in &entries {
+        let t = if e.t == 0 { 0 } else { e.t + shift };
+        match &e.reading {
+            // At a board, the promoted piece is named with a key (`play`'s
+            // trace source takes keys, not inputs): pressed and let go.
+            pegboard::trace::Reading::Input(pegboard::core::Input::Promote(role)) => {
+                let bit = match role {
+                    shakmaty::Role::Rook => 2,
+                    shakmaty::Role::Bishop => 3,
+                    shakmaty::Role::Knight => 4,
+                    _ => 1,
+                };
+                lines.push((t, format!("{{\"t\":{t},\"keys\":{}}}", 1u16 << bit)));
+                lines.push((t + 150, format!("{{\"t\":{},\"keys\":0}}", t + 150)));
+            }
+            // A resignation or a draw agreed at the end is the players'
+            // word, which the board does not carry: the game stays open.
+            pegboard::trace::Reading::Input(_) => {}
+            reading => lines.push((t, pegboard::trace::write_line(t, reading))),
+        }
+    }
     for (t, line) in extra {
         lines.push((*t, format!("{{\"t\":{t},{line}}}")));
     }
@@ -115,6 +130,10 @@ impl Board {
                 "[clock]\npgn_control = \"{control}\"\n[game]\ntournament = true\n\
                  white = \"{}\"\nblack = \"{}\"\nround = \"1\"\n\
                  [[buttons.key]]\nbit = 0\npress = \"call_arbiter\"\n\
+                 [[buttons.key]]\nbit = 1\npress = \"promote_queen\"\n\
+                 [[buttons.key]]\nbit = 2\npress = \"promote_rook\"\n\
+                 [[buttons.key]]\nbit = 3\npress = \"promote_bishop\"\n\
+                 [[buttons.key]]\nbit = 4\npress = \"promote_knight\"\n\
                  [mirror]\nlisten = \"127.0.0.1:{port}\"\n[journal]\ndir = \"{}\"\n\
                  [sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n",
                 escape(white),
