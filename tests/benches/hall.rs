@@ -112,8 +112,9 @@ fn rss_mb(pid: u32) -> f64 {
 }
 
 /// The delays from the board's own instant to each `(board, ply)` seen
-/// downstream, in ms.
-fn delays(boards: &Seen, downstream: &Seen) -> Vec<f64> {
+/// downstream, in ms, of the moves made by `made_by` (seconds since the
+/// epoch), and how many of those were never seen there.
+fn delays(boards: &Seen, downstream: &Seen, made_by: f64) -> (Vec<f64>, usize) {
     let at_boards = boards
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -122,10 +123,13 @@ fn delays(boards: &Seen, downstream: &Seen) -> Vec<f64> {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .clone();
-    at_boards
+    let made: Vec<_> = at_boards.iter().filter(|(_, at)| **at <= made_by).collect();
+    let seen: Vec<f64> = made
         .iter()
-        .filter_map(|(key, at)| later.get(key).map(|d| ((d - at) * 1000.0).max(0.0)))
-        .collect()
+        .filter_map(|(key, at)| later.get(key).map(|d| ((d - **at) * 1000.0).max(0.0)))
+        .collect();
+    let missing = made.len() - seen.len();
+    (seen, missing)
 }
 
 fn quantile(mut v: Vec<f64>, q: f64) -> f64 {
@@ -218,6 +222,7 @@ fn main() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let cpu = (cpu_seconds(pid) - cpu_before) / began.elapsed().as_secs_f64() * 100.0;
+    let polled_until = epoch();
     let rss = rss_mb(pid);
     // The pushes: each (board, ply) first in a push taken, by when the
     // push began.
@@ -240,9 +245,20 @@ fn main() {
         moves >= BOARDS * 5,
         &format!("{moves} moves"),
     );
-    let view = delays(&at_boards, &in_view);
-    let pgn = delays(&at_boards, &in_pgn);
-    let push = delays(&at_boards, &pushed);
+    // Every move made a second before the reading stopped is in the view
+    // and the served round, and every one made 5 s before it was pushed
+    // (what came later is not counted, nor timed).
+    let (view, view_missing) = delays(&at_boards, &in_view, polled_until - 1.0);
+    let (pgn, pgn_missing) = delays(&at_boards, &in_pgn, polled_until - 1.0);
+    let (push, push_missing) = delays(&at_boards, &pushed, polled_until - 5.0);
+    targets.holds(
+        "every move reached the view, the served round and the broadcast",
+        view_missing + pgn_missing + push_missing == 0,
+        &format!(
+            "missing: {view_missing} from the view, {pgn_missing} from /round.pgn, {push_missing} \
+             from the pushes"
+        ),
+    );
     println!(
         "  {moves} moves on {BOARDS} boards; {} in the view, {} in /round.pgn, {} pushed",
         view.len(),
