@@ -866,9 +866,11 @@ fn moves_made_while_the_sensors_were_away_are_a_mismatch_never_an_illegal_move()
 {"t":10000,"lift":"e2"}
 {"t":10300,"place":"e4"}"#;
     let ev = run(body);
-    let says: Vec<&str> = of(&ev, "say")
+    // The sensors' loss and return are events of their own, said to him.
+    let says: Vec<&str> = ["sensors_lost", "sensors_back"]
         .iter()
-        .filter_map(|e| e["text"].as_str())
+        .flat_map(|name| of(&ev, name))
+        .filter_map(|e| e["say"].as_str())
         .collect();
     assert_eq!(
         says,
@@ -877,6 +879,7 @@ fn moves_made_while_the_sensors_were_away_are_a_mismatch_never_an_illegal_move()
             "Brett wieder verbunden."
         ]
     );
+    assert!(of(&ev, "say").is_empty(), "{ev:?}");
     assert!(of(&ev, "illegal").is_empty(), "nobody is charged: {ev:?}");
     let mismatch = of(&ev, "mismatch");
     assert_eq!(mismatch.len(), 1);
