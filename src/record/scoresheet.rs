@@ -241,10 +241,13 @@ impl Scoresheet {
         out.push('\n');
         let mut tokens = Vec::new();
         let mut number = self.first_move_number;
-        for (i, m) in self.moves.iter().enumerate() {
+        // PGN's export format (8.2.2.2) numbers a Black move at the start
+        // and after a comment or a variation between it and White's move.
+        let mut interrupted = true;
+        for m in &self.moves {
             match m.color {
                 Color::White => tokens.push(format!("{number}.")),
-                Color::Black if i == 0 => tokens.push(format!("{number}...")),
+                Color::Black if interrupted => tokens.push(format!("{number}...")),
                 Color::Black => {}
             }
             tokens.push(format!("{}{}", m.san, m.mark.unwrap_or("")));
@@ -258,6 +261,7 @@ impl Scoresheet {
             if let Some(ms) = m.clk {
                 comment.push(format!("[%clk {}]", clk(ms)));
             }
+            interrupted = !comment.is_empty() || m.better.is_some();
             if !comment.is_empty() {
                 tokens.push(format!("{{ {} }}", comment.join(" ")));
             }
@@ -325,6 +329,31 @@ mod tests {
         );
         let results = pgn.lines().filter(|l| l.starts_with("[Result ")).count();
         assert_eq!(results, 1, "{pgn}");
+    }
+
+    #[test]
+    fn pgn_8_2_2_2_a_black_move_after_a_comment_has_its_number_again() {
+        let mv = |san: &str, color, clk| ScoreMove {
+            san: san.into(),
+            color,
+            clk,
+            draw_offer: false,
+            eval: None,
+            mark: None,
+            better: None,
+        };
+        let mut sheet = Scoresheet::new(&BTreeMap::new(), None);
+        sheet.moves = vec![
+            mv("e4", Color::White, Some(60_000)),
+            mv("e5", Color::Black, Some(59_000)),
+            mv("Nf3", Color::White, None),
+            mv("Nc6", Color::Black, None),
+        ];
+        let pgn = sheet.pgn();
+        assert!(
+            pgn.contains("1. e4 { [%clk 0:01:00] } 1... e5 { [%clk 0:00:59] } 2. Nf3 Nc6 *"),
+            "{pgn}"
+        );
     }
 
     #[test]
