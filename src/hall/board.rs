@@ -7,8 +7,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-/// How long a report (an illegal move, a touch violation, a fallen flag)
-/// stays marked for the arbiter after it happened: five minutes.
+/// How long a report (an illegal move, a touch violation) stays marked
+/// for the arbiter after it happened: five minutes. A fallen flag stays
+/// until the game has its result, and this long after.
 pub const MARKED_MS: u64 = 5 * 60 * 1000;
 
 /// Whether the hub reaches the board.
@@ -53,6 +54,11 @@ pub enum Need {
         what: String,
         ago_ms: u64,
     },
+    /// The broadcast will not show the game: these sides have no name
+    /// lichess takes (see [`broadcast_name`]).
+    ///
+    /// [`broadcast_name`]: crate::hall::round::broadcast_name
+    Unnamed { colors: Vec<String> },
 }
 
 /// One board of the round.
@@ -72,6 +78,9 @@ pub struct Board {
     pgn: Option<String>,
     /// The hub time its stream last said anything.
     heard: u64,
+    /// The game the board shows now (its state's `game`), which may be a
+    /// later one than the round's: see [`Board::take_state`].
+    showing: Option<u64>,
 }
 
 fn text(v: &Value) -> String {
@@ -93,14 +102,36 @@ impl Board {
             state: None,
             pgn: None,
             heard: now,
+            showing: None,
         }
     }
 
     /// Its mirror's state, read at hub time `now`: the board is followed.
+    ///
+    /// Once the board's game has its result, that game is the round's: a
+    /// later game on the board (the start position set up again for the
+    /// next game or to go over the game) is left out, as its scoresheet
+    /// is. A retrace within the game keeps it (the same `game`).
     pub fn take_state(&mut self, state: Value, now: u64) {
-        self.state = Some((state, now));
         self.presence = Presence::Followed;
         self.heard = now;
+        self.showing = state["game"].as_u64();
+        if self.finished().is_some() && !self.showing_the_rounds_game() {
+            return;
+        }
+        self.state = Some((state, now));
+    }
+
+    /// The result of the round's game on this board, once it has one.
+    fn finished(&self) -> Option<&str> {
+        self.state.as_ref()?.0["result"].as_str()
+    }
+
+    /// Whether the board shows the game the hub holds (or holds none).
+    fn showing_the_rounds_game(&self) -> bool {
+        self.state
+            .as_ref()
+            .is_none_or(|(s, _)| s["game"].as_u64() == self.showing)
     }
 
     /// Its stream said something at hub time `now`.
@@ -123,8 +154,15 @@ impl Board {
         }
     }
 
-    /// Its scoresheet.
+    /// Its scoresheet; once the round's game has its result, only that
+    /// game's (the board showing it, and the same result written).
     pub fn take_pgn(&mut self, pgn: String) {
+        if let Some(result) = self.finished()
+            && (!self.showing_the_rounds_game()
+                || crate::hall::round::tag(&pgn, "Result").as_deref() != Some(result))
+        {
+            return;
+        }
         self.pgn = Some(pgn);
     }
 
@@ -184,6 +222,19 @@ impl Board {
     /// What needs the arbiter at hub time `now`, most urgent first; a
     /// board differing from the game counts once it has for `differing_ms`.
     pub fn needs(&self, now: u64, differing_ms: u64) -> Vec<Need> {
+        let mut needs = self.game_needs(now, differing_ms);
+        let colors: Vec<String> = [("white", true), ("black", false)]
+            .into_iter()
+            .filter(|&(_, white)| !crate::hall::round::broadcast_name(&self.name(white)))
+            .map(|(c, _)| c.to_string())
+            .collect();
+        if self.pgn.is_some() && !colors.is_empty() {
+            needs.push(Need::Unnamed { colors });
+        }
+        needs
+    }
+
+    fn game_needs(&self, now: u64, differing_ms: u64) -> Vec<Need> {
         let mut needs = Vec::new();
         let lost_for = match self.presence_at(now) {
             Presence::Lost { since } => Some(now.saturating_sub(since)),
@@ -200,7 +251,10 @@ impl Board {
         if let Some(t) = ms(&s["called"]) {
             needs.push(Need::Called { for_ms: ago(t) });
         }
-        if let Some(t) = ms(&s["flag_fell"]).filter(|&t| ago(t) < MARKED_MS) {
+        // A flag counts once the arbiter sees it (6.8): it stays marked
+        // until the game has its result, and five minutes after the fall.
+        let ended = s["result"].is_string();
+        if let Some(t) = ms(&s["flag_fell"]).filter(|&t| !ended || ago(t) < MARKED_MS) {
             for color in ["white", "black"] {
                 if s["clock"][format!("{color}_flag")].as_bool() == Some(true) {
                     needs.push(Need::Flag {
@@ -349,13 +403,87 @@ mod tests {
                 },
             ]
         );
-        // Five minutes on, only the unanswered call stands.
+        // Five minutes on, the unanswered call and the flag, in a game
+        // without its result yet, stand.
         b.heard(MARKED_MS);
         assert_eq!(
             b.needs(MARKED_MS, 10_000),
-            vec![Need::Called {
-                for_ms: 10_000 + MARKED_MS
+            vec![
+                Need::Called {
+                    for_ms: 10_000 + MARKED_MS
+                },
+                Need::Flag {
+                    color: "black".into(),
+                    ago_ms: 5000 + MARKED_MS
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn art_6_8_a_fallen_flag_stays_marked_until_the_result_and_five_minutes() {
+        let mut b = board();
+        let state = json!({"t": 100_000, "flag_fell": 95_000, "result": "1-0",
+            "clock": {"white_flag": false, "black_flag": true}});
+        b.take_state(state, 0);
+        b.heard(MARKED_MS - 5001);
+        assert_eq!(
+            b.needs(MARKED_MS - 5001, 10_000),
+            vec![Need::Flag {
+                color: "black".into(),
+                ago_ms: MARKED_MS - 1
             }]
         );
+        b.heard(MARKED_MS);
+        assert_eq!(b.needs(MARKED_MS - 5000, 10_000), vec![]);
+    }
+
+    const FINISHED: &str =
+        "[White \"Ann\"]\n[Black \"Ben\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 1-0\n\n";
+
+    #[test]
+    fn a_finished_game_stays_the_rounds_when_the_board_sets_up_the_next() {
+        let mut b = board();
+        let ended = json!({"t": 90_000, "game": 1000, "result": "1-0",
+            "moves": [{"san": "e4"}, {"san": "e5"}, {"san": "Qh5"}]});
+        b.take_state(ended.clone(), 0);
+        b.take_pgn(FINISHED.into());
+        // The start position set up again: a new game, its first move.
+        let next = json!({"t": 120_000, "game": 100_000, "result": null,
+            "moves": [{"san": "d4"}]});
+        b.take_state(next, 1000);
+        b.take_pgn(
+            FINISHED
+                .replace("1-0", "*")
+                .replace("1. e4 e5 2. Qh5", "1. d4"),
+        );
+        assert_eq!(b.state(), Some(&ended));
+        assert_eq!(b.pgn(), Some(FINISHED));
+        assert_eq!(b.presence, Presence::Followed);
+        // Even a next game ended with the same result stays out.
+        b.take_pgn(FINISHED.replace("2. Qh5", "2. Bc4"));
+        assert_eq!(b.pgn(), Some(FINISHED));
+        // The board shows the round's game again (its stream served anew):
+        // its scoresheet is taken.
+        b.take_state(ended.clone(), 2000);
+        let amended = FINISHED.replace("[Black", "[Annotator \"arbiter\"]\n[Black");
+        b.take_pgn(amended.clone());
+        assert_eq!(b.pgn(), Some(amended.as_str()));
+    }
+
+    #[test]
+    fn e2_8_a_retrace_after_the_result_is_still_the_rounds_game() {
+        let mut b = board();
+        let ended = json!({"t": 90_000, "game": 1000, "result": "1-0",
+            "moves": [{"san": "e4"}, {"san": "e5"}, {"san": "Qh5"}]});
+        b.take_state(ended, 0);
+        b.take_pgn(FINISHED.into());
+        let retraced = json!({"t": 95_000, "game": 1000, "result": null,
+            "moves": [{"san": "e4"}, {"san": "e5"}]});
+        b.take_state(retraced.clone(), 1000);
+        assert_eq!(b.state(), Some(&retraced));
+        let open = FINISHED.replace("1-0", "*").replace(" 2. Qh5", "");
+        b.take_pgn(open.clone());
+        assert_eq!(b.pgn(), Some(open.as_str()));
     }
 }

@@ -133,6 +133,10 @@ pub struct MirrorState {
     pub flag_fell: Option<u64>,
     pub sensors_lost: Option<u64>,
     pub ended: Option<u64>,
+    /// The game time at which this game began (its `ready`): a board's
+    /// next game has another, so the hall keeps a finished game apart
+    /// from the one set up after it.
+    pub game: u64,
     #[serde(skip)]
     position: Chess,
     #[serde(skip)]
@@ -214,6 +218,7 @@ impl MirrorState {
             flag_fell: None,
             sensors_lost: None,
             ended: None,
+            game: 0,
             position,
             mode: CastlingMode::Standard,
             blind_color: blind,
@@ -321,6 +326,7 @@ impl MirrorState {
                 let (blind, orientation) = (self.blind_color, self.orientation);
                 *self = MirrorState::new(blind, Color::White);
                 self.orientation = orientation;
+                self.game = e.t;
                 self.variant = variant;
                 self.mode = if *variant == "chess960" {
                     CastlingMode::Chess960
@@ -806,6 +812,30 @@ mod tests {
         if s["result"].is_string() {
             assert!(s["ended"].as_u64().is_some_and(|t| t >= fell), "{s}");
         }
+    }
+
+    #[test]
+    fn the_next_game_set_up_after_the_end_is_named_apart_and_a_retrace_keeps_the_name() {
+        let ended = format!(
+            "{START}\n{{\"t\":1000,\"lift\":\"e2\"}}\n{{\"t\":1200,\"place\":\"e4\"}}\n\
+             {{\"t\":2000,\"input\":\"resign\",\"color\":\"white\"}}"
+        );
+        let s = after(&ended);
+        let first = s["game"].as_u64().expect("the game's name");
+        assert_eq!(s["result"], "0-1", "{s}");
+        // e4 goes back to e2: the start position again, the next game.
+        let s = after(&format!(
+            "{ended}\n{{\"t\":4000,\"lift\":\"e4\"}}\n{{\"t\":4200,\"place\":\"e2\"}}"
+        ));
+        assert!(s["result"].is_null(), "{s}");
+        assert!(s["game"].as_u64().is_some_and(|g| g > first), "{s}");
+        let s = after(&format!(
+            "{START}\n{{\"t\":1000,\"lift\":\"e2\"}}\n{{\"t\":1100,\"place\":\"e4\"}}\n\
+             {{\"t\":2000,\"lift\":\"e7\"}}\n{{\"t\":2100,\"place\":\"e5\"}}\n\
+             {{\"t\":3000,\"input\":\"retrace\",\"ply\":1}}"
+        ));
+        assert_eq!(s["ply"], 1, "{s}");
+        assert_eq!(s["game"].as_u64(), Some(first), "{s}");
     }
 
     #[test]
