@@ -23,13 +23,18 @@ fn free_port() -> u16 {
 }
 
 fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    get_as(addr, "127.0.0.1", path)
+}
+
+/// A GET naming `host` as the server's.
+fn get_as(addr: SocketAddr, host: &str, path: &str) -> (u16, String) {
     let Ok(mut s) = TcpStream::connect(addr) else {
         return (0, String::new());
     };
     let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
     let _ = write!(
         s,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
     );
     let mut text = String::new();
     let _ = s.read_to_string(&mut text);
@@ -199,7 +204,14 @@ fn the_hub_follows_every_board_shows_what_needs_the_arbiter_and_serves_the_round
     assert_eq!(illegal["color"], "black", "{v}");
     assert_eq!(illegal["count"], 1, "{v}");
     assert_eq!(v["boards"][0]["needs"][0]["kind"], "illegal", "{v}");
-    assert_eq!(v["boards"][1]["needs"], serde_json::json!([]), "{v}");
+    let other = |n: &&Value| n["kind"] != "unnamed";
+    assert_eq!(
+        v["boards"][1]["needs"]
+            .as_array()
+            .map(|n| n.iter().filter(other).count()),
+        Some(0),
+        "{v}"
+    );
     // Both clocks as each board reads them.
     assert!(
         v["boards"][1]["clock"]["white_ms"].as_u64().is_some(),
@@ -218,6 +230,20 @@ fn the_hub_follows_every_board_shows_what_needs_the_arbiter_and_serves_the_round
             std::thread::sleep(Duration::from_millis(50));
         }
     };
+    // Board 2's players have no names, which a lichess broadcast drops
+    // the game for: the hall view says so, naming both sides.
+    let v = view_when(addr, "board 2's players unnamed", |v| {
+        v["needs"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n["kind"] == "unnamed"))
+    });
+    let unnamed: Vec<&Value> = v["needs"]
+        .as_array()
+        .map(|n| n.iter().filter(|n| n["kind"] == "unnamed").collect())
+        .unwrap_or_default();
+    assert_eq!(unnamed.len(), 1, "{v}");
+    assert_eq!(unnamed[0]["board"], 2, "{v}");
+    assert_eq!(unnamed[0]["colors"], serde_json::json!(["white", "black"]));
     let games: Vec<&str> = round.split("[Event ").skip(1).collect();
     assert_eq!(games.len(), 2, "{round}");
     assert!(games[0].starts_with("\"Blind Open\"]"), "{round}");
@@ -328,10 +354,17 @@ fn the_organisers_delay_holds_every_move_back_from_the_public_but_not_from_the_a
     );
     // The public address serves the round, and nothing of the hall view.
     let public: SocketAddr = format!("127.0.0.1:{public}").parse().expect("address");
-    assert_eq!(get(public, "/round.pgn"), (200, round));
+    assert_eq!(get(public, "/round.pgn"), (200, round.clone()));
     for path in ["/", "/state", "/events"] {
         assert_eq!(get(public, path).0, 404, "{path}");
     }
+    // lichess asks for it by the name the organiser gave the source URL,
+    // which the hall view itself does not answer to.
+    assert_eq!(
+        get_as(public, "club.example.org:8080", "/round.pgn"),
+        (200, round)
+    );
+    assert_eq!(get_as(addr, "club.example.org", "/state").0, 421);
 }
 
 #[test]
@@ -382,8 +415,16 @@ fn the_round_is_pushed_to_a_lichess_broadcast_one_push_at_a_time_and_a_429_waits
         .path_faults
         .push_back(("POST /api/broadcast".into(), 429));
     let dir = common::empty_dir("hall-push");
-    let ports = [free_port()];
-    let _b1 = board(&dir, "one", ports[0], GAME_1, "");
+    let ports = [free_port(), free_port()];
+    let _b1 = board(
+        &dir,
+        "one",
+        ports[0],
+        GAME_1,
+        "white = \"Ann Weiss\"\nblack = \"Ben Schwarz\"",
+    );
+    // Board 2's players are named nowhere.
+    let _b2 = board(&dir, "two", ports[1], GAME_2, "");
     let token_file = dir.join("broadcast-token");
     let config = hub_config(
         &dir,
@@ -456,10 +497,73 @@ fn the_round_is_pushed_to_a_lichess_broadcast_one_push_at_a_time_and_a_429_waits
     let round = &pushed.last().expect("a push").1;
     assert!(round.contains("[Round \"4.1\"]"), "{round}");
     assert!(round.contains("{ [%clk 0:04:5"), "{round}");
+    // The broadcast shows board 1; board 2's game, its players unnamed,
+    // lichess drops, and the hall view says so.
+    let shown: Vec<String> = st.broadcast_shown["aBcD1234"].keys().cloned().collect();
+    assert_eq!(shown, ["4.1"]);
     drop(st);
     let v = view_when(addr, "the push counted", |v| {
         v["push"]["pushed"].as_u64() >= Some(1)
+            && v["needs"]
+                .as_array()
+                .is_some_and(|n| n.iter().any(|n| n["kind"] == "unnamed" && n["board"] == 2))
     });
     assert!(v["push"]["trouble"].is_null(), "{v}");
-    assert_eq!(v["push"]["moves"], 3, "{v}");
+    assert_eq!(v["push"]["moves"], 4, "{v}");
+}
+
+#[test]
+fn a_round_that_reads_a_source_url_is_told_apart_from_a_game_lichess_could_not_read() {
+    const TOKEN: &str = "lip_HallUpstream2026xyz";
+    let server = lichess::Lichess::start(TOKEN, Duration::from_millis(500));
+    server.token_scopes("study:write");
+    {
+        let mut st = server.state();
+        st.broadcast_rounds.insert("uPsT1234".into(), Vec::new());
+        st.broadcast_upstream.insert("uPsT1234".into());
+    }
+    let dir = common::empty_dir("hall-upstream");
+    let ports = [free_port()];
+    let _b1 = board(
+        &dir,
+        "one",
+        ports[0],
+        GAME_2,
+        "white = \"Ann Weiss\"\nblack = \"Ben Schwarz\"",
+    );
+    let token_file = dir.join("broadcast-token");
+    std::fs::write(&token_file, format!("{TOKEN}\n")).expect("token");
+    std::fs::set_permissions(
+        &token_file,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .expect("mode");
+    let config = hub_config(
+        &dir,
+        &ports,
+        &format!(
+            "[hall.push]\nround = \"uPsT1234\"\nserver = \"{}\"\ntoken_file = \"{}\"\n",
+            server.url(),
+            token_file.display()
+        ),
+    );
+    let (_hub, addr) = hub(&config);
+    let v = view_when(addr, "the refusal told", |v| {
+        v["push"]["trouble"]
+            .as_str()
+            .is_some_and(|t| t.contains("source URL"))
+    });
+    let trouble = v["push"]["trouble"].as_str().unwrap_or_default();
+    assert!(trouble.contains("[hall.push]"), "{trouble}");
+    assert!(!trouble.contains("could not read"), "{trouble}");
+    assert_eq!(v["push"]["pushed"], 0, "{v}");
+    // Refused, it waits a minute rather than pushing again at once.
+    std::thread::sleep(Duration::from_secs(3));
+    let asked = server
+        .state()
+        .requests
+        .iter()
+        .filter(|r| r.starts_with("POST /api/broadcast/round/uPsT1234/push"))
+        .count();
+    assert_eq!(asked, 1);
 }

@@ -773,6 +773,10 @@ pub struct HallWords {
     pub illegal: String,
     /// `{color}`.
     pub touch: String,
+    /// `{colors}`: the sides without a name lichess takes.
+    pub unnamed: String,
+    /// Said by the running clock, for a screen reader.
+    pub to_move: String,
     pub no_move: String,
     /// `{minutes}`: the organiser's delay.
     pub delayed: String,

@@ -17,7 +17,9 @@ pub struct Args {
     /// config/hall.toml).
     #[arg(long)]
     config: String,
-    /// Serve on this address instead of [hall] listen ("0.0.0.0:8090").
+    /// Serve the hall view on this address instead of [hall] listen
+    /// ("0.0.0.0:8090"); with [https], the plain address that sends on to
+    /// HTTPS.
     #[arg(long)]
     listen: Option<String>,
     /// Read the lichess broadcast token (made on lichess with the

@@ -154,6 +154,12 @@ impl Follower {
             .call()
             .map_err(|e| e.to_string())?;
         let status = response.status().as_u16();
+        if status == 308 && self.base.starts_with("http://") {
+            return Err(format!(
+                "its mirror answered {status}: the board serves HTTPS; give its address as \
+                 https://… with its certificate's fingerprint in [[hall.boards]]"
+            ));
+        }
         if status != 200 {
             return Err(format!("its mirror answered {status}"));
         }

@@ -49,6 +49,7 @@ fn urgency(need: &Need) -> u8 {
         Need::Differing { .. } => 4,
         Need::Illegal { .. } => 5,
         Need::Touch { .. } => 6,
+        Need::Unnamed { .. } => 7,
     }
 }
 

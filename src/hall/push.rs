@@ -8,7 +8,13 @@
 //! act; the hall view says so), and 1 s, 2 s, 4 s … 60 s after other
 //! failures. Only the latest round is ever pushed: a change made while a
 //! push was under way is pushed after it, whole.
+//!
+//! lichess reads at most [`MOST_BYTES`] in one push. A round too big for
+//! that (many boards of long games) is pushed in parts, each under it:
+//! the games lichess has not yet taken as they stand, in board order.
+//! lichess leaves a game a push does not name as it was.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,6 +34,62 @@ pub const LONGEST_WAIT: Duration = Duration::from_secs(60);
 
 /// How long a push may take, answer and all.
 const PUSH_WITHIN: Duration = Duration::from_secs(20);
+
+/// The most one push carries: lichess takes a body of up to 512 KiB (its
+/// `play.http.parser.maxMemoryBuffer`), and refuses a larger one (413).
+pub const MOST_BYTES: usize = 500 * 1024;
+
+/// The round's games, each with its board (its `Board` tag, else its
+/// place): the round split where lichess splits it, at a blank line before
+/// a tag.
+pub fn games_of(round: &str) -> Vec<(String, &str)> {
+    let mut games = Vec::new();
+    let mut start = 0;
+    for (at, _) in round.match_indices("\n\n[") {
+        games.push(&round[start..at + 2]);
+        start = at + 2;
+    }
+    games.push(&round[start..]);
+    games
+        .into_iter()
+        .filter(|g| !g.trim().is_empty())
+        .enumerate()
+        .map(|(i, g)| {
+            let board = crate::hall::round::tag(g, "Board").unwrap_or_else(|| format!("#{i}"));
+            (board, g)
+        })
+        .collect()
+}
+
+/// The next push's games (their places in `games`), given what lichess
+/// took last of each board: the whole round when it fits in `most` bytes
+/// and any game changed; else the changed games, in order, as many as fit
+/// (one at least). None when lichess has every game as it stands.
+pub fn next_push(
+    games: &[(String, &str)],
+    taken: &HashMap<String, String>,
+    most: usize,
+) -> Option<Vec<usize>> {
+    let changed: Vec<usize> = (0..games.len())
+        .filter(|&i| taken.get(&games[i].0).map(String::as_str) != Some(games[i].1))
+        .collect();
+    if changed.is_empty() {
+        return None;
+    }
+    if games.iter().map(|(_, g)| g.len()).sum::<usize>() <= most {
+        return Some((0..games.len()).collect());
+    }
+    let mut size = 0;
+    let mut part = Vec::new();
+    for i in changed {
+        if !part.is_empty() && size + games[i].1.len() > most {
+            break;
+        }
+        size += games[i].1.len();
+        part.push(i);
+    }
+    Some(part)
+}
 
 /// How the broadcast stands, for the hall view.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -87,12 +149,25 @@ pub fn next_wait(outcome: &Outcome, wait: Duration, after_429: Duration) -> Dura
 }
 
 /// Reads lichess's answer to a push: `{"games":[{"tags":…,"moves":n} or
-/// {"tags":…,"error":"…"}]}`.
+/// {"tags":…,"error":"…"}]}`. An error without a game's tags is the
+/// round's own: lichess takes no push for a round that reads its games
+/// from a source URL.
 pub fn taken(body: &str) -> Outcome {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(body) else {
         return Outcome::Failed("lichess's answer could not be read".into());
     };
     let games = v["games"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let untagged = |g: &serde_json::Value| g["tags"].as_object().is_none_or(|t| t.is_empty());
+    if let Some(error) = games
+        .iter()
+        .find(|g| untagged(g))
+        .and_then(|g| g["error"].as_str())
+    {
+        return Outcome::Refused(format!(
+            "lichess takes no push for this round ({error}): a round that reads its games \
+             from a source URL takes none; remove the source URL on lichess, or [hall.push]"
+        ));
+    }
     let moves = games.iter().filter_map(|g| g["moves"].as_u64()).sum();
     let refused = games
         .iter()
@@ -208,6 +283,10 @@ fn push(agent: &ureq::Agent, url: &str, token: &Token, pgn: &str) -> Outcome {
         404 => {
             Outcome::Refused("lichess knows no broadcast round by [hall.push] round (404)".into())
         }
+        413 => Outcome::Failed(format!(
+            "lichess takes at most 512 KiB in one push, and a game of {} KiB is larger (413)",
+            pgn.len().div_ceil(1024)
+        )),
         _ => Outcome::Failed(format!("lichess answered {status}: {}", words())),
     }
 }
@@ -220,13 +299,14 @@ fn run(
     after_429: Duration,
 ) {
     let (lock, wake) = &**slot;
-    let mut pushed: Option<String> = None;
+    // What lichess took last of each board's game.
+    let mut taken_games: HashMap<String, String> = HashMap::new();
     let mut wait = SPACING;
     let mut not_before = Instant::now();
     loop {
-        // The latest round, once it differs from the last pushed and the
-        // wait is over.
-        let pgn = {
+        // What lichess does not yet have of the latest round, once the
+        // wait is over: the whole round, or a part of one too big.
+        let (pgn, boards) = {
             let mut s = lock
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -235,21 +315,26 @@ fn run(
                     return;
                 }
                 let now = Instant::now();
-                let fresh = s.latest.is_some() && s.latest != pushed;
-                if fresh && now >= not_before {
-                    break;
-                }
-                let until = if fresh {
-                    not_before - now
-                } else {
-                    Duration::from_secs(3600)
+                let latest = s.latest.as_deref().unwrap_or_default();
+                let games = games_of(latest);
+                let part = next_push(&games, &taken_games, MOST_BYTES);
+                let until = match part {
+                    Some(part) if now >= not_before => {
+                        let pgn: String = part.iter().map(|&i| games[i].1).collect();
+                        let boards: Vec<(String, String)> = part
+                            .iter()
+                            .map(|&i| (games[i].0.clone(), games[i].1.to_string()))
+                            .collect();
+                        break (pgn, boards);
+                    }
+                    Some(_) => not_before.saturating_duration_since(now),
+                    None => Duration::from_secs(3600),
                 };
                 s = wake
                     .wait_timeout(s, until)
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .0;
             }
-            s.latest.clone().unwrap_or_default()
         };
         let outcome = push(agent, url, token, &pgn);
         wait = next_wait(&outcome, wait, after_429);
@@ -263,7 +348,7 @@ fn run(
                 moves,
                 refused,
             } => {
-                pushed = Some(pgn);
+                taken_games.extend(boards);
                 s.state.pushed += 1;
                 s.state.moves = moves;
                 // A game lichess could not read is trouble the hall view
@@ -308,6 +393,53 @@ mod tests {
                 refused: vec!["Carl – Dora: Invalid move".into()]
             }
         );
+    }
+
+    #[test]
+    fn a_round_without_pushes_names_its_own_refusal() {
+        let body = r#"{"games":[{"tags":{},"error":"source URL"}]}"#;
+        assert!(
+            matches!(taken(body), Outcome::Refused(why) if why.contains("source URL") && why.contains("[hall.push]"))
+        );
+    }
+
+    fn game(board: u32, moves: &str) -> String {
+        format!("[Event \"Open\"]\n[Board \"{board}\"]\n[Result \"*\"]\n\n{moves} *\n\n")
+    }
+
+    #[test]
+    fn the_round_is_split_into_its_games_by_board() {
+        let round = [game(1, "1. e4"), game(2, "1. d4"), game(3, "")].concat();
+        let games = games_of(&round);
+        let boards: Vec<&str> = games.iter().map(|(b, _)| b.as_str()).collect();
+        assert_eq!(boards, ["1", "2", "3"]);
+        assert_eq!(games[1].1, game(2, "1. d4"));
+        assert_eq!(games.iter().map(|(_, g)| *g).collect::<String>(), round);
+    }
+
+    #[test]
+    fn a_round_that_fits_goes_whole_and_one_too_big_in_parts_of_what_changed() {
+        let round = [game(1, "1. e4"), game(2, "1. d4"), game(3, "1. c4")].concat();
+        let games = games_of(&round);
+        let mut taken = HashMap::new();
+        assert_eq!(next_push(&games, &taken, 10_000), Some(vec![0, 1, 2]));
+        // Parts of at most two games' size: the first two, then the third.
+        let most = games[0].1.len() + games[1].1.len();
+        assert_eq!(next_push(&games, &taken, most), Some(vec![0, 1]));
+        for &i in &[0, 1] {
+            taken.insert(games[i].0.clone(), games[i].1.to_string());
+        }
+        assert_eq!(next_push(&games, &taken, most), Some(vec![2]));
+        taken.insert(games[2].0.clone(), games[2].1.to_string());
+        assert_eq!(next_push(&games, &taken, most), None);
+        // Board 2 moves on: only its game, when the round is too big; the
+        // whole round when it fits.
+        let round = [game(1, "1. e4"), game(2, "1. d4 d5"), game(3, "1. c4")].concat();
+        let games = games_of(&round);
+        assert_eq!(next_push(&games, &taken, most), Some(vec![1]));
+        assert_eq!(next_push(&games, &taken, 10_000), Some(vec![0, 1, 2]));
+        // A game larger than a push alone still goes, alone.
+        assert_eq!(next_push(&games, &HashMap::new(), 10), Some(vec![0]));
     }
 
     #[test]

@@ -25,6 +25,16 @@ pub fn tag(pgn: &str, name: &str) -> Option<String> {
     None
 }
 
+/// Whether lichess shows a game under this player's name: a broadcast
+/// drops a name of one letter, or "unknown", and then every game with a
+/// side unnamed (so does "bye", a pairing that is no game).
+pub fn broadcast_name(name: &str) -> bool {
+    let name = name.trim();
+    name.chars().count() >= 2
+        && !name.eq_ignore_ascii_case("unknown")
+        && !name.eq_ignore_ascii_case("bye")
+}
+
 /// A value as a tag writes it: `\` and `"` escaped, on one line.
 fn escaped(value: &str) -> String {
     value

@@ -20,7 +20,9 @@ pub struct HallConfig {
     /// served on.
     pub listen: String,
     /// Host names the hub may be reached by besides IP addresses and
-    /// `localhost`, as `[mirror] hosts`.
+    /// `localhost`, as `[mirror] hosts`. (The broadcast's address answers
+    /// to any: it serves one public file.)
+    #[serde(deserialize_with = "crate::mirror::section::host_names")]
     pub hosts: Vec<String>,
     /// Where the round's games alone are served for a lichess broadcast's
     /// source URL ("0.0.0.0:8080"), always over plain HTTP (lichess follows
@@ -241,6 +243,17 @@ impl HallConfig {
                         "a player's name is one line of at most 100 characters".into(),
                     ));
                 }
+                if !name.is_empty() && !crate::hall::round::broadcast_name(name) {
+                    return Err(at(
+                        key,
+                        format!(
+                            "{key} = \"{}\": lichess shows no game whose player is named by \
+                             one letter, \"unknown\" or \"bye\"; give the player's name, or \
+                             leave the key out to take the board's own",
+                            crate::text::quote::short(name)
+                        ),
+                    ));
+                }
             }
         }
         for (key, value) in [
@@ -270,7 +283,9 @@ impl HallConfig {
             if !(push.server.starts_with("https://") || push.server.starts_with("http://")) {
                 return Err(KeyProblem::at(
                     &["hall", "push", "server"],
-                    "[hall.push] server: an address beginning with https://".into(),
+                    "[hall.push] server: an address beginning with https:// (http:// only for a \
+                     test server on the hall's own network)"
+                        .into(),
                 ));
             }
             if push.retry_after_429_s == 0 || push.retry_after_429_s > 600 {
@@ -351,6 +366,20 @@ mod tests {
             hall(&text),
             Err("hall.toml:2: [hall] delay_s = 7200: at most 3600 (an hour)".into())
         );
+    }
+
+    #[test]
+    fn a_player_lichess_would_not_show_is_refused_at_his_line() {
+        for name in ["A", "unknown", "Bye", " X "] {
+            let text = TWO.replace("white = \"Ann\"", &format!("white = \"{name}\""));
+            assert!(
+                hall(&text).is_err_and(|e| e.starts_with("hall.toml:9:")
+                    && e.contains("leave the key out to take the board's own")),
+                "{name}: {:?}",
+                hall(&text)
+            );
+        }
+        assert_eq!(hall(&TWO.replace("\"Ann\"", "\"Li\"")), Ok(()));
     }
 
     #[test]

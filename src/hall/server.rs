@@ -128,11 +128,14 @@ impl HallServer {
             let only_the_round = Router::new()
                 .route("/round.pgn", get(round_pgn))
                 .with_state(shared.clone());
+            // lichess asks for the round by whatever name the organiser
+            // gave it (club.example.org): the one public file is served
+            // to any.
             Some(Server::start(
                 "[hall] broadcast_listen",
                 broadcast_listen,
                 "hall-broadcast",
-                names.to_vec(),
+                vec![crate::net::request::ANY_HOST.to_string()],
                 Routes {
                     router: only_the_round,
                     privilege: crate::net::request::Privilege::none(),

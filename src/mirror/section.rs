@@ -19,7 +19,7 @@ pub struct MirrorConfig {
 }
 
 /// Host names: letters, digits, dots and hyphens, at most 16 of 253 bytes.
-fn host_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+pub(crate) fn host_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let names = Vec::<String>::deserialize(d)?;
     if names.len() > 16 {
         return Err(serde::de::Error::custom("at most 16 host names"));

@@ -174,13 +174,22 @@ pub fn json_body(headers: &HeaderMap) -> bool {
     })
 }
 
+/// Among a server's host names: it answers to any. No configured name can
+/// be this (a name is letters, digits, dots and hyphens).
+pub const ANY_HOST: &str = "*";
+
 /// Whether the request's `Host` is one this server answers to: an IP
 /// address (any of the machine's, with any port), `localhost`, or one of
 /// `names` (`[mirror] hosts`). A name the server does not know is what a
 /// DNS-rebinding page sends, after pointing its own name at the board: its
 /// `Origin` would match its `Host`, so `Host` itself is checked. A request
 /// without `Host` (HTTP/1.0) comes from no browser, and is let through.
+/// [`ANY_HOST`] among `names` answers every name: for a server of public
+/// files only, which a rebinding page gains nothing by reading.
 pub fn own_host(headers: &HeaderMap, names: &[String]) -> bool {
+    if names.iter().any(|n| n == ANY_HOST) {
+        return true;
+    }
     let mut hosts = headers.get_all(header::HOST).iter();
     let Some(host) = hosts.next() else {
         return true;
@@ -393,6 +402,8 @@ mod tests {
             );
         }
         assert!(own_host(&HeaderMap::new(), &[]), "no Host: no browser");
+        let any = [ANY_HOST.to_string()];
+        assert!(own_host(&headers(&[("host", "club.example.org")]), &any));
         assert!(
             !own_host(
                 &headers(&[("host", "127.0.0.1"), ("host", "evil.example")]),

@@ -709,6 +709,14 @@ pub struct State {
     /// The token's owner is not a contributor of the broadcast's study:
     /// its pushes are refused (403).
     pub broadcast_not_contributor: bool,
+    /// Rounds that read their games from a source URL: a push to one is
+    /// answered 200 with one error and no game (lila's RelayPush).
+    pub broadcast_upstream: std::collections::BTreeSet<String>,
+    /// What each round's broadcast shows, by its games' Round tags: each
+    /// push's games as lila keeps them (a game a push leaves out stays as
+    /// it was; a game with a side unnamed is dropped, as lila's
+    /// RelayGame/RelayInputSanity drop it; at most 100 games are read).
+    pub broadcast_shown: BTreeMap<String, BTreeMap<String, String>>,
     /// Pushes being answered now, and the most at once.
     pub pushing: u32,
     pub most_pushing: u32,
@@ -3006,6 +3014,11 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
         .get(&port)
         .cloned()
         .unwrap_or_else(|| "board:play".into());
+    // lila's conf/base.conf: play.http.parser.maxMemoryBuffer = 512KiB;
+    // the body is read before the action looks at the scope.
+    if body.len() > 512 * 1024 {
+        return answer(shared, out, 413, r#"{"error":"Request Entity Too Large"}"#);
+    }
     if !scopes.split(", ").any(|s| s == "study:write") {
         return answer(
             shared,
@@ -3013,10 +3026,6 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
             403,
             r#"{"error":"Missing scope: study:write"}"#,
         );
-    }
-    // lila's conf/base.conf: play.http.parser.maxMemoryBuffer = 512KiB.
-    if body.len() > 512 * 1024 {
-        return answer(shared, out, 413, r#"{"error":"Request Entity Too Large"}"#);
     }
     let began = epoch();
     {
@@ -3029,13 +3038,22 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
             drop(st);
             return answer(shared, out, 403, r#"{"error":"Forbidden"}"#);
         }
+        if st.broadcast_upstream.contains(id) {
+            drop(st);
+            let json = r#"{"games":[{"tags":{},"error":"This round reads a source URL, and takes no push."}]}"#;
+            keep_as(shared, json, "BroadcastPgnPush");
+            return write_answer(out, 200, json);
+        }
         st.pushing += 1;
         st.most_pushing = st.most_pushing.max(st.pushing);
     }
     std::thread::sleep(Duration::from_millis(200));
+    // lila reads at most 100 games of a push (MultiPgn's split).
+    let mut shown: Vec<(String, String)> = Vec::new();
     let games: Vec<serde_json::Value> = body
         .split("\n\n[")
         .filter(|g| !g.trim().is_empty())
+        .take(100)
         .map(|g| {
             let text = if g.starts_with('[') { g.to_string() } else { format!("[{g}") };
             let tag = |name: &str| {
@@ -3046,12 +3064,22 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
                     .to_string()
             };
             let tags = serde_json::json!({"White": tag("White"), "Black": tag("Black"), "Round": tag("Round")});
+            // A name of one letter or "unknown" is no name, and a game
+            // with a side unnamed is not shown; lila's answer, made before
+            // that, still counts its moves.
+            let named = |n: &str| {
+                let n = n.trim();
+                n.chars().count() > 1 && !n.eq_ignore_ascii_case("unknown")
+            };
             match pegboard::record::pgn::read_games(text.as_bytes()) {
                 Ok(read)
                     if read.len() == 1
                         && !read[0].truncated
                         && pegboard::sim::moves_of(&read[0].record).is_ok() =>
                 {
+                    if named(&tag("White")) && named(&tag("Black")) {
+                        shown.push((tag("Round"), text.clone()));
+                    }
                     serde_json::json!({"tags": tags, "moves": read[0].record.sans.len()})
                 }
                 _ => serde_json::json!({"tags": tags, "error": "Invalid PGN"}),
@@ -3064,6 +3092,10 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
         if let Some(pushes) = st.broadcast_rounds.get_mut(id) {
             pushes.push((began, body.to_string()));
         }
+        st.broadcast_shown
+            .entry(id.to_string())
+            .or_default()
+            .extend(shown);
     }
     let json = serde_json::json!({ "games": games }).to_string();
     keep_as(shared, &json, "BroadcastPgnPush");
