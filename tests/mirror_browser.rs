@@ -816,6 +816,18 @@ fn the_clock_shown_runs_on_across_the_streams_renewals() {
             |v| *v == json!(true),
         )
         .await;
+        // A stream's planned end is no loss: the page never says it is
+        // reconnecting, nor shows the game lost, while it opens the next.
+        js(
+            &c,
+            "window.everLost = false; \
+             new MutationObserver(() => { \
+               if (document.body.classList.contains('lost') \
+                   || document.getElementById('link').textContent) window.everLost = true; \
+             }).observe(document.body, {attributes: true, childList: true, subtree: true, \
+                                       characterData: true}); return 0",
+        )
+        .await;
         // The last event handed over is the reading itself.
         let mut batch = events[..=first].to_vec();
         let handed = Instant::now();
@@ -840,6 +852,11 @@ fn the_clock_shown_runs_on_across_the_streams_renewals() {
         assert!(
             shown <= server_then + 1000 && shown >= server_later - 100,
             "the page shows {shown} ms, the server's clock {server_later}..{server_then}"
+        );
+        assert_eq!(
+            js(&c, "return window.everLost").await,
+            json!(false),
+            "a stream's renewal was shown as the server lost"
         );
         m.stop();
         c.close().await.expect("closed");

@@ -80,20 +80,31 @@ $("large").onclick = () => $("large").setAttribute("aria-pressed", String(docume
 // is closed for good, so it is opened again here, waiting longer each
 // time: 1 s, 2 s, 4 s … 30 s. Meanwhile the page shows the game as
 // `/state` gives it, read at each try.
-let wait = 1000;
+let wait = 1000, broke = null, grace = null;
 function listen(render) {
   const source = new EventSource("/events");
   source.addEventListener("state", e => {
-    wait = 1000; lostAt = null; document.body.classList.remove("lost");
+    wait = 1000; lostAt = null; broke = null; clearTimeout(grace); grace = null;
+    document.body.classList.remove("lost");
     if ($("link").textContent) $("link").textContent = "";
     const s = JSON.parse(e.data);
     take(s); render(s); drawClocks();
   });
   source.onerror = () => {
-    // The clocks stand where they were, and the whole page says so.
-    if (lostAt === null) { drawClocks(); lostAt = performance.now(); }
-    document.body.classList.add("lost");
-    $("link").textContent = D.reconnecting;
+    // A stream ends after some minutes and the browser opens it again
+    // within a second: that is no loss. A stream refused, or none back
+    // within three seconds, is: the clocks stand where they were when it
+    // broke, and the whole page says so.
+    if (broke === null) { drawClocks(); broke = performance.now(); }
+    const lose = () => {
+      if (broke === null) return;
+      if (lostAt === null) lostAt = broke;
+      drawClocks();
+      document.body.classList.add("lost");
+      if ($("link").textContent !== D.reconnecting) $("link").textContent = D.reconnecting;
+    };
+    if (source.readyState === EventSource.CLOSED) { clearTimeout(grace); grace = null; lose(); }
+    else if (grace === null) grace = setTimeout(() => { grace = null; lose(); }, 3000);
     if (source.readyState === EventSource.CLOSED) {
       fetch("/state", { cache: "no-store" })
         .then(r => r.ok ? r.json() : null)
