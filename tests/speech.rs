@@ -216,8 +216,12 @@ fn a_voice_failing_mid_game_loses_no_move_and_every_move_is_reported_announced()
         earcons: EarconSwitches::all_off(),
         warning_volume: 100,
     };
+    // Only the moves are said: whether a greeting queued before them is
+    // still spoken or already overtaken depends on how soon the speaker's
+    // thread is ready, and this test is about the moves. So the first move
+    // is what meets the broken voice.
     for e in &events {
-        if let Some(u) = Utterance::of(e, &delivery) {
+        if let Some(u) = Utterance::of(e, &delivery).filter(|u| u.kind == Kind::Move) {
             speaker.say(u);
         }
     }
