@@ -78,9 +78,17 @@ pub struct Board {
     pgn: Option<String>,
     /// The hub time its stream last said anything.
     heard: u64,
-    /// The game the board shows now (its state's `game`), which may be a
-    /// later one than the round's: see [`Board::take_state`].
-    showing: Option<u64>,
+    /// The game the board shows now, which may be a later one than the
+    /// round's: see [`Board::take_state`].
+    showing: Option<GameId>,
+}
+
+/// A game as its board's mirror names it: the mirror's run (when its
+/// pegboard started, wall time) and the game time the game began at.
+type GameId = (Option<u64>, Option<u64>);
+
+fn game_id(state: &Value) -> GameId {
+    (state["run"].as_u64(), state["game"].as_u64())
 }
 
 fn text(v: &Value) -> String {
@@ -111,11 +119,12 @@ impl Board {
     /// Once the board's game has its result, that game is the round's: a
     /// later game on the board (the start position set up again for the
     /// next game or to go over the game) is left out, as its scoresheet
-    /// is. A retrace within the game keeps it (the same `game`).
+    /// is, and so is a new game after the board's pegboard started again
+    /// (another `run`). A retrace within the game keeps it.
     pub fn take_state(&mut self, state: Value, now: u64) {
         self.presence = Presence::Followed;
         self.heard = now;
-        self.showing = state["game"].as_u64();
+        self.showing = Some(game_id(&state));
         if self.finished().is_some() && !self.showing_the_rounds_game() {
             return;
         }
@@ -127,11 +136,17 @@ impl Board {
         self.state.as_ref()?.0["result"].as_str()
     }
 
+    /// Whether the board has gone on to a later game, which the hub
+    /// leaves out (see [`Board::take_state`]).
+    pub fn showing_a_later_game(&self) -> bool {
+        self.finished().is_some() && !self.showing_the_rounds_game()
+    }
+
     /// Whether the board shows the game the hub holds (or holds none).
     fn showing_the_rounds_game(&self) -> bool {
         self.state
             .as_ref()
-            .is_none_or(|(s, _)| s["game"].as_u64() == self.showing)
+            .is_none_or(|(s, _)| Some(game_id(s)) == self.showing)
     }
 
     /// Its stream said something at hub time `now`.
@@ -444,24 +459,33 @@ mod tests {
     #[test]
     fn a_finished_game_stays_the_rounds_when_the_board_sets_up_the_next() {
         let mut b = board();
-        let ended = json!({"t": 90_000, "game": 1000, "result": "1-0",
+        let ended = json!({"t": 90_000, "run": 7, "game": 1000, "result": "1-0",
             "moves": [{"san": "e4"}, {"san": "e5"}, {"san": "Qh5"}]});
         b.take_state(ended.clone(), 0);
         b.take_pgn(FINISHED.into());
         // The start position set up again: a new game, its first move.
-        let next = json!({"t": 120_000, "game": 100_000, "result": null,
+        let next = json!({"t": 120_000, "run": 7, "game": 100_000, "result": null,
             "moves": [{"san": "d4"}]});
+        assert!(!b.showing_a_later_game());
         b.take_state(next, 1000);
         b.take_pgn(
             FINISHED
                 .replace("1-0", "*")
                 .replace("1. e4 e5 2. Qh5", "1. d4"),
         );
+        assert!(b.showing_a_later_game());
         assert_eq!(b.state(), Some(&ended));
         assert_eq!(b.pgn(), Some(FINISHED));
         assert_eq!(b.presence, Presence::Followed);
         // Even a next game ended with the same result stays out.
         b.take_pgn(FINISHED.replace("2. Qh5", "2. Bc4"));
+        assert_eq!(b.pgn(), Some(FINISHED));
+        // The board's pegboard started again: its new game began at the
+        // same game time as the finished one, in another run.
+        let restarted = json!({"t": 5000, "run": 8, "game": 1000, "result": null, "moves": []});
+        b.take_state(restarted, 1500);
+        b.take_pgn(FINISHED.replace("1-0", "*").replace("1. e4 e5 2. Qh5", ""));
+        assert_eq!(b.state(), Some(&ended));
         assert_eq!(b.pgn(), Some(FINISHED));
         // The board shows the round's game again (its stream served anew):
         // its scoresheet is taken.
@@ -474,11 +498,11 @@ mod tests {
     #[test]
     fn e2_8_a_retrace_after_the_result_is_still_the_rounds_game() {
         let mut b = board();
-        let ended = json!({"t": 90_000, "game": 1000, "result": "1-0",
+        let ended = json!({"t": 90_000, "run": 7, "game": 1000, "result": "1-0",
             "moves": [{"san": "e4"}, {"san": "e5"}, {"san": "Qh5"}]});
         b.take_state(ended, 0);
         b.take_pgn(FINISHED.into());
-        let retraced = json!({"t": 95_000, "game": 1000, "result": null,
+        let retraced = json!({"t": 95_000, "run": 7, "game": 1000, "result": null,
             "moves": [{"san": "e4"}, {"san": "e5"}]});
         b.take_state(retraced.clone(), 1000);
         assert_eq!(b.state(), Some(&retraced));

@@ -62,7 +62,7 @@ function render(v) {
   $("delay").textContent = v.delay_s ? fill(H.delayed, {minutes: Math.round(v.delay_s / 60 * 10) / 10}) : "";
   const p = v.push;
   $("push").textContent = !p ? "" : p.trouble ? fill(H.push_trouble, {trouble: p.trouble}) : fill(H.pushed, {count: p.pushed});
-  const keyOf = n => n.board + ":" + n.kind + ":" + (n.color || "");
+  const keyOf = n => [n.board, n.kind, n.color || "", n.what || ""].join(":");
   const items = v.needs.map(n => {
     const b = v.boards.find(b => b.number === n.board) || {};
     return {key: keyOf(n), text: fill(H.board, {number: n.board}) + " (" + players(b) + "): " + needText(n, since(), b)};

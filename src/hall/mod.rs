@@ -37,6 +37,9 @@ pub struct Hall {
     round: String,
     delay_ms: u64,
     differing_ms: u64,
+    /// Whether the round is broadcast (served for lichess or pushed): a
+    /// game lichess would drop then needs saying.
+    broadcast: bool,
 }
 
 /// A need's place in the arbiter's list: the call first.
@@ -72,6 +75,7 @@ impl Hall {
             round: config.round.clone(),
             delay_ms: u64::from(config.delay_s) * 1000,
             differing_ms: u64::from(config.differing_s) * 1000,
+            broadcast: config.broadcasts(),
         }
     }
 
@@ -174,7 +178,8 @@ impl Hall {
             .boards
             .iter()
             .map(|b| {
-                let board_needs = b.needs(now, self.differing_ms);
+                let mut board_needs = b.needs(now, self.differing_ms);
+                board_needs.retain(|n| self.broadcast || !matches!(n, Need::Unnamed { .. }));
                 for n in &board_needs {
                     let mut v = json!(n);
                     v["board"] = json!(b.number);
@@ -205,6 +210,9 @@ impl Hall {
                     "clock": s["clock"],
                     "clock_age": clock_age,
                     "result": s["result"],
+                    // The board went on to a later game after its result:
+                    // the round keeps this one.
+                    "later_game": b.showing_a_later_game(),
                     "needs": board_needs,
                 })
             })

@@ -122,13 +122,9 @@ pub struct Pusher {
 /// What a push came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Taken: the games lichess read, the moves it counted, and the games
-    /// it could not read.
-    Taken {
-        games: usize,
-        moves: u64,
-        refused: Vec<String>,
-    },
+    /// Taken: for each game of the push, in order, the moves lichess
+    /// counted, or why it could not read it (the players named).
+    Taken { games: Vec<Result<u64, String>> },
     /// 429: too many requests.
     TooMany,
     /// The token (401, 403) or the round (404) refused.
@@ -149,9 +145,10 @@ pub fn next_wait(outcome: &Outcome, wait: Duration, after_429: Duration) -> Dura
 }
 
 /// Reads lichess's answer to a push: `{"games":[{"tags":…,"moves":n} or
-/// {"tags":…,"error":"…"}]}`. An error without a game's tags is the
-/// round's own: lichess takes no push for a round that reads its games
-/// from a source URL.
+/// {"tags":…,"error":"…"}]}`. The round's own refusal comes as a game's
+/// error without tags, naming the upstream: lichess takes no push for a
+/// round that reads its games from a source URL. (A game it could not
+/// parse at all also comes without tags, and is that game's trouble.)
 pub fn taken(body: &str) -> Outcome {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(body) else {
         return Outcome::Failed("lichess's answer could not be read".into());
@@ -160,28 +157,26 @@ pub fn taken(body: &str) -> Outcome {
     let untagged = |g: &serde_json::Value| g["tags"].as_object().is_none_or(|t| t.is_empty());
     if let Some(error) = games
         .iter()
-        .find(|g| untagged(g))
-        .and_then(|g| g["error"].as_str())
+        .filter(|g| untagged(g))
+        .filter_map(|g| g["error"].as_str())
+        .find(|e| e.to_ascii_lowercase().contains("upstream"))
     {
         return Outcome::Refused(format!(
             "lichess takes no push for this round ({error}): a round that reads its games \
              from a source URL takes none; remove the source URL on lichess, or [hall.push]"
         ));
     }
-    let moves = games.iter().filter_map(|g| g["moves"].as_u64()).sum();
-    let refused = games
+    let games = games
         .iter()
-        .filter_map(|g| {
-            let error = g["error"].as_str()?;
+        .map(|g| {
             let name = |c: &str| g["tags"][c].as_str().unwrap_or("?").to_string();
-            Some(format!("{} – {}: {error}", name("White"), name("Black")))
+            match g["error"].as_str() {
+                Some(error) => Err(format!("{} – {}: {error}", name("White"), name("Black"))),
+                None => Ok(g["moves"].as_u64().unwrap_or(0)),
+            }
         })
         .collect();
-    Outcome::Taken {
-        games: games.len(),
-        moves,
-        refused,
-    }
+    Outcome::Taken { games }
 }
 
 impl Pusher {
@@ -284,7 +279,7 @@ fn push(agent: &ureq::Agent, url: &str, token: &Token, pgn: &str) -> Outcome {
             Outcome::Refused("lichess knows no broadcast round by [hall.push] round (404)".into())
         }
         413 => Outcome::Failed(format!(
-            "lichess takes at most 512 KiB in one push, and a game of {} KiB is larger (413)",
+            "lichess takes at most 512 KiB in one push, and this one had {} KiB (413)",
             pgn.len().div_ceil(1024)
         )),
         _ => Outcome::Failed(format!("lichess answered {status}: {}", words())),
@@ -299,8 +294,13 @@ fn run(
     after_429: Duration,
 ) {
     let (lock, wake) = &**slot;
-    // What lichess took last of each board's game.
+    // What lichess took last of each board's game, and what it said of
+    // it: the moves it counted, or why it could not read it.
     let mut taken_games: HashMap<String, String> = HashMap::new();
+    let mut answers: std::collections::BTreeMap<String, Result<u64, String>> =
+        std::collections::BTreeMap::new();
+    // The most one push carries: less after lichess found one too large.
+    let mut most = MOST_BYTES;
     let mut wait = SPACING;
     let mut not_before = Instant::now();
     loop {
@@ -317,7 +317,7 @@ fn run(
                 let now = Instant::now();
                 let latest = s.latest.as_deref().unwrap_or_default();
                 let games = games_of(latest);
-                let part = next_push(&games, &taken_games, MOST_BYTES);
+                let part = next_push(&games, &taken_games, most);
                 let until = match part {
                     Some(part) if now >= not_before => {
                         let pgn: String = part.iter().map(|&i| games[i].1).collect();
@@ -337,27 +337,37 @@ fn run(
             }
         };
         let outcome = push(agent, url, token, &pgn);
+        if matches!(&outcome, Outcome::Failed(why) if why.ends_with("(413)")) {
+            most = (pgn.len() / 2).max(1);
+        }
         wait = next_wait(&outcome, wait, after_429);
         not_before = Instant::now() + wait;
         let mut s = lock
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match outcome {
-            Outcome::Taken {
-                games,
-                moves,
-                refused,
-            } => {
+            Outcome::Taken { games } => {
+                // lichess answers for the games it read, in the push's
+                // order (at most 100 of them).
+                for ((board, _), answer) in boards.iter().zip(games) {
+                    answers.insert(board.clone(), answer);
+                }
                 taken_games.extend(boards);
                 s.state.pushed += 1;
-                s.state.moves = moves;
+                s.state.moves = answers.values().filter_map(|a| a.as_ref().ok()).sum();
                 // A game lichess could not read is trouble the hall view
                 // names, though the push was taken (lichess answers 200
-                // for a round whose every game failed).
+                // for a round whose every game failed), until a later push
+                // of it is read.
+                let refused: Vec<String> = answers
+                    .values()
+                    .filter_map(|a| a.as_ref().err().cloned())
+                    .collect();
                 s.state.trouble = (!refused.is_empty()).then(|| {
                     format!(
-                        "lichess could not read {} of the {games} games: {}",
+                        "lichess could not read {} of the {} games: {}",
                         refused.len(),
+                        answers.len(),
                         refused.join("; ")
                     )
                 });
@@ -388,18 +398,26 @@ mod tests {
         assert_eq!(
             taken(body),
             Outcome::Taken {
-                games: 3,
-                moves: 15,
-                refused: vec!["Carl – Dora: Invalid move".into()]
+                games: vec![Ok(12), Err("Carl – Dora: Invalid move".into()), Ok(3)]
             }
         );
     }
 
     #[test]
     fn a_round_without_pushes_names_its_own_refusal() {
-        let body = r#"{"games":[{"tags":{},"error":"source URL"}]}"#;
+        let body = r#"{"games":[{"tags":{},"error":"The round has an upstream URL"}]}"#;
         assert!(
             matches!(taken(body), Outcome::Refused(why) if why.contains("source URL") && why.contains("[hall.push]"))
+        );
+        // A game lichess could not parse also comes without tags: that
+        // game's trouble, not the round's.
+        let body =
+            r#"{"games":[{"tags":{},"error":"Invalid PGN"},{"tags":{"White":"A"},"moves":2}]}"#;
+        assert_eq!(
+            taken(body),
+            Outcome::Taken {
+                games: vec![Err("? – ?: Invalid PGN".into()), Ok(2)]
+            }
         );
     }
 
@@ -444,11 +462,7 @@ mod tests {
 
     #[test]
     fn the_waits_after_each_outcome() {
-        let taken = Outcome::Taken {
-            games: 1,
-            moves: 1,
-            refused: vec![],
-        };
+        let taken = Outcome::Taken { games: vec![Ok(1)] };
         let minute = Duration::from_secs(60);
         assert_eq!(next_wait(&taken, Duration::from_secs(8), minute), SPACING);
         assert_eq!(next_wait(&Outcome::TooMany, SPACING, minute), minute);

@@ -386,6 +386,23 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_after_whites_move_leaves_no_number_of_blacks_after_a_comment() {
+        // As the export format writes it (8.2.2.2): Black's move after a
+        // comment carries its number.
+        let numbered = PLAYED
+            .replace("} e5", "} 1... e5")
+            .replace("} Nf6", "} 3... Nf6");
+        let mut s = shown(Some(5), true);
+        s.pgn = Some(&numbered);
+        let g = game(&s, &RoundTags::default());
+        assert!(flat(&g).ends_with("} 3. Bc4 { [%clk 1:31:00] } *"), "{g}");
+        s.plies = Some(1);
+        let g = game(&s, &RoundTags::default());
+        assert!(flat(&g).ends_with("1. e4 { [%clk 1:30:25] } *"), "{g}");
+        assert_eq!(sans(&numbered).len(), 7);
+    }
+
+    #[test]
     fn a_result_not_yet_past_the_delay_is_held_back_with_all_moves_shown() {
         let g = game(&shown(None, false), &RoundTags::default());
         assert!(g.contains("[Result \"*\"]\n"), "{g}");

@@ -160,6 +160,12 @@ impl HallConfig {
     /// What the table alone decides: boards numbered once each and
     /// reachable at one address each, at most [`MOST_BOARDS`], the delay
     /// at most an hour, a round id lichess could have given.
+    /// Whether the round goes to a lichess broadcast: served for its
+    /// source URL, or pushed.
+    pub fn broadcasts(&self) -> bool {
+        !self.broadcast_listen.trim().is_empty() || self.push.is_some()
+    }
+
     pub fn check(&self) -> Result<(), KeyProblem> {
         if self.boards.len() > MOST_BOARDS {
             return Err(KeyProblem::at(
@@ -243,7 +249,10 @@ impl HallConfig {
                         "a player's name is one line of at most 100 characters".into(),
                     ));
                 }
-                if !name.is_empty() && !crate::hall::round::broadcast_name(name) {
+                if self.broadcasts()
+                    && !name.is_empty()
+                    && !crate::hall::round::broadcast_name(name)
+                {
                     return Err(at(
                         key,
                         format!(
@@ -369,17 +378,26 @@ mod tests {
     }
 
     #[test]
-    fn a_player_lichess_would_not_show_is_refused_at_his_line() {
+    fn a_player_lichess_would_not_show_is_refused_at_his_line_when_the_round_is_broadcast() {
+        let broadcast = TWO.replace(
+            "round = \"3\"",
+            "round = \"3\"\nbroadcast_listen = \"0.0.0.0:8080\"",
+        );
+        assert_eq!(
+            hall(&TWO.replace("\"Ann\"", "\"A\"")),
+            Ok(()),
+            "no broadcast"
+        );
         for name in ["A", "unknown", "Bye", " X "] {
-            let text = TWO.replace("white = \"Ann\"", &format!("white = \"{name}\""));
+            let text = broadcast.replace("white = \"Ann\"", &format!("white = \"{name}\""));
             assert!(
-                hall(&text).is_err_and(|e| e.starts_with("hall.toml:9:")
+                hall(&text).is_err_and(|e| e.starts_with("hall.toml:10:")
                     && e.contains("leave the key out to take the board's own")),
                 "{name}: {:?}",
                 hall(&text)
             );
         }
-        assert_eq!(hall(&TWO.replace("\"Ann\"", "\"Li\"")), Ok(()));
+        assert_eq!(hall(&broadcast.replace("\"Ann\"", "\"Li\"")), Ok(()));
     }
 
     #[test]

@@ -135,7 +135,9 @@ pub struct MirrorState {
     pub ended: Option<u64>,
     /// The game time at which this game began (its `ready`): a board's
     /// next game has another, so the hall keeps a finished game apart
-    /// from the one set up after it.
+    /// from the one set up after it. (Game time starts again with the
+    /// board's pegboard: with the server's `run`, it names the game across
+    /// restarts.)
     pub game: u64,
     #[serde(skip)]
     position: Chess,

@@ -3040,7 +3040,7 @@ fn push(shared: &Arc<Shared>, out: &mut TcpStream, id: &str, body: &str) {
         }
         if st.broadcast_upstream.contains(id) {
             drop(st);
-            let json = r#"{"games":[{"tags":{},"error":"This round reads a source URL, and takes no push."}]}"#;
+            let json = r#"{"games":[{"tags":{},"error":"This round reads an upstream URL, and takes no push."}]}"#;
             keep_as(shared, json, "BroadcastPgnPush");
             return write_answer(out, 200, json);
         }
