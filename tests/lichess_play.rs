@@ -338,6 +338,20 @@ impl Table {
         self.scanner.press(RESIGN);
     }
 
+    /// The new-game key pressed twice in a game under way: once, and
+    /// again when pegboard has asked whether the player means it (two
+    /// presses at once, on a machine so busy that the scan loop slept
+    /// through the release between them, were one long press).
+    fn give_up_for_a_new_game(&mut self) {
+        self.scanner.press(NEW_GAME);
+        self.wait_for("say", |v| {
+            v["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("Partie abbrechen"))
+        });
+        self.scanner.press(NEW_GAME);
+    }
+
     /// The next event `name` that is `ok`, waited for as long as a busy
     /// machine (eight games at once beside a build) may take: a slow
     /// machine makes the test longer, not its verdict different.
@@ -1772,8 +1786,7 @@ fn play_on_lichess_a_game_left_here_for_a_new_one_is_never_taken_up_again_once_o
     }
     // The next game's opponent thinks long.
     table.server.state().script = [("@wait".to_string(), Duration::from_secs(30))].into();
-    table.scanner.press(NEW_GAME);
-    table.scanner.press(NEW_GAME);
+    table.give_up_for_a_new_game();
     table.wait_for("new_game", |_| true);
     table.set_board(Chess::default());
     let next = table.wait_for("online_game", |_| true);
@@ -2886,8 +2899,7 @@ fn play_on_lichess_two_fitting_challenges_at_once_one_is_accepted_the_other_afte
     }
     table.server.state().offline_challenges.insert(carl.clone());
     table.server.state().script = [("@wait".to_string(), Duration::from_secs(30))].into();
-    table.scanner.press(NEW_GAME);
-    table.scanner.press(NEW_GAME);
+    table.give_up_for_a_new_game();
     table.wait_for("new_game", |_| true);
     table.set_board(Chess::default());
     let second = table.wait_for("online_game", |_| true);
