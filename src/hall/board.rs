@@ -234,22 +234,20 @@ impl Board {
             .unwrap_or_default()
     }
 
-    /// What needs the arbiter at hub time `now`, most urgent first; a
-    /// board differing from the game counts once it has for `differing_ms`.
-    pub fn needs(&self, now: u64, differing_ms: u64) -> Vec<Need> {
-        let mut needs = self.game_needs(now, differing_ms);
+    /// The sides whose names lichess would not take, once the board has a
+    /// game to broadcast: what a broadcast round needs of the organiser.
+    pub fn unnamed(&self) -> Option<Need> {
         let colors: Vec<String> = [("white", true), ("black", false)]
             .into_iter()
             .filter(|&(_, white)| !crate::hall::round::broadcast_name(&self.name(white)))
             .map(|(c, _)| c.to_string())
             .collect();
-        if self.pgn.is_some() && !colors.is_empty() {
-            needs.push(Need::Unnamed { colors });
-        }
-        needs
+        (self.pgn.is_some() && !colors.is_empty()).then_some(Need::Unnamed { colors })
     }
 
-    fn game_needs(&self, now: u64, differing_ms: u64) -> Vec<Need> {
+    /// What needs the arbiter at hub time `now`, most urgent first; a
+    /// board differing from the game counts once it has for `differing_ms`.
+    pub fn needs(&self, now: u64, differing_ms: u64) -> Vec<Need> {
         let mut needs = Vec::new();
         let lost_for = match self.presence_at(now) {
             Presence::Lost { since } => Some(now.saturating_sub(since)),
@@ -344,6 +342,28 @@ mod tests {
             String::new(),
             0,
         )
+    }
+
+    #[test]
+    fn sides_lichess_would_drop_are_named_once_the_board_has_a_game() {
+        let mut b = board();
+        assert_eq!(b.unnamed(), None, "no game yet, nothing to broadcast");
+        b.take_pgn("[White \"Anna Blind\"]\n[Black \"?\"]\n\n*\n".into());
+        assert_eq!(
+            b.unnamed(),
+            Some(Need::Unnamed {
+                colors: vec!["black".into()]
+            })
+        );
+        let mut named = Board::new(
+            4,
+            "http://10.0.0.24:8080".into(),
+            String::new(),
+            "Bert Seher".into(),
+            0,
+        );
+        named.take_pgn("[White \"Anna Blind\"]\n[Black \"?\"]\n\n*\n".into());
+        assert_eq!(named.unnamed(), None, "the organiser's name counts");
     }
 
     #[test]

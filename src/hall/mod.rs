@@ -179,7 +179,9 @@ impl Hall {
             .iter()
             .map(|b| {
                 let mut board_needs = b.needs(now, self.differing_ms);
-                board_needs.retain(|n| self.broadcast || !matches!(n, Need::Unnamed { .. }));
+                if self.broadcast {
+                    board_needs.extend(b.unnamed());
+                }
                 for n in &board_needs {
                     let mut v = json!(n);
                     v["board"] = json!(b.number);
