@@ -2,9 +2,7 @@
 // drawn as the mirror draws it, both clocks, the last move, the result),
 // and first, what needs the arbiter. The hub sends the whole view on every
 // change and each second; the clocks and the times run on in the page.
-function $(id) { return document.getElementById(id); }
-const W = JSON.parse($("words").textContent), D = W.display || {}, H = W.hall || {};
-function fill(template, values) { return String(template).replace(/\{(\w+)\}/g, (all, k) => k in values ? values[k] : all); }
+const H = W.hall || {};
 const side = c => c === "white" ? W.white : W.black;
 let view = null, received = 0, lostAt = null, said = new Set();
 document.title = H.title; $("title").textContent = H.title; $("h-needs").textContent = H.needs;
@@ -135,38 +133,8 @@ function drawClocks() {
   }
 }
 function take(v) { view = v; received = performance.now(); lostAt = null; render(v); drawClocks(); }
-// The hub ends each stream after a while and the browser opens it again
-// within a second: that is no loss. The page says the hub is lost, and
-// its clocks stand from the moment it went, when the stream was refused
-// or no view came within three seconds.
-let broke = null, grace = null;
-function found() {
-  broke = null; clearTimeout(grace); grace = null;
-  document.body.classList.remove("lost");
-  if ($("link").textContent) $("link").textContent = "";
-}
-function lose() {
-  if (lostAt === null) lostAt = broke;
-  document.body.classList.add("lost");
-  if ($("link").textContent !== D.reconnecting) $("link").textContent = D.reconnecting;
-}
-function gone(refused) {
-  if (broke === null) broke = performance.now();
-  if (refused) { clearTimeout(grace); grace = null; lose(); return; }
-  if (grace === null) grace = setTimeout(() => { grace = null; if (broke !== null) lose(); }, 3000);
-}
-// The theme and the type size, as on the mirror.
-function isDark() {
-  const b = document.body.classList;
-  return b.contains("dark") || (!b.contains("light") && matchMedia("(prefers-color-scheme: dark)").matches);
-}
-$("dark").setAttribute("aria-pressed", String(isDark()));
-$("dark").onclick = () => {
-  const dark = !isDark();
-  document.body.classList.toggle("dark", dark); document.body.classList.toggle("light", !dark);
-  $("dark").setAttribute("aria-pressed", String(dark));
-};
-$("large").onclick = () => $("large").setAttribute("aria-pressed", String(document.documentElement.classList.toggle("large")));
+// The hub lost: the clocks stand from the moment it went.
+const link = streamLink(brokeAt => { if (lostAt === null) lostAt = brokeAt; });
 // The stream: a broken one the browser opens again itself; one refused is
 // opened again here, later each time (1 s … 30 s), the view read from
 // `/state` meanwhile.
@@ -174,14 +142,14 @@ let wait = 1000;
 function listen() {
   const source = new EventSource("/events");
   source.addEventListener("state", e => {
-    wait = 1000; found();
+    wait = 1000; link.found();
     take(JSON.parse(e.data));
   });
   source.onerror = () => {
-    gone(source.readyState === EventSource.CLOSED);
+    link.gone(source.readyState === EventSource.CLOSED);
     if (source.readyState === EventSource.CLOSED) {
       fetch("/state", { cache: "no-store" }).then(r => r.ok ? r.json() : null)
-        .then(v => { if (v && v.boards && broke !== null) { take(v); lostAt = performance.now(); } })
+        .then(v => { if (v && v.boards && link.away()) { take(v); lostAt = performance.now(); } })
         .catch(() => {});
       setTimeout(listen, wait); wait = Math.min(wait * 2, 30000);
     }

@@ -20,7 +20,7 @@ use serde::Serialize;
 use tokio::sync::watch;
 
 use crate::announce::vocabulary::{DisplayWords, HallWords, Vocabulary};
-use crate::mirror::page::{BOARD_JS, VIEW_CSS};
+use crate::mirror::page::{SHARED_JS, VIEW_CSS};
 use crate::net::limits::{Lives, MAX_STREAMS, STREAMS_PER_DEVICE};
 use crate::net::request::{Credential, Routes};
 use crate::net::shares::Shares;
@@ -60,7 +60,7 @@ pub fn page(words: &Vocabulary) -> String {
         .collect();
     PAGE.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
         .replacen("/*view.css*/", VIEW_CSS, 1)
-        .replacen("/*board.js*/", BOARD_JS, 1)
+        .replacen("/*board.js*/", SHARED_JS, 1)
         .replacen("/*hall.js*/", HALL_JS, 1)
         .replacen(WORDS_AT, &json, 1)
 }

@@ -14,11 +14,15 @@ const PAGE: &str = include_str!("page.html");
 /// clocks, the theme, the event stream), put into both where they say
 /// `/*view.css*/` and `/*view.js*/`.
 pub const VIEW_CSS: &str = include_str!("view.css");
-pub const VIEW_JS: &str = concat!(include_str!("board.js"), include_str!("view.js"));
+pub const VIEW_JS: &str = concat!(
+    include_str!("page.js"),
+    include_str!("board.js"),
+    include_str!("view.js")
+);
 
-/// The board's drawing and the clock's time alone, which the hall view
-/// shares.
-pub const BOARD_JS: &str = include_str!("board.js");
+/// What every page shares (its words, the theme, the stream's link), the
+/// board's drawing and the clock's time, which the hall view shares.
+pub const SHARED_JS: &str = concat!(include_str!("page.js"), include_str!("board.js"));
 
 /// Where the words go in the page.
 const WORDS_AT: &str = "{\"words\":\"here\"}";

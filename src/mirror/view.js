@@ -1,15 +1,12 @@
-// The parts the mirror and the console share: the words, the board and
-// the table of squares, the clocks, the theme and the event stream (the
-// board's drawing and the clock's time are board.js's, which the hall view
-// shares too).
+// The parts the mirror and the console share: the board and the table of
+// squares, the clocks and the event stream (the words, the theme and the
+// stream's link are page.js's, the board's drawing and the clock's time
+// board.js's, which the hall view shares too).
 // received: the page's instant of the clock reading itself (the state's
 // instant less how old the reading was then); lostAt: when the server was
 // lost, after which no clock runs on.
 let state = null, received = 0, lostAt = null;
-function $(id) { return document.getElementById(id); }
-const W = JSON.parse($("words").textContent), D = W.display || {};
 const PIECE = Object.fromEntries(W.pieces || []);
-function fill(template, values) { return String(template).replace(/\{(\w+)\}/g, (all, k) => k in values ? values[k] : all); }
 function colorOf(p) { return p === p.toUpperCase() ? W.white : W.black; }
 function nameOf(p) { return fill(D.piece, {piece: PIECE[p.toLowerCase()], color: colorOf(p)}); }
 // The page's own words, as text: headings and buttons marked data-w.
@@ -63,48 +60,24 @@ function drawClocks() {
   }
 }
 $("clock-white").textContent = W.white + " –"; $("clock-black").textContent = W.black + " –";
-// The theme shown now: the one chosen, else the system's.
-function isDark() {
-  const b = document.body.classList;
-  return b.contains("dark") || (!b.contains("light") && matchMedia("(prefers-color-scheme: dark)").matches);
-}
-$("dark").setAttribute("aria-pressed", String(isDark()));
-$("dark").onclick = () => {
-  const dark = !isDark();
-  document.body.classList.toggle("dark", dark); document.body.classList.toggle("light", !dark);
-  $("dark").setAttribute("aria-pressed", String(dark));
-};
-$("large").onclick = () => $("large").setAttribute("aria-pressed", String(document.documentElement.classList.toggle("large")));
 // The browser reconnects a stream that broke by itself or ended (a
 // stream lives some minutes); one the server refused (too many viewers)
 // is closed for good, so it is opened again here, waiting longer each
 // time: 1 s, 2 s, 4 s … 30 s. Meanwhile the page shows the game as
 // `/state` gives it, read at each try.
-let wait = 1000, broke = null, grace = null;
+let wait = 1000;
+const link = streamLink(brokeAt => { if (lostAt === null) lostAt = brokeAt; drawClocks(); });
 function listen(render) {
   const source = new EventSource("/events");
   source.addEventListener("state", e => {
-    wait = 1000; lostAt = null; broke = null; clearTimeout(grace); grace = null;
-    document.body.classList.remove("lost");
-    if ($("link").textContent) $("link").textContent = "";
+    wait = 1000; lostAt = null; link.found();
     const s = JSON.parse(e.data);
     take(s); render(s); drawClocks();
   });
   source.onerror = () => {
-    // A stream ends after some minutes and the browser opens it again
-    // within a second: that is no loss. A stream refused, or none back
-    // within three seconds, is: the clocks stand where they were when it
-    // broke, and the whole page says so.
-    if (broke === null) { drawClocks(); broke = performance.now(); }
-    const lose = () => {
-      if (broke === null) return;
-      if (lostAt === null) lostAt = broke;
-      drawClocks();
-      document.body.classList.add("lost");
-      if ($("link").textContent !== D.reconnecting) $("link").textContent = D.reconnecting;
-    };
-    if (source.readyState === EventSource.CLOSED) { clearTimeout(grace); grace = null; lose(); }
-    else if (grace === null) grace = setTimeout(() => { grace = null; lose(); }, 3000);
+    // The clocks drawn as they stand when the stream breaks.
+    if (!link.away()) drawClocks();
+    link.gone(source.readyState === EventSource.CLOSED);
     if (source.readyState === EventSource.CLOSED) {
       fetch("/state", { cache: "no-store" })
         .then(r => r.ok ? r.json() : null)
