@@ -108,6 +108,21 @@ fn board(dir: &std::path::Path, name: &str, port: u16, moves: &str, tags: &str) 
 }
 
 /// The hub on `config`: its address, read from what it says.
+/// Board 1 playing GAME_1, its players named in its tags, and board 2
+/// playing GAME_2, its players named nowhere; and their ports.
+fn two_boards(dir: &std::path::Path) -> ([Reaped; 2], [u16; 2]) {
+    let ports = [free_port(), free_port()];
+    let one = board(
+        dir,
+        "one",
+        ports[0],
+        GAME_1,
+        "white = \"Ann Weiss\"\nblack = \"Ben Schwarz\"",
+    );
+    let two = board(dir, "two", ports[1], GAME_2, "");
+    ([one, two], ports)
+}
+
 fn hub(config: &std::path::Path) -> (Reaped, SocketAddr) {
     let mut child = Reaped(
         common::pegboard_command()
@@ -168,15 +183,7 @@ fn plies(v: &Value, board: usize) -> u64 {
 #[test]
 fn the_hub_follows_every_board_shows_what_needs_the_arbiter_and_serves_the_round() {
     let dir = common::empty_dir("hall-follow");
-    let ports = [free_port(), free_port()];
-    let _b1 = board(
-        &dir,
-        "one",
-        ports[0],
-        GAME_1,
-        "white = \"Ann Weiss\"\nblack = \"Ben Schwarz\"",
-    );
-    let _b2 = board(&dir, "two", ports[1], GAME_2, "");
+    let (_boards, ports) = two_boards(&dir);
     let config = hub_config(&dir, &ports, "");
     let (_hub, addr) = hub(&config);
     let v = view_when(addr, "both boards followed with their moves", |v| {
@@ -444,16 +451,8 @@ fn the_round_is_pushed_to_a_lichess_broadcast_one_push_at_a_time_and_a_429_waits
         .path_faults
         .push_back(("POST /api/broadcast".into(), 429));
     let dir = common::empty_dir("hall-push");
-    let ports = [free_port(), free_port()];
-    let _b1 = board(
-        &dir,
-        "one",
-        ports[0],
-        GAME_1,
-        "white = \"Ann Weiss\"\nblack = \"Ben Schwarz\"",
-    );
     // Board 2's players are named nowhere.
-    let _b2 = board(&dir, "two", ports[1], GAME_2, "");
+    let (_boards, ports) = two_boards(&dir);
     let token_file = dir.join("broadcast-token");
     let config = hub_config(
         &dir,
