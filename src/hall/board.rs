@@ -81,6 +81,9 @@ pub struct Board {
     /// The game the board shows now, which may be a later one than the
     /// round's: see [`Board::take_state`].
     showing: Option<GameId>,
+    /// That later game's latest state, and the hub time it came: only its
+    /// call for the arbiter is shown.
+    later: Option<(Value, u64)>,
 }
 
 /// A game as its board's mirror names it: the mirror's run (when its
@@ -111,6 +114,7 @@ impl Board {
             pgn: None,
             heard: now,
             showing: None,
+            later: None,
         }
     }
 
@@ -120,14 +124,17 @@ impl Board {
     /// later game on the board (the start position set up again for the
     /// next game or to go over the game) is left out, as its scoresheet
     /// is, and so is a new game after the board's pegboard started again
-    /// (another `run`). A retrace within the game keeps it.
+    /// (another `run`). A retrace within the game keeps it. The later
+    /// game's call for the arbiter is shown all the same.
     pub fn take_state(&mut self, state: Value, now: u64) {
         self.presence = Presence::Followed;
         self.heard = now;
         self.showing = Some(game_id(&state));
         if self.finished().is_some() && !self.showing_the_rounds_game() {
+            self.later = Some((state, now));
             return;
         }
+        self.later = None;
         self.state = Some((state, now));
     }
 
@@ -202,11 +209,27 @@ impl Board {
     /// the time since it came, while the board is followed; the state's
     /// instant once it is lost (nothing is known to have happened since).
     pub fn game_now(&self, now: u64) -> Option<u64> {
-        let (s, at) = self.state.as_ref()?;
+        self.time_of(self.state.as_ref()?, now)
+    }
+
+    /// The game time at hub time `now` of a game whose state came at hub
+    /// time `at` (see [`Board::game_now`]).
+    fn time_of(&self, (s, at): &(Value, u64), now: u64) -> Option<u64> {
         let t = ms(&s["now"]).or_else(|| ms(&s["t"]))?;
         Some(match self.presence_at(now) {
             Presence::Followed => t + now.saturating_sub(*at),
             _ => t,
+        })
+    }
+
+    /// The blind player's call for the arbiter in the later game his board
+    /// has gone on to, while the round keeps the finished one.
+    fn later_call(&self, now: u64) -> Option<Need> {
+        let later = self.later.as_ref()?;
+        let called = ms(&later.0["called"])?;
+        let game_now = self.time_of(later, now)?;
+        Some(Need::Called {
+            for_ms: game_now.saturating_sub(called),
         })
     }
 
@@ -264,6 +287,7 @@ impl Board {
         if let Some(t) = ms(&s["called"]) {
             needs.push(Need::Called { for_ms: ago(t) });
         }
+        needs.extend(self.later_call(now));
         // A flag counts once the arbiter sees it (6.8): it stays marked
         // until the game has its result, and five minutes after the fall.
         let ended = s["result"].is_string();
@@ -497,6 +521,14 @@ mod tests {
         assert_eq!(b.state(), Some(&ended));
         assert_eq!(b.pgn(), Some(FINISHED));
         assert_eq!(b.presence, Presence::Followed);
+        assert_eq!(b.needs(1000, 10_000), vec![]);
+        // The blind player calls the arbiter in that next game: the call
+        // is shown, though the game is not.
+        let calling = json!({"t": 130_000, "run": 7, "game": 100_000, "result": null,
+            "called": 129_000, "moves": [{"san": "d4"}]});
+        b.take_state(calling, 1200);
+        assert_eq!(b.state(), Some(&ended));
+        assert_eq!(b.needs(1700, 10_000), vec![Need::Called { for_ms: 1500 }]);
         // Even a next game ended with the same result stays out.
         b.take_pgn(FINISHED.replace("2. Qh5", "2. Bc4"));
         assert_eq!(b.pgn(), Some(FINISHED));
