@@ -107,7 +107,6 @@ fn board(dir: &std::path::Path, name: &str, port: u16, moves: &str, tags: &str) 
     child
 }
 
-/// The hub on `config`: its address, read from what it says.
 /// Board 1 playing GAME_1, its players named in its tags, and board 2
 /// playing GAME_2, its players named nowhere; and their ports.
 fn two_boards(dir: &std::path::Path) -> ([Reaped; 2], [u16; 2]) {
@@ -123,6 +122,7 @@ fn two_boards(dir: &std::path::Path) -> ([Reaped; 2], [u16; 2]) {
     ([one, two], ports)
 }
 
+/// The hub on `config`: its address, read from what it says.
 fn hub(config: &std::path::Path) -> (Reaped, SocketAddr) {
     let mut child = Reaped(
         common::pegboard_command()
@@ -601,4 +601,105 @@ fn a_round_that_reads_a_source_url_is_told_apart_from_a_game_lichess_could_not_r
         .filter(|r| r.starts_with("POST /api/broadcast/round/uPsT1234/push"))
         .count();
     assert_eq!(asked, 1);
+}
+
+/// A board's mirror that sends `states` on its stream at once, as a
+/// stream a busy hub fell behind on holds them, and serves the last
+/// state's scoresheet: on `port`, for a minute.
+fn hurried_board(port: u16, states: Vec<String>, pgn: String) {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the board's port");
+    std::thread::spawn(move || {
+        let until = Instant::now() + Duration::from_secs(60);
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let states = states.clone();
+            let pgn = pgn.clone();
+            std::thread::spawn(move || {
+                let mut request = String::new();
+                let mut reader = BufReader::new(s.try_clone().expect("clone"));
+                let _ = reader.read_line(&mut request);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                }
+                if request.starts_with("GET /pgn") {
+                    let _ = write!(
+                        s,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/x-chess-pgn\r\n\
+                         Content-Length: {}\r\nConnection: close\r\n\r\n{pgn}",
+                        pgn.len()
+                    );
+                    return;
+                }
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                     Connection: close\r\n\r\n"
+                );
+                for state in &states {
+                    let _ = write!(s, "event: state\ndata: {state}\n\n");
+                }
+                while Instant::now() < until {
+                    if write!(s, ":\n\n").is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_secs(5));
+                }
+            });
+            if Instant::now() >= until {
+                return;
+            }
+        }
+    });
+}
+
+#[test]
+fn a_hub_behind_on_a_boards_stream_catches_up_with_it_at_once() {
+    // Forty knight moves (80 plies), each a state on the board's stream,
+    // all there at once when the hub reads them.
+    let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let sans: Vec<&str> = (0..80).map(|i| cycle[i % 4]).collect();
+    let states: Vec<String> = (1..=sans.len())
+        .map(|ply| {
+            let moves: Vec<Value> = sans[..ply]
+                .iter()
+                .enumerate()
+                .map(|(i, san)| serde_json::json!({"san": san, "t": 1000 * (i + 1)}))
+                .collect();
+            serde_json::json!({"t": 1000 * ply, "run": 1, "game": 0, "ply": ply,
+                "moves": moves, "result": null})
+            .to_string()
+        })
+        .collect();
+    let movetext: String = sans
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {} ", i + 1, pair.join(" ")))
+        .collect();
+    let pgn = format!(
+        "[Event \"?\"]\n[White \"Ann Weiss\"]\n[Black \"Ben Schwarz\"]\n[Result \"*\"]\n\n{movetext}*\n"
+    );
+    let dir = common::empty_dir("hall-behind");
+    let port = free_port();
+    hurried_board(port, states, pgn);
+    let config = hub_config(&dir, &[port], "");
+    let (_hub, addr) = hub(&config);
+    // Waiting a second on each state until the scoresheet matched it, as
+    // the hub once did, took 80 s here; reading the scoresheet once for
+    // each takes a moment.
+    let began = Instant::now();
+    loop {
+        let (v, round) = (view(addr), get(addr, "/round.pgn").1);
+        if plies(&v, 0) == 80 && round.contains("40. Ng1 Ng8") {
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "the hub still behind after 20 s: ply {}, {round}",
+            plies(&v, 0)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

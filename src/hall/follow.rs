@@ -215,8 +215,14 @@ impl Follower {
     }
 
     /// Reads the scoresheet, until it holds the game `game` says (the
-    /// board writes it just after the events it follows), at most a few
-    /// times: what it holds then, read or not.
+    /// board writes it just after the events it follows) or a later point
+    /// of it, at most a few times: what it holds then, read or not.
+    ///
+    /// A scoresheet with more moves than the state is taken at once: the
+    /// state is an older one, read from a stream this follower fell
+    /// behind on (a busy machine), and waiting for the scoresheet to
+    /// match it would cost a second for each state still to read, longer
+    /// than the board takes to make a move.
     fn read_pgn(&self, game: &(usize, String)) -> Option<(usize, String)> {
         for _ in 0..10 {
             let pgn = self.get_pgn()?;
@@ -228,7 +234,7 @@ impl Follower {
                 board: self.board,
                 pgn,
             });
-            if holds == *game {
+            if holds == *game || holds.0 > game.0 {
                 return Some(holds);
             }
             self.sleep(Duration::from_millis(100));
