@@ -40,9 +40,13 @@ packages=(
     # The HTTPS certificate's fingerprint, held against openssl's.
     openssl
 )
+# A package installed for this machine and for the Pi's (the cross build's
+# arm64 libraries) answers only to its name with this machine's
+# architecture.
+native=$(dpkg --print-architecture)
 missing=()
 for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$native" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
