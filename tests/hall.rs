@@ -703,3 +703,94 @@ fn a_hub_behind_on_a_boards_stream_catches_up_with_it_at_once() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn a_board_whose_stream_broke_after_serving_is_tried_again_after_a_second_whatever_came_before() {
+    // The board's first three streams fail before any answer (the hub
+    // waits 1, 2, then 4 s between them); the fourth serves a state and
+    // breaks in the middle of its body, as a dropped network breaks it.
+    let port = free_port();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the board's port");
+    let opened = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Instant>::new()));
+    let broke = std::sync::Arc::new(std::sync::Mutex::new(None::<Instant>));
+    {
+        let (opened, broke) = (opened.clone(), broke.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut s) = stream else { continue };
+                let mut reader = BufReader::new(s.try_clone().expect("clone"));
+                let mut request = String::new();
+                let _ = reader.read_line(&mut request);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                }
+                if request.starts_with("GET /pgn") {
+                    let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n";
+                    let _ = write!(
+                        s,
+                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{pgn}",
+                        pgn.len()
+                    );
+                    continue;
+                }
+                let n = {
+                    let mut o = opened
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    o.push(Instant::now());
+                    o.len()
+                };
+                if n < 4 {
+                    continue;
+                }
+                let state = r#"{"t":1000,"run":1,"game":0,"ply":1,"moves":[{"san":"e4","t":1000}],"result":null}"#;
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                     Content-Length: 100000\r\n\r\nevent: state\ndata: {state}\n\n"
+                );
+                if n == 4 {
+                    std::thread::sleep(Duration::from_millis(500));
+                    *broke
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Instant::now());
+                    continue;
+                }
+                std::thread::sleep(Duration::from_secs(30));
+            }
+        });
+    }
+    let dir = common::empty_dir("hall-broke");
+    let config = hub_config(&dir, &[port], "");
+    let (_hub, addr) = hub(&config);
+    let began = Instant::now();
+    let (broke_at, again) = loop {
+        let o = opened
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        let b = *broke
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let (Some(b), Some(&again)) = (b, o.get(4)) {
+            break (b, again);
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the board was opened {} times",
+            o.len()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(plies(&view(addr), 0), 1, "its state was taken");
+    // A second's wait (the hub's scheduling aside), not the 8 s its
+    // earlier failures had grown the wait to.
+    let waited = again.saturating_duration_since(broke_at);
+    assert!(
+        waited < Duration::from_secs(5),
+        "tried again after {waited:?}"
+    );
+}

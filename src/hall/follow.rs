@@ -105,7 +105,8 @@ impl Follower {
         let mut written: Option<(usize, String)> = None;
         while !self.stop.load(Ordering::SeqCst) {
             let opened = std::time::Instant::now();
-            match self.follow(&mut written) {
+            let mut served = false;
+            match self.follow(&mut written, &mut served) {
                 // The stream ended as a board ends it: open it again, a
                 // second after the last at the soonest.
                 Ok(()) => {
@@ -117,6 +118,12 @@ impl Follower {
                         board: self.board,
                         why,
                     });
+                    // A stream that served the board broke (the hall's
+                    // network dropped it): the waits begin again from a
+                    // second, whatever the board's earlier troubles.
+                    if served {
+                        wait = Duration::from_secs(1);
+                    }
                     self.sleep(wait);
                     wait = (wait * 2).min(LONGEST_WAIT);
                 }
@@ -142,8 +149,12 @@ impl Follower {
             .map_err(|_| "the hub stopped".to_string())
     }
 
-    /// One stream, read to its end.
-    fn follow(&self, written: &mut Option<(usize, String)>) -> Result<(), String> {
+    /// One stream, read to its end; `served` once it gave a state.
+    fn follow(
+        &self,
+        written: &mut Option<(usize, String)>,
+        served: &mut bool,
+    ) -> Result<(), String> {
         let response = self
             .agent
             .get(format!("{}/events", self.base))
@@ -188,6 +199,7 @@ impl Follower {
                     && let Ok(state) = serde_json::from_str::<Value>(&data)
                 {
                     let game = game_of(&state);
+                    *served = true;
                     self.send(Report::State {
                         board: self.board,
                         state,
