@@ -207,6 +207,17 @@ fn a_whole_round_of_24_real_games_plays_through_the_hub_and_loses_nothing() {
         }
         if !killed_hub && t > Duration::from_secs(30) {
             hub.kill();
+            // A push the killed hub had sent is still being read by the
+            // server (a fifth of a second): the hub started again must not
+            // be counted as pushing beside a process that is gone.
+            let dead = Instant::now();
+            while server.state().pushing > 0 {
+                assert!(
+                    dead.elapsed() < Duration::from_secs(30),
+                    "a push never ended"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
             hub.run();
             killed_hub = true;
         }
