@@ -603,6 +603,30 @@ fn a_round_that_reads_a_source_url_is_told_apart_from_a_game_lichess_could_not_r
     assert_eq!(asked, 1);
 }
 
+/// A request to a hand-made board: its first line, its headers read past;
+/// a `GET /pgn` is answered with `pgn` here (and `None` returned).
+fn board_request(s: &mut TcpStream, pgn: &str) -> Option<String> {
+    let mut reader = BufReader::new(s.try_clone().expect("clone"));
+    let mut request = String::new();
+    let _ = reader.read_line(&mut request);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+    }
+    if !request.starts_with("GET /pgn") {
+        return Some(request);
+    }
+    let _ = write!(
+        s,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/x-chess-pgn\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{pgn}",
+        pgn.len()
+    );
+    None
+}
+
 /// A board's mirror that sends `states` on its stream at once, as a
 /// stream a busy hub fell behind on holds them, and serves the last
 /// state's scoresheet: on `port`, for a minute.
@@ -615,22 +639,7 @@ fn hurried_board(port: u16, states: Vec<String>, pgn: String) {
             let states = states.clone();
             let pgn = pgn.clone();
             std::thread::spawn(move || {
-                let mut request = String::new();
-                let mut reader = BufReader::new(s.try_clone().expect("clone"));
-                let _ = reader.read_line(&mut request);
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                        break;
-                    }
-                }
-                if request.starts_with("GET /pgn") {
-                    let _ = write!(
-                        s,
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/x-chess-pgn\r\n\
-                         Content-Length: {}\r\nConnection: close\r\n\r\n{pgn}",
-                        pgn.len()
-                    );
+                if board_request(&mut s, &pgn).is_none() {
                     return;
                 }
                 let _ = write!(
@@ -718,22 +727,8 @@ fn a_board_whose_stream_broke_after_serving_is_tried_again_after_a_second_whatev
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut s) = stream else { continue };
-                let mut reader = BufReader::new(s.try_clone().expect("clone"));
-                let mut request = String::new();
-                let _ = reader.read_line(&mut request);
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                        break;
-                    }
-                }
-                if request.starts_with("GET /pgn") {
-                    let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n";
-                    let _ = write!(
-                        s,
-                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{pgn}",
-                        pgn.len()
-                    );
+                let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n";
+                if board_request(&mut s, pgn).is_none() {
                     continue;
                 }
                 let n = {
