@@ -139,18 +139,7 @@ fn a_whole_round_of_24_real_games_plays_through_the_hub_and_loses_nothing() {
         .state()
         .broadcast_rounds
         .insert(ROUND.into(), Vec::new());
-    let token_file = root.join("broadcast-token");
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&token_file)
-            .expect("token file");
-        writeln!(f, "{TOKEN}").expect("written");
-    }
+    let token_file = hall_round::token_file(&root, TOKEN);
     let mut boards: Vec<Board> = (0..BOARDS)
         .map(|i| {
             let number = i + 1;

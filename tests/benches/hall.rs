@@ -152,18 +152,7 @@ fn main() {
         .state()
         .broadcast_rounds
         .insert(ROUND.into(), Vec::new());
-    let token_file = root.join("broadcast-token");
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&token_file)
-            .expect("token file");
-        writeln!(f, "{TOKEN}").expect("written");
-    }
+    let token_file = hall_round::token_file(&root, TOKEN);
     let at_boards: Seen = Arc::default();
     // Every board starts its game 10 s from now, when all are followed.
     let boards: Vec<Board> = (0..BOARDS)

@@ -313,6 +313,22 @@ impl Views {
     }
 }
 
+/// The broadcast token `token`, kept in `dir/broadcast-token` as pegboard
+/// keeps a token: readable by its owner only.
+pub fn token_file(dir: &Path, token: &str) -> PathBuf {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let path = dir.join("broadcast-token");
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&path)
+        .expect("token file");
+    writeln!(f, "{token}").expect("written");
+    path
+}
+
 /// The body of `GET path`.
 pub fn get(addr: SocketAddr, path: &str) -> String {
     let Ok(mut s) = TcpStream::connect(addr) else {
