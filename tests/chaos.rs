@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use pegboard::core::Input;
 use pegboard::record::journal::Store;
 use pegboard::record::pgn::read_games;
+use pegboard::runtime::priority::raise_scan_loop;
 use pegboard::sensors::serial::protocol::Message;
 use pegboard::sim::{Rng, Style, moves_of, simulate};
 use pegboard::trace::Reading;
@@ -134,6 +135,11 @@ struct Wire {
 fn device(dir: &Path, wire: Arc<Wire>) -> std::thread::JoinHandle<()> {
     let mut dev = Device::open(dir);
     std::thread::spawn(move || {
+        // A scanner is a processor of its own, never held back by the
+        // machine's other work: on a busy machine this thread stands for
+        // it at a real-time place, or a state the hands held for a moment
+        // (a key's press) could go unsent.
+        raise_scan_loop();
         let mut seq: u16 = 0;
         while !wire.stop.load(Ordering::SeqCst) {
             if dev.port.bytes_to_read().unwrap_or(0) > 0 && dev.answer_any_hello() {
@@ -269,7 +275,7 @@ fn config(dir: &Path) -> PathBuf {
         &path,
         format!(
             "[clock]\ncontrol = \"15+5\"\n[journal]\ndir = \"{}\"\nresume = \"running\"\n\
-             [sensors]\nsource = \"serial\"\n[sensors.serial]\nport = \"{}\"\n\
+             [sensors]\nsource = \"serial\"\nrealtime = true\n[sensors.serial]\nport = \"{}\"\n\
              stale_ms = 500\nreconnect_ms = 100\n[buttons]\nplayer = \"black\"\n{keys}",
             dir.join("journal").display(),
             dir.join("host").display()
@@ -283,6 +289,11 @@ fn config(dir: &Path) -> PathBuf {
 /// instant of `kills` (ms on the hands' time line, which stands still
 /// while the daemon is down). Returns the run's directory.
 fn run(name: &str, steps: &[(u64, Step)], kills: &[u64]) -> (PathBuf, usize) {
+    // The hands keep their time on a busy machine too: held back and then
+    // hurrying, they would make a lift and its put-down one instant. (What
+    // this thread starts, the daemons, begins at the ordinary place; each
+    // raises its own scan loop, as the Pi's configurations ask.)
+    raise_scan_loop();
     let dir = std::env::temp_dir().join(format!("pegboard-chaos-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
