@@ -97,36 +97,18 @@ fn watch_needs(hub: &Hub) -> Arc<Mutex<BTreeMap<(String, u64), Instant>>> {
 
 /// python-chess reads `pgn`: each game's Round and final position.
 fn python_reads(pgn: &str) -> Vec<String> {
-    let mut child = std::process::Command::new("python3")
-        .args([
+    common::piped_lines(
+        "python3",
+        &[
             "-c",
             "import chess.pgn, io, sys\n\
              t = io.StringIO(sys.stdin.read())\n\
              while (g := chess.pgn.read_game(t)) is not None:\n\
              \x20   assert not g.errors, g.errors\n\
              \x20   print(g.headers['Round'], g.end().board().fen())",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(pgn.as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
+        ],
+        pgn,
+    )
 }
 
 #[test]

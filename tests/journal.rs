@@ -184,23 +184,7 @@ fn journal_bytes() -> Vec<u8> {
 
 /// `pegboard play` on a trace of one move, with the journal in `dir`.
 fn play(dir: &Path) -> String {
-    let config = common::nf3_play_config(dir, "");
-    let mut text = std::fs::read_to_string(&config).expect("config");
-    text.push_str(&format!(
-        "[journal]\ndir = \"{}\"\n",
-        dir.join("journal").display()
-    ));
-    std::fs::write(&config, text).expect("config");
-    let out = common::pegboard_command()
-        .args(["play", "--silent", "--seconds", "2", "--config", &config])
-        .output()
-        .expect("play runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::play_nf3_journaled(dir, "", "")
 }
 
 #[test]

@@ -856,21 +856,7 @@ for node in g.mainline():
     })
 print(json.dumps(out))
 "#;
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs (.ci/setup.sh installs python-chess)");
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(pgn.as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("python3 ends");
+    let out = common::piped("python3", &["-c", script], &pgn);
     assert!(
         out.status.success(),
         "python-chess: {}\n{pgn}",

@@ -170,6 +170,31 @@ pub fn nf3_play_config(dir: &std::path::Path, before: &str) -> String {
     nf3_play_config_sensing(dir, before, "")
 }
 
+/// `pegboard play` (silent, two seconds) on the one-move trace in `dir`,
+/// `before` at the top of its configuration and its journal in
+/// `dir/journal` with `journal` (lines of its own) in that table. Returns
+/// what it printed (standard output, then error) once it has ended well.
+pub fn play_nf3_journaled(dir: &std::path::Path, before: &str, journal: &str) -> String {
+    let config = nf3_play_config(dir, before);
+    let mut text = std::fs::read_to_string(&config).expect("config");
+    text.push_str(&format!(
+        "[journal]\ndir = \"{}\"\n{journal}",
+        dir.join("journal").display()
+    ));
+    std::fs::write(&config, text).expect("config");
+    let out = pegboard_command()
+        .args(["play", "--silent", "--seconds", "2", "--config", &config])
+        .output()
+        .expect("play runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    said
+}
+
 /// The same, with `sensors` (lines of its own) in its `[sensors]` table.
 pub fn nf3_play_config_sensing(dir: &std::path::Path, before: &str, sensors: &str) -> String {
     let trace = dir.join("nf3.jsonl");
@@ -265,4 +290,42 @@ pub fn with_clock(control: &str) -> Settings {
     s.clock.control =
         Some(pegboard::core::clock::TimeControl::parse_pgn(control).expect("a PGN time control"));
     s
+}
+
+/// Runs `program` with `args`, `input` on its standard input; what it
+/// wrote, once it has ended (whether it ended well is the caller's to
+/// judge).
+pub fn piped(program: &str, args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} runs (.ci/setup.sh installs it): {e}"));
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .unwrap_or_else(|e| panic!("{program} reads its input: {e}"));
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{program} ends: {e}"))
+}
+
+/// [`piped`], which must end well: the lines it printed.
+pub fn piped_lines(program: &str, args: &[&str], input: &str) -> Vec<String> {
+    let out = piped(program, args, input);
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }

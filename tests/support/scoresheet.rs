@@ -3,9 +3,7 @@
 //! `.ci/setup.sh`).
 #![allow(dead_code)]
 
-use std::io::Write as _;
 use std::ops::ControlFlow;
-use std::process::{Command, Stdio};
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
@@ -141,20 +139,7 @@ print(json.dumps(games))
 /// Every game in `pgn`, as python-chess reads it (it checks each move's
 /// legality on its own board), with whether it set up a Chess960 board.
 pub fn with_python_chess(pgn: &str) -> Vec<(ReadGame, bool)> {
-    let mut child = Command::new("python3")
-        .args(["-c", PYTHON])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 runs (.ci/setup.sh installs it with python3-chess)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(pgn.as_bytes())
-        .expect("the PGN is written");
-    let out = child.wait_with_output().expect("python3 ends");
+    let out = crate::common::piped("python3", &["-c", PYTHON], pgn);
     assert!(
         out.status.success(),
         "python-chess refused the scoresheet: {}\n{pgn}",
