@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::san::San;
+use shakmaty::{Chess, Move};
 
 use crate::core::StartPosition;
 
@@ -64,6 +65,60 @@ pub fn clk_of(comment: &str) -> Option<u64> {
         .take(3)
         .fold(0, |acc, b| acc * 10 + u64::from(b - b'0'));
     Some(((h * 60 + m) * 60 + secs) * 1000 + ms)
+}
+
+/// A SAN from a game record that names no legal move where it stands:
+/// the SAN, and why (shakmaty's words: illegal, ambiguous, not SAN).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnplayableSan {
+    pub san: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for UnplayableSan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.san, self.why)
+    }
+}
+
+impl std::error::Error for UnplayableSan {}
+
+/// Resolves a SAN from a game record. Records written by hand sometimes
+/// leave out the capture sign (`Nd7` for `Nxd7`); that is accepted when the
+/// move it can only mean is legal.
+pub fn resolve_san(pos: &Chess, san: &str) -> Result<Move, UnplayableSan> {
+    let unplayable = |why: String| UnplayableSan {
+        san: san.to_string(),
+        why,
+    };
+    let parsed = san.parse::<San>().map_err(|e| unplayable(e.to_string()))?;
+    match parsed.to_move(pos) {
+        Ok(m) => Ok(m),
+        Err(e) => {
+            if let San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } = parsed
+            {
+                let other = San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture: !capture,
+                    to,
+                    promotion,
+                };
+                if let Ok(m) = other.to_move(pos) {
+                    return Ok(m);
+                }
+            }
+            Err(unplayable(e.to_string()))
+        }
+    }
 }
 
 #[derive(Default)]

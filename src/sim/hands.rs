@@ -2,11 +2,11 @@
 //! hands would produce, with human timing, varied order, switch chatter and
 //! glitches. Used by `pegboard demo`, by the tests and by the benchmarks.
 
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position, Square, san::San};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position, Square};
 
 use crate::core::footprint::en_passant_victim;
 use crate::core::{BLIND_BOARD, Input};
-use crate::record::pgn::GameRecord;
+use crate::record::pgn::{GameRecord, resolve_san};
 use crate::trace::{Entry, Reading};
 
 /// The simulated hands' random numbers: the engine player's generator
@@ -329,40 +329,6 @@ impl Hands {
     }
 }
 
-/// Resolves a SAN from a game record. Records written by hand sometimes
-/// leave out the capture sign (`Nd7` for `Nxd7`); that is accepted when the
-/// move it can only mean is legal.
-pub(crate) fn resolve_san(pos: &Chess, san: &str) -> Result<Move, String> {
-    let parsed = san.parse::<San>().map_err(|e| format!("{san}: {e}"))?;
-    match parsed.to_move(pos) {
-        Ok(m) => Ok(m),
-        Err(e) => {
-            if let San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } = parsed
-            {
-                let other = San::Normal {
-                    role,
-                    file,
-                    rank,
-                    capture: !capture,
-                    to,
-                    promotion,
-                };
-                if let Ok(m) = other.to_move(pos) {
-                    return Ok(m);
-                }
-            }
-            Err(format!("{san}: {e}"))
-        }
-    }
-}
-
 /// Why a game record cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordError {
@@ -409,7 +375,10 @@ pub fn moves_of(record: &GameRecord) -> Result<(Chess, CastlingMode, Vec<Move>),
     let mut pos = start.clone();
     let mut moves = Vec::new();
     for (ply, san) in record.sans.iter().enumerate() {
-        let m = resolve_san(&pos, san).map_err(|why| RecordError::Move { ply, why })?;
+        let m = resolve_san(&pos, san).map_err(|e| RecordError::Move {
+            ply,
+            why: e.to_string(),
+        })?;
         pos.play_unchecked(m);
         moves.push(m);
     }
