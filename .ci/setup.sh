@@ -39,6 +39,9 @@ packages=(
     pgn-extract
     # The HTTPS certificate's fingerprint, held against openssl's.
     openssl
+    # The scoresheet in Braille: liblouis to link and its tables, and its
+    # own lou_translate, which the tests hold pegboard's Braille against.
+    liblouis-dev liblouis-bin
 )
 # A package installed for this machine and for the Pi's (the cross build's
 # arm64 libraries) answers only to its name with this machine's

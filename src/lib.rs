@@ -7,6 +7,7 @@
 //! recorded sensor sessions that tests and `pegboard replay` share.
 
 pub mod announce;
+pub mod braille;
 pub mod config;
 pub mod console;
 pub mod core;

@@ -65,8 +65,9 @@ enum Command {
     Calibrate(cli::calibrate::Args),
     /// Check a configuration file and say what is wrong with it.
     CheckConfig(cli::check_config::Args),
-    /// Print a game's scoresheet as PGN, from the journal directory: the
-    /// game being played or the last one, game N, or every game.
+    /// Print a game's scoresheet as PGN (or in Braille, --brf), from the
+    /// journal directory: the game being played or the last one, game N,
+    /// or every game.
     Pgn(cli::pgn::Args),
     /// Print the secret that opens the console (/console on the mirror's
     /// address), made on first use and kept in the state directory, or the

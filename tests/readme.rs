@@ -168,6 +168,12 @@ fn every_command_in_the_documents_runs_as_written() {
                     *a = etc.to_string_lossy().to_string();
                 }
             }
+            // `> FILE`: standard output into a file of the test's own.
+            let into = args.iter().position(|a| a == ">").map(|i| {
+                let file = dir.join(args.get(i + 1).cloned().unwrap_or_default());
+                args.truncate(i);
+                file
+            });
             let command = args.first().cloned().unwrap_or_default();
             // The commands that run until stopped run for a moment.
             if matches!(command.as_str(), "play" | "hw-test" | "calibrate") {
@@ -193,6 +199,10 @@ fn every_command_in_the_documents_runs_as_written() {
                     );
                 }
                 _ => assert!(out.status.success(), "{doc}: `{line}`: {said}"),
+            }
+            if let Some(file) = into {
+                assert!(!out.stdout.is_empty(), "{doc}: `{line}` printed nothing");
+                std::fs::write(&file, &out.stdout).expect("the output file");
             }
             if command == "say" {
                 assert!(said.contains("spoken by:"), "{doc}: `{line}`: {said}");

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args as ClapArgs;
 
 use super::{finish, load_config};
-use pegboard::runtime::scoresheets::{Which, print};
+use pegboard::runtime::scoresheets::{Form, Which, print, print_file_brf};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -19,6 +19,15 @@ pub struct Args {
     /// Print every game, oldest first.
     #[arg(long)]
     all: bool,
+    /// Print the scoresheet in Braille: a Braille-ready file (.brf, 40
+    /// cells by 25 lines) for an embosser or a Braille notetaker, in the
+    /// language's Braille code ([braille] in the configuration).
+    #[arg(long)]
+    brf: bool,
+    /// With --brf: put the games of this PGN file into Braille instead of
+    /// the journal's.
+    #[arg(long, value_name = "FILE.pgn", requires = "brf", conflicts_with_all = ["game", "all"])]
+    from: Option<std::path::PathBuf>,
 }
 
 pub fn run(a: Args) -> ExitCode {
@@ -27,8 +36,14 @@ pub fn run(a: Args) -> ExitCode {
         (None, true) => Which::All,
         (None, false) => Which::Newest,
     };
+    let form = if a.brf { Form::Brf } else { Form::Pgn };
     let result = load_config(a.config.as_deref()).and_then(|c| {
-        print(&c, which, &mut std::io::stdout(), &mut std::io::stderr()).map_err(|e| e.to_string())
+        let out = &mut std::io::stdout();
+        match &a.from {
+            Some(file) => print_file_brf(&c, file, out, &mut std::io::stderr()),
+            None => print(&c, which, form, out, &mut std::io::stderr()),
+        }
+        .map_err(|e| e.to_string())
     });
     finish("pgn", result)
 }

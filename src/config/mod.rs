@@ -57,6 +57,8 @@ pub struct Config {
     pub hall: crate::hall::HallConfig,
     /// The pages (mirror, console, hall view) over HTTPS.
     pub https: crate::net::tls::HttpsConfig,
+    /// The Braille code of the `.brf` scoresheets.
+    pub braille: crate::braille::BrailleConfig,
     /// The file this was read from and its text, to name lines in later
     /// checks ([`Config::locator`]).
     #[serde(skip)]
@@ -80,6 +82,7 @@ impl Config {
             config.fair_play(),
             config.hall.check(),
             config.https.check(),
+            config.braille.check(),
             crate::announce::section::phrasebook(config.language.as_deref(), &config.announce)
                 .map(drop)
                 .map_err(|e| KeyProblem::at(&["language"], e.0)),

@@ -35,6 +35,22 @@ fn shipped_example_config_is_valid_and_matches_the_defaults() {
     assert_eq!(c.journal, JournalConfig::default());
     assert_eq!(c.game, GameConfig::default());
     assert_eq!(c.mirror, MirrorConfig::default());
+    assert_eq!(c.braille, crate::braille::BrailleConfig::default());
+}
+
+#[test]
+fn the_braille_table_reads_and_names_a_wrong_grade() {
+    let c = Config::parse(
+        "[journal]\nbrf = true\n[braille]\ngrade = 1\ntable = \"en-us-g2.ctb\"\n",
+        "p.toml",
+    )
+    .expect("valid");
+    assert!(c.journal.brf);
+    assert_eq!(c.braille.grade, 1);
+    assert_eq!(c.braille.table.as_deref(), Some("en-us-g2.ctb"));
+    let e = Config::parse("[braille]\n\ngrade = 3\n", "p.toml").expect_err("bad");
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.to_string().contains("[braille] grade = 3"), "{e}");
 }
 
 #[test]

@@ -32,6 +32,8 @@ pub enum Error {
     Serve(crate::net::Error),
     /// The HTTPS certificate cannot serve.
     Tls(crate::net::tls::TlsError),
+    /// A scoresheet cannot be put into Braille.
+    Braille(crate::braille::SheetError),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -48,6 +50,7 @@ impl fmt::Display for Error {
             Error::Token(e) => write!(f, "{e}"),
             Error::Serve(e) => write!(f, "{e}"),
             Error::Tls(e) => write!(f, "{e}"),
+            Error::Braille(e) => write!(f, "the Braille scoresheet: {e}"),
         }
     }
 }
@@ -62,6 +65,7 @@ impl std::error::Error for Error {
             Error::Token(e) => Some(e),
             Error::Serve(e) => Some(e),
             Error::Tls(e) => Some(e),
+            Error::Braille(e) => Some(e),
             _ => None,
         }
     }
@@ -88,5 +92,11 @@ impl From<TraceError> for Error {
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Error {
         Error::Write(e)
+    }
+}
+
+impl From<crate::braille::SheetError> for Error {
+    fn from(e: crate::braille::SheetError) -> Error {
+        Error::Braille(e)
     }
 }

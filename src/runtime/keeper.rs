@@ -12,16 +12,18 @@
 //! one: game after game, each in its own file.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Position as _};
 
 use crate::announce::{Narrator, Phrasebook};
+use crate::braille::Brailler;
 use crate::config::Config;
 use crate::core::settings::Opponent;
 use crate::core::{Controller, Event, Input, Seat, Settings, Stamped, StartPosition};
 use crate::record::journal::ResumeClocks;
-use crate::record::journal::{GameFiles, Loaded, Store, Writer, store};
+use crate::record::journal::{Companion, GameFiles, Loaded, Store, Writer, store};
 use crate::record::scoresheet::Scoresheet;
 use crate::runtime::error::{Error, Result};
 use crate::runtime::outputs::Door;
@@ -75,6 +77,8 @@ pub(crate) struct Keeper {
     /// tags.
     base_tags: BTreeMap<String, String>,
     engine_command: String,
+    /// With `[journal] brf`: the scoresheet's Braille, kept beside its PGN.
+    brailler: Option<Arc<Brailler>>,
 }
 
 /// The day, as PGN writes a date (`2026.11.22`), from the system clock.
@@ -192,6 +196,38 @@ pub(crate) fn rebuild(
     })
 }
 
+/// With `[journal] brf`, what puts the scoresheet into Braille; a code
+/// that cannot be had is noted, and the game is kept in PGN alone.
+fn brailler(config: &Config, notes: &mut Vec<String>) -> Option<Arc<Brailler>> {
+    if !config.journal.brf {
+        return None;
+    }
+    match crate::runtime::scoresheets::brailler(config) {
+        Ok(b) => Some(Arc::new(b)),
+        Err(e) => {
+            notes.push(format!(
+                "journal: {e}; the scoresheet is not kept in Braille"
+            ));
+            None
+        }
+    }
+}
+
+/// Has the journal's thread keep the scoresheet in Braille too, as a
+/// `.brf` beside its `.pgn`.
+fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer) {
+    if let Some(b) = brailler {
+        let b = Arc::clone(b);
+        writer.companion(Companion {
+            path: writer.files().pgn.with_extension("brf"),
+            make: Box::new(move |pgn| {
+                crate::runtime::scoresheets::brf_of(&b, pgn, &mut std::io::sink())
+                    .map_err(|e| e.to_string())
+            }),
+        });
+    }
+}
+
 impl Keeper {
     /// The game to play: the newest game in the journal directory if it is
     /// unfinished (fed through the core again, then told `restarted`), or a
@@ -246,6 +282,7 @@ impl Keeper {
         for e in &out[n..] {
             sheet.observe(e);
         }
+        let brailler = brailler(config, &mut notes);
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
@@ -264,6 +301,7 @@ impl Keeper {
             history: Vec::new(),
             base_tags: config.game.tags(),
             engine_command: config.engine.command.clone(),
+            brailler,
         };
         if let Some(store) = store {
             keeper.begin_journal(store, t, start);
@@ -337,6 +375,8 @@ impl Keeper {
         // the beat file if it is later (a crash of pegboard alone).
         let beat = store::read_beat(&loaded.files.beat).unwrap_or(0);
         let at = loaded.last_t().max(beat);
+        let brailler = brailler(config, notes);
+        braille_beside(brailler.as_ref(), &writer);
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
@@ -368,6 +408,7 @@ impl Keeper {
             history: rebuilt.events,
             base_tags: config.game.tags(),
             engine_command: config.engine.command.clone(),
+            brailler,
         };
         out.push(keeper.c.ready(at));
         let hold = config.journal.resume == ResumeClocks::Held;
@@ -402,6 +443,7 @@ impl Keeper {
         });
         match Writer::create(files, t, &header) {
             Ok(mut writer) => {
+                braille_beside(self.brailler.as_ref(), &writer);
                 for (i, name) in self.c.board_names().enumerate() {
                     let occ = self.c.raw(i);
                     if occ != self.c.game().start_position().board().occupied() {

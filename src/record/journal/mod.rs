@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 pub use section::{JournalConfig, ResumeClocks};
 pub use store::{GameFiles, Loaded, Store};
-pub use writer::Writer;
+pub use writer::{Companion, Writer};
 
 /// What went wrong with the journal.
 #[derive(Debug)]

@@ -10,6 +10,9 @@ pub struct JournalConfig {
     /// (`/var/lib/pegboard`), else `$XDG_STATE_HOME/pegboard`.
     pub dir: Option<std::path::PathBuf>,
     pub resume: ResumeClocks,
+    /// Write each game's scoresheet in Braille too, as a `.brf` beside its
+    /// `.pgn` (in the code `[braille]` names).
+    pub brf: bool,
 }
 
 /// After pegboard restarted on a game: do the clocks wait for the

@@ -24,7 +24,19 @@ const BEAT_EVERY: Duration = Duration::from_millis(10);
 enum Message {
     Line(String, u64),
     Scoresheet(String),
+    Companion(Companion),
 }
+
+/// A file kept beside the scoresheet and made from it, written with it
+/// (the scoresheet in Braille): its path, and how its text is made from
+/// the PGN.
+pub struct Companion {
+    pub path: std::path::PathBuf,
+    pub make: MakeCompanion,
+}
+
+/// How a companion's text is made from the scoresheet's PGN (or why not).
+pub type MakeCompanion = Box<dyn Fn(&str) -> std::result::Result<String, String> + Send>;
 
 #[derive(Default)]
 struct Shared {
@@ -159,6 +171,13 @@ impl Writer {
         }
     }
 
+    /// Keeps `companion` beside the scoresheet from its next writing on.
+    pub fn companion(&self, companion: Companion) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Message::Companion(companion));
+        }
+    }
+
     /// Why writing failed, once.
     pub fn trouble(&self) -> Option<String> {
         lock(&self.shared.trouble).take()
@@ -213,6 +232,8 @@ fn run(mut file: File, files: &GameFiles, written: u64, rx: &Receiver<Message>, 
             &mut failed,
         ),
     }
+    // Each with whether its failure was told: once is enough.
+    let mut companions: Vec<(Companion, bool)> = Vec::new();
     loop {
         let mut batch = Vec::new();
         let open = match rx.recv_timeout(BEAT_EVERY) {
@@ -234,6 +255,7 @@ fn run(mut file: File, files: &GameFiles, written: u64, rx: &Receiver<Message>, 
                     last = Some(seq);
                 }
                 Message::Scoresheet(pgn) => sheet = Some(pgn),
+                Message::Companion(c) => companions.push((c, false)),
             }
         }
         if let Some(seq) = last
@@ -250,11 +272,21 @@ fn run(mut file: File, files: &GameFiles, written: u64, rx: &Receiver<Message>, 
                 ),
             }
         }
-        if let Some(pgn) = sheet
-            && let Err(e) = replace_file(&files.pgn, &pgn)
-        {
-            *lock(&shared.trouble) =
-                Some(format!("{}: cannot be written: {e}", files.pgn.display()));
+        if let Some(pgn) = sheet {
+            if let Err(e) = replace_file(&files.pgn, &pgn) {
+                *lock(&shared.trouble) =
+                    Some(format!("{}: cannot be written: {e}", files.pgn.display()));
+            }
+            for (c, told) in &mut companions {
+                let made = (c.make)(&pgn).and_then(|text| {
+                    replace_file(&c.path, &text).map_err(|e| format!("cannot be written: {e}"))
+                });
+                if let Err(e) = made
+                    && !std::mem::replace(told, true)
+                {
+                    *lock(&shared.trouble) = Some(format!("{}: {e}", c.path.display()));
+                }
+            }
         }
         if !open {
             return;

@@ -1,0 +1,17 @@
+//! Braille: the scoresheet as a Braille-ready file (E2.5).
+//!
+//! - [`cell`]: a six-dot cell and its written forms (Unicode Braille,
+//!   North American Braille ASCII);
+//! - [`louis`]: text in the reader's Braille code, through liblouis;
+//! - [`brf`]: cells laid out on the pages of a `.brf` file;
+//! - [`scoresheet`]: a game's scoresheet in Braille;
+//! - [`section`]: `[braille]`, the code it is written in.
+
+pub mod brf;
+pub mod cell;
+pub mod louis;
+pub mod scoresheet;
+pub mod section;
+
+pub use scoresheet::{Brailler, SheetError};
+pub use section::BrailleConfig;
