@@ -56,13 +56,21 @@ fn the_text_is_what_lou_translate_makes_of_it() {
         ("pt-pt-g1.utb", "Xadrez, São Paulo 1997.05.11"),
         ("es-g1.ctb", "Peña, Campeonato de España"),
         ("ca-g1.ctb", "Torneig de Barcelona"),
+        // Signs the tables lack: liblouis writes their codes, whose
+        // backslash has dot 7, which a six-dot page leaves off.
+        ("en-ueb-g2.ctb", "Naumkin, Игорь (€)"),
+        ("es-g1.ctb", "Qh4#"),
     ];
     for (table, text) in cases {
         let ours = Table::open(table)
             .and_then(|t| t.translate(text))
             .expect("liblouis translates");
-        let theirs = lou_translate(&[&format!("unicode.dis,{table}")], text);
-        assert_eq!(cell::unicode(&ours), theirs.concat(), "{table}: {text}");
+        let theirs: String = lou_translate(&[&format!("unicode.dis,{table}")], text)
+            .concat()
+            .chars()
+            .map(|c| char::from_u32(0x2800 + ((u32::from(c) - 0x2800) & 0x3f)).expect("a cell"))
+            .collect();
+        assert_eq!(cell::unicode(&ours), theirs, "{table}: {text}");
     }
 }
 
@@ -278,13 +286,29 @@ fn every_game_of_the_test_data_goes_into_braille_and_liblouis_reads_back_what_py
             // Spaces within a tag's value are one space in Braille.
             let words = python.head.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(head[0], words, "{}", file.display());
-            assert_eq!(moves, &python.moves, "{}: {}", file.display(), python.head);
+            if python.refused {
+                // python-chess stops at a move it cannot play (or a null
+                // move); pegboard writes on as the file gives the moves,
+                // and names that move.
+                let words = |lines: &[String]| -> Vec<String> {
+                    let moves = &lines[..lines.len() - 1];
+                    moves.join(" ").split(' ').map(str::to_string).collect()
+                };
+                let (ours, theirs) = (words(moves), words(&python.moves));
+                assert!(
+                    ours.len() > theirs.len() && ours.starts_with(&theirs),
+                    "{}: {}: {ours:?} against {theirs:?}",
+                    file.display(),
+                    python.head
+                );
+                assert_eq!(moves.last(), python.moves.last(), "the result");
+            } else {
+                assert_eq!(moves, &python.moves, "{}: {}", file.display(), python.head);
+            }
         }
-        // A game whose PGN holds a move that is not legal is written up to
-        // it, and the move is named.
         let stopped = log
             .lines()
-            .filter(|l| l.contains("its moves stop before it"))
+            .filter(|l| l.contains("written as the file gives them") || l.contains("null move"))
             .count();
         let refused = expected.iter().filter(|g| g.refused).count();
         assert_eq!(stopped, refused, "{}: {log}", file.display());
@@ -344,6 +368,8 @@ fn a_long_game_fills_numbered_pages_and_liblouis_reads_its_head_and_moves_back()
         ("en", 2, "en-ueb-g2.ctb", "en-ueb-g1.ctb"),
         ("en", 1, "en-ueb-g1.ctb", "en-ueb-g1.ctb"),
         ("de", 1, "de-g1.ctb", "de-g0-detailed.utb"),
+        ("pt", 2, "pt-pt-g2.ctb", "en-ueb-g1.ctb"),
+        ("es", 1, "es-g1.ctb", "en-ueb-g1.ctb"),
     ] {
         let (brf, _) = brf_from(&dir, &file, language, grade);
         // 3 head lines, a blank line and 121 move lines: at least 5 pages
@@ -382,6 +408,34 @@ fn a_long_game_fills_numbered_pages_and_liblouis_reads_its_head_and_moves_back()
             );
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_in_the_pgn_standards_latin_1_is_read_and_a_file_without_games_is_named() {
+    let dir = common::empty_dir("braille-latin1");
+    let file = dir.join("latin1.pgn");
+    let mut pgn = b"[White \"M".to_vec();
+    pgn.push(0xfc); // ü in ISO 8859-1
+    pgn.extend_from_slice(b"ller, Hans\"]\n[Black \"?\"]\n\n1. e4 e5 *\n");
+    std::fs::write(&file, &pgn).expect("PGN");
+    let (brf, _) = brf_from(&dir, &file, "en", 1);
+    let read = read_back(&brf, "en-ueb-g1.ctb", "en-ueb-g1.ctb");
+    assert_eq!(read[0].0[0], "Müller, Hans - ?");
+
+    let empty = dir.join("empty.pgn");
+    std::fs::write(&empty, "\n").expect("file");
+    let out = common::pegboard_command()
+        .args(["pgn", "--brf", "--from"])
+        .arg(&empty)
+        .output()
+        .expect("pgn runs");
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("empty.pgn") && said.contains("holds no game"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -40,6 +40,13 @@ impl Cell {
         (offset < 64).then_some(Cell(offset as u8))
     }
 
+    /// The six-dot cell of any Unicode Braille pattern: dots 7 and 8, which
+    /// a six-dot page has no room for, left off.
+    pub fn from_unicode_six(c: char) -> Option<Cell> {
+        let offset = u32::from(c).checked_sub(0x2800)?;
+        (offset < 256).then_some(Cell((offset & 0x3f) as u8))
+    }
+
     /// The cell a Braille ASCII character stands for (lower-case letters
     /// as their capitals, as embossers read them).
     pub fn from_ascii(c: char) -> Option<Cell> {

@@ -56,6 +56,8 @@ pub enum LouisError {
     Table(String),
     /// liblouis refused the text.
     Failed(String),
+    /// pegboard knows no Braille table for this language (its code).
+    NoTable(String),
 }
 
 impl fmt::Display for LouisError {
@@ -70,7 +72,15 @@ impl fmt::Display for LouisError {
                 f,
                 "liblouis has no Braille table \"{t}\" (the tables are in /usr/share/liblouis/tables, from the liblouis-data package)"
             ),
-            LouisError::Failed(text) => write!(f, "liblouis could not translate \"{text}\""),
+            LouisError::Failed(text) => write!(
+                f,
+                "liblouis could not translate \"{}\"",
+                crate::text::quote::short(text)
+            ),
+            LouisError::NoTable(language) => write!(
+                f,
+                "there is no Braille table for the language \"{language}\": name one in [braille] table"
+            ),
         }
     }
 }
@@ -119,14 +129,23 @@ impl Table {
         &self.name
     }
 
-    /// `text` in this table's Braille.
+    /// `text` in this table's Braille. A control character is a space
+    /// (liblouis stops at a NUL). A character the table has no sign for
+    /// comes out as liblouis writes it, its code in hexadecimal
+    /// (`'\x041d'`), whose backslash is a cell with dot 7: on a six-dot
+    /// page it is the backslash's six dots.
     pub fn translate(&self, text: &str) -> Result<Vec<Cell>, LouisError> {
-        let out = self.call(text.chars().map(u32::from).collect(), false)?;
+        let input = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .map(u32::from)
+            .collect();
+        let out = self.call(input, false)?;
         Ok(out
             .into_iter()
             .map(|c| {
                 char::from_u32(c)
-                    .and_then(Cell::from_unicode)
+                    .and_then(Cell::from_unicode_six)
                     .unwrap_or(Cell::BLANK)
             })
             .collect())
@@ -209,17 +228,17 @@ pub fn table_for(language: &str, grade: u8) -> Option<&'static str> {
     })
 }
 
-/// The liblouis table for a language's moves: uncontracted, and with
-/// capitals marked, so that a bishop's capture (`Bxc3`) is not read as the
-/// b-pawn's (`bxc3`). German Braille marks no capitals in its usual
-/// tables; its detailed basic table does.
+/// The liblouis table for a language's moves: uncontracted, with capitals
+/// marked, so that a bishop's capture (`Bxc3`) is not read as the b-pawn's
+/// (`bxc3`), and a letter after a digit marked as one (`R1a3` is not
+/// `R113`). German Braille marks capitals in its detailed basic table. The
+/// moves are standard algebraic notation, whose letters are English; the
+/// Portuguese, Spanish and Catalan tables mark no letter after a digit, so
+/// those languages' moves are in Unified English Braille.
 pub fn moves_table_for(language: &str) -> Option<&'static str> {
     Some(match language {
-        "en" => "en-ueb-g1.ctb",
         "de" => "de-g0-detailed.utb",
-        "pt" => "pt-pt-g1.utb",
-        "es" => "es-g1.ctb",
-        "ca" => "ca-g1.ctb",
+        "en" | "pt" | "es" | "ca" => "en-ueb-g1.ctb",
         _ => return None,
     })
 }

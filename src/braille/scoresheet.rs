@@ -76,11 +76,7 @@ impl Brailler {
     /// The scoresheets of a language ("en", "de" …) in the code
     /// `[braille]` names: its grade, or a table of its own for the text.
     pub fn new(section: &BrailleConfig, language: &str) -> Result<Brailler, SheetError> {
-        let none = || {
-            SheetError::Louis(LouisError::Table(format!(
-                "(none for the language \"{language}\")"
-            )))
-        };
+        let none = || SheetError::Louis(LouisError::NoTable(language.to_string()));
         let text = match &section.table {
             Some(table) => table.as_str(),
             None => super::louis::table_for(language, section.grade).ok_or_else(none)?,
@@ -98,9 +94,11 @@ impl Brailler {
     }
 
     /// The lines of print a game's Braille scoresheet is made from: the
-    /// head's lines, then the move lines, the result last. A move that is
-    /// not legal where it stands (a damaged PGN) ends the moves: the lines
-    /// hold those before it, and the error says which it was.
+    /// head's lines, then the move lines, the result last. From a move that
+    /// cannot be played where it stands (a damaged PGN) on, the moves are
+    /// written as the file gives them, without the check signs only a board
+    /// could add, and the error says which move it was; a null move (`--`,
+    /// where the file's moves end) is written as `--`.
     pub fn print_lines(game: &PgnGame) -> Result<Lines, SheetError> {
         let known = |v: &str| !v.is_empty() && !v.contains('?');
         let mut head = vec![format!(
@@ -116,36 +114,26 @@ impl Brailler {
             .start
             .position()
             .map_err(|e| SheetError::Start(e.to_string()))?;
-        let mut moves = Vec::new();
-        let mut line = String::new();
+        let mut sheet = MoveLines::default();
+        let (mut number, mut color) = (pos.fullmoves().get(), pos.turn());
         let mut stopped = None;
         for san in &game.record.sans {
-            let (number, color) = (pos.fullmoves().get(), pos.turn());
-            let m = match resolve_san(&pos, san) {
-                Ok(m) => m,
-                Err(e) => {
+            let written = match (&stopped, resolve_san(&pos, san)) {
+                (None, Ok(m)) => SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
+                (None, Err(e)) => {
                     stopped = Some(SheetError::Move(number, color, e));
-                    break;
+                    san.clone()
                 }
+                (Some(_), _) => san.clone(),
             };
-            let plus = SanPlus::from_move_and_play_unchecked(&mut pos, m);
-            line = match (color, line.is_empty()) {
-                (Color::White, _) => {
-                    if !line.is_empty() {
-                        moves.push(line);
-                    }
-                    format!("{number}. {plus}")
-                }
-                (Color::Black, true) => format!("{number}... {plus}"),
-                (Color::Black, false) => format!("{line} {plus}"),
-            };
+            sheet.add(number, color, &written);
+            (number, color) = next(number, color);
         }
-        if !line.is_empty() {
-            moves.push(line);
+        if game.truncated {
+            sheet.add(number, color, "--");
+            stopped.get_or_insert(SheetError::NullMove(number, color));
         }
-        if game.truncated && stopped.is_none() {
-            stopped = Some(SheetError::NullMove(pos.fullmoves().get(), pos.turn()));
-        }
+        let mut moves = sheet.finish();
         moves.push(game.record.result.clone());
         Ok(Lines {
             head,
@@ -188,6 +176,43 @@ pub struct Brf {
     pub text: String,
     /// The move the moves stopped at: it is not legal there.
     pub stopped: Option<SheetError>,
+}
+
+/// Move pairs, each on a line with its number.
+#[derive(Default)]
+struct MoveLines {
+    lines: Vec<String>,
+    /// The line being filled: a White move waiting for Black's.
+    open: Option<String>,
+}
+
+impl MoveLines {
+    fn add(&mut self, number: u32, color: Color, san: &str) {
+        match color {
+            Color::White => {
+                if let Some(line) = self.open.replace(format!("{number}. {san}")) {
+                    self.lines.push(line);
+                }
+            }
+            Color::Black => self.lines.push(match self.open.take() {
+                Some(line) => format!("{line} {san}"),
+                None => format!("{number}... {san}"),
+            }),
+        }
+    }
+
+    fn finish(mut self) -> Vec<String> {
+        self.lines.extend(self.open);
+        self.lines
+    }
+}
+
+/// The move after `number` of `color`'s.
+fn next(number: u32, color: Color) -> (u32, Color) {
+    match color {
+        Color::White => (number, Color::Black),
+        Color::Black => (number + 1, Color::White),
+    }
 }
 
 fn or_unknown(name: &str) -> &str {
@@ -235,16 +260,16 @@ mod tests {
     }
 
     #[test]
-    fn an_illegal_or_null_move_ends_the_moves_and_is_named() {
-        let l = lines("1. e4 e5 2. Ke3 Nc6 1-0\n");
-        assert_eq!(l.moves, ["1. e4 e5", "1-0"]);
+    fn from_an_illegal_move_on_the_moves_are_as_the_file_gives_them_and_it_is_named() {
+        let l = lines("1. e4 e5 2. Ke3 Nc6 3. Nf3 1-0\n");
+        assert_eq!(l.moves, ["1. e4 e5", "2. Ke3 Nc6", "3. Nf3", "1-0"]);
         let e = l.stopped.expect("stopped");
         assert_eq!(
             e.to_string(),
             "move 2. Ke3 cannot be played there (illegal san)"
         );
         let l = lines("1. e4 e5 2. Nf3 -- 3. Bc4 *\n");
-        assert_eq!(l.moves, ["1. e4 e5", "2. Nf3", "*"]);
+        assert_eq!(l.moves, ["1. e4 e5", "2. Nf3 --", "*"]);
         let e = l.stopped.expect("stopped");
         assert_eq!(
             e.to_string(),

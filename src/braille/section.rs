@@ -8,8 +8,9 @@ use crate::text::key::KeyProblem;
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BrailleConfig {
-    /// The grade of the text (the names, the event): 1, uncontracted, or
-    /// 2, contracted. Moves are always written uncontracted.
+    /// The grade of the text (the names, the event): 1, uncontracted (for
+    /// German its Vollschrift), or 2, contracted. Moves are always written
+    /// uncontracted.
     pub grade: u8,
     /// A liblouis table for the text instead of the language's own (e.g.
     /// "en-us-g2.ctb" for American English Braille); the moves stay in the

@@ -301,7 +301,12 @@ pub fn read_games(pgn: &[u8]) -> io::Result<Vec<PgnGame>> {
         }
     }
     let pgn = repaired.as_deref().map_or(pgn, str::as_bytes);
-    let mut reader = Reader::new(io::Cursor::new(pgn));
+    // Tag values and comments longer than the PGN standard's 255 bytes are
+    // read whole, as python-chess reads them.
+    let mut reader = Reader::build(io::Cursor::new(pgn))
+        .set_supported_tag_line_length(16 * 1024)
+        .set_supported_comment_length(64 * 1024)
+        .finish();
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut Collector)? {
         games.push(game);

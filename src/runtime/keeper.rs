@@ -221,7 +221,7 @@ fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer) {
         writer.companion(Companion {
             path: writer.files().pgn.with_extension("brf"),
             make: Box::new(move |pgn| {
-                crate::runtime::scoresheets::brf_of(&b, pgn, &mut std::io::sink())
+                crate::runtime::scoresheets::brf_of(&b, pgn, "the scoresheet", &mut std::io::sink())
                     .map_err(|e| e.to_string())
             }),
         });

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::braille::Brailler;
+use crate::braille::{Brailler, SheetError};
 
 use crate::config::Config;
 use crate::core::BLIND_BOARD;
@@ -108,8 +108,13 @@ fn writer(config: &Config, form: Form) -> Result<Put> {
         Form::Pgn => Box::new(|pgn: &str, out: &mut dyn Write| Ok(out.write_all(pgn.as_bytes())?)),
         Form::Brf => {
             let brailler = brailler(config)?;
+            let mut first = true;
             Box::new(move |pgn: &str, out: &mut dyn Write| {
-                let brf = brf_of(&brailler, pgn, &mut std::io::sink())?;
+                let brf = brf_of(&brailler, pgn, "the scoresheet", &mut std::io::sink())?;
+                // Each game begins on a page of its own.
+                if !std::mem::take(&mut first) {
+                    out.write_all(b"\x0c")?;
+                }
                 Ok(out.write_all(brf.as_bytes())?)
             })
         }
@@ -125,42 +130,91 @@ pub fn brailler(config: &Config) -> Result<Brailler> {
     )?)
 }
 
-/// Every game of a PGN text as a Braille-ready file, one after another
-/// (each begins on a page of its own, numbered 1). A game whose moves stop
-/// at one that is not legal (a damaged PGN) is written up to it, and that
-/// move is reported on `log`.
-pub fn brf_of(brailler: &Brailler, pgn: &str, log: &mut dyn Write) -> Result<String> {
-    let games = read_games(pgn.as_bytes())?;
+/// Every game of a PGN text (named `source` in errors) as a Braille-ready
+/// file, one after another, each beginning on a page of its own (its page
+/// one). What could not be written as it should is reported on `log`: a
+/// game whose start is no position is left out, and a move that cannot be
+/// played is named (the moves from it on are as the file gives them).
+pub fn brf_of(brailler: &Brailler, pgn: &str, source: &str, log: &mut dyn Write) -> Result<String> {
+    let games = read_games(pgn.as_bytes()).map_err(|error| Error::File {
+        path: source.to_string(),
+        error,
+    })?;
     let mut sheets = Vec::with_capacity(games.len());
     for (i, game) in games.iter().enumerate() {
-        let brf = brailler.brf(game)?;
-        if let Some(e) = brf.stopped {
-            writeln!(
-                log,
-                "pegboard pgn: game {} ({} - {}): {e}; its moves stop before it",
-                i + 1,
-                game.white.trim(),
-                game.black.trim()
-            )?;
+        let which = format!(
+            "pegboard pgn: {source}: game {} ({} - {})",
+            i + 1,
+            game.white.trim(),
+            game.black.trim()
+        );
+        match brailler.brf(game) {
+            Ok(brf) => {
+                if let Some(e) = brf.stopped {
+                    writeln!(
+                        log,
+                        "{which}: {e}; it and the moves after it are written as the file gives them"
+                    )?;
+                }
+                sheets.push(brf.text);
+            }
+            Err(SheetError::Start(e)) => writeln!(log, "{which}: its start: {e}; left out")?,
+            Err(e) => return Err(e.into()),
         }
-        sheets.push(brf.text);
+    }
+    if sheets.is_empty() {
+        return Err(Error::File {
+            path: source.to_string(),
+            error: std::io::Error::new(std::io::ErrorKind::InvalidData, "it holds no game"),
+        });
     }
     Ok(sheets.join("\x0c"))
 }
 
 /// Prints every game of the PGN file at `path` as a Braille-ready file.
+/// A file that is not UTF-8 is read as ISO 8859-1, the PGN standard's own
+/// character set.
 pub fn print_file_brf(
     config: &Config,
     path: &Path,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> Result<()> {
-    let text = std::fs::read(path).map_err(|error| Error::File {
-        path: path.display().to_string(),
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| Error::File {
+        path: name.clone(),
         error,
     })?;
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect());
     let brailler = brailler(config)?;
-    let brf = brf_of(&brailler, &String::from_utf8_lossy(&text), log)?;
+    let brf = brf_of(&brailler, &text, &name, log)?;
     out.write_all(brf.as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_in_braille_each_begin_on_a_page_of_their_own() {
+        let config = Config::parse("language = \"en\"\n", "t.toml").expect("valid");
+        let mut put = writer(&config, Form::Brf).expect("liblouis has the tables");
+        let mut out = Vec::new();
+        for pgn in ["[White \"A\"]\n\n1. e4 *\n", "[White \"B\"]\n\n1. d4 *\n"] {
+            put(pgn, &mut out).expect("written");
+        }
+        let text = String::from_utf8(out).expect("Braille ASCII");
+        let pages: Vec<&str> = text.split('\x0c').collect();
+        assert_eq!(pages.len(), 2, "{text:?}");
+        for (page, white) in pages.iter().zip([",A", ",B"]) {
+            let first = page.lines().next().unwrap_or_default();
+            assert!(first.contains(white), "{first:?}");
+            assert!(
+                first.trim_end().ends_with("#A"),
+                "each game's page 1: {first:?}"
+            );
+        }
+    }
 }

@@ -284,7 +284,8 @@ fn run(mut file: File, files: &GameFiles, written: u64, rx: &Receiver<Message>, 
                 if let Err(e) = made
                     && !std::mem::replace(told, true)
                 {
-                    *lock(&shared.trouble) = Some(format!("{}: {e}", c.path.display()));
+                    // The journal's own trouble, if any, is told first.
+                    lock(&shared.trouble).get_or_insert(format!("{}: {e}", c.path.display()));
                 }
             }
         }
