@@ -482,6 +482,18 @@ fn the_journal_keeps_the_brf_beside_the_pgn_as_the_pgn_command_prints_it() {
     let said = play_with_brf(&dir, "[braille]\ntable = \"xx-none.ctb\"\n");
     assert!(said.contains("\"xx-none.ctb\""), "{said}");
     assert!(said.contains("not kept in Braille"), "{said}");
+    // check-config, which checks what play checks, warns of it first.
+    let checked = common::pegboard_command()
+        .args(["check-config"])
+        .arg(dir.join("nf3.toml"))
+        .output()
+        .expect("check-config runs");
+    let warned = String::from_utf8_lossy(&checked.stderr);
+    assert!(checked.status.success(), "{warned}");
+    assert!(
+        warned.contains("[journal] brf = true") && warned.contains("\"xx-none.ctb\""),
+        "{warned}"
+    );
     assert!(dir.join("journal/game-0001.pgn").exists());
     assert!(!dir.join("journal/game-0001.brf").exists());
     let _ = std::fs::remove_dir_all(&dir);

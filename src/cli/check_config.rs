@@ -71,6 +71,14 @@ pub fn run(a: Args) -> ExitCode {
     if let Some(w) = pegboard::runtime::lichess::missing_token(&config) {
         eprintln!("warning: {w}");
     }
+    if config.journal.brf
+        && let Err(e) = pegboard::runtime::scoresheets::brailler(&config)
+    {
+        eprintln!(
+            "warning: {}: [journal] brf = true, but {e}: the games would be kept in PGN alone",
+            a.file
+        );
+    }
     if silent {
         eprintln!(
             "{}: no voice in [speech] voices could speak: the blind player would hear nothing",
