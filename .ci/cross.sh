@@ -48,6 +48,7 @@ fi
 # noise under emulation as natively, so it must be there to make it.)
 packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
     libspeechd-dev:arm64 libasound2-dev:arm64 liblouis-dev:arm64
+    libbrlapi-dev:arm64
     libasound2-plugins:arm64 libjack-jackd2-0:arm64)
 missing=()
 for p in "${packages[@]}"; do

@@ -42,6 +42,9 @@ packages=(
     # The scoresheet in Braille: liblouis to link and its tables, and its
     # own lou_translate, which the tests hold pegboard's Braille against.
     liblouis-dev liblouis-bin
+    # A refreshable Braille display: brltty's client library to link, and
+    # brltty itself, whose Virtual driver the tests play as the display.
+    libbrlapi-dev brltty
 )
 # A package installed for this machine and for the Pi's (the cross build's
 # arm64 libraries) answers only to its name with this machine's

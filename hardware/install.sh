@@ -23,7 +23,7 @@ echo "== packages"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     build-essential pkg-config curl ca-certificates git \
-    libspeechd-dev libclang-dev clang libasound2-dev liblouis-dev \
+    libspeechd-dev libclang-dev clang libasound2-dev liblouis-dev libbrlapi-dev \
     speech-dispatcher speech-dispatcher-espeak-ng espeak-ng \
     stockfish gnuchess-book pgn-extract
 

@@ -55,6 +55,12 @@ impl Cell {
         ASCII.get(index).and_then(|dots| Cell::from_dots(dots))
     }
 
+    /// The dots as bits: dot 1 is bit 0 … dot 6 is bit 5 (as BrlAPI and
+    /// Unicode number them).
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
     /// The dots, as their numbers in order (`"1345"`; empty for a blank).
     pub fn dots(self) -> String {
         (0..6)

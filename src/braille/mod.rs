@@ -1,13 +1,16 @@
-//! Braille: the scoresheet as a Braille-ready file (E2.5).
+//! Braille: the scoresheet as a Braille-ready file (E2.5), and a
+//! refreshable Braille display.
 //!
 //! - [`cell`]: a six-dot cell and its written forms (Unicode Braille,
 //!   North American Braille ASCII);
 //! - [`louis`]: text in the reader's Braille code, through liblouis;
 //! - [`brf`]: cells laid out on the pages of a `.brf` file;
+//! - [`brlapi`]: a refreshable display through brltty's BrlAPI;
 //! - [`scoresheet`]: a game's scoresheet in Braille;
 //! - [`section`]: `[braille]`, the code it is written in.
 
 pub mod brf;
+pub mod brlapi;
 pub mod cell;
 pub mod louis;
 pub mod scoresheet;
