@@ -39,6 +39,10 @@ cargo test --locked --lib --bins --tests -- --skip play_on_lichess_
 echo "== the online games through play (tests/lichess_play.rs), eight at a time"
 cargo test --locked --test lichess_play -- play_on_lichess_ --test-threads 8
 echo "== the Raspberry Pi build (aarch64): waiting for it to end"
+# Nothing of the suite's runs beside it now: it is waited for, so it leaves
+# nice 19, where any other work on the machine (another build) would leave
+# it almost no processor at all.
+echo 0 >"/proc/$cross_pid/autogroup" 2>/dev/null || true
 if wait "$cross_pid"; then
     cat "$cross_log"
 else
