@@ -27,16 +27,6 @@ unsafe extern "C" {
         spacing: *mut c_char,
         mode: c_int,
     ) -> c_int;
-    fn lou_backTranslateString(
-        table_list: *const c_char,
-        inbuf: *const u32,
-        inlen: *mut c_int,
-        outbuf: *mut u32,
-        outlen: *mut c_int,
-        typeform: *mut u16,
-        spacing: *mut c_char,
-        mode: c_int,
-    ) -> c_int;
 }
 
 /// liblouis compiles its tables into shared state on first use: one
@@ -140,7 +130,7 @@ impl Table {
             .map(|c| if c.is_control() { ' ' } else { c })
             .map(u32::from)
             .collect();
-        let out = self.call(input, false)?;
+        let out = self.call(input)?;
         Ok(out
             .into_iter()
             .map(|c| {
@@ -151,13 +141,7 @@ impl Table {
             .collect())
     }
 
-    /// The print text liblouis reads back from `cells` (its back-translation).
-    pub fn back_translate(&self, cells: &[Cell]) -> Result<String, LouisError> {
-        let out = self.call(cells.iter().map(|c| u32::from(c.unicode())).collect(), true)?;
-        Ok(out.into_iter().filter_map(char::from_u32).collect())
-    }
-
-    fn call(&self, input: Vec<u32>, backward: bool) -> Result<Vec<u32>, LouisError> {
+    fn call(&self, input: Vec<u32>) -> Result<Vec<u32>, LouisError> {
         let failed =
             || LouisError::Failed(input.iter().filter_map(|&c| char::from_u32(c)).collect());
         let whole = c_int::try_from(input.len()).map_err(|_| failed())?;
@@ -172,11 +156,6 @@ impl Table {
             let mut output = vec![0u32; room];
             let mut inlen = whole;
             let mut outlen = c_int::try_from(room).map_err(|_| failed())?;
-            let translate = if backward {
-                lou_backTranslateString
-            } else {
-                lou_translateString
-            };
             // SAFETY: the table list is NUL-terminated; `input` holds
             // `inlen` 32-bit characters (liblouis's widechar, checked to be
             // 4 bytes when the table was opened) and `output` has room for
@@ -184,7 +163,7 @@ impl Table {
             // sets both lengths to what it read and wrote. No typeform or
             // spacing buffers are passed (NULL is allowed for both).
             let ok = unsafe {
-                translate(
+                lou_translateString(
                     self.list.as_ptr(),
                     input.as_ptr(),
                     &mut inlen,

@@ -88,11 +88,6 @@ impl Brailler {
         })
     }
 
-    /// The tables: the head's and the moves'.
-    pub fn tables(&self) -> (&Table, &Table) {
-        (&self.text, &self.moves)
-    }
-
     /// The lines of print a game's Braille scoresheet is made from: the
     /// head's lines, then the move lines, the result last. From a move that
     /// cannot be played where it stands (a damaged PGN) on, the moves are
@@ -118,13 +113,16 @@ impl Brailler {
         let (mut number, mut color) = (pos.fullmoves().get(), pos.turn());
         let mut stopped = None;
         for san in &game.record.sans {
-            let written = match (&stopped, resolve_san(&pos, san)) {
-                (None, Ok(m)) => SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
-                (None, Err(e)) => {
+            // Once a move could not be played, the board is left behind:
+            // the rest is as the file gives it.
+            let played = stopped.is_none().then(|| resolve_san(&pos, san));
+            let written = match played {
+                Some(Ok(m)) => SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
+                Some(Err(e)) => {
                     stopped = Some(SheetError::Move(number, color, e));
                     san.clone()
                 }
-                (Some(_), _) => san.clone(),
+                None => san.clone(),
             };
             sheet.add(number, color, &written);
             (number, color) = next(number, color);
