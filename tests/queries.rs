@@ -53,6 +53,43 @@ fn e2_9_repeat_with_count_says_the_last_n_moves_oldest_first() {
 }
 
 #[test]
+fn e2_9_repeat_of_one_ply_says_that_move_alone() {
+    // The routing key over a move on the Braille display asks so.
+    let ev = after_three_plies(r#""repeat","ply":2"#);
+    assert_eq!(answer(&ev), "1. Schwarz: Bauer Eva fünf");
+    let ev = after_three_plies(r#""repeat","ply":1"#);
+    assert_eq!(answer(&ev), "1. Weiß: Bauer Eva vier");
+    // A ply not yet played: no move.
+    let ev = after_three_plies(r#""repeat","ply":4"#);
+    let before = after_three_plies(r#""repeat","count":1"#);
+    assert_ne!(answer(&ev), answer(&before), "{ev:?}");
+    assert!(!answer(&ev).contains("Springer"), "{ev:?}");
+}
+
+#[test]
+fn the_braille_display_lost_and_back_are_said_once_each() {
+    let ev = run(&format!(
+        r#"{THREE_PLIES}
+{{"t":9000,"input":"braille_lost"}}
+{{"t":9500,"input":"braille_back"}}"#
+    ));
+    let said: Vec<String> = ["braille_lost", "braille_back"]
+        .iter()
+        .flat_map(|name| of(&ev, name))
+        .map(|e| e["say"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "Braillezeile getrennt. Die Partie geht weiter.",
+            "Braillezeile wieder verbunden."
+        ]
+    );
+    // The game is untouched: the three moves stand.
+    assert_eq!(of(&ev, "move").len(), 3);
+}
+
+#[test]
 fn e2_9_move_number_and_who_is_to_move() {
     let ev = after_three_plies(r#""move_number""#);
     assert_eq!(answer(&ev), "Zug 2, Schwarz am Zug.");

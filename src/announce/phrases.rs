@@ -1085,6 +1085,8 @@ impl Phrasebook {
             Notice::ClockResumed => &p.clock_resumed,
             Notice::BoardLost => &p.board_lost,
             Notice::BoardBack => &p.board_back,
+            Notice::BrailleLost => &p.braille_lost,
+            Notice::BrailleBack => &p.braille_back,
             Notice::QuickplayClaim => &p.quickplay_claim,
             Notice::QuickplayClaimIncorrect => &p.quickplay_claim_incorrect,
             Notice::QuickplayClaimNotHere => &p.quickplay_claim_not_here,

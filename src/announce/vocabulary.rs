@@ -981,6 +981,8 @@ pub struct Phrases {
     pub game_over_illegal_moves_draw: String,
     pub board_lost: String,
     pub board_back: String,
+    pub braille_lost: String,
+    pub braille_back: String,
     pub game_over_fivefold_repetition: String,
     pub game_over_seventy_five_moves: String,
     pub resumed: String,

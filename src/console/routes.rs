@@ -242,16 +242,20 @@ fn not_a_consoles(input: &Input) -> Option<&'static str> {
         | Input::Restarted { .. }
         | Input::BoardLost
         | Input::BoardBack
+        | Input::BrailleLost
+        | Input::BrailleBack
         | Input::Analysis(_)
         | Input::ReviewAnalysis(_)
         | Input::ThreatAnalysis(_)
         | Input::PastGame(_)
         | Input::OpeningClassified { .. }
         | Input::EngineTrouble(_) => Some(
-            "`announced`, `restarted`, `board_lost`, `board_back`, the engine's `analysis`, \
+            "`announced`, `restarted`, `board_lost`, `board_back`, `braille_lost`, \
+             `braille_back`, the engine's `analysis`, \
              `review_analysis`, `threat_analysis`, `past_game` and `engine_trouble` and the \
              classification's `opening_classified` are pegboard's own inputs (the speaker's, \
-             the sensors', the engine's and the classification's), not a console's",
+             the sensors', the Braille display's, the engine's and the classification's), not a \
+             console's",
         ),
         Input::OnlineGame(_)
         | Input::OnlineGames(_)

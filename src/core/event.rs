@@ -92,6 +92,8 @@ macro_rules! said_of {
             | Event::ArbiterCalled { say: said }
             | Event::SensorsLost { say: said }
             | Event::SensorsBack { say: said }
+            | Event::BrailleLost { say: said }
+            | Event::BrailleBack { say: said }
             | Event::ArbiterComing { say: said }
             | Event::Move { say: said, .. }
             | Event::Online { say: said, .. }
@@ -238,6 +240,15 @@ pub enum Event {
     },
     /// They answer again (`board_back`).
     SensorsBack {
+        say: Said,
+    },
+    /// The blind player's Braille display cannot be read
+    /// (`braille_lost`): said to him once; the game goes on.
+    BrailleLost {
+        say: Said,
+    },
+    /// It can be read again (`braille_back`), and shows the game.
+    BrailleBack {
         say: Said,
     },
     /// The answer to a question of the blind player's (the last moves, the
@@ -605,6 +616,8 @@ impl Event {
             Event::ArbiterComing { .. } => "arbiter_coming",
             Event::SensorsLost { .. } => "sensors_lost",
             Event::SensorsBack { .. } => "sensors_back",
+            Event::BrailleLost { .. } => "braille_lost",
+            Event::BrailleBack { .. } => "braille_back",
             Event::Announced { .. } => "announced",
             Event::Clock { .. } => "clock",
             Event::Flag { .. } => "flag",

@@ -28,6 +28,10 @@ pub enum Input {
     Clock(Color),
     /// Say the last move again, or the last N moves (oldest first).
     Repeat(u32),
+    /// Say the move of this ply again (1 is the game's first move), with
+    /// its number and colour: a routing key on a move the Braille display
+    /// shows.
+    RepeatPly(u32),
     /// Say the move number and who is to move.
     MoveNumber,
     /// Read out one rank, a-file to h-file.
@@ -82,6 +86,11 @@ pub enum Input {
     /// happening: a board that no single move explains is a mismatch with
     /// guidance, never an illegal move.
     BoardBack,
+    /// The blind player's refreshable Braille display stopped answering
+    /// (unplugged, or brltty stopped). The game goes on; he is told once.
+    BrailleLost,
+    /// The Braille display answers again, and shows the game.
+    BrailleBack,
     /// pegboard started again on this unfinished game (a power cut, a
     /// crash): the journal up to here was this game. The clocks stop (a
     /// `resume` restarts them), what happened while pegboard was off is
@@ -348,7 +357,7 @@ impl<'de> serde::Deserialize<'de> for UniqueObject {
 
 impl Input {
     /// Every input's name, as written in a trace, a journal or a request.
-    pub const NAMES: [&'static str; 70] = [
+    pub const NAMES: [&'static str; 72] = [
         "promote",
         "adjust",
         "clock",
@@ -377,6 +386,8 @@ impl Input {
         "flag_claim",
         "board_lost",
         "board_back",
+        "braille_lost",
+        "braille_back",
         "restarted",
         "new_game",
         "move",
@@ -427,7 +438,7 @@ impl Input {
             Input::Promote(_) => "promote",
             Input::Adjust(_) => "adjust",
             Input::Clock(_) => "clock",
-            Input::Repeat(_) => "repeat",
+            Input::Repeat(_) | Input::RepeatPly(_) => "repeat",
             Input::MoveNumber => "move_number",
             Input::Rank(_) => "rank",
             Input::File(_) => "file",
@@ -450,6 +461,8 @@ impl Input {
             Input::FlagClaim(_) => "flag_claim",
             Input::BoardLost => "board_lost",
             Input::BoardBack => "board_back",
+            Input::BrailleLost => "braille_lost",
+            Input::BrailleBack => "braille_back",
             Input::Restarted { .. } => "restarted",
             Input::NewGame => "new_game",
             Input::Move(_) => "move",
@@ -868,6 +881,7 @@ impl Input {
                 matches!(
                     name,
                     "announced"
+                        | "repeat"
                         | "retrace"
                         | "take_back"
                         | "analysis"
@@ -958,10 +972,20 @@ impl Input {
                     .map_err(bad)?,
             ),
             "clock" => Input::Clock(color(name, f.color).map_err(bad)?),
-            "repeat" => match f.count {
-                None => Input::Repeat(1),
-                Some(n @ 1..) => Input::Repeat(n),
-                Some(0) => {
+            "repeat" => match (f.count, f.ply) {
+                (Some(_), Some(_)) => {
+                    return Err(bad(
+                        "input `repeat`: give `count` (the last moves) or `ply` (one move), not both"
+                            .to_string(),
+                    ));
+                }
+                (_, Some(0)) => {
+                    return Err(bad("input `repeat`: `ply` must be at least 1".to_string()));
+                }
+                (_, Some(ply)) => Input::RepeatPly(ply),
+                (None, None) => Input::Repeat(1),
+                (Some(n @ 1..), None) => Input::Repeat(n),
+                (Some(0), None) => {
                     return Err(bad("input `repeat`: `count` must be at least 1".to_string()));
                 }
             },
@@ -1058,6 +1082,8 @@ impl Input {
             "flag_claim" => Input::FlagClaim(color(name, f.color).map_err(bad)?),
             "board_lost" => Input::BoardLost,
             "board_back" => Input::BoardBack,
+            "braille_lost" => Input::BrailleLost,
+            "braille_back" => Input::BrailleBack,
             "restarted" => match f.clocks {
                 None | Some("held") => Input::Restarted { hold: true },
                 Some("running") => Input::Restarted { hold: false },
@@ -1317,6 +1343,7 @@ impl Input {
             Input::Square(sq) => format!(r#","square":"{sq}""#),
             Input::Repeat(1) => String::new(),
             Input::Repeat(n) => format!(r#","count":{n}"#),
+            Input::RepeatPly(ply) => format!(r#","ply":{ply}"#),
             Input::Rank(r) => format!(r#","rank":{}"#, u32::from(*r) + 1),
             Input::File(f) => format!(r#","file":"{}""#, f.char()),
             Input::Announced(ply) | Input::Retrace(ply) | Input::TakeBack(ply) => {
@@ -1661,6 +1688,8 @@ mod tests {
             r#"{"input":"clock","color":5}"#,
             r#"{"input":"repeat","count":"two"}"#,
             r#"{"input":"repeat","count":-1}"#,
+            r#"{"input":"repeat","count":2,"ply":3}"#,
+            r#"{"input":"repeat","ply":0}"#,
             r#"{"input":"retrace","ply":99999999999}"#,
             r#"{"input":"analysis","ply":2,"cp":10,"mate":2}"#,
             r#"{"input":"analysis","ply":2}"#,
@@ -1696,6 +1725,7 @@ mod tests {
             Input::Clock(Color::Black),
             Input::Repeat(1),
             Input::Repeat(3),
+            Input::RepeatPly(7),
             Input::MoveNumber,
             Input::Rank(Rank::Fourth),
             Input::File(File::G),
@@ -1724,6 +1754,8 @@ mod tests {
             Input::FlagClaim(Color::Black),
             Input::BoardLost,
             Input::BoardBack,
+            Input::BrailleLost,
+            Input::BrailleBack,
             Input::Restarted { hold: true },
             Input::Restarted { hold: false },
             Input::NewGame,

@@ -69,6 +69,11 @@ pub enum Notice {
     ArbiterComing,
     BoardLost,
     BoardBack,
+    /// The blind player's Braille display stopped answering; the game
+    /// goes on.
+    BrailleLost,
+    /// It answers again.
+    BrailleBack,
     QuickplayClaim,
     QuickplayClaimIncorrect,
     /// The quickplay finish claim is no rule of this game (blitz, or an

@@ -502,6 +502,9 @@ impl MirrorState {
             // The blind player's answers are his alone (never handed to
             // the mirror; nothing shown should one come).
             Event::Answer { .. } => {}
+            // The blind player's display is his: the mirror says nothing
+            // of it.
+            Event::BrailleLost { .. } | Event::BrailleBack { .. } => {}
             Event::Replicate {
                 board,
                 missing,

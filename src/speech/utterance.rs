@@ -230,6 +230,7 @@ impl Utterance {
             Event::GameOver { .. } => (Kind::Game, Some(Earcon::GameOver), None),
             Event::ArbiterCalled { .. } | Event::ArbiterComing { .. } => (Kind::Game, None, None),
             Event::SensorsLost { .. } | Event::SensorsBack { .. } => (Kind::Board, None, None),
+            Event::BrailleLost { .. } | Event::BrailleBack { .. } => (Kind::Board, None, None),
             Event::Say { .. }
             | Event::Answer { .. }
             | Event::Hint { .. }

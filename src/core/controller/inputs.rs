@@ -58,6 +58,28 @@ impl Controller {
                     .collect();
                 self.answer_privately(t, Said::MovesAgain(numbered), out);
             }
+            // One move again, where it stands in the game (a ply not played
+            // is answered as no move).
+            Input::RepeatPly(ply) => {
+                let played = self.game.moves().len();
+                let back = if ply as usize <= played {
+                    played + 1 - ply as usize
+                } else {
+                    0
+                };
+                let numbered = self
+                    .game
+                    .last_moves(back)
+                    .first()
+                    .map(|(before, pm)| Said::NumberedMove {
+                        number: pm.number,
+                        before: Box::new(before.clone()),
+                        m: pm.m,
+                    })
+                    .into_iter()
+                    .collect();
+                self.answer_privately(t, Said::MovesAgain(numbered), out);
+            }
             Input::MoveNumber => {
                 let here = Box::new(self.game.position().clone());
                 self.answer_privately(t, Said::MoveNumber(here), out);
@@ -236,6 +258,20 @@ impl Controller {
                     self.board_back(t, 0, out);
                 }
             }
+            // His Braille display: told once each way; the game is not
+            // touched.
+            Input::BrailleLost => out.push(Stamped {
+                t,
+                event: Event::BrailleLost {
+                    say: Notice::BrailleLost.into(),
+                },
+            }),
+            Input::BrailleBack => out.push(Stamped {
+                t,
+                event: Event::BrailleBack {
+                    say: Notice::BrailleBack.into(),
+                },
+            }),
             Input::Restarted { hold } => self.restarted(t, hold, out),
             Input::Move(relayed) => self.relayed(t, relayed, out),
             Input::Retrace(ply) => self.retrace(t, ply, out),
