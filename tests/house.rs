@@ -95,9 +95,9 @@ fn the_wings_below_the_runtime_do_not_reach_up() {
                 "crate::sim",
             ],
         ),
-        // Braille is made from what the game left (its PGN), in the code a
-        // section of its own names: it reads no configuration and no
-        // voices.
+        // Braille is made from what the game left (its PGN, its events
+        // once in words), in the code a section of its own names: it reads
+        // no configuration, makes no words and speaks through no voice.
         (
             "src/braille/",
             &[

@@ -68,6 +68,13 @@ unsafe extern "C" {
     fn brlapi__write(handle: *mut c_void, arguments: *const WriteArguments) -> c_int;
     fn brlapi__sync(handle: *mut c_void) -> c_int;
     fn brlapi__readKeyWithTimeout(handle: *mut c_void, timeout_ms: c_int, code: *mut u64) -> c_int;
+    fn brlapi__acceptKeys(
+        handle: *mut c_void,
+        range_type: c_int,
+        keys: *const u64,
+        count: c_uint,
+    ) -> c_int;
+    fn brlapi__getFileDescriptor(handle: *mut c_void) -> c_int;
     fn brlapi_error_location() -> *mut ErrorLocation;
     fn brlapi_strerror_r(error: *const ErrorLocation, buf: *mut c_char, len: usize) -> usize;
 }
@@ -84,6 +91,12 @@ const KEY_CMD_BLK_MASK: u64 = 0x1FFF_0000;
 const KEY_CMD_ARG_MASK: u64 = 0xFFFF;
 /// `BRLAPI_KEY_CMD_ROUTE`'s block: a routing key.
 const ROUTE_BLOCK: u64 = 1;
+/// `brlapi_rangeType_key`: a key with any flags.
+const RANGE_KEY: c_int = 3;
+/// `BRLAPI_KEY_CMD_NOOP` and `BRLAPI_KEY_CMD_OFFLINE`: what brltty sends
+/// when the display comes back and when it goes away.
+const CMD_NOOP: u64 = KEY_TYPE_CMD;
+const CMD_OFFLINE: u64 = KEY_TYPE_CMD | 76;
 
 /// A key pressed on the display, as brltty gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +110,18 @@ pub enum Key {
 }
 
 impl Key {
+    /// brltty's word that the display went away (unplugged, switched off)
+    /// while brltty goes on: `BRLAPI_KEY_CMD_OFFLINE`.
+    pub const OFFLINE: Key = Key::Command {
+        block: 0,
+        argument: 76,
+    };
+    /// brltty's word that the display is back: `BRLAPI_KEY_CMD_NOOP`.
+    pub const ONLINE: Key = Key::Command {
+        block: 0,
+        argument: 0,
+    };
+
     /// The key a BrlAPI key code stands for (its flags left aside).
     pub fn of(code: u64) -> Key {
         let code = code & 0xFFFF_FFFF;
@@ -190,8 +215,38 @@ impl Display {
     /// "127.0.0.1:5"; empty: brltty's own default) with `auth` (empty:
     /// brltty's default), waits up to `wait` for the display to be known
     /// (brltty names its size once the display answers), and takes it for
-    /// pegboard.
+    /// pegboard: its cells and its keys, and brltty's word when the display
+    /// goes away and comes back ([`Key::OFFLINE`], [`Key::ONLINE`]).
     pub fn open(host: &str, auth: &str, wait: std::time::Duration) -> Result<Display, BrlapiError> {
+        let mut display = Display::connect(host, auth, wait)?;
+        let handle = display.raw();
+        // SAFETY: an open handle; no tty list (NULL, 0: the root of
+        // brltty's ttys, which needs no console) and no driver name (NULL:
+        // keys come as brltty's commands).
+        let taken =
+            unsafe { brlapi__enterTtyModeWithPath(handle, std::ptr::null(), 0, std::ptr::null()) };
+        if taken < 0 {
+            return Err(BrlapiError::last("taking the display"));
+        }
+        // A client in tty mode is not sent these two unless it asks.
+        let told = [CMD_OFFLINE, CMD_NOOP];
+        // SAFETY: an open handle in tty mode; `told` holds `told.len()`
+        // key codes of ours, only read.
+        if unsafe { brlapi__acceptKeys(handle, RANGE_KEY, told.as_ptr(), told.len() as c_uint) } < 0
+        {
+            return Err(BrlapiError::last("taking the display"));
+        }
+        Ok(display)
+    }
+
+    /// The display's size, as brltty at `host` knows it, without taking the
+    /// display (`check-config` asks it during a game).
+    pub fn size(host: &str, auth: &str, wait: std::time::Duration) -> Result<usize, BrlapiError> {
+        Display::connect(host, auth, wait).map(|d| d.cells)
+    }
+
+    /// Connected, and the display's size known.
+    fn connect(host: &str, auth: &str, wait: std::time::Duration) -> Result<Display, BrlapiError> {
         let host = CString::new(host).unwrap_or_default();
         let auth = CString::new(auth).unwrap_or_default();
         let or_default = |s: &CString| {
@@ -217,10 +272,21 @@ impl Display {
         // only read. `actual` may be NULL.
         let fd = unsafe { brlapi__openConnection(handle, &settings, std::ptr::null_mut()) };
         if fd < 0 {
-            // Not open: nothing to close on drop.
+            let e = BrlapiError::last("connecting");
+            // SAFETY: the library set the handle up before it failed; a
+            // failure after the socket was made (brltty going away in the
+            // handshake) leaves it open, and closing frees it (an unmade
+            // one is closed as -1, which does nothing).
+            unsafe { brlapi__closeConnection(handle) };
             display.handle.clear();
-            return Err(BrlapiError::last("connecting"));
+            return Err(e);
         }
+        // The socket is brltty's and ours alone: a program pegboard starts
+        // (the engine) must not hold it, or brltty would never see it
+        // closed.
+        // SAFETY: fcntl on a descriptor the library just opened, setting
+        // one flag.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
         // SAFETY: an open handle; `on_exception` is a plain function that
         // lives as long as the program and reads nothing.
         unsafe { brlapi__setExceptionHandler(handle, Some(on_exception)) };
@@ -244,19 +310,21 @@ impl Display {
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        // SAFETY: an open handle; no tty list (NULL, 0: the root of
-        // brltty's ttys, which needs no console) and no driver name (NULL:
-        // keys come as brltty's commands).
-        let taken =
-            unsafe { brlapi__enterTtyModeWithPath(handle, std::ptr::null(), 0, std::ptr::null()) };
-        if taken < 0 {
-            return Err(BrlapiError::last("taking the display"));
-        }
         Ok(display)
     }
 
     fn raw(&mut self) -> *mut c_void {
         self.handle.as_mut_ptr().cast()
+    }
+
+    /// The connection's socket: readable when brltty sent something (a
+    /// key, most often); -1 once the library closed it. Keys the library
+    /// already read while it waited for an answer are not on it:
+    /// [`Display::key`] with no wait gives them.
+    pub fn fd(&mut self) -> std::os::fd::RawFd {
+        let handle = self.raw();
+        // SAFETY: an open handle; the call reads the descriptor it holds.
+        unsafe { brlapi__getFileDescriptor(handle) }
     }
 
     /// The display's cells.

@@ -7,13 +7,17 @@
 //! - [`brf`]: cells laid out on the pages of a `.brf` file;
 //! - [`brlapi`]: a refreshable display through brltty's BrlAPI;
 //! - [`scoresheet`]: a game's scoresheet in Braille;
-//! - [`section`]: `[braille]`, the code it is written in.
+//! - [`screen`]: what the display shows, and where the reader is in it;
+//! - [`keys`]: the display's keys as a keypad;
+//! - [`section`]: `[braille]`, the code it is written in and the display.
 
 pub mod brf;
 pub mod brlapi;
 pub mod cell;
+pub mod keys;
 pub mod louis;
 pub mod scoresheet;
+pub mod screen;
 pub mod section;
 
 pub use scoresheet::{Brailler, SheetError};

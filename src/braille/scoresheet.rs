@@ -13,6 +13,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Color, Position};
 
 use super::brf::{self, Paragraph};
+use super::cell::Cell;
 use super::louis::{LouisError, Table};
 use super::section::BrailleConfig;
 use crate::record::pgn::{PgnGame, UnplayableSan, resolve_san};
@@ -86,6 +87,16 @@ impl Brailler {
             text: Table::open(text)?,
             moves: Table::open(moves)?,
         })
+    }
+
+    /// Words in the text's Braille.
+    pub fn text(&self, text: &str) -> Result<Vec<Cell>, SheetError> {
+        Ok(self.text.translate(text)?)
+    }
+
+    /// Moves (or squares, or a rank's pieces) in the moves' Braille.
+    pub fn moves(&self, moves: &str) -> Result<Vec<Cell>, SheetError> {
+        Ok(self.moves.translate(moves)?)
     }
 
     /// The lines of print a game's Braille scoresheet is made from: the

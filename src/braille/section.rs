@@ -1,7 +1,10 @@
-//! `[braille]`: the Braille code the scoresheet's `.brf` is written in.
+//! `[braille]`: the Braille code the scoresheet's `.brf` is written in, and
+//! the refreshable display: where brltty is, whether the voices speak
+//! too, and what its keys do.
 
 use serde::Deserialize;
 
+use super::keys::DisplayKeyConfig;
 use crate::text::key::KeyProblem;
 
 /// `[braille]`.
@@ -16,6 +19,19 @@ pub struct BrailleConfig {
     /// "en-us-g2.ctb" for American English Braille); the moves stay in the
     /// language's uncontracted table.
     pub table: Option<String>,
+    /// Show the game on a refreshable Braille display, through brltty.
+    pub display: bool,
+    /// brltty's BrlAPI: its host ("localhost:0", ":1"; empty: brltty's
+    /// own default, its local socket).
+    pub host: String,
+    /// BrlAPI's authorization ("none", "keyfile:/etc/brlapi.key"; empty:
+    /// the library's default, brltty's key file).
+    pub auth: String,
+    /// Whether the voices speak beside the display; false: Braille alone
+    /// (a move counts as announced when the display shows it).
+    pub speech: bool,
+    /// The display's keys; none: pegboard's own set (`docs/player.md`).
+    pub key: Vec<DisplayKeyConfig>,
 }
 
 impl Default for BrailleConfig {
@@ -23,6 +39,11 @@ impl Default for BrailleConfig {
         BrailleConfig {
             grade: 2,
             table: None,
+            display: false,
+            host: String::new(),
+            auth: String::new(),
+            speech: true,
+            key: Vec::new(),
         }
     }
 }
@@ -39,6 +60,14 @@ impl BrailleConfig {
                 ),
             ));
         }
-        Ok(())
+        if !self.display && !self.speech {
+            return Err(KeyProblem::at(
+                &["braille", "speech"],
+                "[braille] speech = false leaves the player with no announcement at all unless \
+                 the display shows the game: set display = true"
+                    .to_string(),
+            ));
+        }
+        super::keys::DisplayKeys::new(&self.key).menu_problem()
     }
 }

@@ -79,7 +79,13 @@ pub fn run(a: Args) -> ExitCode {
             a.file
         );
     }
-    if silent {
+    if config.braille.display
+        && let Some(w) = display_warning(&config)
+    {
+        eprintln!("warning: {}: [braille] display = true, but {w}", a.file);
+    }
+    // Braille alone: the voices are not asked to speak.
+    if silent && config.braille.speech {
         eprintln!(
             "{}: no voice in [speech] voices could speak: the blind player would hear nothing",
             a.file
@@ -88,6 +94,30 @@ pub fn run(a: Args) -> ExitCode {
     }
     println!("{}: configuration is valid", a.file);
     ExitCode::SUCCESS
+}
+
+/// Why the Braille display `[braille]` asks for cannot be had now, if it
+/// cannot: its tables, or brltty (asked for 3 s at most).
+fn display_warning(config: &pegboard::config::Config) -> Option<String> {
+    if let Err(e) = pegboard::runtime::scoresheets::brailler(config) {
+        return Some(format!("{e}: the game would go on without the display"));
+    }
+    let (host, auth) = (config.braille.host.clone(), config.braille.auth.clone());
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        // Asked without taking the display: a game may be showing on it.
+        let size = pegboard::braille::brlapi::Display::size(&host, &auth, Duration::from_secs(2));
+        let _ = tx.send(size.map_err(|e| e.to_string()));
+    });
+    let e = match rx.recv_timeout(Duration::from_secs(3)) {
+        Ok(Ok(_)) => return None,
+        Ok(Err(e)) => e,
+        Err(_) => "brltty did not answer within 3 s".to_string(),
+    };
+    Some(format!(
+        "{e} (is brltty running, and may the user read its key?): until it answers, the game \
+         goes on without the display"
+    ))
 }
 
 /// The voices speech-dispatcher names, if it answers within 3 s.

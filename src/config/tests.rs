@@ -54,6 +54,42 @@ fn the_braille_table_reads_and_names_a_wrong_grade() {
 }
 
 #[test]
+fn the_braille_display_reads_and_names_a_wrong_key_at_its_line() {
+    let c = Config::parse(
+        "[braille]\ndisplay = true\nhost = \"127.0.0.1:3\"\nauth = \"none\"\nspeech = false\n\
+         [[braille.key]]\nkey = \"fwinrt\"\npress = \"pan_right\"\n\
+         [[braille.key]]\nkey = \"t\"\npress = \"times\"\n",
+        "p.toml",
+    )
+    .expect("valid");
+    assert!(c.braille.display && !c.braille.speech);
+    assert_eq!(c.braille.key.len(), 2);
+    // A key brltty has no name for, at its line.
+    let e = Config::parse("[braille]\n[[braille.key]]\nkey = \"warp\"\n", "p.toml")
+        .expect_err("no such key");
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.to_string().contains("\"warp\""), "{e}");
+    // An action neither the keypad nor the display has.
+    let e = Config::parse(
+        "[braille]\n[[braille.key]]\nkey = \"t\"\npress = \"fly\"\n",
+        "p.toml",
+    )
+    .expect_err("no such action");
+    assert_eq!(e.line, Some(4), "{e}");
+    assert!(e.to_string().contains("pan_left"), "{e}");
+    // Braille alone without the display leaves the player with nothing.
+    let e = Config::parse("[braille]\n\nspeech = false\n", "p.toml").expect_err("nothing");
+    assert_eq!(e.line, Some(3), "{e}");
+    // A menu key without the key that opens the menu.
+    let e = Config::parse(
+        "[braille]\ndisplay = true\n[[braille.key]]\nkey = \"space\"\nmenu = \"next\"\n",
+        "p.toml",
+    )
+    .expect_err("no menu key");
+    assert!(e.to_string().contains("[[braille.key]]"), "{e}");
+}
+
+#[test]
 fn the_journal_and_game_tables_read_and_name_a_wrong_key() {
     let c = Config::parse(
         "[journal]\ndir = \"/srv/games\"\nresume = \"running\"\n[game]\nwhite = \"Anna\"\n",

@@ -94,6 +94,7 @@ impl Session<'_> {
             &mut self.events,
             voices,
             self.mirror.as_ref(),
+            None,
             self.out,
             self.json,
         )?;

@@ -7,13 +7,14 @@
 //! processor's queue ([`priority`]), the watch over a
 //! board that is lost and back ([`presence`]), the voices and their reports
 //! ([`voices`]), the fan-out of events to printing, speech and clock faces
-//! ([`outputs`]), and systemd ([`notify`]). The commands are run loops
+//! ([`outputs`]), the Braille display's thread ([`braille`]), and systemd ([`notify`]). The commands are run loops
 //! over these: [`play`] (the daemon), [`demo`], [`replay`] and the
 //! hardware tools in [`tools`] (`record`, `hw-test`, `calibrate`).
 //!
 //! Only the runtime constructs and owns a `Controller`. Other threads (the
 //! speaker, and later the network) reach it as inputs over channels.
 
+pub mod braille;
 pub mod choices;
 pub mod console;
 pub mod demo;

@@ -221,16 +221,20 @@ impl Door for Narrated<'_> {
 }
 
 /// Hands every event to the outputs, and the events they lead to: each is
-/// printed, and said by `voices`. Without voices the printed line is the
-/// announcement, so a move counts as announced as it is printed (E2.3c).
+/// printed, shown on the Braille display, and said by `voices`. Without
+/// voices the printed line is the announcement, so a move counts as
+/// announced as it is printed (E2.3c); with Braille alone, the display's
+/// showing it is (the display's thread reports it).
 pub fn emit(
     door: &mut dyn Door,
     events: &mut Vec<Stamped>,
     voices: Option<&Voices>,
     mirror: Option<&Mirror>,
+    braille: Option<&crate::runtime::braille::BrailleDisplay>,
     out: &mut dyn Write,
     json: bool,
 ) -> std::io::Result<()> {
+    let display_announces = braille.is_some_and(|b| b.announces());
     while !events.is_empty() {
         let mut batch = std::mem::take(events);
         // The words are made here, at the edge, before any output sees
@@ -239,10 +243,14 @@ pub fn emit(
         if let Some(m) = mirror {
             m.send(&batch);
         }
+        if let Some(b) = braille {
+            b.show(&batch);
+        }
         for e in batch {
             print_event(out, &e, json)?;
             match voices {
                 Some(v) => v.say(&e),
+                None if display_announces => {}
                 None => {
                     if let Event::Move { ply, .. } = e.event {
                         door.input(e.t, Input::Announced(ply), events);

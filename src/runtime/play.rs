@@ -99,6 +99,7 @@ pub fn play(
 ) -> Result<LoopTiming> {
     let (config, words, voices) = with_choices(base, speak, out)?;
     let config = &config;
+    let speak = speak && config.braille.speech;
     let started = crate::runtime::open::usable_engine(config)?;
     let mut station = Station::open(config)?;
     let mut events: Vec<Stamped> = Vec::new();
@@ -112,11 +113,13 @@ pub fn play(
     let lichess = crate::runtime::lichess::seat(config)?;
     let (door, requests) = open_console(config, out)?;
     let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
+    let history = keeper.take_history();
+    let braille = open_braille(config, &words, &history, out)?;
     let mirror = crate::runtime::outputs::open_mirror(
         &crate::runtime::outputs::Serving::of(config),
         view,
         door,
-        &keeper.take_history(),
+        &history,
         out,
     )?;
     tell_files(&keeper, out)?;
@@ -139,6 +142,7 @@ pub fn play(
         boards,
         voices,
         mirror,
+        braille,
         requests,
         spoken_secret,
         faces,
@@ -215,8 +219,38 @@ fn with_choices(
         writeln!(out, "pegboard: {note}")?;
     }
     let words = parts::phrasebook(&config)?;
+    // Braille alone: the display says everything, the voices nothing.
+    let speak = speak && config.braille.speech;
     let voices = speak.then(|| SpeechSetup::of(&config, &words).spawn());
     Ok((config, words, voices))
+}
+
+/// The Braille display `[braille]` asks for, showing `history` (a resumed
+/// game's events) from the start. One whose tables cannot be had is told
+/// on `out` and left out: the game goes on without it.
+fn open_braille(
+    config: &Config,
+    words: &crate::announce::Phrasebook,
+    history: &[Stamped],
+    out: &mut dyn Write,
+) -> Result<Option<crate::runtime::braille::BrailleDisplay>> {
+    let player = config.buttons.player.into();
+    match crate::runtime::braille::BrailleDisplay::start(config, words, player) {
+        Ok(Some(display)) => {
+            display.show(history);
+            Ok(Some(display))
+        }
+        Ok(None) => Ok(None),
+        // Braille alone and no display: the player would have nothing.
+        Err(e) if !config.braille.speech => Err(e),
+        Err(e) => {
+            writeln!(
+                out,
+                "pegboard: {e}; the game goes on without the Braille display"
+            )?;
+            Ok(None)
+        }
+    }
 }
 
 /// The console's door, when the configuration serves the console: the
@@ -276,6 +310,8 @@ struct Session<'a> {
     boards: Vec<&'a str>,
     voices: Option<Voices>,
     mirror: Option<Mirror>,
+    /// The blind player's Braille display, when `[braille]` asks for one.
+    braille: Option<crate::runtime::braille::BrailleDisplay>,
     requests: Option<crossbeam_channel::Receiver<Request>>,
     spoken_secret: Option<String>,
     /// The engine's seat, when a player's moves are the engine's.
@@ -328,6 +364,9 @@ impl Session<'_> {
             && self.keys_for != Some(online.color)
         {
             station.set_player(online.color);
+            if let Some(b) = &mut self.braille {
+                b.set_player(online.color);
+            }
             self.keys_for = Some(online.color);
         }
         // Compared in place: the scan loop allocates nothing for it.
@@ -358,6 +397,9 @@ impl Session<'_> {
             )?;
         }
         station.set_player(now.color);
+        if let Some(b) = &mut self.braille {
+            b.set_player(now.color);
+        }
         let voice_changed = (now.rate, now.volume, &now.language)
             != (
                 self.applied.rate,
@@ -439,6 +481,7 @@ impl Session<'_> {
             v.say_words(secret);
         }
         self.feed_console(t);
+        self.feed_braille(t, &mut notes);
         self.answer_opening(t, &mut notes);
         self.feed_engine(t, &mut notes);
         if let Some(l) = &mut self.lichess {
@@ -555,6 +598,19 @@ impl Session<'_> {
         }
     }
 
+    /// What the Braille display's keys asked, its moves shown (the
+    /// announcement with Braille alone), and the display lost or back.
+    fn feed_braille(&mut self, t: u64, notes: &mut Vec<String>) {
+        let Some(b) = &mut self.braille else {
+            return;
+        };
+        let mut inputs = Vec::new();
+        b.inputs(&mut inputs, notes);
+        for input in inputs {
+            self.keeper.input(t, input, &mut self.events);
+        }
+    }
+
     /// The engine's moves, handed to the game; its troubles too, each an
     /// input (journaled) that the game tells as an event (and logged).
     fn feed_engine(&mut self, t: u64, notes: &mut Vec<String>) {
@@ -607,6 +663,7 @@ impl Session<'_> {
             &mut self.events,
             self.voices.as_ref(),
             self.mirror.as_ref(),
+            self.braille.as_ref(),
             out,
             self.json,
         )?;
