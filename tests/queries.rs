@@ -81,7 +81,7 @@ fn the_braille_display_lost_and_back_are_said_once_each() {
     assert_eq!(
         said,
         [
-            "Braillezeile getrennt. Die Partie geht weiter.",
+            "Braillezeile nicht mehr verbunden. Die Partie geht weiter.",
             "Braillezeile wieder verbunden."
         ]
     );
