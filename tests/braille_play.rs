@@ -251,3 +251,47 @@ fn liblouis_writes_the_moves_and_the_words_apart() {
     assert_eq!(lou_dots(TEXT, "the").len(), 1);
     assert_eq!(lou_dots(MOVES, "the").len(), 3);
 }
+
+#[test]
+fn check_config_says_when_brltty_cannot_be_reached_and_braille_alone_needs_no_voice() {
+    let dir = dir("check");
+    let check = |name: &str, text: &str| {
+        let file = dir.join(name);
+        std::fs::write(&file, text).expect("config");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegboard"))
+            .arg("check-config")
+            .arg(&file)
+            .output()
+            .expect("check-config runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let trace = dir.join("start.jsonl");
+    std::fs::write(&trace, "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n").expect("trace");
+    // No brltty there: valid, with a warning that says so.
+    let nobody = format!(
+        "language = \"en\"\n[sensors]\nsource = \"trace\"\n[sensors.trace]\nfile = \"{}\"\n\
+         [braille]\ndisplay = true\nhost = \"127.0.0.1:{}\"\nauth = \"none\"\n",
+        trace.display(),
+        number(2)
+    );
+    let (code, err) = check("nobody.toml", &nobody);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("[braille] display = true, but the Braille display (connecting)"),
+        "{err}"
+    );
+    // brltty there: no word of the display.
+    let brltty = Brltty::start("check", number(2), CELLS);
+    let (code, err) = check("there.toml", &nobody);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("[braille]"), "{err}");
+    // Braille alone: no voice is needed.
+    let alone = format!("{nobody}speech = false\n[speech]\nvoices = []\n");
+    let (code, err) = check("alone.toml", &alone);
+    assert_eq!(code, Some(0), "{err}");
+    drop(brltty);
+    let _ = std::fs::remove_dir_all(&dir);
+}

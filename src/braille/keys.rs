@@ -133,8 +133,27 @@ const SYMS: [(&str, u32); 9] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyName(pub Key);
 
+/// A display key's name that is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownKey(pub String);
+
+impl std::fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown display key \"{}\": a command of brltty's ({}, back, return), a keyboard \
+             key ({}) or one character typed on the display",
+            crate::text::quote::short(&self.0),
+            COMMANDS.map(|(c, _)| c).join(", "),
+            SYMS.map(|(s, _)| s).join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownKey {}
+
 impl KeyName {
-    pub fn parse(name: &str) -> Result<KeyName, String> {
+    pub fn parse(name: &str) -> Result<KeyName, UnknownKey> {
         let lower = name.to_ascii_lowercase();
         let command = |argument| KeyName(Key::Command { block: 0, argument });
         if let Some((_, n)) = COMMANDS.iter().find(|(c, _)| *c == lower) {
@@ -161,13 +180,7 @@ impl KeyName {
                 sym
             })));
         }
-        Err(format!(
-            "unknown display key \"{}\": a command of brltty's ({}, back, return), a keyboard \
-             key ({}) or one character typed on the display",
-            crate::text::quote::short(name),
-            COMMANDS.map(|(c, _)| c).join(", "),
-            SYMS.map(|(s, _)| s).join(", ")
-        ))
+        Err(UnknownKey(name.to_string()))
     }
 }
 
@@ -339,7 +352,7 @@ mod tests {
         // Past Latin-1, as brltty gives it: a Unicode keysym
         // (BRLAPI_KEY_SYM_UNICODE).
         assert_eq!(KeyName::parse("ж").map(|k| k.0), Ok(Key::Sym(0x0100_0436)));
-        let e = KeyName::parse("warp").expect_err("no such key");
+        let e = KeyName::parse("warp").expect_err("no such key").to_string();
         assert!(e.contains("\"warp\"") && e.contains("fwinrt"), "{e}");
     }
 

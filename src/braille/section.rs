@@ -25,7 +25,7 @@ pub struct BrailleConfig {
     /// own default, its local socket).
     pub host: String,
     /// BrlAPI's authorization ("none", "keyfile:/etc/brlapi.key"; empty:
-    /// the library's default, brltty's key file).
+    /// the library's default: brltty's key file, or polkit's brlapi group).
     pub auth: String,
     /// Whether the voices speak beside the display; false: Braille alone
     /// (a move counts as announced when the display shows it).

@@ -115,7 +115,7 @@ fn display_warning(config: &pegboard::config::Config) -> Option<String> {
         Err(_) => "brltty did not answer within 3 s".to_string(),
     };
     Some(format!(
-        "{e} (is brltty running, and may the user read its key?): until it answers, the game \
+        "{e} (is brltty running, and may this user use it: the brlapi group, or its key?): until it answers, the game \
          goes on without the display"
     ))
 }

@@ -109,19 +109,13 @@ pub fn play(
     let first = station.tick();
     let boards = config.board_names();
     let (mut keeper, game_t0) = Keeper::open(config, start, &boards, first.t, &mut events)?;
-    let view = parts::mirror_view(config, &words.words);
     let lichess = crate::runtime::lichess::seat(config)?;
-    let (door, requests) = open_console(config, out)?;
-    let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
-    let history = keeper.take_history();
-    let braille = open_braille(config, &words, &history, out)?;
-    let mirror = crate::runtime::outputs::open_mirror(
-        &crate::runtime::outputs::Serving::of(config),
-        view,
-        door,
-        &history,
-        out,
-    )?;
+    let Opened {
+        requests,
+        spoken_secret,
+        braille,
+        mirror,
+    } = open_outputs(config, &words, &mut keeper, out)?;
     tell_files(&keeper, out)?;
     let first_t = first.t;
     let to_game = |tick_t: u64| game_t0 + tick_t.saturating_sub(first_t);
@@ -189,6 +183,43 @@ pub fn play(
         taken: station.lateness().clone(),
         handled,
         posted,
+    })
+}
+
+/// The outputs beside the voices, open: the console's requests and its
+/// secret spelt out, the Braille display, the mirror.
+struct Opened {
+    requests: Option<crossbeam_channel::Receiver<Request>>,
+    spoken_secret: Option<String>,
+    braille: Option<crate::runtime::braille::BrailleDisplay>,
+    mirror: Option<Mirror>,
+}
+
+/// Opens the console, the Braille display and the mirror, each showing a
+/// resumed game's events from the start.
+fn open_outputs(
+    config: &Config,
+    words: &crate::announce::Phrasebook,
+    keeper: &mut Keeper,
+    out: &mut dyn Write,
+) -> Result<Opened> {
+    let view = parts::mirror_view(config, &words.words);
+    let (door, requests) = open_console(config, out)?;
+    let spoken_secret = door.as_ref().map(|d| spelt_out(&d.secret));
+    let history = keeper.take_history();
+    let braille = open_braille(config, words, &history, out)?;
+    let mirror = crate::runtime::outputs::open_mirror(
+        &crate::runtime::outputs::Serving::of(config),
+        view,
+        door,
+        &history,
+        out,
+    )?;
+    Ok(Opened {
+        requests,
+        spoken_secret,
+        braille,
+        mirror,
     })
 }
 
