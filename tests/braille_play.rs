@@ -296,8 +296,11 @@ fn check_config_says_when_brltty_cannot_be_reached_and_braille_alone_needs_no_vo
     );
     let (code, err) = check("nobody.toml", &nobody);
     assert_eq!(code, Some(0), "{err}");
+    // (Refused at once, or, on a machine too busy to say so within the
+    // check's 3 s, not answering: either way a warning, and the file valid.)
     assert!(
-        err.contains("[braille] display = true, but the Braille display (connecting)"),
+        err.contains("[braille] display = true, but the Braille display (connecting)")
+            || err.contains("[braille] display = true, but brltty did not answer"),
         "{err}"
     );
     // brltty there: no word of the display.
