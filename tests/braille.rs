@@ -474,6 +474,22 @@ fn the_journal_keeps_the_brf_beside_the_pgn_as_the_pgn_command_prints_it() {
     assert_eq!(String::from_utf8_lossy(&printed.stdout), kept);
     let read = read_back(&kept, "en-ueb-g2.ctb", "en-ueb-g1.ctb");
     assert_eq!(read[0].1, ["1. Nf3", "*"], "{kept}");
+    // A game taken up again writes its Braille at once, before any move:
+    // a .brf lost (or never made) is there again.
+    std::fs::remove_file(dir.join("journal/game-0001.brf")).expect("removed");
+    let again = common::pegboard_command()
+        .args(["play", "--silent", "--seconds", "1", "--config"])
+        .arg(dir.join("nf3.toml"))
+        .output()
+        .expect("play runs");
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let resumed =
+        std::fs::read_to_string(dir.join("journal/game-0001.brf")).expect("the .brf again");
+    assert_eq!(resumed, kept);
     let _ = std::fs::remove_dir_all(&dir);
 
     // A code liblouis does not have: the game is played and kept in PGN,

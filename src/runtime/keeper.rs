@@ -377,6 +377,11 @@ impl Keeper {
         let at = loaded.last_t().max(beat);
         let brailler = brailler(config, notes);
         braille_beside(brailler.as_ref(), &writer);
+        if brailler.is_some() {
+            // The game's Braille at once, not at its next move: its file
+            // may be older than the game or missing.
+            writer.scoresheet(rebuilt.sheet.pgn());
+        }
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
