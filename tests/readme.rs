@@ -54,6 +54,15 @@ const NOT_RUN_HERE: &[(&str, &str)] = &[
     ("scp target/", "copies the Pi's binary to a Pi"),
     ("apt-get install espeak-ng sox", "installs packages as root"),
     (
+        "sudo groupadd -f -r brlapi",
+        "makes the group brltty lets in, as root (tests/braille_play.rs reaches a real brltty \
+         with no authorization instead)",
+    ),
+    (
+        "sudo usermod -a -G brlapi pegboard",
+        "puts the service's user in that group, as root",
+    ),
+    (
         "python3 tools/make-clips.py",
         "remakes the shipped clips in the source tree",
     ),
