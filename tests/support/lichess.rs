@@ -809,8 +809,13 @@ pub struct State {
     /// When each seek's stream closed (seconds since the epoch, as
     /// `received_at`).
     pub seek_closed_at: Vec<f64>,
-    /// Whether a seek's stream is open: lila allows one at a time.
+    /// Whether a seek's stream is open: lila allows one at a time. A
+    /// `DELETE /api/board/seek` frees the place at once, as lila's hook
+    /// removed ends the seek's stream before its 204 reaches the client.
     pub seeking: bool,
+    /// Raised by each seek opened: its stream frees the place only if no
+    /// other seek took it meanwhile.
+    seek_generation: u32,
     /// Raised by each `DELETE /api/board/seek`.
     seek_cancels: u32,
     /// When the seeks and the games against the AI were asked for: lila
@@ -2089,11 +2094,16 @@ fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<T
         );
     }
     st.seeking = true;
+    st.seek_generation += 1;
+    let generation = st.seek_generation;
     let (cancels, cuts) = (st.seek_cancels, st.cuts);
     let pairs_at = Instant::now().checked_add(st.seek_pairs_after);
     drop(st);
     if !stream_head(out) {
-        lock(shared).seeking = false;
+        let mut st = lock(shared);
+        if st.seek_generation == generation {
+            st.seeking = false;
+        }
         return;
     }
     let closed = watch_close(shared, read);
@@ -2130,7 +2140,9 @@ fn seek(shared: &Arc<Shared>, out: &mut TcpStream, body: &str, read: BufReader<T
             .unwrap_or_else(|poisoned| poisoned.into_inner());
     }
     let mut st = lock(shared);
-    st.seeking = false;
+    if st.seek_generation == generation {
+        st.seeking = false;
+    }
     st.seek_closed_at.push(epoch());
     drop(st);
     if !cut {
@@ -2152,6 +2164,10 @@ fn cancel_seek(shared: &Shared, out: &mut TcpStream) {
     if st.seeking {
         st.seeks_cancelled += 1;
     }
+    // The place is free once the answer is sent: the seek's own thread
+    // ends its stream when it next wakes, which a busy machine may delay
+    // past the client's next seek.
+    st.seeking = false;
     drop(st);
     shared.changed.notify_all();
     write_answer(out, 204, "");
