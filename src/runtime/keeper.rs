@@ -214,8 +214,10 @@ fn brailler(config: &Config, notes: &mut Vec<String>) -> Option<Arc<Brailler>> {
 }
 
 /// Has the journal's thread keep the scoresheet in Braille too, as a
-/// `.brf` beside its `.pgn`.
-fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer) {
+/// `.brf` beside its `.pgn`; a game taken up again (its scoresheet `now`)
+/// has it written at once, not at its next move: its file may be older
+/// than the game, or missing.
+fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer, now: Option<String>) {
     if let Some(b) = brailler {
         let b = Arc::clone(b);
         writer.companion(Companion {
@@ -225,6 +227,9 @@ fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer) {
                     .map_err(|e| e.to_string())
             }),
         });
+        if let Some(pgn) = now {
+            writer.scoresheet(pgn);
+        }
     }
 }
 
@@ -376,12 +381,7 @@ impl Keeper {
         let beat = store::read_beat(&loaded.files.beat).unwrap_or(0);
         let at = loaded.last_t().max(beat);
         let brailler = brailler(config, notes);
-        braille_beside(brailler.as_ref(), &writer);
-        if brailler.is_some() {
-            // The game's Braille at once, not at its next move: its file
-            // may be older than the game or missing.
-            writer.scoresheet(rebuilt.sheet.pgn());
-        }
+        braille_beside(brailler.as_ref(), &writer, Some(rebuilt.sheet.pgn()));
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
@@ -448,7 +448,7 @@ impl Keeper {
         });
         match Writer::create(files, t, &header) {
             Ok(mut writer) => {
-                braille_beside(self.brailler.as_ref(), &writer);
+                braille_beside(self.brailler.as_ref(), &writer, None);
                 for (i, name) in self.c.board_names().enumerate() {
                     let occ = self.c.raw(i);
                     if occ != self.c.game().start_position().board().occupied() {
