@@ -440,3 +440,80 @@ fn wait_for(fds: &[Option<std::os::fd::RawFd>], wait: Duration) -> bool {
         .first()
         .is_none_or(|p| p.revents & (libc::POLLHUP | libc::POLLERR) == 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::said::Said;
+
+    /// The scan loop's end of a display whose thread never answers, and
+    /// the thread's end of the reports.
+    fn held_up(alone: bool) -> (BrailleDisplay, Sender<Report>, Receiver<Vec<Stamped>>) {
+        let (events, shown) = crossbeam_channel::unbounded();
+        let (told, reports) = crossbeam_channel::unbounded();
+        let (waker, _woken) = UnixStream::pair().expect("a socket pair");
+        waker.set_nonblocking(true).expect("nonblocking");
+        let display = BrailleDisplay {
+            events,
+            waker,
+            reports,
+            keypad: Keypad::new(Vec::new(), Color::White),
+            alone,
+            handed: std::cell::RefCell::new(Vec::new()),
+        };
+        (display, told, shown)
+    }
+
+    fn moved(ply: u32) -> Stamped {
+        Stamped {
+            t: 0,
+            event: Event::Move {
+                board: "blind".into(),
+                ply,
+                color: crate::core::event::Side(Color::White),
+                uci: "e2e4".into(),
+                san: "e4".into(),
+                say: Said::Text("e4".into()),
+                fen: String::new(),
+                made: None,
+            },
+        }
+    }
+
+    #[test]
+    fn e2_3_with_braille_alone_a_move_shown_is_announced_once() {
+        let (mut display, told, _shown) = held_up(true);
+        display.show(&[moved(1)]);
+        told.send(Report::Shown(1)).expect("told");
+        let (mut inputs, mut notes) = (Vec::new(), Vec::new());
+        display.inputs(&mut inputs, &mut notes);
+        assert_eq!(inputs, [Input::Announced(1)]);
+        // A second word of the same move announces nothing more.
+        told.send(Report::Shown(1)).expect("told");
+        inputs.clear();
+        display.inputs(&mut inputs, &mut notes);
+        assert!(inputs.is_empty(), "{inputs:?}");
+    }
+
+    #[test]
+    fn e2_3_with_braille_alone_a_display_held_up_never_holds_the_clock() {
+        let (mut display, _told, _shown) = held_up(true);
+        display.show(&[moved(1)]);
+        std::thread::sleep(SHOWN_WITHIN + Duration::from_millis(50));
+        let (mut inputs, mut notes) = (Vec::new(), Vec::new());
+        display.inputs(&mut inputs, &mut notes);
+        assert_eq!(inputs, [Input::Announced(1)]);
+        assert!(notes[0].contains("within 300 ms"), "{notes:?}");
+    }
+
+    #[test]
+    fn with_the_voices_the_display_announces_nothing() {
+        let (mut display, told, _shown) = held_up(false);
+        display.show(&[moved(1)]);
+        told.send(Report::Shown(1)).expect("told");
+        std::thread::sleep(SHOWN_WITHIN + Duration::from_millis(50));
+        let (mut inputs, mut notes) = (Vec::new(), Vec::new());
+        display.inputs(&mut inputs, &mut notes);
+        assert!(inputs.is_empty(), "{inputs:?}");
+    }
+}
