@@ -275,7 +275,7 @@ fn check_config_says_when_brltty_cannot_be_reached_and_braille_alone_needs_no_vo
     let check = |name: &str, text: &str| {
         let file = dir.join(name);
         std::fs::write(&file, text).expect("config");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        let out = brltty::pegboard(&file)
             .arg("check-config")
             .arg(&file)
             .output()

@@ -226,6 +226,28 @@ fn read_lines(peer: &UnixStream, sent: std::sync::mpsc::Sender<(Instant, String)
     });
 }
 
+/// The pegboard binary as a command, through the test runner when there
+/// is one (`PEGBOARD_TEST_RUNNER`, qemu-aarch64 for the Pi's build), its
+/// state kept beside `config`.
+pub fn pegboard(config: &std::path::Path) -> Command {
+    let program = env!("CARGO_BIN_EXE_pegboard");
+    let mut c = match std::env::var("PEGBOARD_TEST_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut c = Command::new(words.next().unwrap_or_default());
+            c.args(words).arg(program);
+            c
+        }
+        _ => Command::new(program),
+    };
+    let state = config
+        .parent()
+        .unwrap_or(std::path::Path::new("."))
+        .join("state");
+    c.env("XDG_STATE_HOME", state).env_remove("STATE_DIRECTORY");
+    c
+}
+
 /// The cells of a `Braille "…"` line: each cell's dot numbers, `|` between
 /// cells, a space for a blank cell.
 fn braille_line(line: &str) -> Option<Vec<String>> {
@@ -288,7 +310,7 @@ pub struct Play {
 impl Play {
     /// `pegboard play --events --config config`, with `args` before.
     pub fn start(args: &[&str], config: &std::path::Path) -> Play {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pegboard"))
+        let mut child = pegboard(config)
             .arg("play")
             .arg("--events")
             .args(args)
