@@ -53,6 +53,9 @@ fn main() {
     std::thread::sleep(Duration::from_millis(500));
     play.stop();
     let shown = brltty.shown_so_far();
+    // brltty stopped now: the benchmark's end (a missed target exits the
+    // process) would leave it running.
+    drop(brltty);
     if std::env::var("PEGBOARD_BRAILLE_TRACE").is_ok() {
         let t0 = announced[0];
         for (at, cells) in &shown {
