@@ -99,6 +99,9 @@ pub(crate) struct Station {
     loss_report: LossReport,
     /// Whether the scan loop asks for a real-time place.
     realtime: bool,
+    /// The instant of the scan taken last from the poller, while a source
+    /// that plays recorded time is read at its own instants before it.
+    behind: Option<u64>,
 }
 
 impl Station {
@@ -121,6 +124,7 @@ impl Station {
             presses: Vec::new(),
             loss_report: LossReport::default(),
             realtime: config.sensors.realtime,
+            behind: None,
         })
     }
 
@@ -153,8 +157,21 @@ impl Station {
         self.poller.lateness()
     }
 
+    /// The next turn: the board read at the scan rate, or, for a source
+    /// that plays recorded time and has readings this loop has not yet
+    /// taken, at the earliest of their instants first.
     pub fn tick(&mut self) -> Tick {
-        let t = self.poller.wait();
+        let polled = match self.behind.take() {
+            Some(t) => t,
+            None => self.poller.wait(),
+        };
+        let t = match self.due_before(polled) {
+            Some(at) => {
+                self.behind = Some(polled);
+                at
+            }
+            None => polled,
+        };
         let scan = self.source.scan(t);
         let word = self.keys.read(scan.as_ref().ok().and_then(|s| s.buttons));
         self.presses.clear();
@@ -191,5 +208,76 @@ impl Station {
             inputs,
             losses,
         }
+    }
+
+    /// The earliest instant before `t` at which a source that plays
+    /// recorded time has a reading not yet taken.
+    fn due_before(&self, t: u64) -> Option<u64> {
+        std::iter::once(&self.source)
+            .chain(self.others.iter().map(|(source, _)| source))
+            .filter_map(|source| source.due(t))
+            .filter(|&at| at < t)
+            .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    /// A loop held back past a glitch's end still reads the trace at the
+    /// glitch's own instants: d4 placed at 100 ms and lifted at 110 ms is
+    /// read as placed at 100 and gone at 110, whenever the loop wakes.
+    #[test]
+    fn a_trace_is_read_at_its_own_instants_however_late_the_loop() {
+        let dir = std::env::temp_dir().join(format!("pegboard-station-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let file = dir.join("glitch.jsonl");
+        std::fs::write(
+            &file,
+            "{\"t\":100,\"place\":\"d4\"}\n{\"t\":110,\"lift\":\"d4\"}\n{\"t\":120,\"lift\":\"e2\"}\n",
+        )
+        .expect("the trace written");
+        let mut config = Config::default();
+        config.sensors.source = crate::sensors::SourceKind::Trace;
+        config.sensors.trace.file = Some(file.display().to_string());
+        let mut station = Station::open(&config).expect("the trace opened");
+        // Held back: the next look is well after every line of the trace.
+        std::thread::sleep(Duration::from_millis(300));
+        let mut seen = Vec::new();
+        loop {
+            let tick = station.tick();
+            let board = tick.board.expect("a trace always reads");
+            seen.push((
+                tick.t,
+                board.contains(Square::D4),
+                board.contains(Square::E2),
+            ));
+            if tick.t >= 300 {
+                break;
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+        let at = |t: u64| seen.iter().find(|s| s.0 == t).copied();
+        assert_eq!(
+            at(100),
+            Some((100, true, true)),
+            "d4 placed at 100: {seen:?}"
+        );
+        assert_eq!(
+            at(110),
+            Some((110, false, true)),
+            "d4 gone at 110: {seen:?}"
+        );
+        assert_eq!(
+            at(120),
+            Some((120, false, false)),
+            "e2 lifted at 120: {seen:?}"
+        );
+        assert!(
+            seen.windows(2).all(|w| w[0].0 <= w[1].0),
+            "the turns' instants never go back: {seen:?}"
+        );
     }
 }

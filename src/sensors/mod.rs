@@ -120,6 +120,16 @@ pub trait SensorSource {
         Losses::default()
     }
 
+    /// For a source that plays recorded time (a trace): the instant of the
+    /// next reading it has not yet given, when that is not after `now_ms`.
+    /// The scan loop reads such a source at each of its own instants, so a
+    /// loop held back between two scans still sees a glitch begin and end
+    /// where the trace has them, as a scanner with its own clock would.
+    /// Sources that read the board now have none.
+    fn due(&self, _now_ms: u64) -> Option<u64> {
+        None
+    }
+
     /// A short name for messages ("GPIO matrix", "serial scanner /dev/...").
     fn describe(&self) -> String;
 }
@@ -199,6 +209,9 @@ impl<S: SensorSource + ?Sized> SensorSource for Box<S> {
     }
     fn losses(&self) -> Losses {
         (**self).losses()
+    }
+    fn due(&self, now_ms: u64) -> Option<u64> {
+        (**self).due(now_ms)
     }
     fn describe(&self) -> String {
         (**self).describe()

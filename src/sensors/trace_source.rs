@@ -68,6 +68,13 @@ impl SensorSource for TraceSource {
         })
     }
 
+    fn due(&self, now_ms: u64) -> Option<u64> {
+        self.entries
+            .get(self.next)
+            .map(|entry| entry.t)
+            .filter(|&t| t <= now_ms)
+    }
+
     fn describe(&self) -> String {
         format!("trace {}", self.name)
     }
