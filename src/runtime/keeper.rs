@@ -217,7 +217,7 @@ fn brailler(config: &Config, notes: &mut Vec<String>) -> Option<Arc<Brailler>> {
 /// `.brf` beside its `.pgn`; a game taken up again (its scoresheet `now`)
 /// has it written at once, not at its next move: its file may be older
 /// than the game, or missing.
-fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer, now: Option<String>) {
+fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer, now: Option<&Scoresheet>) {
     if let Some(b) = brailler {
         let b = Arc::clone(b);
         writer.companion(Companion {
@@ -227,8 +227,8 @@ fn braille_beside(brailler: Option<&Arc<Brailler>>, writer: &Writer, now: Option
                     .map_err(|e| e.to_string())
             }),
         });
-        if let Some(pgn) = now {
-            writer.scoresheet(pgn);
+        if let Some(sheet) = now {
+            writer.scoresheet(sheet.pgn());
         }
     }
 }
@@ -381,7 +381,7 @@ impl Keeper {
         let beat = store::read_beat(&loaded.files.beat).unwrap_or(0);
         let at = loaded.last_t().max(beat);
         let brailler = brailler(config, notes);
-        braille_beside(brailler.as_ref(), &writer, Some(rebuilt.sheet.pgn()));
+        braille_beside(brailler.as_ref(), &writer, Some(&rebuilt.sheet));
         let mut keeper = Keeper {
             journaled: (0..boards.len()).map(|i| c.raw(i)).collect(),
             c,
