@@ -7,6 +7,7 @@
 
 #[path = "support/brltty.rs"]
 mod brltty;
+mod common;
 
 use std::time::Duration;
 
@@ -188,13 +189,7 @@ fn a_display_lost_is_said_once_and_followed_again_and_braille_alone_announces() 
     let dir = dir("lost");
     let host = format!("127.0.0.1:{}", number(1));
     // Nf3 at 0.7 s, then nothing.
-    let trace = dir.join("nf3.jsonl");
-    std::fs::write(
-        &trace,
-        "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
-         {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
-    )
-    .expect("trace");
+    let trace = common::nf3_trace(&dir);
     // Braille alone: the voices are silent, the display announces.
     let config = play_config(&dir, &trace, &host, "speech = false\n");
     let play = Play::start(&[], &config);

@@ -195,8 +195,9 @@ pub fn play_nf3_journaled(dir: &std::path::Path, before: &str, journal: &str) ->
     said
 }
 
-/// The same, with `sensors` (lines of its own) in its `[sensors]` table.
-pub fn nf3_play_config_sensing(dir: &std::path::Path, before: &str, sensors: &str) -> String {
+/// A trace of 1. Nf3 (g1 lifted at 0.3 s, f3 placed at 0.7 s, then
+/// nothing), written as `nf3.jsonl` in `dir`; its path.
+pub fn nf3_trace(dir: &std::path::Path) -> std::path::PathBuf {
     let trace = dir.join("nf3.jsonl");
     std::fs::write(
         &trace,
@@ -204,6 +205,12 @@ pub fn nf3_play_config_sensing(dir: &std::path::Path, before: &str, sensors: &st
          {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
     )
     .expect("trace");
+    trace
+}
+
+/// The same, with `sensors` (lines of its own) in its `[sensors]` table.
+pub fn nf3_play_config_sensing(dir: &std::path::Path, before: &str, sensors: &str) -> String {
+    let trace = nf3_trace(dir);
     let config = dir.join("nf3.toml");
     std::fs::write(
         &config,
