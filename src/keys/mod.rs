@@ -136,6 +136,12 @@ pub struct KeySource {
 }
 
 impl KeySource {
+    /// Whether keys are read from pins now (GPIO buttons), not only from
+    /// the board's source.
+    pub fn reads_pins(&self) -> bool {
+        self.gpio.is_some()
+    }
+
     /// No keys.
     pub fn none() -> KeySource {
         KeySource {

@@ -99,8 +99,12 @@ pub(crate) struct Station {
     loss_report: LossReport,
     /// Whether the scan loop asks for a real-time place.
     realtime: bool,
-    /// The instant of the scan taken last from the poller, while a source
-    /// that plays recorded time is read at its own instants before it.
+    /// Whether every board and key is read from recorded time (traces):
+    /// then each is read at its own instants. A board or key read now is
+    /// never dated before the instant it was read.
+    recorded: bool,
+    /// The instant of the scan taken last from the poller, while the
+    /// traces are read at their own instants before it.
     behind: Option<u64>,
 }
 
@@ -109,21 +113,28 @@ impl Station {
         // What `pegboard check-config` checks of the parts: the same
         // verdict here (`play` checks the engine itself).
         crate::runtime::open::usable_parts_of(config)?;
+        let source = open_source(&config.sensors)?;
+        let others: Vec<(Box<dyn SensorSource>, Layout)> = config
+            .boards
+            .iter()
+            .map(|b| Ok((open_source(&b.sensors)?, b.board.layout.clone())))
+            .collect::<Result<_>>()?;
+        let keys = open_keys(&config.buttons)?;
+        let recorded = source.recorded()
+            && others.iter().all(|(other, _)| other.recorded())
+            && !keys.reads_pins();
         Ok(Station {
-            source: open_source(&config.sensors)?,
+            source,
             layout: config.board.layout.clone(),
-            others: config
-                .boards
-                .iter()
-                .map(|b| Ok((open_source(&b.sensors)?, b.board.layout.clone())))
-                .collect::<Result<_>>()?,
-            keys: open_keys(&config.buttons)?,
+            others,
+            keys,
             debouncer: ButtonDebouncer::new(config.buttons.timing()),
             keypad: Keypad::new(config.buttons.keymaps(), config.buttons.player.into()),
             poller: Poller::new(config.sensors.scan_hz),
             presses: Vec::new(),
             loss_report: LossReport::default(),
             realtime: config.sensors.realtime,
+            recorded,
             behind: None,
         })
     }
@@ -157,9 +168,9 @@ impl Station {
         self.poller.lateness()
     }
 
-    /// The next turn: the board read at the scan rate, or, for a source
-    /// that plays recorded time and has readings this loop has not yet
-    /// taken, at the earliest of their instants first.
+    /// The next turn: the boards read at the scan rate, or, when they are
+    /// all traces and have lines this loop has not yet taken, at the
+    /// earliest of those lines' instants first.
     pub fn tick(&mut self) -> Tick {
         let polled = match self.behind.take() {
             Some(t) => t,
@@ -210,9 +221,12 @@ impl Station {
         }
     }
 
-    /// The earliest instant before `t` at which a source that plays
-    /// recorded time has a reading not yet taken.
+    /// The earliest instant before `t` at which a trace has a line not yet
+    /// taken, when every board and key is read from traces.
     fn due_before(&self, t: u64) -> Option<u64> {
+        if !self.recorded {
+            return None;
+        }
         std::iter::once(&self.source)
             .chain(self.others.iter().map(|(source, _)| source))
             .filter_map(|source| source.due(t))
@@ -226,12 +240,12 @@ mod tests {
     use super::*;
     use shakmaty::Square;
 
-    /// A loop held back past a glitch's end still reads the trace at the
-    /// glitch's own instants: d4 placed at 100 ms and lifted at 110 ms is
-    /// read as placed at 100 and gone at 110, whenever the loop wakes.
-    #[test]
-    fn a_trace_is_read_at_its_own_instants_however_late_the_loop() {
-        let dir = std::env::temp_dir().join(format!("pegboard-station-{}", std::process::id()));
+    /// A station on a trace with d4 placed at 100 ms and lifted at 110 ms
+    /// (a glitch) and e2 lifted at 120 ms, with `boards` beside it; the
+    /// trace is written in a directory of its own, named `name`.
+    fn station(name: &str, boards: Vec<crate::sensors::OtherBoard>) -> Station {
+        let dir =
+            std::env::temp_dir().join(format!("pegboard-station-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         let file = dir.join("glitch.jsonl");
         std::fs::write(
@@ -242,8 +256,16 @@ mod tests {
         let mut config = Config::default();
         config.sensors.source = crate::sensors::SourceKind::Trace;
         config.sensors.trace.file = Some(file.display().to_string());
-        let mut station = Station::open(&config).expect("the trace opened");
-        // Held back: the next look is well after every line of the trace.
+        config.boards = boards;
+        let station = Station::open(&config).expect("the station opened");
+        // The trace is read into memory when it is opened.
+        std::fs::remove_dir_all(&dir).ok();
+        station
+    }
+
+    /// The turns up to 300 ms, each as (instant, d4 occupied, e2 occupied),
+    /// after the loop was held back past every line of the trace.
+    fn turns_held_back(station: &mut Station) -> Vec<(u64, bool, bool)> {
         std::thread::sleep(Duration::from_millis(300));
         let mut seen = Vec::new();
         loop {
@@ -255,10 +277,17 @@ mod tests {
                 board.contains(Square::E2),
             ));
             if tick.t >= 300 {
-                break;
+                return seen;
             }
         }
-        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A loop held back past a glitch's end still reads the trace at the
+    /// glitch's own instants: d4 placed at 100 ms and lifted at 110 ms is
+    /// read as placed at 100 and gone at 110, whenever the loop wakes.
+    #[test]
+    fn a_trace_is_read_at_its_own_instants_however_late_the_loop() {
+        let seen = turns_held_back(&mut station("alone", Vec::new()));
         let at = |t: u64| seen.iter().find(|s| s.0 == t).copied();
         assert_eq!(
             at(100),
@@ -276,8 +305,33 @@ mod tests {
             "e2 lifted at 120: {seen:?}"
         );
         assert!(
-            seen.windows(2).all(|w| w[0].0 <= w[1].0),
-            "the turns' instants never go back: {seen:?}"
+            seen.windows(2).all(|w| w[0].0 < w[1].0),
+            "the turns' instants only go forward: {seen:?}"
+        );
+    }
+
+    /// A board read now (here a serial scanner that is not plugged in) is
+    /// never dated before it was read: beside it, the trace is read when
+    /// the loop wakes, as every board is.
+    #[test]
+    fn beside_a_board_read_now_a_trace_is_read_when_the_loop_wakes() {
+        let mut sensors = crate::sensors::SensorsConfig::default();
+        sensors.source = crate::sensors::SourceKind::Serial;
+        sensors.serial.port = "/dev/pegboard-no-such-scanner".to_string();
+        let other = crate::sensors::OtherBoard {
+            name: "sighted".to_string(),
+            sensors,
+            board: Default::default(),
+        };
+        let seen = turns_held_back(&mut station("beside", vec![other]));
+        assert!(
+            seen[0].0 >= 300,
+            "the first turn is when the loop woke: {seen:?}"
+        );
+        assert_eq!(
+            (seen[0].1, seen[0].2),
+            (false, false),
+            "every line read by then: {seen:?}"
         );
     }
 }

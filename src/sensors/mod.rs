@@ -120,12 +120,19 @@ pub trait SensorSource {
         Losses::default()
     }
 
-    /// For a source that plays recorded time (a trace): the instant of the
-    /// next reading it has not yet given, when that is not after `now_ms`.
-    /// The scan loop reads such a source at each of its own instants, so a
-    /// loop held back between two scans still sees a glitch begin and end
-    /// where the trace has them, as a scanner with its own clock would.
-    /// Sources that read the board now have none.
+    /// Whether the source plays recorded time (a trace) rather than
+    /// reading a board now.
+    fn recorded(&self) -> bool {
+        false
+    }
+
+    /// For a source that plays recorded time: the instant of the next
+    /// reading it has not yet given, when that is not after `now_ms`. When
+    /// every board and key is read from recorded time, the scan loop reads
+    /// them at each of these instants, so a loop held back between two scans
+    /// still sees a glitch begin and end where the trace has them, as a
+    /// scanner with its own clock would. Sources that read the board now
+    /// have none.
     fn due(&self, _now_ms: u64) -> Option<u64> {
         None
     }
@@ -209,6 +216,9 @@ impl<S: SensorSource + ?Sized> SensorSource for Box<S> {
     }
     fn losses(&self) -> Losses {
         (**self).losses()
+    }
+    fn recorded(&self) -> bool {
+        (**self).recorded()
     }
     fn due(&self, now_ms: u64) -> Option<u64> {
         (**self).due(now_ms)

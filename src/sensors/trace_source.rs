@@ -68,6 +68,10 @@ impl SensorSource for TraceSource {
         })
     }
 
+    fn recorded(&self) -> bool {
+        true
+    }
+
     fn due(&self, now_ms: u64) -> Option<u64> {
         self.entries
             .get(self.next)
