@@ -17,7 +17,8 @@ pub struct Args {
     /// The configuration file to read and update (created if missing).
     #[arg(long)]
     config: String,
-    /// Give up after this many seconds.
+    /// Give up after this many seconds, counted from when the board is
+    /// first read.
     #[arg(long)]
     seconds: Option<f64>,
     /// Print only; do not speak.

@@ -27,7 +27,8 @@ pub struct Args {
     /// Print only; do not speak.
     #[arg(long)]
     silent: bool,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds, counted from when the game is
+    /// ready (the parts opened, the board first read).
     #[arg(long)]
     seconds: Option<f64>,
     /// At the end, print how late the scan loop took its scans: whether

@@ -15,7 +15,8 @@ pub struct Args {
     /// A configuration file ([sensors], [board], [buttons]).
     #[arg(long)]
     config: Option<String>,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds, counted from when the board is
+    /// first read.
     #[arg(long)]
     seconds: Option<f64>,
 }

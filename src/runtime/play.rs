@@ -154,6 +154,7 @@ pub fn play(
     let mut handled = Lateness::new(station.lateness().period());
     let mut now = game_t0;
     let place = station.begin();
+    stop.count_from_now();
     while !stop.now() {
         service.alive(std::time::Instant::now());
         // A turn that follows a change of the game waits until that is on

@@ -16,13 +16,17 @@ use crate::runtime::open::{open_keys, open_source};
 use crate::sensors::poller::Poller;
 use crate::sensors::{Layout, LossReport, SensorSource, SourceError};
 
-/// When a command stops: after so many seconds, when `q` and Enter are
-/// typed (if standard input is a terminal or a pipe that says so), or at
-/// SIGTERM or SIGINT (`systemctl stop`, Ctrl-C). A second signal while it
-/// is stopping ends the process at once.
+/// When a command stops: after so many seconds (counted from when it is
+/// ready, [`Stop::count_from_now`]), when `q` and Enter are typed (if
+/// standard input is a terminal or a pipe that says so), or at SIGTERM or
+/// SIGINT (`systemctl stop`, Ctrl-C). A second signal while it is stopping
+/// ends the process at once.
 #[derive(Clone)]
 pub struct Stop {
-    deadline: Option<Instant>,
+    seconds: Option<Duration>,
+    born: Instant,
+    /// When to stop, as time since `born`; `None` for no time limit.
+    deadline: Arc<std::sync::Mutex<Option<Duration>>>,
     quit: Arc<AtomicBool>,
 }
 
@@ -52,14 +56,46 @@ impl Stop {
                 }
             });
         }
+        // Too many seconds to count (or infinitely many) is no limit.
+        let seconds = seconds.and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok());
         Stop {
-            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            seconds,
+            born: Instant::now(),
+            deadline: Arc::new(std::sync::Mutex::new(seconds)),
             quit,
         }
     }
 
+    /// The seconds count from now: the command has set itself up (its
+    /// parts opened, its first scan taken), and what it was given the
+    /// seconds for begins. Starting up on a slow machine takes none of them.
+    pub fn count_from_now(&self) {
+        self.count_from(self.born.elapsed());
+    }
+
+    /// The seconds count from `from` (time since this was made).
+    fn count_from(&self, from: Duration) {
+        let mut deadline = match self.deadline.lock() {
+            Ok(d) => d,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *deadline = self.seconds.and_then(|s| from.checked_add(s));
+    }
+
     pub fn now(&self) -> bool {
-        self.quit.load(Ordering::SeqCst) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.at(self.born.elapsed())
+    }
+
+    /// Whether to stop at `elapsed` (time since this was made).
+    fn at(&self, elapsed: Duration) -> bool {
+        if self.quit.load(Ordering::SeqCst) {
+            return true;
+        }
+        let deadline = match self.deadline.lock() {
+            Ok(d) => *d,
+            Err(poisoned) => *poisoned.into_inner(),
+        };
+        deadline.is_some_and(|d| elapsed >= d)
     }
 
     /// Stops as soon as possible (from another part of the command).
@@ -280,6 +316,31 @@ mod tests {
                 return seen;
             }
         }
+    }
+
+    /// `--seconds` counts from when the command is ready: the time it took
+    /// to start is not taken from them.
+    #[test]
+    fn the_seconds_count_from_when_the_command_is_ready() {
+        let s = |x: f64| Duration::from_secs_f64(x);
+        let stop = Stop::new(Some(1.0), false);
+        assert!(
+            !stop.at(s(0.9)) && stop.at(s(1.0)),
+            "from the start at first"
+        );
+        // Ready after 1.5 s of starting up: a second from then.
+        stop.count_from(s(1.5));
+        assert!(!stop.at(s(2.4)), "start-up is not counted");
+        assert!(stop.at(s(2.5)), "a second after it was ready");
+        let endless = Stop::new(None, false);
+        endless.count_from(s(1.0));
+        assert!(!endless.at(s(1e6)), "no seconds, no end");
+        let too_many = Stop::new(Some(f64::INFINITY), false);
+        too_many.count_from(s(1.0));
+        assert!(!too_many.at(s(1e9)), "infinitely many seconds, no end");
+        let none = Stop::new(Some(f64::NAN), false);
+        none.count_from(s(1.0));
+        assert!(none.at(s(1.0)), "not a number of seconds: none at all");
     }
 
     /// A loop held back past a glitch's end still reads the trace at the

@@ -65,6 +65,7 @@ pub fn record(config: &Config, file: &str, stop: &Stop, log: &mut dyn Write) -> 
     let mut written_t = 0;
     let mut now = 0;
     let mut presence = None;
+    stop.count_from_now();
     while !stop.now() {
         let tick = station.tick();
         now = tick.t;
@@ -139,6 +140,7 @@ pub fn hw_test(
     let mut seen = Vec::new();
     let mut shown_faults = Vec::new();
     let mut redraw = live_map;
+    stop.count_from_now();
     while !stop.now() {
         let tick = station.tick();
         for message in trouble.update(&tick) {
@@ -201,6 +203,7 @@ pub fn calibrate(
     let mut said = Vec::new();
     let mut trouble = Trouble::default();
     writeln!(out, "calibrate: reading {}", station.source.describe())?;
+    stop.count_from_now();
     while !stop.now() {
         let tick = station.tick();
         for message in trouble.update(&tick) {
