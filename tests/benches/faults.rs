@@ -177,9 +177,29 @@ fn exits() -> [(&'static str, Vec<Duration>); 3] {
         let printed = lines.last().map(|(t, _)| *t).expect("words");
         say.push(exited - printed);
 
+        // play on a trace of 1. Nf3, its move to say with the voices'
+        // first frozen.
         let env = frozen_env(&format!("exit-play-{round}"));
+        let trace = env.dir.join("nf3.jsonl");
+        std::fs::write(
+            &trace,
+            "{\"t\":0,\"trace\":1,\"start\":\"startpos\"}\n\
+             {\"t\":300,\"lift\":\"g1\"}\n{\"t\":700,\"place\":\"f3\"}\n",
+        )
+        .expect("trace");
+        let config = env.dir.join("nf3.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "[mirror]\nlisten = \"\"\n[sensors]\nsource = \"trace\"\n\
+                 [sensors.trace]\nfile = \"{}\"\n",
+                trace.display()
+            ),
+        )
+        .expect("config");
         let mut cmd = Command::new(bin());
-        cmd.args(["play", "--seconds", "3"])
+        cmd.args(["play", "--seconds", "3", "--config"])
+            .arg(&config)
             .envs(env.vars())
             .env("XDG_STATE_HOME", env.dir.join("state"));
         let (lines, exited) = timed(cmd);
