@@ -717,13 +717,20 @@ fn play_tells_how_late_its_scans_were_taken_when_asked() {
             .unwrap_or_else(|| panic!("no scans {what}: {text}"));
         // "0.01 ms, p99 0.08 ms, max 2.40 ms (300 scans at 200 Hz, 0 by
         // more than one period)": 1.5 s at 200 Hz is 300 scans (fewer on a
-        // slow or emulated machine, never more).
+        // slow or emulated machine, never more). The scans handled are
+        // those and the trace's three lines, each read at its own instant
+        // when no scan fell on it.
         let scans: u64 = line
             .split_once(" ms (")
             .and_then(|(_, rest)| rest.split(' ').next())
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{line}"));
-        assert!((30..=302).contains(&scans), "{line}");
+        let most = if what == "handled after they were taken" {
+            305
+        } else {
+            302
+        };
+        assert!((30..=most).contains(&scans), "{line}");
         assert!(line.contains(" scans at 200 Hz, "), "{line}");
         assert!(line.ends_with(" by more than one period)"), "{line}");
     }
