@@ -123,13 +123,13 @@ fn record_writes_a_trace_that_replays_to_the_move() {
     // Times are the recording's own and close to the source's.
     let t_lift = occ[1]["t"].as_u64().unwrap_or(0);
     assert!((200..400).contains(&t_lift), "{t_lift}");
-    // The last line is the board at the recording's end: four seconds
-    // after the command started, less the time it took to open the source
-    // (the recording's clock starts then), which under an emulator (the
-    // aarch64 build under qemu) on a busy machine has taken seconds; after
+    // The last line is the board at the recording's end: about four
+    // seconds after the source was opened (the recording's clock and its
+    // seconds start then), its last scan before the end perhaps late under
+    // an emulator (the aarch64 build under qemu) on a busy machine; after
     // the trace's last line in any case.
     let t_end = occ[3]["t"].as_u64().unwrap_or(0);
-    assert!((600..=4500).contains(&t_end), "{t_end}");
+    assert!((600..=6000).contains(&t_end), "{t_end}");
     // The recording replays to 1. e4: it runs on to its end, past the
     // debounce window of the last placement.
     let replayed = pegboard(&["replay", &file]);

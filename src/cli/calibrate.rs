@@ -17,8 +17,8 @@ pub struct Args {
     /// The configuration file to read and update (created if missing).
     #[arg(long)]
     config: String,
-    /// Give up after this many seconds, counted from when the board is
-    /// first read.
+    /// Give up after this many seconds, counted from when the board's
+    /// sensors are open.
     #[arg(long)]
     seconds: Option<f64>,
     /// Print only; do not speak.

@@ -17,8 +17,8 @@ pub struct Args {
     /// A configuration file ([sensors], [board], [buttons]).
     #[arg(long)]
     config: Option<String>,
-    /// Finish after this many seconds, counted from when the board is
-    /// first read.
+    /// Finish after this many seconds, counted from when the board's
+    /// sensors are open.
     #[arg(long)]
     seconds: Option<f64>,
     /// Print only; do not speak.

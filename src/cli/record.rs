@@ -15,8 +15,8 @@ pub struct Args {
     /// A configuration file ([sensors], [board], [buttons]).
     #[arg(long)]
     config: Option<String>,
-    /// Stop after this many seconds, counted from when the board is
-    /// first read.
+    /// Stop after this many seconds, counted from when the board's
+    /// sensors are open.
     #[arg(long)]
     seconds: Option<f64>,
 }

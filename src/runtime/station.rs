@@ -67,8 +67,8 @@ impl Stop {
     }
 
     /// The seconds count from now: the command has set itself up (its
-    /// parts opened, its first scan taken), and what it was given the
-    /// seconds for begins. Starting up on a slow machine takes none of them.
+    /// parts opened), and what it was given the seconds for begins.
+    /// Starting up on a slow machine takes none of them.
     pub fn count_from_now(&self) {
         self.count_from(self.born.elapsed());
     }
